@@ -1,0 +1,29 @@
+"""The rule engines: pure functions of (state, action). See :mod:`companion.engine.base`.
+
+>>> game_class("grid").__name__
+'GridGame'
+"""
+
+from __future__ import annotations
+
+from .base import Game, Outcome
+from .errors import BadCard, BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
+
+__all__ = ["GAME_NAMES", "game_class", "Game", "Outcome", "RuleError", "BadInput", "BadCard",
+           "NotYourTurn", "IllegalAction", "SetupError"]
+
+GAME_NAMES = ("grid", "flip", "classic")
+
+
+def game_class(name: str) -> type[Game]:
+    """The :class:`Game` subclass for a set-up's ``game`` word."""
+    if name == "grid":
+        from .grid import GridGame
+        return GridGame
+    if name == "flip":
+        from .flip import FlipGame
+        return FlipGame
+    if name == "classic":
+        from .flip import ClassicGame
+        return ClassicGame
+    raise SetupError(f"unknown game {name!r}: expected one of {', '.join(GAME_NAMES)}")

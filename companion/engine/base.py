@@ -1,0 +1,112 @@
+"""What every rule engine offers: a pure function from (state, action) to an :class:`Outcome`.
+
+A game variant is a subclass of :class:`Game` holding its options (RULES.md flags). States are
+immutable values; nothing here does I/O, reads a clock or draws a random number. The live
+referee and ``companion replay`` drive every variant through the same four calls::
+
+    game, state = GridGame.from_setup(setup_json)      # or FlipGame / ClassicGame
+    outcome = game.apply(state, action)                 # never raises for a refused action
+    outcome.ok, outcome.error, outcome.events, outcome.state
+    for action in game.legal_actions(outcome.state): ...   # lazy
+    game.to_json(outcome.state)                          # the replay ``state`` object
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Iterator, TypeVar
+
+from .actions import Action
+from .errors import RuleError, SetupError
+from .events import Event
+
+__all__ = ["Outcome", "Game", "options_from_json", "S"]
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[S]):
+    """The result of applying one action.
+
+    ``error`` is ``None`` when the action was accepted. A refused action still has a ``state``:
+    unchanged in the grid game, or with the penalty applied (flip/classic wrong card), and the
+    ``events`` say what the refusal did.
+    """
+
+    state: S
+    events: tuple[Event, ...] = ()
+    error: RuleError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def options_from_json(cls: type, data: Any) -> Any:
+    """Build the frozen options dataclass ``cls`` from a JSON object, checking names and types.
+
+    Unknown names and wrongly typed values raise :class:`SetupError` naming what was expected;
+    each field's ``metadata["choices"]`` (if any) lists its allowed values.
+    """
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise SetupError("'options' must be a JSON object of RULES.md flags")
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise SetupError(
+            f"unknown option(s) {', '.join(unknown)}: this game knows {', '.join(sorted(known))}")
+    values = {}
+    for name, value in data.items():
+        f = known[name]
+        default = f.default
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
+        elif isinstance(default, int):
+            ok = isinstance(value, int) and not isinstance(value, bool) and value >= f.metadata.get("min", 0)
+        else:
+            ok = isinstance(value, type(default))
+        choices = f.metadata.get("choices")
+        if ok and choices is not None and value not in choices:
+            ok = False
+        if not ok:
+            expected = (f"one of {', '.join(map(repr, choices))}" if choices
+                        else f"a {type(default).__name__}"
+                        + (f" >= {f.metadata['min']}" if "min" in f.metadata else ""))
+            raise SetupError(f"option {name!r} must be {expected}, got {value!r}")
+        values[name] = value
+    return cls(**values)
+
+
+class Game(ABC, Generic[S]):
+    """A rule variant with its options. Subclasses: ``GridGame``, ``FlipGame``, ``ClassicGame``."""
+
+    #: The ``game`` word of the replay set-up line.
+    name: ClassVar[str]
+
+    @classmethod
+    @abstractmethod
+    def from_setup(cls, setup: dict[str, Any]) -> tuple["Game[S]", S]:
+        """Read the replay set-up object; :class:`SetupError` with a clear message if it is bad."""
+
+    @abstractmethod
+    def apply(self, state: S, action: Action) -> Outcome[S]:
+        """Apply ``action``; a refusal comes back as ``Outcome.error``, never as an exception."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> Iterator[Action]:
+        """Every action the rules allow now (lazily), for every seat that may act.
+
+        Hands are hidden, so for plays this lists every face that would be legal if held.
+        """
+
+    @abstractmethod
+    def to_json(self, state: S) -> dict[str, Any]:
+        """The replay ``state`` object (DESIGN.md): turn, direction, top, color, pawn, ..."""
+
+    def is_legal(self, state: S, action: Action) -> bool:
+        return self.apply(state, action).ok

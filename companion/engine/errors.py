@@ -1,0 +1,51 @@
+"""Why the engine refuses something. Every refusal carries a short, stable kebab-case ``code``.
+
+The codes are part of the replay contract (DESIGN.md): outside tools match on them, so never
+rename one. :class:`RuleError` is the base; the specific classes exist so callers can catch what
+they mean (python-chess style), but all of them are reported the same way: ``code`` + message.
+"""
+
+from __future__ import annotations
+
+__all__ = ["RuleError", "BadInput", "BadCard", "NotYourTurn", "IllegalAction", "SetupError"]
+
+
+class RuleError(Exception):
+    """Base of every refusal: ``code`` is stable, ``message`` says what happened in words."""
+
+    code = "illegal"
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class BadInput(RuleError):
+    """A malformed action: not JSON, a missing or mistyped field, an unknown ``do`` word."""
+
+    code = "bad-input"
+
+
+class BadCard(RuleError):
+    """A card name that is not in the vocabulary, or a face of the wrong deck or side."""
+
+    code = "bad-card"
+
+
+class NotYourTurn(RuleError):
+    """An action that waits for one's turn, sent by another seat."""
+
+    code = "not-your-turn"
+
+
+class IllegalAction(RuleError):
+    """An action the rules forbid now; ``code`` names the rule (``not-matching``, ``pawn-cell``...)."""
+
+
+class SetupError(ValueError):
+    """A set-up that cannot start a game: wrong seats, a bad grid, an unknown option."""
