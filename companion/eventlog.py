@@ -1,0 +1,189 @@
+"""The event log: every action and its events, in SQLite, written before anything is signalled.
+
+A match is its set-up line plus the actions that followed, so any match can be replayed through
+the pure engine: that is how the companion resumes an unfinished match after a crash or a power
+cut. The database runs in WAL mode with ``synchronous=FULL``: a committed action survives
+``kill -9`` and pulling the plug.
+
+A file that is not a database of ours (corrupt, or written by a newer version) is moved aside
+with a clear message and a fresh log starts; nothing is deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+__all__ = ["EventLog", "FORMAT_VERSION", "LogFileSetAside"]
+
+log = logging.getLogger(__name__)
+
+FORMAT_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    setup TEXT NOT NULL,
+    started REAL NOT NULL,
+    ended REAL,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    source TEXT NOT NULL,
+    action TEXT NOT NULL,
+    events TEXT NOT NULL,
+    time REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_by_match ON entries(match_id, id);
+"""
+
+
+class LogFileSetAside(Warning):
+    """The database file could not be used and was renamed; ``path`` is where it now is."""
+
+    def __init__(self, message: str, path: Path):
+        super().__init__(message)
+        self.path = path
+
+
+class EventLog:
+    """An append-only log of matches in one SQLite file (``":memory:"`` for a throw-away one)."""
+
+    def __init__(self, path: str | Path, wall_clock=time.time):
+        self.path = str(path)
+        self._clock = wall_clock
+        self._lock = threading.Lock()
+        self.set_aside: LogFileSetAside | None = None
+        try:
+            self._db = self._open()
+        except (sqlite3.DatabaseError, _NewerFormat) as exc:
+            self.set_aside = self._move_aside(exc)
+            log.warning("%s", self.set_aside)
+            self._db = self._open()
+
+    # --- opening ------------------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(_SCHEMA)
+            row = db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
+            if row is None:
+                db.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT_VERSION),))
+            elif int(row[0]) > FORMAT_VERSION:
+                raise _NewerFormat(f"format {row[0]} is newer than this companion's ({FORMAT_VERSION})")
+            db.execute("PRAGMA quick_check").fetchone()
+        except Exception:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self, exc: Exception) -> LogFileSetAside:
+        src = Path(self.path)
+        dest = src.with_name(f"{src.name}.unusable-{time.strftime('%Y%m%d-%H%M%S')}")
+        src.rename(dest)
+        for suffix in ("-wal", "-shm"):
+            extra = Path(self.path + suffix)
+            if extra.exists():
+                extra.rename(Path(str(dest) + suffix))
+        return LogFileSetAside(
+            f"event log {src} could not be used ({exc}); kept it as {dest} and started a fresh log",
+            dest)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def start_match(self, setup: dict[str, Any]) -> int:
+        """Record a new match; an unfinished earlier one is closed as abandoned."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("UPDATE matches SET ended=?, result=? WHERE ended IS NULL",
+                             (self._clock(), json.dumps({"abandoned": True})))
+            cur = self._db.execute("INSERT INTO matches (setup, started) VALUES (?, ?)",
+                                   (json.dumps(setup), self._clock()))
+            return int(cur.lastrowid)
+
+    def append(self, match_id: int, action: dict[str, Any], events: Iterable[dict[str, Any]],
+               source: str = "phone") -> None:
+        """Append one action and its events; returns once it is on disk."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT INTO entries (match_id, source, action, events, time) VALUES (?,?,?,?,?)",
+                (match_id, source, json.dumps(action), json.dumps(list(events)), self._clock()))
+
+    def finish_match(self, match_id: int, result: dict[str, Any]) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("UPDATE matches SET ended=?, result=? WHERE id=? AND ended IS NULL",
+                             (self._clock(), json.dumps(result), match_id))
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def current_match_id(self) -> int | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id FROM matches WHERE ended IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else int(row[0])
+
+    def unfinished(self) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """The set-up and the standing actions of the unfinished match (undos resolved), or None."""
+        match_id = self.current_match_id()
+        if match_id is None:
+            return None
+        with self._lock:
+            setup = self._db.execute("SELECT setup FROM matches WHERE id=?", (match_id,)).fetchone()
+            rows = self._db.execute("SELECT action FROM entries WHERE match_id=? ORDER BY id",
+                                    (match_id,)).fetchall()
+        actions: list[dict[str, Any]] = []
+        for (text,) in rows:
+            action = json.loads(text)
+            if action.get("do") == "undo":
+                if actions:
+                    actions.pop()
+            else:
+                actions.append(action)
+        return json.loads(setup[0]), actions
+
+    def entries(self, match_id: int) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT source, action, events, time FROM entries WHERE match_id=? ORDER BY id",
+                (match_id,)).fetchall()
+        return [{"source": s, "action": json.loads(a), "events": json.loads(e), "time": t}
+                for s, a, e, t in rows]
+
+    def matches(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The latest matches, newest first, with the rounds' results read from their events."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, setup, started, ended, result FROM matches ORDER BY id DESC LIMIT ?",
+                (limit,)).fetchall()
+        out = []
+        for match_id, setup, started, ended, result in rows:
+            rounds = [
+                {"winners": e.get("winners", []), "scores": e.get("scores", {})}
+                for entry in self.entries(match_id) for e in entry["events"]
+                if e.get("type") in ("round-over", "game-over")
+            ]
+            out.append({"id": match_id, "setup": json.loads(setup), "started": started,
+                        "ended": ended, "result": json.loads(result) if result else None,
+                        "rounds": rounds})
+        return out
+
+
+class _NewerFormat(Exception):
+    pass

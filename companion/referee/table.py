@@ -1,0 +1,203 @@
+"""The table: one running match, the actions that reach it and the events it publishes.
+
+:class:`Table` is where player actions from every source meet the rule engine: phone taps,
+table buttons, the turn timer and (through the camera referee) what the camera read. It
+
+* applies each action with the pure engine (refusals come back with their reason code),
+* writes the action and its events to the event log *before* anyone is told (if a log is given),
+* publishes every event on the :class:`~companion.bus.EventBus`,
+* runs the turn timer from an injectable clock, and
+* can undo the last action (the engine is pure, so undo is "the state before").
+
+It is thread-safe: the camera loop, the web threads and the button callbacks all call it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..bus import EventBus
+from ..engine import Game
+from ..engine.actions import Action, Timeout, action_from_json
+from ..engine.errors import BadInput, RuleError
+from ..replay import start_game
+from .timer import TurnTimer
+
+__all__ = ["Table", "Answer"]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What became of one action: the replay answer form plus the action itself."""
+
+    ok: bool
+    events: tuple[dict[str, Any], ...]
+    state: dict[str, Any]
+    error: str | None = None
+    message: str | None = None
+    action: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": self.ok, "events": list(self.events), "state": self.state}
+        if not self.ok:
+            out = {"ok": False, "error": self.error, "message": self.message, **out}
+        return out
+
+
+@dataclass
+class _Frame:
+    """One step of history: the action taken and the engine state it led to."""
+
+    action: dict[str, Any] | None
+    state: Any
+    events: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+
+
+class Table:
+    """A match at the table. ``setup`` is the replay set-up object (``{"setup": {...}}``).
+
+    ``log`` is an :class:`~companion.eventlog.EventLog` (or ``None``); ``clock`` is the
+    monotonic clock of the turn timer (tests pass a fake one).
+    """
+
+    def __init__(self, setup: dict[str, Any], bus: EventBus | None = None, *, log=None,
+                 clock: Callable[[], float] = time.monotonic, resume_actions=None):
+        self.setup = setup
+        self.bus = bus or EventBus()
+        self.log = log
+        self.game, state = start_game(setup)
+        self._history: list[_Frame] = [_Frame(None, state)]
+        self._lock = threading.RLock()
+        options = setup["setup"].get("options") or {}
+        self.timer = TurnTimer(int(options.get("turn_seconds", 30)), clock=clock)
+        self.match_id = None
+        if log is not None:
+            self.match_id = log.start_match(setup) if resume_actions is None else log.current_match_id()
+        for action in resume_actions or ():
+            self._apply(action_from_json(action), record=False, publish=False)
+        self.bus.publish("table-ready", game=self.game.name, state=self.state_json())
+        self._restart_timer(new_turn=True)
+
+    @classmethod
+    def resume(cls, log, bus: EventBus | None = None, *,
+               clock: Callable[[], float] = time.monotonic) -> "Table | None":
+        """The unfinished match in ``log``, replayed to exactly where it stopped; None if none."""
+        found = log.unfinished()
+        if found is None:
+            return None
+        setup, actions = found
+        return cls(setup, bus, log=log, clock=clock, resume_actions=actions)
+
+    # --- what the table knows ---------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self._history[-1].state
+
+    @property
+    def seats(self) -> list[str]:
+        return list(self.setup["setup"]["seats"])
+
+    def state_json(self) -> dict[str, Any]:
+        with self._lock:
+            return self.game.to_json(self.state)
+
+    def legal_actions(self) -> list[Action]:
+        with self._lock:
+            return list(self.game.legal_actions(self.state))
+
+    def actions_taken(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [f.action for f in self._history[1:] if f.action is not None]
+
+    # --- acting -------------------------------------------------------------------------------
+
+    def act(self, action: Action | dict[str, Any], source: str = "phone") -> Answer:
+        """Apply one action (an :class:`Action` or its replay JSON form) and tell everyone."""
+        with self._lock:
+            try:
+                parsed = action if isinstance(action, Action) else action_from_json(action)
+            except RuleError as exc:
+                self.bus.publish("refused", code=exc.code, message=exc.message, source=source)
+                return Answer(False, (), self.state_json(), exc.code, exc.message,
+                              action if isinstance(action, dict) else None)
+            return self._apply(parsed, source=source)
+
+    def _apply(self, action: Action, *, source: str = "phone", record: bool = True,
+               publish: bool = True) -> Answer:
+        outcome = self.game.apply(self.state, action)
+        events = tuple(e.to_json() for e in outcome.events)
+        action_json = action.to_json()
+        changed = outcome.ok or outcome.state is not self.state
+        if changed:
+            self._history.append(_Frame(action_json, outcome.state, events))
+        state_json = self.game.to_json(outcome.state)
+        if record and changed and self.log is not None:
+            # Written (and synced) before anything is signalled: a crash loses nothing said.
+            self.log.append(self.match_id, action_json, events, source=source)
+            if state_json.get("champions"):
+                self.log.finish_match(self.match_id, {"champions": state_json["champions"],
+                                                      "scores": state_json.get("scores")})
+        if publish:
+            self.bus.publish("action", action=action_json, source=source, ok=outcome.ok,
+                             error=outcome.error.code if outcome.error else None)
+            for e in events:
+                self.bus.publish(e["type"], **{k: v for k, v in e.items() if k != "type"})
+            if not outcome.ok:
+                self.bus.publish("refused", code=outcome.error.code, message=outcome.error.message,
+                                 seat=action.by, source=source)
+            self.bus.publish("state", state=state_json)
+        self._restart_timer(new_turn=any(e["type"] == "turn" for e in events))
+        if outcome.error is not None:
+            return Answer(False, events, state_json, outcome.error.code, outcome.error.message,
+                          action_json)
+        return Answer(True, events, state_json, action=action_json)
+
+    def undo(self, by: str = "table") -> Answer:
+        """Take back the last action that changed the state (the table agreed to it)."""
+        with self._lock:
+            if len(self._history) < 2:
+                err = BadInput("nothing to undo", code="nothing-to-undo")
+                return Answer(False, (), self.state_json(), err.code, err.message)
+            undone = self._history.pop()
+            if self.log is not None:
+                self.log.append(self.match_id, {"by": by, "do": "undo"}, (), source="table")
+            state_json = self.state_json()
+            self.bus.publish("undone", action=undone.action, by=by)
+            self.bus.publish("state", state=state_json)
+            self._restart_timer(new_turn=True)
+            return Answer(True, (), state_json, action={"by": by, "do": "undo"})
+
+    # --- the turn timer -----------------------------------------------------------------------
+
+    def poll_timer(self) -> Answer | None:
+        """Call often (the referee loop does): publishes timer signals, applies a timeout at 0."""
+        with self._lock:
+            answer = None
+            for signal in self.timer.poll():
+                self.bus.publish("timer", kind=signal.kind, seat=signal.seat, left=signal.left)
+                if signal.kind == "expired":
+                    answer = self._apply(Timeout(by=signal.seat), source="timer")
+            return answer
+
+    def pause_timer(self) -> None:
+        with self._lock:
+            self.timer.pause()
+            self.bus.publish("timer", kind="paused", seat=self.timer.seat, left=int(self.timer.left()))
+
+    def resume_timer(self) -> None:
+        with self._lock:
+            self.timer.resume()
+            self.bus.publish("timer", kind="resumed", seat=self.timer.seat, left=int(self.timer.left()))
+
+    def _restart_timer(self, new_turn: bool) -> None:
+        """A new turn (a ``turn`` event, or another seat to act) gets the full time again."""
+        state = self.game.to_json(self.state)
+        turn = None if state.get("over") else state.get("turn")
+        if turn is None:
+            self.timer.stop()
+        elif new_turn or self.timer.seat != turn:
+            self.timer.start(turn)
