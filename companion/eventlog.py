@@ -76,6 +76,7 @@ class EventLog:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
             db.executescript(_SCHEMA)
             row = db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
             if row is None:

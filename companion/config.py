@@ -1,0 +1,148 @@
+"""Configuration: one TOML file, every key documented in ``docs/configuration.md``.
+
+Command-line options override the file. Unknown sections or keys and wrongly typed values stop
+the companion with a :class:`ConfigError` that names the key and what it expects: a typo in a
+config file must never be silently ignored on a table with no screen.
+
+>>> cfg = load_config(None, {"web.port": 9000})
+>>> cfg.web.port, cfg.table.mode, cfg.rules["turn_seconds"]
+(9000, 'referee', 30)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Config", "ConfigError", "load_config", "default_state_dir"]
+
+
+class ConfigError(ValueError):
+    """A configuration file or option that cannot be used; the message says which key and why."""
+
+
+def default_state_dir() -> Path:
+    """Where the event log lives: $STATE_DIRECTORY (systemd), else ~/.local/state/uno-companion."""
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(base) / "uno-companion"
+
+
+@dataclass(frozen=True)
+class TableSection:
+    #: referee (the camera reads the table), timer (no camera: phones/buttons end turns) or
+    #: scoreboard (scores typed on a phone or computed from hands).
+    mode: str = "referee"
+    #: The game the set-up page proposes first: grid, flip or classic.
+    game: str = "grid"
+    #: Seats, clockwise. Grid game: side names (north, east, south, west).
+    seats: tuple[str, ...] = ("north", "south")
+
+
+@dataclass(frozen=True)
+class CameraSection:
+    #: auto (the Pi camera where there is one, else the synthetic table), picamera,
+    #: opencv:<index or video file>, folder:<path of images>, synthetic.
+    source: str = "auto"
+    width: int = 1280
+    height: int = 720
+    fps: int = 15
+
+
+@dataclass(frozen=True)
+class WebSection:
+    host: str = "0.0.0.0"
+    port: int = 8000
+    #: The address phones use (in the QR code); empty = this machine's LAN IP address.
+    public_url: str = ""
+
+
+@dataclass(frozen=True)
+class LogSection:
+    #: The SQLite event log; empty = <state dir>/events.sqlite3.
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class Config:
+    table: TableSection = field(default_factory=TableSection)
+    #: RULES.md flags by name (turn_seconds, timeout_action, wild_matches_all, ...), handed to
+    #: the engine, which checks them.
+    rules: dict[str, Any] = field(default_factory=lambda: {"turn_seconds": 30})
+    camera: CameraSection = field(default_factory=CameraSection)
+    #: The GPIO pin map, read by :mod:`hardware` (see docs/hardware.md for keys and defaults).
+    pins: dict[str, Any] = field(default_factory=dict)
+    web: WebSection = field(default_factory=WebSection)
+    log: LogSection = field(default_factory=LogSection)
+
+    def log_path(self) -> Path:
+        return Path(self.log.path).expanduser() if self.log.path else default_state_dir() / "events.sqlite3"
+
+
+_SECTIONS = {"table": TableSection, "camera": CameraSection, "web": WebSection, "log": LogSection}
+_FREE_SECTIONS = ("rules", "pins")  # checked by the engine and by hardware/
+
+
+def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    kwargs = {}
+    for key, value in values.items():
+        if key not in known:
+            raise ConfigError(f"[{name}] has no key {key!r}; known keys: {', '.join(known)}")
+        default = known[key].default
+        if isinstance(default, tuple):
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"[{name}] {key} must be a list of strings, got {value!r}")
+            value = tuple(value)
+        elif isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ConfigError(f"[{name}] {key} must be a whole number, got {value!r}")
+        elif isinstance(default, str) and not isinstance(value, str):
+            raise ConfigError(f"[{name}] {key} must be a string, got {value!r}")
+        kwargs[key] = value
+    section = cls(**kwargs)
+    if cls is TableSection and section.mode not in ("referee", "timer", "scoreboard"):
+        raise ConfigError(f"[table] mode must be referee, timer or scoreboard, got {section.mode!r}")
+    if cls is TableSection and section.game not in ("grid", "flip", "classic"):
+        raise ConfigError(f"[table] game must be grid, flip or classic, got {section.game!r}")
+    if cls is WebSection and not 0 < section.port < 65536:
+        raise ConfigError(f"[web] port must be 1-65535, got {section.port}")
+    return section
+
+
+def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> Config:
+    """Read ``path`` (None: defaults only) and apply ``overrides`` ({"web.port": 9000, ...})."""
+    data: dict[str, Any] = {}
+    if path is not None:
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except FileNotFoundError:
+            raise ConfigError(f"configuration file {path} does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"configuration file {path} is not valid TOML: {exc}") from None
+    for dotted, value in (overrides or {}).items():
+        if value is None:
+            continue
+        section, _, key = dotted.partition(".")
+        data.setdefault(section, {})[key] = value
+    unknown = set(data) - set(_SECTIONS) - set(_FREE_SECTIONS)
+    if unknown:
+        raise ConfigError(f"unknown section(s) {', '.join(sorted(unknown))}; known: "
+                          f"{', '.join(list(_SECTIONS) + list(_FREE_SECTIONS))}")
+    kwargs: dict[str, Any] = {}
+    for name, cls in _SECTIONS.items():
+        values = data.get(name, {})
+        if not isinstance(values, dict):
+            raise ConfigError(f"[{name}] must be a table of keys")
+        kwargs[name] = _section(cls, name, values)
+    for name in _FREE_SECTIONS:
+        if name in data and not isinstance(data[name], dict):
+            raise ConfigError(f"[{name}] must be a table of keys")
+    kwargs["rules"] = {"turn_seconds": 30, **data.get("rules", {})}
+    kwargs["pins"] = dict(data.get("pins", {}))
+    return Config(**kwargs)
