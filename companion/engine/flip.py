@@ -1,0 +1,570 @@
+"""UNO Flip and classic Uno (RULES.md part B): :class:`FlipGame` and its variant :class:`ClassicGame`.
+
+The engine is a pure function of (state, action). Hands are hidden: the engine knows how many
+cards each player holds, the size of the draw pile, and the cards lying open on the discard
+pile. Draws the rules impose (draw cards, penalties, a wild draw accepted or lost in a
+challenge) are applied by the engine itself; a player's own ``draw`` is a line.
+
+>>> from companion.engine.actions import action_from_json
+>>> game, state = FlipGame.from_setup({"seats": ["ann", "ben", "cai"], "dealer": "cai",
+...                                    "start": "red-5"})
+>>> game.to_json(state)["turn"], game.to_json(state)["top"]
+('ann', 'red-5')
+>>> out = game.apply(state, action_from_json({"by": "ann", "do": "play", "card": "red-flip"}))
+>>> out.ok, game.to_json(out.state)["side"], game.to_json(out.state)["pending"]["what"]
+(True, 'dark', 'reveal')
+
+Refusals come back as ``Outcome.error`` (codes in ``docs/replay-flip.md``). A wrong card is
+refused with ``not-matching`` *and* punished: the card goes back, the player draws 2 and the
+turn passes; the outcome's state and events say so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, ClassVar, Iterator
+
+from ..cards import Card, UnknownCard, parse_card
+from .actions import (Accept, Action, Catch, Challenge, Declare, Draw, Pass, Penalty, Play, Reveal,
+                      Round, Show, Timeout, Uno)
+from .base import Game, Outcome, options_from_json
+from .errors import BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
+from .events import Event, event
+from .flip_round import deal, representative_hands, show_hand
+from .flip_rules import (CLASSIC_VARIANT, FLIP, Variant, after_play, available_to_draw,
+                         check_color, check_copies, check_face, copies_left, close_window, draw, matches, next_seat,
+                         open_round, opening_effect, pass_turn_to, penalize, start_showing)
+from .flip_state import (CW, ClassicOptions, FlipOptions, FlipState, Pending, entry_for_face,
+                         face_set_of, narrow_entry)
+
+__all__ = ["FlipGame", "ClassicGame", "FlipOptions", "ClassicOptions", "FlipState"]
+
+_SETUP_KEYS = {"game", "seats", "dealer", "start", "options"}
+
+
+def _refuse(message: str, code: str) -> IllegalAction:
+    return IllegalAction(message, code)
+
+
+class FlipGame(Game[FlipState]):
+    """UNO Flip: 112 two-faced cards, light and dark sides (RULES.md part B)."""
+
+    name: ClassVar[str] = "flip"
+    variant: ClassVar[Variant] = FLIP
+    options_class: ClassVar[type] = FlipOptions
+
+    def __init__(self, options: ClassicOptions | None = None):
+        self.options = options if options is not None else self.options_class()
+
+    # --- set-up ---------------------------------------------------------------------------------
+
+    @classmethod
+    def from_setup(cls, setup: dict[str, Any]) -> tuple["FlipGame", FlipState]:
+        """Read ``{"game", "seats", "dealer", "start", "options"}``.
+
+        Seats: 2-10 unique names, clockwise. ``dealer`` defaults to the last seat (so the first
+        listed starts). ``start`` is the opening card (light face / classic face).
+        """
+        if not isinstance(setup, dict):
+            raise SetupError("'setup' must be a JSON object")
+        unknown = sorted(set(setup) - _SETUP_KEYS)
+        if unknown:
+            raise SetupError(f"unknown set-up field(s) {', '.join(unknown)}: expected "
+                             f"{', '.join(sorted(_SETUP_KEYS))}")
+        seats = setup.get("seats")
+        if (not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats)
+                or not 2 <= len(seats) <= 10 or len(set(seats)) != len(seats)):
+            raise SetupError("'seats' must list 2 to 10 unique seat names, clockwise")
+        dealer = setup.get("dealer", seats[-1])
+        if dealer not in seats:
+            raise SetupError(f"'dealer' must be one of the seats, got {dealer!r}")
+        start = setup.get("start")
+        if not isinstance(start, str):
+            raise SetupError("'start' must name the opening card, e.g. \"red-5\"")
+        game = cls(options_from_json(cls.options_class, setup.get("options")))
+        try:
+            card = parse_card(start, game._opening_faces())
+        except UnknownCard as exc:
+            raise SetupError(f"bad 'start': {exc}") from None
+        state = deal(cls.variant, tuple(seats), seats.index(dealer), card, (0,) * len(seats), 1,
+                     game._opening_flip(), [])
+        return game, state
+
+    def _opening_faces(self):
+        return face_set_of("light" if self.variant.has_flip else None)
+
+    def _opening_flip(self) -> str:
+        return getattr(self.options, "opening_flip", "redraw")
+
+    # --- applying actions -----------------------------------------------------------------------
+
+    def apply(self, state: FlipState, action: Action) -> Outcome[FlipState]:
+        """Apply ``action``; refusals come back in ``Outcome.error`` (state unchanged, except the
+        wrong-card penalty)."""
+        out: list[Event] = []
+        try:
+            seat = self._seat(state, action.by)
+            handler = self._HANDLERS.get(type(action))
+            if handler is None:
+                raise BadInput(f"{action.do!r} is not an action of {self.name}")
+            if state.match_over:
+                raise _refuse("the match is over", "match-over")
+            new = handler(self, state, seat, action, out)
+        except _WrongCard as wrong:
+            return Outcome(wrong.state, tuple(wrong.events), wrong.error)
+        except RuleError as exc:
+            return Outcome(state, (), exc)
+        return Outcome(new, tuple(out))
+
+    @staticmethod
+    def _seat(state: FlipState, name: str) -> int:
+        seat = state.seat_index(name)
+        if seat is None:
+            raise _refuse(f"no seat {name!r} at this table ({', '.join(state.seats)})",
+                          "unknown-seat")
+        return seat
+
+    @staticmethod
+    def _guard_turn(state: FlipState, seat: int, *allowed: str) -> None:
+        """Refuse unless it is ``seat``'s turn and nothing else is awaited (bar ``allowed``)."""
+        if state.over:
+            raise _refuse("the round is over", "round-over")
+        if seat != state.turn:
+            raise NotYourTurn(f"it is {state.seats[state.turn]}'s turn")
+        pending = state.pending
+        if pending is not None and pending.what not in allowed:
+            raise _refuse(f"waiting for {pending.what} ({describe_pending(state)})",
+                          f"{pending.what}-pending")
+
+    def _play(self, state: FlipState, seat: int, a: Play, out: list[Event]) -> FlipState:
+        if a.cell is not None:
+            raise BadInput("flip/classic plays take no 'cell'")
+        self._guard_turn(state, seat, "play-or-pass")
+        check_face(state, a.card)
+        check_copies(state, a.card)
+        if a.card.is_wild:
+            check_color(state, a.color)
+        elif a.color is not None and a.color != a.card.color:
+            raise _refuse(f"{a.card} is not a wild: no colour to declare", "unexpected-color")
+        if not matches(a.card, state.top, state.color):
+            raise self._wrong_card(state, seat, a.card)
+        return after_play(self.variant, state, a.card, a.color, self.options.auto_uno_penalty,
+                          out)
+
+    def _wrong_card(self, state: FlipState, seat: int, card: Card) -> "_WrongCard":
+        """RULES.md: the card goes back to the hand, the player draws 2, the turn passes."""
+        error = _refuse(f"{card} does not match {state.top} (colour {state.color}): "
+                        "it goes back, 2 cards penalty, the turn passes", "not-matching")
+        out = [event("illegal", seat=state.seats[seat], code=error.code, message=error.message)]
+        state = replace(state, pending=None)
+        state = penalize(state, seat, 2, "not-matching", out)
+        state = pass_turn_to(state, next_seat(state, seat), out)
+        return _WrongCard(state, out, error)
+
+    def _draw(self, state: FlipState, seat: int, a: Draw, out: list[Event]) -> FlipState:
+        pending = state.pending
+        if pending is not None and pending.what == "draw":
+            return self._draw_until_color(state, seat, a.count, out)
+        self._guard_turn(state, seat)
+        if a.count != 1:
+            raise _refuse("a player's own draw is one card", "draw-count")
+        state = draw(state, seat, 1, "draw", out)
+        return replace(state, pending=Pending("play-or-pass", seat))
+
+    def _draw_until_color(self, state: FlipState, seat: int, count: int,
+                          out: list[Event]) -> FlipState:
+        pending = state.pending
+        if seat != pending.seat:
+            raise NotYourTurn(f"{state.seats[pending.seat]} draws until {pending.color}")
+        most = available_to_draw(state)
+        if count > most:
+            raise _refuse(f"only {most} cards can be drawn (draw pile and discards)",
+                          "too-many-cards")
+        if count < 1 and most > 0:
+            raise _refuse("the card of the colour counts: at least 1", "draw-count")
+        state = replace(state, pending=None)
+        state = draw(state, seat, count, pending.reason, out)
+        state = penalize(state, seat, pending.extra, "challenge", out) if pending.extra else state
+        if state.over:
+            return start_showing(state)
+        out.append(event("skipped", seat=state.seats[seat]))
+        return pass_turn_to(state, next_seat(state, seat), out)
+
+    def _pass(self, state: FlipState, seat: int, a: Pass, out: list[Event]) -> FlipState:
+        self._guard_turn(state, seat, "play-or-pass")
+        if state.pending is None:
+            raise _refuse("pass comes after drawing a card", "draw-first")
+        state = replace(state, pending=None)
+        return pass_turn_to(state, next_seat(state, seat), out)
+
+    def _timeout(self, state: FlipState, seat: int, a: Timeout, out: list[Event]) -> FlipState:
+        if self.options.turn_seconds == 0:
+            raise _refuse("the turn timer is off (turn_seconds = 0)", "timer-off")
+        if state.over:
+            raise _refuse("the round is over", "round-over")
+        if seat != state.turn:
+            raise NotYourTurn(f"it is {state.seats[state.turn]}'s turn")
+        what = state.pending.what if state.pending else None
+        if what not in (None, "play-or-pass", "challenge"):
+            raise _refuse(f"no turn timer runs while waiting for {what}", "no-timer")
+        if self.options.timeout_action == "warn":
+            out.append(event("timeout", seat=state.seats[seat], action="warn"))
+            return state
+        if what == "challenge":
+            out.append(event("timeout", seat=state.seats[seat], action="accept"))
+            return self._accept(state, seat, Accept(by=state.seats[seat]), out)
+        out.append(event("timeout", seat=state.seats[seat], action="pass"))
+        if what is None:
+            state = draw(state, seat, 1, "timeout", out)
+        state = replace(state, pending=None)
+        return pass_turn_to(state, next_seat(state, seat), out)
+
+    # --- UNO ------------------------------------------------------------------------------------
+
+    def _uno(self, state: FlipState, seat: int, a: Uno, out: list[Event]) -> FlipState:
+        if not uno_counts(state, seat):
+            raise _refuse("this UNO call does not count now (it counts on your turn with 2 "
+                          "cards, or with 1 card before you are caught)", "no-uno")
+        out.append(event("uno", seat=state.seats[seat]))
+        state = replace(state, called=state.called | {seat})
+        return close_window(state, out) if state.window == seat else state
+
+    def _catch(self, state: FlipState, seat: int, a: Catch, out: list[Event]) -> FlipState:
+        target = self._seat(state, a.target)
+        if not catch_counts(state, seat, target):
+            raise _refuse(f"{a.target} cannot be caught now: nothing happens", "no-catch")
+        out.append(event("caught", seat=a.target, by=state.seats[seat]))
+        state = close_window(state, out)
+        return penalize(state, target, 2, "uno", out)
+
+    # --- wild draws -----------------------------------------------------------------------------
+
+    def _challenge_pending(self, state: FlipState, seat: int, word: str) -> Pending:
+        pending = state.pending
+        if state.over or pending is None or pending.what != "challenge":
+            raise _refuse(f"no wild draw to {word}", f"nothing-to-{word}")
+        if seat != pending.seat:
+            raise _refuse(f"only {state.seats[pending.seat]}, the player hit by the "
+                          f"{pending.card}, may {word}", "not-challenger")
+        return pending
+
+    def _accept(self, state: FlipState, seat: int, a: Accept, out: list[Event]) -> FlipState:
+        pending = self._challenge_pending(state, seat, "accept")
+        return self._take_wild_draw(state, pending, 0, out)
+
+    def _take_wild_draw(self, state: FlipState, pending: Pending, extra: int,
+                        out: list[Event]) -> FlipState:
+        """The victim takes the wild draw (+ ``extra`` penalty cards) and loses the turn."""
+        victim = pending.seat
+        ruling = self.variant.ruling(pending.card.face)
+        if ruling.accept_draw is None:  # draw until the colour: the victim says how many
+            return replace(state, pending=Pending("draw", victim, reason=pending.card.face,
+                                                  color=pending.color, extra=extra))
+        state = replace(state, pending=None)
+        state = draw(state, victim, ruling.accept_draw, pending.card.face, out)
+        if extra:
+            state = penalize(state, victim, extra, "challenge", out)
+        out.append(event("skipped", seat=state.seats[victim]))
+        return pass_turn_to(state, next_seat(state, victim), out)
+
+    def _challenge(self, state: FlipState, seat: int, a: Challenge, out: list[Event]) -> FlipState:
+        if a.verdict not in ("guilty", "innocent"):
+            raise BadInput(f"'verdict' must be guilty or innocent, got {a.verdict!r}")
+        pending = self._challenge_pending(state, seat, "challenge")
+        out.append(event("challenged", seat=state.seats[seat],
+                         accused=state.seats[pending.accused], verdict=a.verdict))
+        ruling = self.variant.ruling(pending.card.face)
+        if a.verdict == "innocent":
+            return self._take_wild_draw(state, pending, ruling.innocent_extra, out)
+        accused = pending.accused
+        state = replace(state, pending=None)
+        if ruling.guilty_back:
+            state = _wild_back_to_hand(state, pending, out)
+        state = penalize(state, accused, ruling.guilty_draw, "challenge", out)
+        return pass_turn_to(state, seat, out)  # the challenger takes a normal turn
+
+    # --- reveals and colours --------------------------------------------------------------------
+
+    def _reveal(self, state: FlipState, seat: int, a: Reveal, out: list[Event]) -> FlipState:
+        pending = state.pending
+        if state.over or pending is None or pending.what != "reveal":
+            raise _refuse("no face to reveal now", "nothing-to-reveal")
+        if pending.reason == "flip" and seat != pending.seat:
+            raise NotYourTurn(f"{state.seats[pending.seat]}, who played the flip, reveals")
+        check_face(state, a.card)
+        if a.color is not None and not (a.card.is_wild and pending.reason == "flip"):
+            raise _refuse("a colour comes with a reveal only for a wild turned up by a flip",
+                          "unexpected-color")
+        out.append(event("revealed", card=a.card))
+        if pending.reason == "opening":
+            state = replace(state, draw_pile=state.draw_pile - 1,
+                            discard=(entry_for_face(a.card, state.side),), pending=None)
+            return open_round(self.variant, state, a.card, self._opening_flip(), out)
+        if a.card not in pending.faces:
+            raise _refuse(f"{a.card} is not on the back of that card: it can show "
+                          f"{', '.join(c.name for c in pending.faces)}", "not-other-face")
+        check_copies(state, a.card)
+        top = narrow_entry(state.discard[-1], a.card, state.side)
+        state = replace(state, discard=state.discard[:-1] + (top,), top=a.card,
+                        color=a.card.color, pending=None)
+        if pending.reason == "opening-flip":  # no effect; the first player starts
+            first = (state.dealer + 1) % len(state.seats)
+            state = replace(state, turn=first)
+            if a.card.is_wild:
+                return opening_effect(self.variant, state, a.card, out)
+            return pass_turn_to(state, first, out)
+        if a.card.is_wild:
+            if a.color is None:
+                return replace(state, pending=Pending("declare", seat, reason="flip"))
+            return self._declared(state, seat, check_color(state, a.color), "flip", out)
+        return pass_turn_to(state, next_seat(state, seat), out)
+
+    def _declare(self, state: FlipState, seat: int, a: Declare, out: list[Event]) -> FlipState:
+        pending = state.pending
+        if state.over or pending is None or pending.what != "declare":
+            raise _refuse("no wild waits for a colour", "nothing-to-declare")
+        if seat != pending.seat:
+            raise NotYourTurn(f"{state.seats[pending.seat]} declares the colour")
+        return self._declared(replace(state, pending=None), seat, check_color(state, a.color),
+                              pending.reason, out)
+
+    @staticmethod
+    def _declared(state: FlipState, seat: int, color: str, reason: str,
+                  out: list[Event]) -> FlipState:
+        out.append(event("color-declared", seat=state.seats[seat], color=color))
+        state = replace(state, color=color)
+        if reason == "flip":  # play continues with the player after the flipper
+            return pass_turn_to(state, next_seat(state, seat), out)
+        return state  # the opening wild: the declarer now plays
+
+    # --- penalties, end of round ----------------------------------------------------------------
+
+    def _penalty(self, state: FlipState, seat: int, a: Penalty, out: list[Event]) -> FlipState:
+        target = self._seat(state, a.target)
+        if state.over:
+            raise _refuse("the round is over", "round-over")
+        return penalize(state, target, a.count, "table", out)
+
+    def _show(self, state: FlipState, seat: int, a: Show, out: list[Event]) -> FlipState:
+        if state.pending is None or state.pending.what != "show":
+            code = "draw-pending" if state.over else "round-not-over"
+            raise _refuse("hands are shown when the round is over and its draws are done", code)
+        return show_hand(self.options, state, seat, a.cards, out)
+
+    def _round(self, state: FlipState, seat: int, a: Round, out: list[Event]) -> FlipState:
+        if state.pending is None or state.pending.what != "round":
+            code = "hands-not-shown" if state.over else "round-not-over"
+            raise _refuse("the next round starts once this one is over and scored", code)
+        if a.grid is not None or a.start is None:
+            raise BadInput("'round' needs 'start' (the opening card) and takes no 'grid'")
+        winner = state.winners[0]
+        dealer = winner if a.dealer is None else self._seat(state, a.dealer)
+        if dealer != winner:
+            raise _refuse(f"the round winner {state.seats[winner]} deals", "wrong-dealer")
+        if a.start not in self._opening_faces():
+            raise _refuse(f"{a.start} is not a face of the "
+                          f"{'light side' if self.variant.has_flip else 'classic deck'}",
+                          "bad-card")
+        out.append(event("round", round=state.round_no + 1, dealer=state.seats[dealer],
+                         start=a.start))
+        return deal(self.variant, state.seats, dealer, a.start, state.scores,
+                    state.round_no + 1, self._opening_flip(), out)
+
+    _HANDLERS: ClassVar[dict] = {
+        Play: _play, Draw: _draw, Pass: _pass, Timeout: _timeout, Uno: _uno, Catch: _catch,
+        Challenge: _challenge, Accept: _accept, Reveal: _reveal, Declare: _declare,
+        Penalty: _penalty, Show: _show, Round: _round,
+    }
+
+    # --- what may be done now -------------------------------------------------------------------
+
+    def legal_actions(self, state: FlipState) -> Iterator[Action]:
+        """Every action some seat may take now (lazily).
+
+        Plays list every face of the side showing that matches (wilds once per colour);
+        ``penalty`` is listed as 2 cards from each seat to each other seat (any count is
+        accepted); ``show`` lists a few representative hands of the right size.
+        """
+        if state.match_over:
+            return
+        names = state.seats
+        if not state.over:
+            for seat in range(len(names)):
+                if uno_counts(state, seat):
+                    yield Uno(by=names[seat])
+            if state.window is not None:
+                for seat in range(len(names)):
+                    if catch_counts(state, seat, state.window):
+                        yield Catch(by=names[seat], target=names[state.window])
+            for seat in range(len(names)):
+                for target in range(len(names)):
+                    if seat != target:
+                        yield Penalty(by=names[seat], target=names[target], count=2)
+        yield from self._pending_actions(state)
+
+    def _pending_actions(self, state: FlipState) -> Iterator[Action]:
+        names = state.seats
+        pending = state.pending
+        fs = face_set_of(state.side)
+        turn = names[state.turn]
+        timer = self.options.turn_seconds > 0
+        if pending is None or pending.what == "play-or-pass":
+            if state.over:
+                return
+            left = copies_left(state)
+            for card in fs.faces:
+                if left[card] <= 0:
+                    continue
+                if card.is_wild:
+                    for color in fs.colors:
+                        yield Play(by=turn, card=card, color=color)
+                elif matches(card, state.top, state.color):
+                    yield Play(by=turn, card=card)
+            yield Draw(by=turn) if pending is None else Pass(by=turn)
+            if timer:
+                yield Timeout(by=turn)
+            return
+        seat = names[pending.seat] if pending.seat is not None else None
+        what = pending.what
+        if what == "challenge":
+            yield Accept(by=seat)
+            yield Challenge(by=seat, verdict="guilty")
+            yield Challenge(by=seat, verdict="innocent")
+            if timer:
+                yield Timeout(by=seat)
+        elif what == "draw":
+            most = available_to_draw(state)
+            for count in range(1 if most else 0, most + 1):
+                yield Draw(by=seat, count=count)
+        elif what == "declare":
+            for color in fs.colors:
+                yield Declare(by=seat, color=color)
+        elif what == "reveal":
+            senders = names if pending.seat is None else (seat,)
+            left = copies_left(state)
+            faces = fs.faces if pending.reason == "opening" else pending.faces
+            faces = [c for c in faces if left[c] > 0]
+            for by in senders:
+                for card in faces:
+                    yield Reveal(by=by, card=card)
+                    if card.is_wild and pending.reason == "flip":
+                        for color in fs.colors:
+                            yield Reveal(by=by, card=card, color=color)
+        elif what == "show":
+            for s in pending.seats:
+                for hand in representative_hands(state, state.hands[s]):
+                    yield Show(by=names[s], cards=hand)
+        elif what == "round":
+            for by in names:
+                for card in self._opening_faces().faces:
+                    yield Round(by=by, start=card, dealer=seat)
+
+    # --- the replay state -----------------------------------------------------------------------
+
+    def to_json(self, state: FlipState) -> dict[str, Any]:
+        names = state.seats
+        return {
+            "game": self.name,
+            "round": state.round_no,
+            "dealer": names[state.dealer],
+            "turn": names[state.turn],
+            "direction": "cw" if state.direction == CW else "ccw",
+            "side": state.side,
+            "top": state.top.name if state.top else None,
+            "color": state.color,
+            "pawn": None,
+            "last_cell": None,
+            "hands": dict(zip(names, state.hands)),
+            "draw_pile": state.draw_pile,
+            "discard_pile": len(state.discard),
+            "pending": pending_json(state),
+            "uno": {"called": [names[s] for s in sorted(state.called)],
+                    "window": names[state.window] if state.window is not None else None},
+            "winners": [names[s] for s in state.winners],
+            "scores": dict(zip(names, state.scores)),
+            "over": state.over,
+            "champions": [names[s] for s in state.champions],
+        }
+
+
+class ClassicGame(FlipGame):
+    """Classic Uno: the Flip flow with the 108-card deck, no flip, ``draw-two``,
+    ``wild-draw-four`` (guilty: the card stays, the accused draws 4; innocent: 4 + 2), 0s and
+    classic points."""
+
+    name: ClassVar[str] = "classic"
+    variant: ClassVar[Variant] = CLASSIC_VARIANT
+    options_class: ClassVar[type] = ClassicOptions
+
+
+class _WrongCard(Exception):
+    """Internal: a refused play whose penalty still changes the state."""
+
+    def __init__(self, state: FlipState, events: list[Event], error: RuleError):
+        super().__init__(error.message)
+        self.state, self.events, self.error = state, events, error
+
+
+def _wild_back_to_hand(state: FlipState, pending: Pending, out: list[Event]) -> FlipState:
+    """Light guilty ruling: the wild goes back to the accused; the previous top and colour
+    stand again. (If a reshuffle took the previous top meanwhile, it is taken back out of the
+    draw pile so that it lies open again.)"""
+    hands = list(state.hands)
+    hands[pending.accused] += 1
+    discard = state.discard[:-1]
+    draw_pile = state.draw_pile
+    if not discard:
+        discard = (entry_for_face(pending.prev_top, state.side),)
+        draw_pile -= 1
+    state = replace(state, hands=tuple(hands), discard=discard, draw_pile=draw_pile,
+                    top=pending.prev_top, color=pending.prev_color,
+                    called=state.called - {pending.accused})
+    if state.window == pending.accused:
+        state = close_window(state, out)
+    return state
+
+
+# --- small rulings shared by apply and legal_actions -----------------------------------------------
+
+def uno_counts(state: FlipState, seat: int) -> bool:
+    """RULES.md: the call counts on one's turn with 2 cards, or with 1 card once it is down and
+    before being caught (the catch window is open on them)."""
+    if state.over or seat in state.called:
+        return False
+    on_turn = state.turn == seat and (state.pending is None
+                                      or state.pending.what == "play-or-pass")
+    return (on_turn and state.hands[seat] == 2) or (state.window == seat
+                                                   and state.hands[seat] == 1)
+
+
+def catch_counts(state: FlipState, by: int, target: int) -> bool:
+    """A catch counts inside the window, on a player who did not call and holds 1 card."""
+    return (not state.over and by != target and state.window == target
+            and target not in state.called and state.hands[target] == 1)
+
+
+def describe_pending(state: FlipState) -> str:
+    p = state.pending
+    seat = state.seats[p.seat] if p.seat is not None else "any seat"
+    return f"{p.what} by {seat}"
+
+
+def pending_json(state: FlipState) -> dict[str, Any] | None:
+    p = state.pending
+    if p is None:
+        return None
+    names = state.seats
+    out: dict[str, Any] = {"what": p.what, "seat": names[p.seat] if p.seat is not None else None}
+    if p.reason:
+        out["reason"] = p.reason
+    if p.what == "challenge":
+        out.update(card=p.card.name, accused=names[p.accused], color=p.color)
+    elif p.what == "draw":
+        out.update(color=p.color, extra=p.extra, most=available_to_draw(state))
+    elif p.what == "reveal" and p.faces:
+        out["faces"] = [c.name for c in p.faces]
+    elif p.what == "declare":
+        out["colors"] = list(face_set_of(state.side).colors)
+    elif p.what == "show":
+        out["seats"] = [names[s] for s in p.seats]
+    return out
