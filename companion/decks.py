@@ -69,4 +69,4 @@ def copies(side: str, decks: int = 1) -> Counter:
 
 def dark_faces_of(light: Card) -> tuple[Card, ...]:
     """The dark faces a light face may hide (a face appears on up to four physical cards)."""
-    return tuple(sorted({c.dark for c in flip_deck() if c.light == light}))
+    return tuple(sorted({c.dark for c in flip_deck() if c.light == light}, key=lambda c: c.name))
