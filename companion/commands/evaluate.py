@@ -1,0 +1,92 @@
+"""``companion evaluate``: measure card recognition on held-out real photos and on renders."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+NAME = "evaluate"
+HELP = "measure card recognition (held-out real photos, renders, composited tables)"
+DESCRIPTION = """\
+Reads the fixed held-out split of the real photos in the shared data (../shared/data or $UNO_DATA)
+and reports label accuracy per deck and per source folder, per-class accuracy and the
+confusions; then tables composed from art-sheet and procedural cards per face set (classic, Flip
+light, Flip dark); then tables composed from real crops of held-out photos (15 cards each,
+touching or slightly overlapping) for the recall of cards. Exit status 2 when the data is absent."""
+
+PARTS = ("real", "renders", "composite")
+
+
+def register(sub) -> None:
+    p = sub.add_parser(NAME, help=HELP, description=DESCRIPTION)
+    p.add_argument("--parts", default=",".join(PARTS),
+                   help=f"comma-separated parts to run (default: {','.join(PARTS)})")
+    p.add_argument("--deck", choices=("auto", "known"), default="auto",
+                   help="real photos: read with all labels (auto), or narrowed to the photo's deck")
+    p.add_argument("--scenes", type=int, default=12, help="synthetic tables per face set")
+    p.add_argument("--confusion-csv", default=None,
+                   help="write the confusion matrix of the real photos to this CSV file")
+    p.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from vision.data import DataMissing
+    from vision import evaluate as ev
+    from vision.recognize import CardReader
+
+    parts = [p.strip() for p in args.parts.split(",") if p.strip()]
+    bad = [p for p in parts if p not in PARTS]
+    if bad:
+        print(f"companion evaluate: error: unknown part(s) {', '.join(bad)}; expected {', '.join(PARTS)}",
+              file=sys.stderr)
+        return 2
+    reader = CardReader()
+    summary = {}
+    try:
+        if "real" in parts:
+            tallies = ev.eval_real(reader, args.deck)
+            print(f"== held-out real photos (read with deck={args.deck}) ==")
+            for key in sorted(tallies, key=lambda k: (" / " in k, k)):
+                t = tallies[key]
+                print(t.report(per_class=" / " not in key))
+                summary[f"real {key}"] = round(t.accuracy, 4)
+            if args.confusion_csv:
+                labels, m = ev.Tally("all").matrix() if not tallies else _merge(tallies)
+                with open(args.confusion_csv, "w") as f:
+                    f.write("true\\read," + ",".join(labels) + "\n")
+                    for lab, row in zip(labels, m):
+                        f.write(lab + "," + ",".join(str(int(v)) for v in row) + "\n")
+                print(f"confusion matrix written to {args.confusion_csv}")
+        if "renders" in parts:
+            print("== renders (art-sheet and procedural cards on synthetic tables) ==")
+            for name, t in ev.eval_renders(reader, scenes=args.scenes).items():
+                print(t.report())
+                summary[f"renders {name}"] = round(t.accuracy, 4)
+                summary[f"renders {name} recall"] = round(t.found / max(1, t.total), 4)
+        if "composite" in parts:
+            print("== composited real crops (15 per table) ==")
+            t = ev.eval_composite(reader, scenes=max(4, args.scenes + 4))
+            print(t.report(per_class=False))
+            summary["composite recall"] = round(t.found / max(1, t.total), 4)
+            summary["composite accuracy"] = round(t.accuracy, 4)
+    except DataMissing as e:
+        print(f"companion evaluate: error: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summary))
+    return 0
+
+
+def _merge(tallies):
+    from vision.evaluate import Tally
+
+    t = Tally("all")
+    for key, x in tallies.items():
+        if " / " in key:
+            continue
+        for lab, (ok, n) in x.per_class.items():
+            t.per_class[lab][0] += ok
+            t.per_class[lab][1] += n
+        t.confusions.update(x.confusions)
+    return t.matrix()

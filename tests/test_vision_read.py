@@ -1,0 +1,86 @@
+"""Reading cards through the public API: vision.recognize.CardReader."""
+
+import numpy as np
+import pytest
+
+from companion.cards import ALL_LABELS, BACK, CLASSIC, DARK, LIGHT
+from vision.card_art import draw_card
+from vision.classes import deck_labels
+from vision.detect import quad_iou
+from vision.recognize import CardReader, CardSighting
+from vision.synth import compose_table, non_card_objects, table
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return CardReader()
+
+
+def _matched(placed, sightings):
+    out = []
+    for p in placed:
+        best = max(sightings, key=lambda s: quad_iou(p.quad, np.array(s.quad, np.float32)), default=None)
+        ok = best is not None and quad_iou(p.quad, np.array(best.quad, np.float32)) > 0.5
+        out.append(best.label if ok else None)
+    return out
+
+
+@pytest.mark.parametrize("kind,fs,spacing", [
+    ("wood", CLASSIC, 1.9), ("cloth", LIGHT, 1.3), ("white", CLASSIC, 1.05), ("dark", DARK, 1.9),
+    ("white", DARK, 1.3), ("dark", LIGHT, 1.05),
+])
+def test_procedural_cards_on_tables_are_found_and_read(reader, kind, fs, spacing):
+    rng = np.random.default_rng(hash((kind, fs.name, spacing)) % 2**32)
+    faces = [c.name for c in fs.faces]
+    pick = [faces[int(i)] for i in rng.choice(len(faces), 12, replace=False)]
+    cards = [(lab, draw_card(lab, 160, 248, face_set=fs, rng=rng)) for lab in pick]
+    img, placed = compose_table(cards, 1600, 900, rng=rng, kind=kind, spacing=spacing)
+    got = _matched(placed, reader.read(img, deck="classic" if fs is CLASSIC else "flip"))
+    right = sum(g == p.label for g, p in zip(got, placed))
+    assert right >= len(placed) - 1, list(zip([p.label for p in placed], got))
+
+
+def test_sightings_carry_confidence_runners_up_quad_center(reader):
+    img, placed = compose_table([("red-7", draw_card("red-7", 160, 248))], 800, 600,
+                                rng=np.random.default_rng(1), kind="wood")
+    (s,) = reader.read(img)
+    assert isinstance(s, CardSighting)
+    assert s.label == "red-7" and 0.5 < s.confidence <= 1.0
+    assert len(s.quad) == 4 and len(s.runners_up) >= 1
+    assert all(p <= s.confidence for _, p in s.runners_up)
+    assert np.hypot(s.center[0] - placed[0].center[0], s.center[1] - placed[0].center[1]) < 10
+    with pytest.raises(Exception):
+        s.label = "x"  # frozen
+
+
+@pytest.mark.parametrize("label", ["red-6", "blue-9", "teal-6", "orange-9", "yellow-6", "green-9"])
+def test_upside_down_and_six_versus_nine(reader, label):
+    card = draw_card(label, 64, 96, rng=np.random.default_rng(7))
+    assert reader.classify(card).label == label
+    assert reader.classify(card[::-1, ::-1]).label == label  # rotated by 180 degrees
+    assert reader.classify(np.ascontiguousarray(np.rot90(card))).label == label  # landscape input
+
+
+def test_back_is_read_as_back(reader):
+    assert reader.classify(draw_card(BACK, 64, 96)).label == BACK
+
+
+def test_non_card_objects_are_left_out(reader):
+    rng = np.random.default_rng(3)
+    for kind in ("wood", "white", "dark", "cloth"):
+        img = non_card_objects(table(kind, 1280, 720, rng), rng)
+        assert reader.read(img) == [], kind
+
+
+def test_deck_narrows_the_labels(reader):
+    card = draw_card("teal-7", 64, 96)
+    r = reader.classify(card, deck="classic")
+    assert r.label in deck_labels("classic") | {"none"}
+    assert all(lab in deck_labels("classic") | {"none"} for lab, _ in r.runners_up)
+    assert reader.classify(card, deck="flip").label == "teal-7"
+    with pytest.raises(ValueError):
+        reader.classify(card, deck="poker")
+
+
+def test_every_label_is_a_model_class(reader):
+    assert set(ALL_LABELS) <= set(reader.classes)

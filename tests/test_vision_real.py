@@ -1,0 +1,35 @@
+"""Checks on the real photos of the shared data (skipped when ../shared/data is absent)."""
+
+import cv2
+import pytest
+
+from vision.data import DataMissing, load_photos, require_data, split_of
+
+try:
+    ROOT = require_data()
+except DataMissing as e:  # pragma: no cover - depends on the machine
+    ROOT = None
+    REASON = str(e)
+
+needs_data = pytest.mark.skipif(ROOT is None, reason=f"real-photo checks skipped: {REASON}"
+                                 if ROOT is None else "")
+
+
+def test_split_is_fixed_and_by_photo():
+    assert split_of("classic_single/red-7/003.jpg") == split_of("classic_single/red-7/003.jpg")
+    shares = [split_of(f"x/{i}.jpg") == "test" for i in range(2000)]
+    assert 0.15 < sum(shares) / len(shares) < 0.25
+
+
+@needs_data
+def test_held_out_photos_are_read():
+    from vision.recognize import CardReader
+
+    reader = CardReader()
+    photos = [p for p in load_photos(ROOT) if p.split == "test" and not p.label.startswith("*")]
+    sample = photos[::8]
+    right = 0
+    for p in sample:
+        s = reader.read(cv2.imread(str(p.path)))
+        right += bool(s) and max(s, key=lambda x: x.confidence).label == p.label
+    assert right / len(sample) >= 0.9, f"{right}/{len(sample)}"

@@ -1,0 +1,76 @@
+"""Where the (unlicensed, never committed) training and evaluation data lives, and its split.
+
+The data is read from ``../shared/data`` next to the repository root, or from the folder named by
+the ``UNO_DATA`` environment variable. Nothing under it is ever copied into the project.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+#: Seed of the held-out split of the real photos (split by photo path).
+SPLIT_SEED = "uno-vision-split-1"
+#: Share of real photos held out for evaluation.
+TEST_SHARE = 0.2
+
+
+class DataMissing(RuntimeError):
+    """The shared data folder (photos, card art) is not there."""
+
+
+def data_dir() -> Path:
+    """The shared data folder: ``$UNO_DATA`` or ``<repo>/../shared/data``."""
+    env = os.environ.get("UNO_DATA")
+    return Path(env) if env else (REPO_ROOT / ".." / "shared" / "data").resolve()
+
+
+def require_data() -> Path:
+    """The data folder, or :class:`DataMissing` saying where it was looked for."""
+    root = data_dir()
+    if not (root / "photos" / "labels.csv").is_file():
+        raise DataMissing(
+            f"card data not found at {root} (expected photos/labels.csv and card_art/); "
+            "set UNO_DATA to the shared data folder"
+        )
+    return root
+
+
+@dataclass(frozen=True)
+class Photo:
+    path: Path       # absolute
+    rel: str         # path under photos/, as in labels.csv
+    label: str       # RULES.md vocabulary; '*-FACE' when the colour is unknown
+    deck: str        # 'classic' or 'flip-light'
+    note: str
+
+    @property
+    def source(self) -> str:
+        """The folder the photo comes from (e.g. ``classic_single``, ``classic_more/dark_phone``)."""
+        parts = self.rel.split("/")
+        return "/".join(parts[:2]) if parts[0] == "classic_more" else parts[0]
+
+    @property
+    def split(self) -> str:
+        return split_of(self.rel)
+
+
+def split_of(rel: str, seed: str = SPLIT_SEED) -> str:
+    """``'test'`` or ``'train'``, fixed by hashing the photo path with the seed."""
+    h = hashlib.sha256(f"{seed}:{rel}".encode()).digest()
+    return "test" if int.from_bytes(h[:4], "big") / 2**32 < TEST_SHARE else "train"
+
+
+def load_photos(root: Path | None = None) -> list[Photo]:
+    root = root or require_data()
+    rows = []
+    with open(root / "photos" / "labels.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            rows.append(Photo(root / "photos" / row["path"], row["path"], row["label"],
+                              row["deck"], row.get("note", "")))
+    return rows

@@ -1,0 +1,202 @@
+"""Card detection: quadrilaterals of card shape in a photo, and their rectification.
+
+Cards are found as convex four-cornered outlines of card proportions in several edge and
+region maps (Canny edges of the grey image, bright regions, saturated regions), because no
+single cue holds for every table and every design:
+
+* white-bordered cards on dark tables stand out as bright regions;
+* dark-bordered cards (Flip dark side) and white cards on white tables still show their coloured
+  field as a saturated region, which is grown by the border width to the card's outline;
+* touching cards are split by the thin shadow line between them in the edge map.
+
+Candidates are over-generated and deduplicated here; the classifier's ``none`` class and its
+confidence decide which are cards (see :mod:`vision.recognize`).
+
+A quad is a float32 array of four (x, y) corners in image pixels, ordered so that the first edge
+(corner 0 -> 1) is a short edge and the corners go clockwise in the image: the rectified card is
+portrait. Which of the two short edges comes first is arbitrary (the classifier reads cards
+either way up).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+__all__ = ["CARD_W", "CARD_H", "find_quads", "rectify", "order_quad", "quad_iou", "Quad"]
+
+#: Canonical rectified card size (portrait), the classifier's input.
+CARD_W, CARD_H = 64, 96
+#: Printed card proportions (height / width), 87 x 56 mm.
+CARD_RATIO = 87.0 / 56.0
+#: Share of the card width taken by the border around the coloured field.
+BORDER = 0.075
+
+Quad = np.ndarray
+
+_WORK_MAX = 960  # longest side the detector works at
+
+
+def order_quad(pts: np.ndarray) -> Quad:
+    """Corners clockwise (in image coordinates) starting at a short edge."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    c = pts.mean(0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # clockwise on screen (y down)
+    e01 = np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[3] - pts[2])
+    e12 = np.linalg.norm(pts[2] - pts[1]) + np.linalg.norm(pts[0] - pts[3])
+    if e01 > e12:
+        pts = np.roll(pts, -1, axis=0)
+    # a stable choice between the two short edges: start at the upper one
+    if pts[0, 1] + pts[1, 1] > pts[2, 1] + pts[3, 1] + 1e-3:
+        pts = np.roll(pts, 2, axis=0)
+    return pts.astype(np.float32)
+
+
+def rectify(image: np.ndarray, quad: Quad, size: tuple[int, int] = (CARD_W, CARD_H)) -> np.ndarray:
+    """The card inside ``quad`` warped to a portrait ``size`` (w, h) BGR image."""
+    w, h = size
+    q = np.asarray(quad, np.float32)
+    # warp at up to 2x the target and shrink with area averaging (no aliasing on big cards)
+    side = max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]) / CARD_RATIO)
+    f = 2 if side >= 2 * w else 1
+    W, H = w * f, h * f
+    dst = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
+    m = cv2.getPerspectiveTransform(q, dst)
+    out = cv2.warpPerspective(image, m, (W, H), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    if f != 1:
+        out = cv2.resize(out, (w, h), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def quad_iou(a: Quad, b: Quad) -> float:
+    a = np.asarray(a, np.float32)
+    b = np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    if inter <= 0:
+        return 0.0
+    ua = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
+    return float(inter / ua) if ua > 0 else 0.0
+
+
+def _grow(quad: Quad, border: float = BORDER) -> Quad:
+    """A field outline grown by the card border to the card's outline."""
+    q = order_quad(quad)
+    c = q.mean(0)
+    w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    fw = 1 / (1 - 2 * border)
+    fh = 1 + 2 * border * (w * fw) / max(h, 1)
+    u = (q[1] - q[0] + q[2] - q[3]) / 2
+    v = (q[3] - q[0] + q[2] - q[1]) / 2
+    u, v = u / 2 * fw, v / 2 * fh
+    return order_quad(np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32))
+
+
+def _quad_from_contour(cnt, min_area: float, max_area: float):
+    area = cv2.contourArea(cnt)
+    if area < min_area * 0.7 or area > max_area:
+        return None
+    hull = cv2.convexHull(cnt)
+    harea = cv2.contourArea(hull)
+    if harea < min_area or harea > max_area or area / harea < 0.75:
+        return None
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            q = approx.reshape(4, 2).astype(np.float32)
+            if cv2.contourArea(q) / harea > 0.85:
+                quad = q
+                break
+        if len(approx) < 4:
+            break
+    if quad is None:
+        rect = cv2.minAreaRect(hull)
+        rw, rh = rect[1]
+        if rw * rh <= 0 or harea / (rw * rh) < 0.88:
+            return None
+        quad = cv2.boxPoints(rect).astype(np.float32)
+    quad = order_quad(quad)
+    w = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    h = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    if w < 8:
+        return None
+    ratio = h / w
+    if not 1.2 <= ratio <= 1.95:
+        return None
+    # each corner angle: no more than ~35 degrees off square (a card under a steep perspective)
+    for i in range(4):
+        a, b, c = quad[i - 1], quad[i], quad[(i + 1) % 4]
+        v1, v2 = a - b, c - b
+        cosang = float(np.dot(v1, v2) / (np.linalg.norm(v1) * np.linalg.norm(v2) + 1e-6))
+        if abs(cosang) > 0.57:
+            return None
+    return quad
+
+
+def _maps(small: np.ndarray):
+    """Binary maps whose outer contours may be cards, each with 'is this a field outline'."""
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    med = float(np.median(blur))
+    edges = cv2.Canny(blur, max(10, 0.45 * med), max(30, 1.1 * med) + 20)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    # the area between edges: the inside of closed outlines
+    yield cv2.bitwise_not(edges), False, cv2.RETR_LIST
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    sat = cv2.GaussianBlur(hsv[..., 1], (5, 5), 0)
+    val = hsv[..., 2]
+    _, bright = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    yield cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), False, cv2.RETR_EXTERNAL
+    # saturated (coloured field) regions; threshold adapts to the table's own saturation
+    st = max(70.0, float(np.percentile(sat, 50)) + 45)
+    colourful = ((sat > st) & (val > 50)).astype(np.uint8) * 255
+    colourful = cv2.morphologyEx(colourful, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    yield colourful, True, cv2.RETR_EXTERNAL
+    # white regions (card borders on dark or coloured tables)
+    white = ((sat < 60) & (val > max(120.0, float(np.percentile(val, 60))))).astype(np.uint8) * 255
+    yield cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), False, cv2.RETR_EXTERNAL
+
+
+def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int = 120) -> list[Quad]:
+    """Candidate card outlines in a BGR image, in image pixels, largest first, deduplicated.
+
+    ``min_side`` is the smallest card width (pixels of ``image``) looked for; by default 2.5 % of
+    the image's longer side.
+    """
+    H, W = image.shape[:2]
+    scale = min(1.0, _WORK_MAX / max(H, W))
+    small = image if scale == 1.0 else cv2.resize(image, (int(W * scale), int(H * scale)),
+                                                  interpolation=cv2.INTER_AREA)
+    if small.ndim == 2:
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    h, w = small.shape[:2]
+    ms = (min_side if min_side is not None else 0.025 * max(H, W)) * scale
+    min_area = ms * ms * CARD_RATIO
+    max_area = 0.9 * h * w
+    cands: list[tuple[float, Quad]] = []
+    for m, is_field, mode in _maps(small):
+        contours, _ = cv2.findContours(m, mode, cv2.CHAIN_APPROX_SIMPLE)
+        for cnt in contours:
+            q = _quad_from_contour(cnt, min_area, max_area)
+            if q is None:
+                continue
+            cands.append((cv2.contourArea(q), q))
+            if is_field:
+                g = _grow(q)
+                cands.append((cv2.contourArea(g), g))
+            else:
+                # an edge/bright outline may also be a field inside a dark border
+                g = _grow(q)
+                cands.append((cv2.contourArea(g) * 0.999, g))
+    cands.sort(key=lambda t: -t[0])
+    kept: list[Quad] = []
+    for _, q in cands:
+        if all(quad_iou(q, k) < 0.9 for k in kept):
+            kept.append(q)
+        if len(kept) >= max_quads:
+            break
+    return [order_quad(k / scale) for k in kept]

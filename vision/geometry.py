@@ -1,0 +1,334 @@
+"""Where things are on the table: the mat layout in millimetres and the camera's view of it.
+
+The play area is a rectangle on the table, its corners marked by four ArUco markers (printed by
+``companion mat``). Everything the referee cares about has a fixed place inside it, in *mat
+millimetres* (x to the east, y to the south, origin at the north-west corner)::
+
+    +--------------------------------------------+
+    | [NW]                                 [NE]  |
+    |   c00 c01 c02 c03 c04                      |
+    |   c10 ...                       [draw ]    |
+    |   ...            5x5 grid                  |
+    |                                 [disc.]    |
+    |   c40 ...             c44                  |
+    | [SW]                                 [SE]  |
+    +--------------------------------------------+
+
+:class:`Layout` holds those places; :class:`View` maps mat millimetres to camera pixels (a
+homography, then the lens distortion if one is known) and back. A view is found from the four
+markers (:func:`view_from_markers`) or, without markers, from the 25 cards of the grid laid out
+at set-up (:func:`view_from_grid_cards`).
+
+>>> layout = Layout()
+>>> layout.cell_center(2, 2)
+(225.0, 302.5)
+>>> layout.cell_at(225.0, 302.5)
+(2, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "CARD_MM", "Layout", "View", "Region", "LensModel", "CalibrationFailed", "ARUCO_DICT",
+    "CORNER_IDS", "PAWN_ID", "aruco_detector", "detect_markers", "view_from_markers",
+    "view_from_grid_cards", "REGION_NAMES",
+]
+
+#: A printed Uno card, width x height in millimetres.
+CARD_MM = (56.0, 87.0)
+#: The ArUco dictionary of every marker in the kit (small and robust at ~30 px a side).
+ARUCO_DICT = cv2.aruco.DICT_4X4_50
+#: Marker ids at the play area's corners: north-west, north-east, south-east, south-west.
+CORNER_IDS = (0, 1, 2, 3)
+CORNER_NAMES = ("north-west", "north-east", "south-east", "south-west")
+#: The marker to stick on the pawn.
+PAWN_ID = 7
+
+
+class CalibrationFailed(RuntimeError):
+    """The camera's view of the play area could not be found (say which cue was missing)."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """A named rectangle of the mat (mm): a grid cell, the draw pile or the discard pile."""
+
+    name: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return ((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
+
+    @property
+    def corners(self) -> np.ndarray:
+        """Four corners (mm), clockwise from the north-west one."""
+        return np.array([[self.x0, self.y0], [self.x1, self.y0], [self.x1, self.y1],
+                         [self.x0, self.y1]], np.float32)
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+
+def cell_name(row: int, col: int) -> str:
+    return f"cell-{row}-{col}"
+
+
+#: Every region the reader reads, grid cells row by row, then the piles.
+REGION_NAMES = tuple(cell_name(r, c) for r in range(5) for c in range(5)) + ("discard", "draw")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The printed mat's geometry, in millimetres. The defaults are what ``companion mat`` prints.
+
+    Cells are ``pitch`` apart (a card plus a finger's gap); the draw pile and discard pile lie
+    in a column east of the grid.
+    """
+
+    width: float = 540.0
+    height: float = 605.0
+    grid_origin: tuple[float, float] = (60.0, 60.0)
+    pitch: tuple[float, float] = (66.0, 97.0)
+    draw_pile: tuple[float, float] = (463.0, 228.0)     # centre
+    discard_pile: tuple[float, float] = (463.0, 368.0)  # centre
+    marker_mm: float = 40.0
+    marker_inset: float = 5.0
+    pawn_marker_mm: float = 22.0
+
+    def cell_center(self, row: int, col: int) -> tuple[float, float]:
+        """The centre of cell (row, col); also defined one step off the board (row -1, col 5...)."""
+        return (self.grid_origin[0] + (col + 0.5) * self.pitch[0],
+                self.grid_origin[1] + (row + 0.5) * self.pitch[1])
+
+    def cell_region(self, row: int, col: int) -> Region:
+        x, y = self.cell_center(row, col)
+        px, py = self.pitch
+        return Region(cell_name(row, col), x - px / 2, y - py / 2, x + px / 2, y + py / 2)
+
+    @cached_property
+    def grid_rect(self) -> Region:
+        x0, y0 = self.grid_origin
+        return Region("grid", x0, y0, x0 + 5 * self.pitch[0], y0 + 5 * self.pitch[1])
+
+    def pile_region(self, name: str) -> Region:
+        x, y = self.draw_pile if name == "draw" else self.discard_pile
+        px, py = self.pitch
+        return Region(name, x - px / 2, y - py / 2, x + px / 2, y + py / 2)
+
+    @cached_property
+    def regions(self) -> dict[str, Region]:
+        out = {cell_name(r, c): self.cell_region(r, c) for r in range(5) for c in range(5)}
+        out["discard"] = self.pile_region("discard")
+        out["draw"] = self.pile_region("draw")
+        return out
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int]:
+        """The cell (row, col) under a mat point; outside the grid: -1 or 5 on the crossed side(s)."""
+        col = int(np.floor((x - self.grid_origin[0]) / self.pitch[0]))
+        row = int(np.floor((y - self.grid_origin[1]) / self.pitch[1]))
+        return (min(max(row, -1), 5), min(max(col, -1), 5))
+
+    def marker_square(self, index: int) -> np.ndarray:
+        """The four corners (mm, marker's own clockwise order from its top-left) of corner marker ``index``."""
+        m, i = self.marker_mm, self.marker_inset
+        x0 = i if index in (0, 3) else self.width - i - m
+        y0 = i if index in (0, 1) else self.height - i - m
+        return np.array([[x0, y0], [x0 + m, y0], [x0 + m, y0 + m], [x0, y0 + m]], np.float32)
+
+
+@dataclass(frozen=True)
+class LensModel:
+    """A pinhole camera with radial/tangential distortion (OpenCV's model), in pixels."""
+
+    camera_matrix: tuple[tuple[float, ...], ...]
+    dist_coeffs: tuple[float, ...]
+
+    @classmethod
+    def simple(cls, width: int, height: int, k1: float = 0.0, k2: float = 0.0) -> "LensModel":
+        f = 0.9 * width
+        return cls(((f, 0.0, width / 2), (0.0, f, height / 2), (0.0, 0.0, 1.0)), (k1, k2, 0.0, 0.0, 0.0))
+
+    @cached_property
+    def K(self) -> np.ndarray:
+        return np.array(self.camera_matrix, np.float64)
+
+    @cached_property
+    def D(self) -> np.ndarray:
+        return np.array(self.dist_coeffs, np.float64)
+
+    def distort(self, pts: np.ndarray) -> np.ndarray:
+        """Ideal (undistorted) pixel points -> where the lens puts them."""
+        pts = np.asarray(pts, np.float64).reshape(-1, 2)
+        norm = (pts - self.K[:2, 2]) / np.array([self.K[0, 0], self.K[1, 1]])
+        obj = np.concatenate([norm, np.ones((len(norm), 1))], 1).reshape(-1, 1, 3)
+        out, _ = cv2.projectPoints(obj, np.zeros(3), np.zeros(3), self.K, self.D)
+        return out.reshape(-1, 2)
+
+    def undistort(self, pts: np.ndarray) -> np.ndarray:
+        """Pixel points as seen -> ideal (undistorted) pixel points."""
+        pts = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+        return cv2.undistortPoints(pts, self.K, self.D, P=self.K).reshape(-1, 2)
+
+
+@dataclass(frozen=True)
+class View:
+    """How the camera sees the mat: ``H`` maps mat mm to ideal pixels, ``lens`` bends them.
+
+    ``source`` says how it was found (``markers``, ``grid``, ``given``).
+    """
+
+    H: np.ndarray = field(compare=False)
+    image_size: tuple[int, int]
+    lens: LensModel | None = None
+    source: str = "given"
+
+    @cached_property
+    def H_inv(self) -> np.ndarray:
+        return np.linalg.inv(self.H)
+
+    def to_image(self, pts_mm) -> np.ndarray:
+        pts = np.asarray(pts_mm, np.float64).reshape(-1, 1, 2)
+        out = cv2.perspectiveTransform(pts, self.H).reshape(-1, 2)
+        return self.lens.distort(out) if self.lens is not None else out
+
+    def to_mat(self, pts_px) -> np.ndarray:
+        pts = np.asarray(pts_px, np.float64).reshape(-1, 2)
+        if self.lens is not None:
+            pts = self.lens.undistort(pts)
+        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.H_inv).reshape(-1, 2)
+
+    def px_per_mm(self, at_mm=(270.0, 300.0)) -> float:
+        p = self.to_image([at_mm, (at_mm[0] + 10, at_mm[1])])
+        return float(np.linalg.norm(p[1] - p[0]) / 10)
+
+    def region_quad(self, region: Region, margin: float = 0.0) -> np.ndarray:
+        """The region's corners in camera pixels (``margin`` mm added around it)."""
+        r = Region(region.name, region.x0 - margin, region.y0 - margin, region.x1 + margin,
+                   region.y1 + margin)
+        return self.to_image(r.corners).astype(np.float32)
+
+    def warp_region(self, image: np.ndarray, region: Region, px_per_mm: float,
+                    margin: float = 0.0) -> np.ndarray:
+        """The region (plus ``margin`` mm) as a top-down image at ``px_per_mm``."""
+        quad = self.region_quad(region, margin)
+        w = int(round((region.x1 - region.x0 + 2 * margin) * px_per_mm))
+        h = int(round((region.y1 - region.y0 + 2 * margin) * px_per_mm))
+        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        M = cv2.getPerspectiveTransform(quad, dst)
+        return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    def moved_by(self, other: "View", layout: Layout) -> float:
+        """Largest pixel distance between the two views' images of the play area's corners."""
+        pts = np.array([[0, 0], [layout.width, 0], [layout.width, layout.height], [0, layout.height]])
+        return float(np.abs(self.to_image(pts) - other.to_image(pts)).max())
+
+    def to_json(self) -> dict:
+        return {"H": [[round(float(v), 6) for v in row] for row in self.H],
+                "image_size": list(self.image_size), "source": self.source}
+
+
+# --- markers -----------------------------------------------------------------------------------
+
+_DETECTOR = None
+
+
+def aruco_detector() -> "cv2.aruco.ArucoDetector":
+    """One shared detector of the kit's dictionary (cheap to reuse, costly to build)."""
+    global _DETECTOR
+    if _DETECTOR is None:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        _DETECTOR = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
+    return _DETECTOR
+
+
+def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """Marker id -> its four corners (pixels, clockwise from the marker's own top-left)."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = aruco_detector().detectMarkers(gray)
+    if ids is None:
+        return {}
+    return {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners)}
+
+
+def view_from_markers(image: np.ndarray, layout: Layout = Layout(), lens: LensModel | None = None,
+                      markers: dict[int, np.ndarray] | None = None) -> View:
+    """The view from the corner markers seen in ``image`` (at least three of the four)."""
+    if markers is None:
+        markers = detect_markers(image)
+    src, dst = [], []
+    for index, marker_id in enumerate(CORNER_IDS):
+        if marker_id in markers:
+            src.append(layout.marker_square(index))
+            dst.append(markers[marker_id])
+    if len(src) < 3:
+        seen = sorted(set(markers) & set(CORNER_IDS))
+        raise CalibrationFailed(
+            f"saw {len(seen)} of the 4 corner markers ({', '.join(CORNER_NAMES[i] for i in seen) or 'none'}); "
+            "need at least 3: check that the play area's corners are in view and uncovered")
+    src = np.concatenate(src).astype(np.float64)
+    dst = np.concatenate(dst).astype(np.float64)
+    if lens is not None:
+        dst = lens.undistort(dst)
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is None:
+        raise CalibrationFailed("the corner markers do not give a usable view")
+    h, w = image.shape[:2]
+    return View(H, (w, h), lens, "markers")
+
+
+def view_from_grid_cards(image: np.ndarray, layout: Layout = Layout(),
+                         lens: LensModel | None = None, north_up: bool = True) -> View:
+    """The view from the 25 face-up cards of the grid at set-up (no markers needed).
+
+    Finds card-shaped outlines, keeps the 25 of the most common size, sorts their centres into 5
+    rows of 5 (north at the top of the image unless ``north_up`` is false: then south is at the
+    top) and fits the homography of the cell centres.
+    """
+    from .detect import find_quads  # the card detector (vision's own module)
+
+    quads = find_quads(image)
+    if len(quads) < 20:
+        raise CalibrationFailed(f"found {len(quads)} card outlines, need the 25 of the grid")
+    areas = np.array([abs(cv2.contourArea(q)) for q in quads])
+    centers = np.array([q.mean(0) for q in quads])
+    # the grid's cards share one size: keep those near the median of the 25 largest
+    order = np.argsort(-areas)
+    ref = np.median(areas[order[:25]])
+    keep = [i for i in order if 0.6 * ref < areas[i] < 1.6 * ref]
+    # drop duplicates (outline and field of the same card)
+    chosen: list[int] = []
+    min_gap = 0.5 * np.sqrt(ref)
+    for i in keep:
+        if all(np.linalg.norm(centers[i] - centers[j]) > min_gap for j in chosen):
+            chosen.append(i)
+    if len(chosen) < 25:
+        raise CalibrationFailed(f"found {len(chosen)} grid-sized cards, need 25")
+    pts = centers[chosen]
+    if lens is not None:
+        pts = lens.undistort(pts)
+    # the 25 closest to their common centre (piles beside the grid are left out)
+    mid = np.median(pts, 0)
+    pts = pts[np.argsort(np.linalg.norm(pts - mid, axis=1))[:25]]
+    pts = pts[np.argsort(pts[:, 1])]
+    rows = [r[np.argsort(r[:, 0])] for r in pts.reshape(5, 5, 2)]
+    img_pts = np.concatenate(rows)
+    if not north_up:
+        img_pts = img_pts[::-1]
+    mat_pts = np.array([layout.cell_center(r, c) for r in range(5) for c in range(5)], np.float64)
+    H, inliers = cv2.findHomography(mat_pts, img_pts, cv2.RANSAC, 0.15 * np.sqrt(ref))
+    if H is None or inliers is None or inliers.sum() < 20:
+        raise CalibrationFailed("the grid's cards do not lie in 5 straight rows of 5")
+    h, w = image.shape[:2]
+    return View(H, (w, h), lens, "grid")

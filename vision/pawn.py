@@ -1,0 +1,82 @@
+"""The pawn: found by the printed marker stuck on it (``companion mat`` prints it).
+
+:func:`find_pawn` looks for the pawn marker (ArUco id :data:`~vision.geometry.PAWN_ID`) around
+the grid, and :func:`pawn_place` says where that is for the game: a cell, or the side(s) of the
+board the pawn left by. Only the area around the grid is searched (a few milliseconds), and only
+when the table changed.
+
+>>> from vision.geometry import Layout
+>>> pawn_place(Layout(), (225.0, 302.5))
+PawnReading(cell=(2, 2), mm=(225.0, 302.5), seen=True)
+>>> pawn_place(Layout(), (30.0, 302.5)).cell
+(2, -1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .geometry import PAWN_ID, Layout, View, aruco_detector
+
+__all__ = ["PawnReading", "find_pawn", "pawn_place", "NO_PAWN"]
+
+
+@dataclass(frozen=True)
+class PawnReading:
+    """Where the pawn is: ``cell`` (row, col) -- one step outside 0..4 when it left the board --
+    its centre on the mat (mm), and whether it was ``seen`` at all (False: off the table or hidden).
+    """
+
+    cell: tuple[int, int] | None
+    mm: tuple[float, float] | None = None
+    seen: bool = True
+
+    @property
+    def on_board(self) -> bool:
+        return self.cell is not None and 0 <= self.cell[0] < 5 and 0 <= self.cell[1] < 5
+
+    def to_json(self) -> dict:
+        return {"cell": list(self.cell) if self.cell else None,
+                "mm": [round(v, 1) for v in self.mm] if self.mm else None, "seen": self.seen}
+
+
+NO_PAWN = PawnReading(None, None, False)
+
+
+def pawn_place(layout: Layout, mm: tuple[float, float]) -> PawnReading:
+    """The cell under a pawn centre at ``mm``; off the grid, the cell one step beyond the edge."""
+    return PawnReading(layout.cell_at(*mm), (round(float(mm[0]), 1), round(float(mm[1]), 1)), True)
+
+
+def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: float = 80.0,
+              upscale: float = 2.0) -> PawnReading:
+    """The pawn seen in the grey frame ``gray`` (its marker's centre), or :data:`NO_PAWN`.
+
+    The search window is the grid plus ``search_margin_mm`` (a pawn that left the board lies just
+    beyond it), upscaled so that a small marker still has a few pixels per module.
+    """
+    g = layout.grid_rect
+    quad = view.to_image(np.array([[g.x0 - search_margin_mm, g.y0 - search_margin_mm],
+                                   [g.x1 + search_margin_mm, g.y0 - search_margin_mm],
+                                   [g.x1 + search_margin_mm, g.y1 + search_margin_mm],
+                                   [g.x0 - search_margin_mm, g.y1 + search_margin_mm]]))
+    h, w = gray.shape[:2]
+    x0, y0 = np.clip(np.floor(quad.min(0)), 0, [w, h]).astype(int)
+    x1, y1 = np.clip(np.ceil(quad.max(0)), 0, [w, h]).astype(int)
+    roi = gray[y0:y1, x0:x1]
+    if roi.size == 0:
+        return NO_PAWN
+    if upscale != 1.0:
+        roi = cv2.resize(roi, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
+    corners, ids, _ = aruco_detector().detectMarkers(roi)
+    if ids is None:
+        return NO_PAWN
+    for c, i in zip(corners, ids.ravel()):
+        if int(i) == PAWN_ID:
+            center = c.reshape(4, 2).mean(0) / upscale + (x0, y0)
+            mm = view.to_mat([center])[0]
+            return pawn_place(layout, (float(mm[0]), float(mm[1])))
+    return NO_PAWN

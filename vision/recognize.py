@@ -1,0 +1,195 @@
+"""Read every card in a photo: the public card-reading API of :mod:`vision`.
+
+>>> reader = CardReader()                                  # doctest: +SKIP
+>>> for s in reader.read(cv2.imread("table.jpg")):         # doctest: +SKIP
+...     print(s.label, s.confidence, s.runners_up, s.center)
+
+* :meth:`CardReader.read` finds card outlines (:mod:`vision.detect`), rectifies each to the
+  canonical portrait card, balances its colour against its own white and black print
+  (:mod:`vision.color`) and classifies all of them in one batch with the small ONNX model run by
+  OpenCV's dnn module. Outlines the model calls ``none`` (table, phone, pawn, rules sheet, hand,
+  a quad that misses the card) are dropped; overlapping outlines of one card are merged.
+* :meth:`CardReader.classify` reads one already rectified card (e.g. a grid cell).
+
+Confidence is the model's probability of the label among the deck's labels and ``none``; the
+runners-up are the next most likely labels, for the referee to decide when to ask.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classes import CLASSES, DECKS, NONE, deck_labels
+from vision.color import normalize_card
+from vision.detect import CARD_H, CARD_RATIO, CARD_W, find_quads, order_quad, rectify
+
+__all__ = ["CardReader", "CardSighting", "CardReading", "MODEL_PATH", "DECKS"]
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.onnx"
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """What one rectified card reads as."""
+
+    label: str                                   # a vocabulary label, ``back``, or ``none``
+    confidence: float
+    runners_up: tuple[tuple[str, float], ...]    # next labels, most likely first
+
+    @property
+    def is_card(self) -> bool:
+        return self.label != NONE
+
+
+@dataclass(frozen=True)
+class CardSighting:
+    """A card seen in a photo."""
+
+    label: str
+    confidence: float
+    runners_up: tuple[tuple[str, float], ...]
+    quad: tuple[tuple[float, float], ...]        # 4 corners (x, y), clockwise, short edge first
+    center: tuple[float, float]
+
+    def to_json(self) -> dict:
+        return {
+            "label": self.label,
+            "confidence": round(self.confidence, 4),
+            "quad": [[round(x, 1), round(y, 1)] for x, y in self.quad],
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "runners_up": [[lab, round(p, 4)] for lab, p in self.runners_up],
+        }
+
+
+class CardReader:
+    """Finds and reads cards. One instance is safe to share between threads (reads are serialised
+    around the network)."""
+
+    def __init__(self, model_path: str | Path | None = None, *, min_confidence: float = 0.5,
+                 runners_up: int = 3):
+        path = Path(model_path) if model_path else MODEL_PATH
+        if not path.is_file():
+            raise FileNotFoundError(f"card model not found at {path} (train it: python -m vision.train)")
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+        meta_path = path.with_suffix(".json")
+        classes = json.loads(meta_path.read_text())["classes"] if meta_path.is_file() else list(CLASSES)
+        self.classes = tuple(classes)
+        self.none_index = self.classes.index(NONE)
+        self.min_confidence = min_confidence
+        self.n_runners = runners_up
+        self._lock = threading.Lock()
+        self._masks = {d: np.array([c in deck_labels(d) or c == NONE for c in self.classes])
+                       for d in DECKS}
+
+    # ------------------------------------------------------------------ classification
+    def _probs(self, cards: list[np.ndarray], deck: str) -> np.ndarray:
+        if deck not in self._masks:
+            raise ValueError(f"unknown deck {deck!r}: expected one of {', '.join(DECKS)}")
+        if not cards:
+            return np.zeros((0, len(self.classes)), np.float32)
+        blob = cv2.dnn.blobFromImages(cards, 1.0, (CARD_W, CARD_H), swapRB=False, crop=False)
+        with self._lock:
+            self.net.setInput(blob)
+            p = self.net.forward().reshape(len(cards), -1).astype(np.float64)
+        p = p * self._masks[deck]
+        return p / np.maximum(p.sum(1, keepdims=True), 1e-12)
+
+    def _reading(self, p: np.ndarray) -> CardReading:
+        order = np.argsort(-p)
+        best = int(order[0])
+        label = self.classes[best]
+        runners = tuple((self.classes[int(i)], float(p[int(i)])) for i in order[1:1 + self.n_runners]
+                        if p[int(i)] > 0)
+        return CardReading(label, float(p[best]), runners)
+
+    @staticmethod
+    def prepare(card_bgr: np.ndarray) -> np.ndarray:
+        """A rectified card (any size; landscape is turned portrait) as the model's input."""
+        if card_bgr.ndim == 2:
+            card_bgr = cv2.cvtColor(card_bgr, cv2.COLOR_GRAY2BGR)
+        if card_bgr.shape[1] > card_bgr.shape[0]:
+            card_bgr = cv2.rotate(card_bgr, cv2.ROTATE_90_CLOCKWISE)
+        if card_bgr.shape[:2] != (CARD_H, CARD_W):
+            interp = cv2.INTER_AREA if card_bgr.shape[0] > CARD_H else cv2.INTER_LINEAR
+            card_bgr = cv2.resize(card_bgr, (CARD_W, CARD_H), interpolation=interp)
+        return normalize_card(card_bgr)
+
+    def classify(self, card_bgr: np.ndarray, deck: str = "auto") -> CardReading:
+        """Read one rectified card image (the card filling the image, either way up)."""
+        return self._reading(self._probs([self.prepare(card_bgr)], deck)[0])
+
+    def classify_many(self, cards: list[np.ndarray], deck: str = "auto") -> list[CardReading]:
+        probs = self._probs([self.prepare(c) for c in cards], deck)
+        return [self._reading(p) for p in probs]
+
+    # ------------------------------------------------------------------ photos
+    def read(self, image_bgr: np.ndarray, deck: str = "auto") -> list[CardSighting]:
+        """Every card in a BGR photo, most confident first. Non-cards are left out."""
+        if image_bgr is None or image_bgr.size == 0:
+            raise ValueError("empty image")
+        if image_bgr.ndim == 2:
+            image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
+        quads = find_quads(image_bgr)
+        H, W = image_bgr.shape[:2]
+        # a photo that is one card filling the frame
+        whole = None
+        ratio = max(H, W) / min(H, W)
+        if 1.2 <= ratio <= 1.95:
+            m = 0.01
+            whole = order_quad(np.array([[W * m, H * m], [W * (1 - m), H * m],
+                                         [W * (1 - m), H * (1 - m)], [W * m, H * (1 - m)]], np.float32))
+            quads = quads + [whole]
+        if not quads:
+            return []
+        cards = [normalize_card(rectify(image_bgr, q)) for q in quads]
+        probs = self._probs(cards, deck)
+        cands = []
+        for q, p in zip(quads, probs):
+            r = self._reading(p)
+            if r.label == NONE or r.confidence < self.min_confidence:
+                continue
+            cands.append((r, q))
+        cands.sort(key=lambda t: -t[0].confidence)
+        kept: list[tuple[CardReading, np.ndarray]] = []
+        for r, q in cands:
+            if any(_overlap(q, k) > 0.35 for _, k in kept):
+                continue
+            kept.append((r, q))
+        if whole is not None and len(kept) > 1:
+            kept = [(r, q) for r, q in kept if q is not whole]
+        # report the card's outer outline: a slightly larger candidate of the same label
+        out = []
+        for r, q in kept:
+            best = q
+            area = cv2.contourArea(q)
+            for r2, q2 in cands:
+                a2 = cv2.contourArea(q2)
+                if r2.label == r.label and area < a2 < area * 1.5 and _overlap(q, q2) > 0.9 \
+                        and _aspect_ok(q2):
+                    best, area = q2, a2
+            c = best.mean(0)
+            out.append(CardSighting(r.label, r.confidence, r.runners_up,
+                                    tuple((float(x), float(y)) for x, y in best),
+                                    (float(c[0]), float(c[1]))))
+        return out
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over the smaller area."""
+    inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    if inter <= 0:
+        return 0.0
+    return float(inter / max(1e-6, min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))))
+
+
+def _aspect_ok(q: np.ndarray) -> bool:
+    w = np.linalg.norm(q[1] - q[0])
+    h = np.linalg.norm(q[3] - q[0])
+    return abs(h / max(w, 1e-6) - CARD_RATIO) < 0.25
+

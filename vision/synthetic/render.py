@@ -1,0 +1,337 @@
+"""The synthetic table: what the overhead camera would see, for any :class:`Scene`.
+
+The table is drawn flat in *mat space* (millimetres, at ``mat_px_per_mm``): a cloth texture, the
+four corner markers, the cards as :mod:`vision.card_art` draws them (each with the offset and
+angle a hand leaves), the draw pile's stack, the pawn with its marker. That flat image is then
+seen through a camera: a perspective (the camera is never exactly overhead), barrel distortion,
+a light gradient that drifts, arms and hands with soft shadows, sensor noise and blur.
+
+Rendering is cached in layers so that a long scripted game renders quickly: the flat table is
+redrawn only when the scene under the arms changes, the camera's pixel maps only when the camera
+moves.
+
+>>> table = SyntheticTable(320, 180, seed=1)
+>>> table.render(Scene()).shape
+(180, 320, 3)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from ..geometry import CARD_MM, CORNER_IDS, PAWN_ID, ARUCO_DICT, Layout, LensModel, View
+from .scene import Arm, Placement, Scene
+
+__all__ = ["CameraPose", "Lighting", "SyntheticTable", "marker_image"]
+
+#: How far the drawn table reaches beyond the play area (mm): the camera sees some table around it.
+_APRON = (230.0, 120.0)
+_SKINS = ((120, 160, 215), (95, 130, 185), (60, 90, 140), (140, 175, 225), (80, 110, 160))
+
+
+@dataclass(frozen=True)
+class CameraPose:
+    """Where the camera looks from. ``fill`` is the share of the image height the play area
+    takes; ``rotate`` (degrees) turns the view; ``tilt`` makes the far side smaller (perspective);
+    ``shift`` moves the image (pixels); ``k1`` is the barrel distortion."""
+
+    fill: float = 0.92
+    rotate: float = 0.0
+    tilt: float = 0.06
+    shift: tuple[float, float] = (0.0, 0.0)
+    k1: float = -0.06
+
+    def nudged(self, dx: float, dy: float, drot: float = 0.0) -> "CameraPose":
+        return replace(self, shift=(self.shift[0] + dx, self.shift[1] + dy), rotate=self.rotate + drot)
+
+
+@dataclass(frozen=True)
+class Lighting:
+    """A light gradient: overall ``gain``, a ramp of ``slope`` across the table along ``angle``
+    (degrees), a warm/cold ``tint`` (-1..1)."""
+
+    gain: float = 1.0
+    slope: float = 0.25
+    angle: float = 30.0
+    tint: float = 0.0
+
+
+@lru_cache(maxsize=64)
+def marker_image(marker_id: int, px: int) -> np.ndarray:
+    """An ArUco marker of the kit's dictionary, ``px`` square, with its white quiet zone included."""
+    inner = int(round(px * 6 / 8))
+    mk = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), marker_id, inner)
+    out = np.full((px, px), 255, np.uint8)
+    o = (px - inner) // 2
+    out[o:o + inner, o:o + inner] = mk
+    return out
+
+
+class SyntheticTable:
+    """Renders frames ``width`` x ``height`` of a :class:`Scene` seen by a simulated camera."""
+
+    def __init__(self, width: int = 1280, height: int = 720, *, layout: Layout = Layout(),
+                 pose: CameraPose = CameraPose(), lighting: Lighting = Lighting(), seed: int = 0,
+                 noise: float = 3.0, blur: float = 0.6, cloth=(70, 105, 40), markers: bool = True,
+                 mat_px_per_mm: float | None = None):
+        self.width, self.height = width, height
+        self.layout = layout
+        self.pose = pose
+        self.lighting = lighting
+        self.noise = noise
+        self.blur = blur
+        self.markers = markers
+        self.cloth = cloth
+        self.rng = np.random.default_rng(seed)
+        self._frame = 0
+        scale = pose.fill * height / layout.height
+        self.mat_px = mat_px_per_mm or float(min(2.4, max(1.0, 1.6 * scale)))
+        self._canvas_key = None
+        self._canvas = None
+        self._maps_pose = None
+        self._maps = None
+        self._light_key = None
+        self._light = None
+        self._background = self._draw_background()
+        self._noise_bank = [self.rng.normal(0, 1, (height, width, 3)).astype(np.float32)
+                            for _ in range(4)] if noise > 0 else []
+        self._noise_scaled = None
+
+    # --- the camera -------------------------------------------------------------------------
+
+    @property
+    def view(self) -> View:
+        """The true view of the current pose (what calibration should find)."""
+        return self._view_of(self.pose)
+
+    def _view_of(self, pose: CameraPose) -> View:
+        L = self.layout
+        s = pose.fill * self.height / L.height
+        cx = self.width / 2 + pose.shift[0]
+        cy = self.height / 2 + pose.shift[1]
+        a = math.radians(pose.rotate)
+        corners = np.array([[0, 0], [L.width, 0], [L.width, L.height], [0, L.height]], np.float64)
+        out = []
+        for x, y in corners:
+            u, v = (x - L.width / 2) * s, (y - L.height / 2) * s
+            # the far (north) side a little smaller: the camera leans towards the south
+            k = 1.0 + pose.tilt * (v / (L.height * s / 2))
+            u *= k
+            out.append((cx + u * math.cos(a) - v * math.sin(a), cy + u * math.sin(a) + v * math.cos(a)))
+        H = cv2.getPerspectiveTransform(corners.astype(np.float32), np.array(out, np.float32))
+        lens = LensModel.simple(self.width, self.height, k1=pose.k1) if pose.k1 else None
+        return View(H.astype(np.float64), (self.width, self.height), lens, "true")
+
+    def _camera_maps(self):
+        if self._maps_pose == self.pose:
+            return self._maps
+        view = self._view_of(self.pose)
+        ys, xs = np.mgrid[0:self.height, 0:self.width].astype(np.float32)
+        pts = np.stack([xs.ravel(), ys.ravel()], 1)
+        mm = view.to_mat(pts)
+        mx = ((mm[:, 0] + _APRON[0]) * self.mat_px).reshape(self.height, self.width).astype(np.float32)
+        my = ((mm[:, 1] + _APRON[1]) * self.mat_px).reshape(self.height, self.width).astype(np.float32)
+        self._maps = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        self._maps_pose = self.pose
+        return self._maps
+
+    # --- the flat table -----------------------------------------------------------------------
+
+    def _mm_to_canvas(self, x: float, y: float) -> tuple[float, float]:
+        return ((x + _APRON[0]) * self.mat_px, (y + _APRON[1]) * self.mat_px)
+
+    def _draw_background(self) -> np.ndarray:
+        L = self.layout
+        w = int((L.width + 2 * _APRON[0]) * self.mat_px)
+        h = int((L.height + 2 * _APRON[1]) * self.mat_px)
+        rng = np.random.default_rng(12345)
+        base = np.empty((h, w, 3), np.float32)
+        base[:] = self.cloth
+        texture = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.2) * 9
+        base += texture[..., None]
+        # the wooden table beyond the cloth
+        x0, y0 = self._mm_to_canvas(-25, -25)
+        x1, y1 = self._mm_to_canvas(L.width + 25, L.height + 25)
+        wood = np.zeros((h, w), bool)
+        wood[:, :] = True
+        wood[int(y0):int(y1), int(x0):int(x1)] = False
+        grain = (np.sin(np.arange(h)[:, None] / 7.0 + texture * 0.05) * 10).astype(np.float32)
+        base[wood] = (np.array((45, 80, 120), np.float32) + grain[..., None])[wood]
+        if self.markers:
+            for index, marker_id in enumerate(CORNER_IDS):
+                sq = L.marker_square(index)
+                (mx0, my0), (mx1, _) = self._mm_to_canvas(*sq[0]), self._mm_to_canvas(*sq[1])
+                px = int(round(mx1 - mx0))
+                # the printed square: marker with a white margin around it
+                paper = int(px * 1.25)
+                o = int(mx0 - (paper - px) / 2), int(my0 - (paper - px) / 2)
+                base[o[1]:o[1] + paper, o[0]:o[0] + paper] = 240
+                m = marker_image(marker_id, px).astype(np.float32)
+                base[int(my0):int(my0) + px, int(mx0):int(mx0) + px] = m[..., None]
+        return np.clip(base, 0, 255).astype(np.uint8)
+
+    @lru_cache(maxsize=512)
+    def _sprite(self, label: str, face_set: str | None) -> tuple[np.ndarray, np.ndarray]:
+        from ..card_art import draw_card
+
+        w = int(round(CARD_MM[0] * self.mat_px))
+        h = int(round(CARD_MM[1] * self.mat_px))
+        img = draw_card(label, w, h, face_set=face_set)
+        mask = np.zeros((h, w), np.uint8)
+        r = max(2, int(w * 0.07))
+        cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
+        cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
+        for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+            cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+        return img, mask
+
+    def _paste(self, canvas: np.ndarray, p: Placement, center_mm: tuple[float, float],
+               lift: float = 0.0) -> None:
+        img, mask = self._sprite(p.label, p.face_set)
+        h, w = mask.shape
+        cx, cy = self._mm_to_canvas(center_mm[0] + p.dx, center_mm[1] + p.dy)
+        M = cv2.getRotationMatrix2D((w / 2, h / 2), -p.angle, 1.0)
+        M[0, 2] += cx - w / 2
+        M[1, 2] += cy - h / 2
+        d = int(math.hypot(w, h) / 2) + 6
+        x0, y0 = max(0, int(cx) - d), max(0, int(cy) - d)
+        x1, y1 = min(canvas.shape[1], int(cx) + d), min(canvas.shape[0], int(cy) + d)
+        if x1 <= x0 or y1 <= y0:
+            return
+        M[0, 2] -= x0
+        M[1, 2] -= y0
+        size = (x1 - x0, y1 - y0)
+        roi = canvas[y0:y1, x0:x1]
+        # a thin contact shadow first, then the card
+        sm = cv2.warpAffine(mask, M + np.array([[0, 0, 1.5], [0, 0, 2.0]]), size)
+        sm = cv2.GaussianBlur(sm, (5, 5), 0).astype(np.float32) / 255.0 * 0.35
+        roi[:] = (roi * (1 - sm[..., None])).astype(np.uint8)
+        wi = cv2.warpAffine(img, M, size, flags=cv2.INTER_LINEAR)
+        wm = cv2.warpAffine(mask, M, size).astype(np.float32)[..., None] / 255.0
+        roi[:] = (roi * (1 - wm) + wi * wm).astype(np.uint8)
+
+    def _draw_pawn(self, canvas: np.ndarray, at_mm: tuple[float, float]) -> None:
+        L = self.layout
+        cx, cy = self._mm_to_canvas(*at_mm)
+        r = int(L.pawn_marker_mm * 0.95 * self.mat_px)
+        cv2.circle(canvas, (int(cx + 3 * self.mat_px), int(cy + 4 * self.mat_px)), r, (30, 30, 30), -1, cv2.LINE_AA)
+        cv2.circle(canvas, (int(cx), int(cy)), r, (40, 40, 200), -1, cv2.LINE_AA)
+        px = int(L.pawn_marker_mm * self.mat_px)
+        m = marker_image(PAWN_ID, px)
+        x0, y0 = int(cx - px / 2), int(cy - px / 2)
+        if 0 <= x0 and 0 <= y0 and y0 + px <= canvas.shape[0] and x0 + px <= canvas.shape[1]:
+            canvas[y0:y0 + px, x0:x0 + px] = m[..., None]
+
+    def _flat(self, scene: Scene) -> np.ndarray:
+        key = scene.static_key()
+        if key == self._canvas_key:
+            return self._canvas
+        L = self.layout
+        canvas = self._background.copy()
+        for i, stack in enumerate(scene.grid):
+            r, c = divmod(i, 5)
+            for p in stack[-3:]:
+                self._paste(canvas, p, L.cell_center(r, c))
+        # the draw pile: a stack whose edge thickens with the count
+        dp = L.draw_pile
+        if scene.draw_count > 0:
+            layers = min(6, 1 + scene.draw_count // 12)
+            for k in range(layers, 0, -1):
+                self._paste(canvas, Placement("back" if scene.draw_top.label == "back" else scene.draw_top.label,
+                                              0.5 * k, 0.6 * k, 0.0, scene.draw_top.face_set),
+                            dp)
+            self._paste(canvas, scene.draw_top, dp)
+        for p in scene.discard[-3:]:
+            self._paste(canvas, p, L.discard_pile)
+        for p, at in scene.extras:
+            self._paste(canvas, p, at)
+        if scene.pawn is not None:
+            self._draw_pawn(canvas, scene.pawn)
+        self._canvas_key, self._canvas = key, canvas
+        return canvas
+
+    # --- light, arms, noise -----------------------------------------------------------------
+
+    def _light_field(self) -> np.ndarray:
+        key = self.lighting
+        if key == self._light_key:
+            return self._light
+        li = self.lighting
+        ys, xs = np.mgrid[0:self.height, 0:self.width].astype(np.float32)
+        a = math.radians(li.angle)
+        ramp = ((xs - self.width / 2) * math.cos(a) + (ys - self.height / 2) * math.sin(a)) / max(self.width, self.height)
+        vign = 1.0 - 0.18 * (((xs - self.width / 2) / self.width) ** 2 + ((ys - self.height / 2) / self.height) ** 2) * 2
+        g = li.gain * (1.0 + li.slope * ramp) * vign
+        tint = np.array([1.0 - 0.12 * li.tint, 1.0, 1.0 + 0.12 * li.tint], np.float32)
+        field = g[..., None] * tint
+        self._light = np.clip(field * 128, 0, 255).astype(np.uint8)
+        self._light_key = key
+        return self._light
+
+    def _arm_polygon(self, view: View, arm: Arm) -> tuple[np.ndarray, tuple[int, int], int]:
+        tip = view.to_image([arm.tip])[0]
+        w_px = arm.width_mm * view.px_per_mm()
+        # the arm comes in from the image border on the seat's side
+        side_dir = {"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0)}[arm.side]
+        far = view.to_image([(arm.tip[0] + side_dir[0] * 2000, arm.tip[1] + side_dir[1] * 2000)])[0]
+        d = far - tip
+        d /= (np.linalg.norm(d) + 1e-6)
+        n = np.array([-d[1], d[0]])
+        wrist = tip + d * w_px * 0.9
+        start = tip + d * 3000
+        pts = np.array([wrist + n * w_px * 0.42, start + n * w_px * 0.6, start - n * w_px * 0.6,
+                        wrist - n * w_px * 0.42], np.float32)
+        hand_center = tip + d * w_px * 0.45
+        return pts, (int(hand_center[0]), int(hand_center[1])), int(w_px * 0.5)
+
+    def _draw_arms(self, img: np.ndarray, view: View, arms) -> None:
+        if not arms:
+            return
+        q = 4  # shadows at a quarter of the resolution: soft and cheap
+        sh = np.zeros((self.height // q, self.width // q), np.uint8)
+        shapes = []
+        for arm in arms:
+            poly, hand, hr = self._arm_polygon(view, arm)
+            shapes.append((arm, poly, hand, hr))
+            off = np.array([14, 20], np.float32)
+            cv2.fillPoly(sh, [((poly + off) / q).astype(np.int32)], 255)
+            cv2.circle(sh, (int((hand[0] + off[0]) / q), int((hand[1] + off[1]) / q)), max(1, hr // q), 255, -1)
+        sh = cv2.GaussianBlur(sh, (0, 0), 3)
+        sh = cv2.resize(sh, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+        factor = (255 - (sh.astype(np.uint16) * 110 // 255)).astype(np.uint8)
+        cv2.multiply(img, cv2.merge([factor] * 3), img, scale=1 / 255)
+        for arm, poly, hand, hr in shapes:
+            skin = _SKINS[arm.skin % len(_SKINS)]
+            cv2.fillPoly(img, [poly.astype(np.int32)], skin, cv2.LINE_AA)
+            cv2.ellipse(img, hand, (hr, int(hr * 0.8)), 0, 0, 360, skin, -1, cv2.LINE_AA)
+            # a little shading along the arm
+            cv2.polylines(img, [poly.astype(np.int32)], True, tuple(int(c * 0.7) for c in skin), 2, cv2.LINE_AA)
+            if arm.holds:
+                img_card, _ = self._sprite(arm.holds, None)
+                s = max(8, int(hr * 1.1))
+                small = cv2.resize(img_card, (s, int(s * 1.55)))
+                x0, y0 = hand[0] - s // 2, hand[1] - int(s * 0.77)
+                if 0 <= x0 and 0 <= y0 and x0 + small.shape[1] <= self.width and y0 + small.shape[0] <= self.height:
+                    img[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+
+    def render(self, scene: Scene, *, noise_seed: int | None = None) -> np.ndarray:
+        """One camera frame (BGR, uint8) of ``scene``."""
+        flat = self._flat(scene)
+        m1, m2 = self._camera_maps()
+        img = cv2.remap(flat, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        if scene.arms:
+            self._draw_arms(img, self._view_of(self.pose), scene.arms)
+        cv2.multiply(img, self._light_field(), img, scale=1 / 128)
+        if self.blur > 0:
+            img = cv2.GaussianBlur(img, (0, 0), self.blur)
+        if self._noise_bank:
+            k = self._frame if noise_seed is None else noise_seed
+            n = self._noise_bank[k % len(self._noise_bank)]
+            img = cv2.add(img, n * self.noise, dtype=cv2.CV_8U)
+        self._frame += 1
+        return img

@@ -1,0 +1,223 @@
+"""Train the card classifier and export it to ONNX (``python -m vision.train``).
+
+Reproducible: fixed seeds, the held-out photos (see :mod:`vision.data`) are never used. Needs the
+``train`` extra (``pip install -e '.[train]'``) and the shared data (``../shared/data`` or
+``$UNO_DATA``). Writes ``vision/models/cards.onnx`` and ``vision/models/cards.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classes import CLASSES, NONE
+from vision.data import DataMissing, load_photos, require_data
+from vision.detect import CARD_H, CARD_W
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+_G: dict = {}
+
+
+def _gen(job):
+    """Worker: render samples for a list of (class index, source kind, source index, seed)."""
+    from vision.train.augment import card_sample, negative_sample
+
+    out = np.zeros((len(job), CARD_H, CARD_W, 3), np.uint8)
+    for i, (cls, pool, idx, seed) in enumerate(job):
+        rng = np.random.default_rng(seed)
+        if cls == CLASSES.index(NONE):
+            out[i] = negative_sample(rng, _G["textures"], _G["all_cards"])
+        else:
+            out[i] = card_sample(rng, _G["pools"][pool][idx], _G["textures"], _G["all_cards"])
+    return out
+
+
+def build(args):
+    from tqdm import tqdm
+
+    from vision.train.sources import art_cards, proc_cards, real_cards
+
+    root = require_data()
+    photos = [p for p in load_photos(root) if p.split == "train"]
+    if args.exclude_round_print:
+        photos = [p for p in photos if p.source != "classic_more/round_print"]
+    real = real_cards(photos)
+    art = art_cards(root)
+    proc = proc_cards(args.proc_per_label, seed=args.seed)
+    print(f"sources: {len(real)} real crops, {len(art)} art cells, {len(proc)} procedural", flush=True)
+    by_label: dict[str, dict[str, list[np.ndarray]]] = defaultdict(lambda: defaultdict(list))
+    for s in real + art + proc:
+        by_label[s.label][s.kind].append(s.image)
+    # table textures: downscaled training photos (cards in them are fine: they are backgrounds)
+    rng = np.random.default_rng(args.seed)
+    textures = []
+    for p in rng.permutation(len(photos))[:150]:
+        img = cv2.imread(str(photos[p].path))
+        if img is not None:
+            s = 400 / max(img.shape[:2])
+            textures.append(cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA))
+    pools = {}
+    jobs = []
+    for ci, label in enumerate(CLASSES):
+        if label == NONE:
+            n = args.per_class * 4
+            jobs += [(ci, "", 0, int(rng.integers(2**31))) for _ in range(n)]
+            continue
+        kinds = by_label.get(label)
+        if not kinds:
+            print(f"warning: no source for {label}", file=sys.stderr)
+            continue
+        weights = {"real": 0.55, "art": 0.2, "proc": 0.25} if kinds.get("real") else \
+            {"art": 0.45, "proc": 0.55}
+        ks = [k for k in weights if kinds.get(k)]
+        w = np.array([weights[k] for k in ks])
+        w /= w.sum()
+        for k in ks:
+            pools[f"{label}/{k}"] = kinds[k]
+        for _ in range(args.per_class):
+            k = ks[rng.choice(len(ks), p=w)]
+            jobs.append((ci, f"{label}/{k}", int(rng.integers(len(kinds[k]))), int(rng.integers(2**31))))
+    _G.update(pools=pools, textures=textures, all_cards=[s.image for s in art + proc])
+    labels = np.array([j[0] for j in jobs], np.int64)
+    chunks = [jobs[i:i + 256] for i in range(0, len(jobs), 256)]
+    parts = []
+    ctx = mp.get_context("fork")
+    with ctx.Pool(args.workers) as pool:
+        for part in tqdm(pool.imap(_gen, chunks), total=len(chunks), desc="rendering samples",
+                         unit="chunk"):
+            parts.append(part)
+    return np.concatenate(parts), labels
+
+
+def make_model(n_classes: int):
+    import torch.nn as nn
+
+    def block(i, o, stride=1):
+        return [nn.Conv2d(i, o, 3, stride, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 24, 2),                 # 48 x 32
+        *block(24, 32), nn.MaxPool2d(2),  # 24 x 16
+        *block(32, 64), nn.MaxPool2d(2),  # 12 x 8
+        *block(64, 96), nn.MaxPool2d(2),  # 6 x 4
+        *block(96, 128),
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(128 * 6 * 4, n_classes),
+    )
+
+
+def train(args):
+    import torch
+    import torch.nn as nn
+    from tqdm import tqdm
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    t0 = time.time()
+    x, y = build(args)
+    print(f"{len(x)} samples rendered in {time.time() - t0:.0f} s", flush=True)
+    if args.dump:
+        idx = np.random.default_rng(0).permutation(len(x))[:200]
+        cv2.imwrite(args.dump, np.vstack([np.hstack(list(x[idx[i:i + 20]])) for i in range(0, 200, 20)]))
+    n_val = len(x) // 20
+    perm = np.random.default_rng(args.seed).permutation(len(x))
+    va, tr = perm[:n_val], perm[n_val:]
+    X = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()  # uint8 N,3,H,W (BGR)
+    Y = torch.from_numpy(y)
+    model = make_model(len(CLASSES))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * (len(tr) // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+
+    def prep(xb):
+        return (xb.float() - 127.5) / 64.0
+
+    for epoch in range(args.epochs):
+        model.train()
+        order = torch.from_numpy(np.random.default_rng(args.seed + epoch).permutation(tr))
+        bar = tqdm(range(len(tr) // args.batch), desc=f"epoch {epoch + 1}/{args.epochs}", unit="batch")
+        tot = 0.0
+        for b in bar:
+            idx = order[b * args.batch:(b + 1) * args.batch]
+            xb = prep(X[idx])
+            flip = torch.rand(len(idx)) < 0.5  # either way up
+            xb[flip] = torch.flip(xb[flip], dims=(2, 3))
+            loss = loss_fn(model(xb), Y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot = 0.98 * tot + 0.02 * loss.item() if b else loss.item()
+            bar.set_postfix(loss=f"{tot:.3f}")
+        model.eval()
+        with torch.no_grad():
+            pred = torch.cat([model(prep(X[va[i:i + 512]])).argmax(1) for i in range(0, len(va), 512)])
+        acc = (pred == Y[va]).float().mean().item()
+        print(f"epoch {epoch + 1}: synthetic validation accuracy {acc:.4f}", flush=True)
+    export(model, args, acc, time.time() - t0, len(x))
+
+
+def export(model, args, val_acc, seconds, n):
+    import torch
+
+    MODELS.mkdir(exist_ok=True)
+
+    class WithPrep(torch.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, x):  # x: N,3,H,W BGR 0..255 float
+            return torch.softmax(self.m((x - 127.5) / 64.0), dim=1)
+
+    net = WithPrep(model).eval()
+    dummy = torch.zeros(1, 3, CARD_H, CARD_W)
+    out = Path(args.out)
+    torch.onnx.export(net, dummy, str(out), input_names=["card"], output_names=["prob"],
+                      dynamic_axes={"card": {0: "n"}, "prob": {0: "n"}}, opset_version=13,
+                      dynamo=False)
+    meta = {
+        "classes": list(CLASSES), "input": {"width": CARD_W, "height": CARD_H, "order": "BGR",
+                                            "range": "0-255, vision.color.normalize_card applied"},
+        "output": "softmax probabilities", "trained_on": f"{n} rendered samples",
+        "synthetic_val_accuracy": round(val_acc, 4), "train_seconds": round(seconds),
+        "args": {k: v for k, v in vars(args).items() if k not in ("out", "dump")},
+    }
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"wrote {out} ({out.stat().st_size // 1024} KiB) and {out.with_suffix('.json')}")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
+    p.add_argument("--per-class", type=int, default=260, help="rendered samples per class")
+    p.add_argument("--proc-per-label", type=int, default=4, help="procedural drawings per face")
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--exclude-round-print", action="store_true",
+                   help="leave the non-standard round-centre print out of training")
+    p.add_argument("--out", default=str(MODELS / "cards.onnx"))
+    p.add_argument("--dump", default=None, help="write a contact sheet of samples to this PNG")
+    args = p.parse_args(argv)
+    try:
+        train(args)
+    except DataMissing as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""Clean card images to train from: real photo crops, art-sheet cells, procedural drawings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cards import BACK, CLASSIC, DARK, LIGHT
+from vision.card_art import draw_card
+from vision.data import Photo, require_data
+from vision.detect import find_quads, rectify
+
+# Art sheets: 12 cards a row. Row 0 holds the back (Flip dark: a purple flip) and the wilds,
+# with colour-tinted wild variants and a blank wild that are not real cards (None: skipped).
+_ROW0 = {
+    "classic": [BACK, "wild", None, None, None, None, "wild-draw-four", None, None, None, None, None],
+    "flip_light": [BACK, "wild", None, None, None, None, "wild-draw-two", None, None, None, None, None],
+    "flip_dark": ["purple-flip", "wild", None, None, None, None, "wild-draw-color", None, None, None,
+                  None, None],
+}
+_COLOURED = {
+    "classic": (("yellow", "red", "blue", "green"),
+                [str(n) for n in range(1, 10)] + ["0", "draw-two", "skip", "reverse"]),
+    "flip_light": (("yellow", "red", "blue", "green"),
+                   [str(n) for n in range(1, 10)] + ["flip", "draw-one", "skip", "reverse"]),
+    "flip_dark": (("orange", "pink", "purple", "teal"),
+                  [str(n) for n in range(1, 10)] + ["flip", "draw-five", "skip-everyone", "reverse"]),
+}
+SHEET_SET = {"classic": CLASSIC, "flip_light": LIGHT, "flip_dark": DARK}
+
+
+@dataclass
+class Source:
+    image: np.ndarray  # the card, upright or upside down, filling the image (BGR)
+    label: str
+    kind: str          # 'real', 'art', 'proc'
+    group: str         # deck/folder name for reporting
+
+
+def sheet_labels(sheet: str) -> list[str | None]:
+    colours, faces = _COLOURED[sheet]
+    return _ROW0[sheet] + [f"{c}-{f}" for c in colours for f in faces]
+
+
+def art_cards(root: Path | None = None) -> list[Source]:
+    """Every real face cut from the three art sheets."""
+    root = root or require_data()
+    out = []
+    for sheet in ("classic", "flip_light", "flip_dark"):
+        img = cv2.imread(str(root / "card_art" / f"{sheet}.png"))
+        if img is None:
+            continue
+        s = img.shape[1] / 2048.0
+        px, py = 2010 / 12 * s, 258.2 * s
+        for i, label in enumerate(sheet_labels(sheet)):
+            if label is None:
+                continue
+            r, c = divmod(i, 12)
+            x0, y0 = int(c * px + 1 * s), int(r * py + 1 * s)
+            x1, y1 = int((c + 1) * px - 3 * s), int((r + 1) * py - 3 * s)
+            out.append(Source(img[y0:y1, x0:x1].copy(), label, "art", sheet))
+    return out
+
+
+def proc_cards(per_label: int, seed: int = 0) -> list[Source]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for fs, group in ((CLASSIC, "classic"), (LIGHT, "flip_light"), (DARK, "flip_dark")):
+        for card in fs.faces:
+            for _ in range(per_label):
+                out.append(Source(draw_card(card.name, 128, 192, face_set=fs, rng=rng), card.name,
+                                  "proc", group))
+    for _ in range(per_label * 2):
+        out.append(Source(draw_card(BACK, 128, 192, rng=rng), BACK, "proc", "classic"))
+    return out
+
+
+# hue ranges (OpenCV 0-180) of the classic/light colours, to pick the card among detections
+_HUES = {"red": [(0, 10), (165, 180)], "yellow": [(18, 38)], "green": [(40, 90)], "blue": [(90, 130)]}
+
+
+def _colour_share(card: np.ndarray, colour: str | None) -> float:
+    hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    sat = (s > 80) & (v > 50)
+    if colour is None:
+        return float(((v < 70) | sat).mean())
+    m = np.zeros_like(sat)
+    for lo, hi in _HUES[colour]:
+        m |= (h >= lo) & (h <= hi)
+    return float((m & sat).mean())
+
+
+def best_quad(image: np.ndarray, label: str):
+    """The detected quad most likely to be the photo's one card of ``label``, or None."""
+    colour = label.split("-")[0] if label.split("-")[0] in _HUES else None
+    best, best_score = None, 0.0
+    for q in find_quads(image)[:30]:
+        card = rectify(image, q)
+        share = _colour_share(card, colour)
+        if share < 0.22:
+            continue
+        score = cv2.contourArea(q) * (0.5 + share)
+        if score > best_score:
+            best, best_score = q, score
+    return best
+
+
+def real_cards(photos: list[Photo]) -> list[Source]:
+    """Card images from real photos: rectified sources as they are, the others via detection."""
+    from tqdm import tqdm
+
+    out = []
+    for p in tqdm(photos, desc="real crops", unit="photo"):
+        if p.label.startswith("*"):
+            continue  # colour unknown (centre symbol crops)
+        img = cv2.imread(str(p.path))
+        if img is None:
+            continue
+        group = "flip_light" if p.deck == "flip-light" else "classic"
+        if p.source in ("classic_crops", "classic_more/rectified_crops") or p.rel.endswith(
+                "flip_light_symbols/wild.jpg"):
+            if img.shape[1] > img.shape[0]:
+                img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+            out.append(Source(img, p.label, "real", group))
+            continue
+        q = best_quad(img, p.label)
+        if q is None:
+            continue
+        out.append(Source(rectify(img, q, (128, 192)), p.label, "real", group))
+    return out
