@@ -14,6 +14,8 @@ import sys
 #: Subcommand modules, in the order ``companion --help`` lists them.
 COMMANDS = [
     "replay",
+    "recognize",
+    "evaluate",
 ]
 
 
