@@ -1,0 +1,209 @@
+"""Property tests of the grid game: random legal games with invariants checked after every action,
+and random (often illegal) actions that must never crash and must leave the state as RULES.md says.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.cards import CLASSIC, FACE_SETS
+from companion.decks import classic_deck, copies
+from companion.engine.actions import Action, Discard, Move, Play, Round, Timeout
+from companion.engine.grid import PENALISED_CODES, GridGame, GridState
+from companion.engine.grid_rules import on_board, sides_crossed
+from companion.engine.grid_state import visible_counts
+from companion.replay import Replay
+
+SEATINGS = [["north", "south"], ["east", "west"], ["north", "east"], ["south", "west"],
+            ["north", "east", "south"], ["east", "south", "west"],
+            ["north", "east", "south", "west"], ["west", "north", "east", "south"]]
+
+FAST = settings(max_examples=30, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def random_grid(rng: random.Random, decks: int) -> list[list[str]]:
+    cards = rng.sample(classic_deck(decks), 25)
+    return [[c.name for c in cards[r * 5:r * 5 + 5]] for r in range(5)]
+
+
+@st.composite
+def games(draw):
+    """A set-up with random seats, flags and grid (dealt from a shuffled deck)."""
+    seats = draw(st.sampled_from(SEATINGS))
+    options = {
+        "decks": draw(st.sampled_from([1, 2])),
+        "wild_matches_all": draw(st.booleans()),
+        "illegal_penalty_draw": draw(st.sampled_from([0, 0, 1, 2])),
+        "turn_seconds": draw(st.sampled_from([0, 30])),
+        "timeout_action": draw(st.sampled_from(["pass", "warn"])),
+        "match_points": draw(st.integers(1, 5)),
+    }
+    rng = draw(st.randoms(use_true_random=False))
+    setup = {"game": "grid", "seats": seats, "first": draw(st.sampled_from(seats)),
+             "grid": random_grid(rng, options["decks"]), "options": options}
+    game, state = GridGame.from_setup(setup)
+    return game, state, rng
+
+
+def check_invariants(game: GridGame, state: GridState) -> None:
+    deck = 108 * game.options.decks
+    on_table = sum(len(s) for s in state.stacks) + len(state.discards)
+    assert state.draw_pile + sum(state.hands) + on_table == deck, "cards are conserved"
+    assert state.draw_pile >= 0 and min(state.hands) >= 0
+    assert all(len(stack) >= 1 for stack in state.stacks)
+    seen = visible_counts(state)
+    assert all(n <= copies("classic", game.options.decks)[c] for c, n in seen.items())
+    assert state.turn in state.seats, "exactly one seat to act"
+    assert state.direction in ("cw", "ccw")
+    if state.pending is not None:
+        assert state.pending.seat == state.turn and 1 <= state.pending.left <= 4
+    if state.over:
+        assert state.pawn is None and state.exit is not None and state.pending is None
+        assert state.winners == tuple(s for s in state.seats if s in sides_crossed(state.exit))
+    else:
+        assert state.pawn is not None and on_board(state.pawn) and not state.winners
+        assert state.last_cell is None or state.last_cell != state.pawn
+    assert sum(state.scores) % 2 == 0, "a game gives 2 points: solo 2, shared 1 + 1"
+    if state.champions:
+        assert state.over
+        best = max(state.scores)
+        assert best >= game.options.match_points
+        assert set(state.champions) == {s for s, p in zip(state.seats, state.scores) if p == best}
+    else:
+        assert max(state.scores) < game.options.match_points
+    json = game.to_json(state)
+    assert json["turn"] in (*state.seats, None) and len(json["grid"]) == 5
+
+
+def pick_legal(data, game: GridGame, state: GridState) -> Action:
+    """A legal action, choosing the kind first so pawn moves (few) are tried often."""
+    by_kind: dict[str, list[Action]] = {}
+    for action in game.legal_actions(state):
+        by_kind.setdefault(type(action).__name__, []).append(action)
+    kind = data.draw(st.sampled_from(sorted(by_kind)))
+    return data.draw(st.sampled_from(by_kind[kind]))
+
+
+@FAST
+@given(setup=games(), data=st.data())
+def test_random_legal_games_keep_every_invariant(setup, data):
+    game, state, rng = setup
+    check_invariants(game, state)
+    games_played = 1
+    for _ in range(150):
+        if state.match_over:
+            assert list(game.legal_actions(state)) == []
+            break
+        if state.over:
+            action: Action = Round(state.turn, grid=tuple(
+                tuple(CLASSIC.parse(n) for n in row) for row in random_grid(rng, game.options.decks)))
+            games_played += 1
+        else:
+            action = pick_legal(data, game, state)
+        outcome = game.apply(state, action)
+        assert outcome.ok, (action, outcome.error)
+        before, state = state, outcome.state
+        check_invariants(game, state)
+        types = [e.type for e in outcome.events]
+        # the game ends exactly when the pawn leaves the board
+        left_board = isinstance(action, Move) and not on_board(action.to)
+        assert state.over == (left_board or (before.over and not isinstance(action, Round)))
+        if left_board:
+            assert types[:3] == ["moved", "won", "game-over"]
+        if game.options.illegal_penalty_draw == 0 and not (
+                game.options.turn_seconds and game.options.timeout_action == "pass"):
+            # hands are back to 5 whenever no forced plays are pending
+            extra = state.pending.left if state.pending else 0
+            for seat, n in zip(state.seats, state.hands):
+                assert n == 5 + (extra if seat == state.turn else 0)
+    assert sum(state.scores) <= 2 * games_played
+
+
+def any_action(state: GridState):
+    """Actions of every grid kind, mostly nonsense: any face, any cell in -2..6, mostly by the
+    seat to act (so that rule refusals, not only ``not-your-turn``, come up)."""
+    by = st.sampled_from([state.turn] * 6 + ["east", "west", "north", "south", "nobody"])
+    card = st.sampled_from([c for fs in FACE_SETS.values() for c in fs.faces]) | st.sampled_from(
+        CLASSIC.faces)
+    cell = st.tuples(st.integers(0, 4), st.integers(0, 4)) | st.tuples(st.integers(-2, 6),
+                                                                        st.integers(-2, 6))
+    grid = st.lists(st.sampled_from(CLASSIC.faces), min_size=25, max_size=25).map(
+        lambda cs: tuple(tuple(cs[r * 5:r * 5 + 5]) for r in range(5)))
+    return st.one_of(
+        st.builds(Play, by, card, cell),
+        st.builds(Move, by, cell),
+        st.builds(Discard, by, card),
+        st.builds(Timeout, by),
+        st.builds(Round, by, grid=st.none() | grid),
+    )
+
+
+def same_except_penalty(before: GridState, after: GridState, seat: str) -> bool:
+    """Only the penalty draw changed: the seat's hand, the pile (maybe refilled)."""
+    changed = {f.name for f in fields(GridState)
+               if getattr(before, f.name) != getattr(after, f.name)}
+    allowed = {"hands", "draw_pile", "low_announced", "stacks", "discards"}
+    if not changed <= allowed:
+        return False
+    i = before.seats.index(seat)
+    return (all(a == b for j, (a, b) in enumerate(zip(before.hands, after.hands)) if j != i)
+            and after.hands[i] >= before.hands[i]
+            and [s[-1] for s in before.stacks] == [s[-1] for s in after.stacks])
+
+
+@FAST
+@given(setup=games(), data=st.data())
+def test_random_actions_never_crash_and_a_refusal_changes_only_the_penalty(setup, data):
+    game, state, _ = setup
+    for _ in range(60):
+        if data.draw(st.booleans()) and not state.over:
+            action = pick_legal(data, game, state)
+        else:
+            action = data.draw(any_action(state))
+        outcome = game.apply(state, action)
+        assert outcome.events and outcome.state is not None
+        if outcome.ok:
+            state = outcome.state
+        else:
+            error = outcome.error
+            assert outcome.events[0].type == "illegal" and outcome.events[0]["code"] == error.code
+            if error.code in PENALISED_CODES and game.options.illegal_penalty_draw:
+                assert same_except_penalty(state, outcome.state, action.by)
+                assert [e.type for e in outcome.events][1] in ("penalty", "reshuffle")
+                state = outcome.state
+            else:
+                assert outcome.state == state, error.code
+        check_invariants(game, state)
+        if state.match_over:
+            break
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 7) | st.sampled_from(
+        ["north", "south", "red-5", "wild", "play", "move", "discard", "round", "timeout", "x"]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
+        st.sampled_from(["by", "do", "card", "cell", "to", "grid", "color", "count"]), inner,
+        max_size=5),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(line=st.fixed_dictionaries({"by": st.sampled_from(["north", "south", "east"]),
+                                   "do": st.sampled_from(["play", "move", "discard", "timeout",
+                                                          "round", "draw", "uno"])},
+                                  optional={"card": json_values, "cell": json_values,
+                                            "to": json_values, "grid": json_values})
+       | json_values)
+def test_replay_answers_any_json_line_without_crashing(line):
+    replay = Replay({"setup": {"game": "grid", "seats": ["north", "south"],
+                               "grid": random_grid(random.Random(7), 1)}})
+    before = replay.game.to_json(replay.state)
+    answer = replay.answer(line)
+    assert set(answer) >= {"ok", "events", "state"}
+    if not answer["ok"]:
+        assert isinstance(answer["error"], str) and answer["state"] == before
