@@ -168,6 +168,8 @@ def test_random_actions_never_crash_and_a_refusal_changes_only_the_penalty(setup
         outcome = game.apply(state, action)
         assert outcome.events and outcome.state is not None
         if outcome.ok:
+            if not isinstance(action, Round):   # legal_actions lists every accepted action
+                assert action in set(game.legal_actions(state)), action
             state = outcome.state
         else:
             error = outcome.error
