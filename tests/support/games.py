@@ -6,19 +6,13 @@ import random
 from typing import Any
 
 from companion.cards import parse_card
-from companion.decks import classic_deck
+from companion.deal import deal_grid
 from companion.engine.actions import Round
 from companion.replay import start_game
 
 
-def random_grid(rng: random.Random) -> list[list[str]]:
-    deck = list(classic_deck())
-    rng.shuffle(deck)
-    return [[deck[r * 5 + c].name for c in range(5)] for r in range(5)]
-
-
 def grid_setup(seed: int, seats=("north", "east", "south", "west"), **options) -> dict[str, Any]:
-    grid = random_grid(random.Random(seed))
+    grid = deal_grid(random.Random(seed))
     return {"setup": {"game": "grid", "seats": list(seats), "first": seats[0], "grid": grid,
                       "options": {"turn_seconds": 0, **options}}}
 
@@ -37,7 +31,7 @@ def random_script(setup: dict[str, Any], length: int, seed: int) -> list[dict[st
         legal = list(game.legal_actions(state))
         public = game.to_json(state)
         if not legal and game.name == "grid" and public["over"] and not public["champions"]:
-            grid = tuple(tuple(parse_card(c) for c in row) for row in random_grid(rng))
+            grid = tuple(tuple(parse_card(c) for c in row) for row in deal_grid(rng))
             legal = [Round(by=public["turn"], grid=grid)]  # the table deals the next game
         if not legal:
             break
