@@ -1,0 +1,43 @@
+"""``companion demo``: the simulated table with bots, mock pins, and the web page."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import add_config_options, load_from_args
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "demo", help="the simulated table: bots play both games, mock pins, web page",
+        description="Starts the companion with no Pi: bots play the grid game, UNO Flip and "
+                    "classic Uno in turn; the LEDs and buzzer are gpiozero mock pins, shown on "
+                    "the web page and in this terminal. Stop with Ctrl-C.")
+    add_config_options(p, default_host="127.0.0.1")
+    p.add_argument("--seed", type=int, default=None, help="seed the bots and the deals")
+    p.add_argument("--pace", type=float, default=1.5, help="seconds between two bot actions")
+    p.add_argument("--quiet", action="store_true", help="do not print events in the terminal")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from ..runner import Companion
+
+    config = load_from_args(args)
+    if config is None:
+        return 2
+    companion = Companion(config, demo=True, pin_factory=MockFactory(pin_class=MockPWMPin),
+                          log_path=args.log, seed=args.seed, pace=args.pace,
+                          out=None if args.quiet else sys.stdout)
+    try:
+        companion.start()
+    except OSError as exc:
+        print(f"companion demo: cannot serve on {config.web.host}:{config.web.port}: "
+              f"{exc.strerror or exc}. Is another companion running? Try --port.", file=sys.stderr)
+        companion.stop()
+        return 1
+    companion.run_until_stopped()
+    return 0
