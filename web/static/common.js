@@ -1,0 +1,294 @@
+/* Shared by every page: words, cards, the live event stream, and POSTs with the CSRF header. */
+"use strict";
+
+const STR = JSON.parse(document.getElementById("i18n").textContent);
+const DECKS = JSON.parse(document.getElementById("decks").textContent);
+const CSRF = document.querySelector('meta[name="csrf-token"]').content;
+
+// Colour-blind friendly: every colour also has its own symbol and its name in words.
+const COLOR_SYMBOL = { red: "▲", yellow: "●", green: "■", blue: "◆", pink: "♥", teal: "✚", orange: "★", purple: "⬟" };
+const FACE_MARK = {
+  "skip": "⊘", "reverse": "⇄", "draw-two": "+2", "draw-one": "+1", "draw-five": "+5", "flip": "↻",
+  "skip-everyone": "⊘⊘", "wild": "W", "wild-draw-four": "W+4", "wild-draw-two": "W+2", "wild-draw-color": "W+?",
+};
+
+function T(key, vals) {
+  let s = STR[key] !== undefined ? STR[key] : key;
+  if (vals) s = s.replace(/\{(\w+)\}/g, (m, k) => (vals[k] !== undefined && vals[k] !== null ? vals[k] : m));
+  return s;
+}
+
+function esc(s) {
+  return String(s === undefined || s === null ? "" : s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function $(sel, root) { return (root || document).querySelector(sel); }
+
+function parseCard(name) {
+  if (!name) return null;
+  const colors = Object.keys(COLOR_SYMBOL);
+  const dash = name.indexOf("-");
+  if (dash > 0 && colors.includes(name.slice(0, dash))) return { color: name.slice(0, dash), face: name.slice(dash + 1) };
+  return { color: null, face: name };
+}
+
+function colorName(color) { return color ? T("color_" + color) : ""; }
+function faceName(face) { return /^\d$/.test(face) ? face : T("face_" + face); }
+
+/* Words for a card: "▲ red 7", "wild (◆ blue)". */
+function cardWords(name, declared) {
+  const c = parseCard(name);
+  if (!c) return "—";
+  const base = c.color ? `${COLOR_SYMBOL[c.color]} ${colorName(c.color)} ${faceName(c.face)}` : faceName(c.face);
+  return declared && !c.color ? `${base} (${colorWords(declared)})` : base;
+}
+
+function colorWords(color) { return color ? `${COLOR_SYMBOL[color] || ""} ${colorName(color)}` : ""; }
+
+function cardHtml(name, opts) {
+  opts = opts || {};
+  const c = parseCard(name);
+  if (!c) return `<span class="card ${opts.cls || ""}" style="--c:#9aa3b5"><span class="face">?</span></span>`;
+  const mark = FACE_MARK[c.face] || c.face;
+  const darkWild = !c.color && opts.side === "dark" ? " dark-side" : "";
+  const cls = c.color ? `c-${c.color}` : `wild${darkWild}`;
+  const sym = c.color ? `<span class="sym" aria-hidden="true">${COLOR_SYMBOL[c.color]}</span>` : "";
+  const label = c.color ? `${colorName(c.color)} ${/^\d$/.test(c.face) ? "" : faceName(c.face)}` : faceName(c.face);
+  const title = esc(cardWords(name));
+  return `<span class="card ${cls} ${opts.cls || ""}" title="${title}" role="img" aria-label="${title}">${sym}<span class="face">${esc(mark)}</span>` +
+    (opts.noName ? "" : `<span class="cname">${esc(label)}</span>`) + `</span>`;
+}
+
+function swatch(color) {
+  return color ? `<span class="swatch c-${color}" style="--c:var(--${color})">${esc(colorWords(color))}</span>` : "";
+}
+
+function cellWords(cell) { return Array.isArray(cell) ? `(${cell[0]}, ${cell[1]})` : ""; }
+
+/* One bus event in words, or null for the ones not worth a line. */
+function eventText(ev) {
+  const d = Object.assign({}, ev);
+  if (d.card) d.card = cardWords(d.card, d.color);
+  if (d.color && ev.type === "color-declared") d.color = colorWords(ev.color);
+  if (Array.isArray(d.seats)) d.seats = d.seats.join(", ");
+  if (Array.isArray(d.champions)) d.champions = d.champions.join(", ");
+  if (d.direction) d.direction = T("dir_" + d.direction);
+  if (d.side) d.side = T("side_" + d.side);
+  if (ev.type === "played" && ev.cell) return T("ev_played_cell", Object.assign(d, { cell: cellWords(ev.cell) }));
+  if (ev.type === "moved") return T("ev_moved", Object.assign(d, { to: Array.isArray(ev.to) && (ev.to[0] < 0 || ev.to[0] > 4 || ev.to[1] < 0 || ev.to[1] > 4) ? T("off_board") : cellWords(ev.to) }));
+  if (ev.type === "uno-window" && !ev.open) return null;
+  if (ev.type === "timer" && ev.kind !== "warning" && ev.kind !== "expired") return null;
+  if (ev.type === "hello" || ev.type === "resync") return null;
+  const key = "ev_" + ev.type;
+  if (STR[key] === undefined) return null;
+  return T(key, d);
+}
+
+function eventLi(ev) {
+  const text = eventText(ev);
+  if (!text) return "";
+  const t = ev.time ? new Date(ev.time * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
+  const bad = ev.type === "illegal" || ev.type === "refused" || ev.type === "penalty" ? "bad" : "";
+  return `<li class="${bad}"><time>${esc(t)}</time><span>${esc(text)}</span></li>`;
+}
+
+function renderEvents(list, el, newestFirst) {
+  if (!el) return;
+  const items = list.map(eventLi).filter(Boolean);
+  if (newestFirst) items.reverse();
+  el.innerHTML = items.slice(0, 30).join("");
+}
+
+function toast(text, bad) {
+  const el = $("#toast");
+  el.textContent = text;
+  el.className = "toast" + (bad ? " bad" : "");
+  el.hidden = false;
+  clearTimeout(toast._t);
+  toast._t = setTimeout(() => { el.hidden = true; }, 3200);
+}
+
+async function post(path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF },
+      body: JSON.stringify(body || {}),
+    });
+  } catch (e) {
+    toast(T("err_network"), true);
+    return { ok: false, error: "network" };
+  }
+  let data = {};
+  try { data = await res.json(); } catch (e) { data = { ok: false, error: "bad-response" }; }
+  if (!data.ok && data.message) toast(`${T("refused")}: ${data.message}`, true);
+  return data;
+}
+
+/* The live table: App.state is the last /api/state, kept current from the event stream. */
+const App = {
+  state: null,
+  recent: [],
+  listeners: [],
+  timer: null, // {seat, left, seconds, paused, at}
+  onChange(fn) { this.listeners.push(fn); },
+  emit(reason) { for (const fn of this.listeners) fn(this.state, reason); },
+
+  async refresh() {
+    try {
+      const res = await fetch("/api/state", { credentials: "same-origin", cache: "no-store" });
+      const s = await res.json();
+      this.state = s;
+      this.recent = s.recent || [];
+      if (s.timer) this.timer = Object.assign({}, s.timer, { at: performance.now() });
+      else this.timer = null;
+      this.emit("refresh");
+    } catch (e) { /* the stream's reconnect will try again */ }
+  },
+
+  refreshSoon() {
+    clearTimeout(this._soon);
+    this._soon = setTimeout(() => this.refresh(), 120);
+  },
+
+  connect() {
+    const conn = $("#conn");
+    const es = new EventSource("/api/events");
+    es.onopen = () => { conn.dataset.state = "on"; conn.title = T("live"); };
+    es.onerror = () => { conn.dataset.state = "off"; conn.title = T("offline"); };
+    es.onmessage = (m) => {
+      let ev;
+      try { ev = JSON.parse(m.data); } catch (e) { return; }
+      this.handle(ev);
+    };
+    this.es = es;
+  },
+
+  handle(ev) {
+    if (ev.type === "hello" || ev.type === "resync") { this.refresh(); return; }
+    if (ev.type === "state" && this.state && this.state.playing) {
+      const before = this.state.turn;
+      Object.assign(this.state, ev.state);
+      if (ev.state.turn !== before && this.timer) {
+        this.timer = Object.assign({}, this.timer, { seat: ev.state.turn, left: this.timer.seconds, at: performance.now(), paused: false });
+      }
+      this.emit("state");
+      this.refreshSoon();
+      return;
+    }
+    if (ev.type === "timer" && this.timer) {
+      if (ev.kind === "paused" || ev.kind === "resumed") this.timer.paused = ev.kind === "paused";
+      this.timer.left = ev.left; this.timer.seat = ev.seat; this.timer.at = performance.now();
+    }
+    if (eventText(ev)) { this.recent.push(ev); if (this.recent.length > 40) this.recent.shift(); }
+    this.emit(ev.type);
+    if (ev.type !== "timer") this.refreshSoon();
+  },
+
+  timeLeft() {
+    const t = this.timer;
+    if (!t || !t.seconds || !t.seat) return null;
+    if (t.paused) return t.left;
+    return Math.max(0, t.left - (performance.now() - t.at) / 1000);
+  },
+
+  start() {
+    this.connect();
+    this.refresh();
+    setInterval(() => this.emit("tick"), 250);
+  },
+};
+
+function renderTimer(el) {
+  if (!el) return;
+  const left = App.timeLeft();
+  if (left === null) { el.textContent = App.state && App.state.playing ? T("timer_off") : ""; el.className = "timer"; return; }
+  const s = Math.ceil(left);
+  el.textContent = (App.timer.paused ? "⏸ " : "⏱ ") + `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  el.className = "timer" + (s <= 0 ? " out" : s <= 10 ? " low" : "");
+}
+
+function deckFor(state) {
+  if (!state || state.game === "grid" || state.game === "classic") return DECKS.classic;
+  return state.side === "dark" ? DECKS.dark : DECKS.light;
+}
+
+/* The board as the referee understands it. Grid game: the tops and the pawn; cards: top, colour, hands. */
+function boardHtml(s, opts) {
+  opts = opts || {};
+  if (!s || !s.playing) return `<p class="muted">${esc(T("no_match"))} ${esc(T("no_match_hint"))}</p>`;
+  if (s.game === "grid") return gridHtml(s, opts);
+  const side = s.side ? `<span class="pill ${s.side}">${esc(T("side_" + s.side))}</span>` : "";
+  const hands = Object.entries(s.hands || {}).map(([seat, n]) =>
+    `<span class="hand ${seat === s.turn ? "turn" : ""}">${esc(seat)}<b>${n}</b></span>`).join("");
+  return `<div class="pile-row">${cardHtml(s.top, { cls: "big", side: s.side })}
+    <div class="facts">
+      <div>${esc(T("active_color"))}: ${swatch(s.color) || "—"}</div>
+      ${side ? `<div>${esc(T("side"))}: ${side}</div>` : ""}
+      <div>${esc(T("direction"))}: <b>${esc(T("dir_" + (s.direction || "cw")))}</b></div>
+      <div>${esc(T("draw_pile"))}: <b>${s.draw_pile ?? "—"}</b></div>
+    </div></div>
+    <div class="hands" aria-label="${esc(T("hands"))}">${hands}</div>`;
+}
+
+function gridHtml(s, opts) {
+  const seats = s.seats || [];
+  const tag = (side) => `<span class="side-tag ${seats.includes(side) ? "seated" : ""} ${s.turn === side ? "turn" : ""}">${esc(side)}</span>`;
+  const pawn = s.pawn, last = s.last_cell;
+  const targets = opts.targets || {};
+  const size = opts.withExits ? 7 : 5;
+  let cells = "";
+  for (let R = 0; R < size; R++) {
+    for (let C = 0; C < size; C++) {
+      const r = opts.withExits ? R - 1 : R, c = opts.withExits ? C - 1 : C;
+      const key = `${r},${c}`;
+      const t = targets[key] ? " target" : "";
+      const picked = opts.picked === key ? " picked" : "";
+      if (r < 0 || r > 4 || c < 0 || c > 4) {
+        cells += `<div class="cell exit${t}" data-cell="${key}">${t ? "⇲" : ""}</div>`;
+        continue;
+      }
+      const name = s.grid && s.grid[r] ? s.grid[r][c] : null;
+      const isPawn = pawn && pawn[0] === r && pawn[1] === c;
+      const isLast = last && last[0] === r && last[1] === c;
+      cells += `<div class="cell${isLast ? " last" : ""}${t}${picked}" data-cell="${key}">${cardHtml(name, { noName: !!opts.compact })}${isPawn ? '<span class="pawn" aria-label="pawn">♟</span>' : ""}</div>`;
+    }
+  }
+  return `<div class="side-labels">${tag("north")}</div>
+    <div style="display:grid;grid-template-columns:auto 1fr auto;align-items:center;gap:.3rem">
+      <div>${tag("west")}</div><div class="${size === 7 ? "grid7" : "grid5"}">${cells}</div><div>${tag("east")}</div></div>
+    <div class="side-labels">${tag("south")}</div>`;
+}
+
+function signalsHtml(sig) {
+  if (!sig || !Object.keys(sig).length) return `<span class="muted">—</span>`;
+  const out = [];
+  const leds = sig.leds || sig;
+  for (const [name, on] of Object.entries(leds)) {
+    if (name === "buzzer" || name === "leds" || typeof on === "object") continue;
+    const lit = on === true || (typeof on === "number" && on > 0) || on === "on";
+    const color = /red/.test(name) ? "#ff4d4d" : /green/.test(name) ? "#37d67a" : /yellow|amber/.test(name) ? "#ffc83d" : /blue/.test(name) ? "#4da3ff" : "#37d67a";
+    out.push(`<span class="led ${lit ? "on" : ""}" style="--c:${color}"><i></i>${esc(name)}</span>`);
+  }
+  const buzz = sig.buzzer;
+  out.push(`<span class="buzzer">🔔 ${esc(T("buzzer"))}: ${esc(buzz ? (typeof buzz === "string" ? buzz : JSON.stringify(buzz)) : T("silent"))}</span>`);
+  return out.join("");
+}
+
+function followFrame(img, none, everyMs) {
+  async function tick() {
+    try {
+      const res = await fetch("/api/frame.jpg", { cache: "no-store" });
+      if (res.status === 200) {
+        const blob = await res.blob();
+        const url = URL.createObjectURL(blob);
+        const old = img.src;
+        img.src = url; img.hidden = false; none.hidden = true;
+        if (old && old.startsWith("blob:")) URL.revokeObjectURL(old);
+      } else { img.hidden = true; none.hidden = false; }
+    } catch (e) { /* try again next tick */ }
+    setTimeout(tick, everyMs);
+  }
+  tick();
+}

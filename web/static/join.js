@@ -1,0 +1,17 @@
+/* The join page: swap the QR code's token for this phone's seat cookie. */
+"use strict";
+
+const token = document.querySelector(".join-page").dataset.token;
+for (const btn of document.querySelectorAll(".join-seat")) {
+  btn.addEventListener("click", async () => {
+    const seat = btn.dataset.seat || null;
+    const res = await fetch("/api/join", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token, seat }),
+    });
+    const data = await res.json().catch(() => ({}));
+    if (data.ok) location.href = data.next;
+    else toast(data.message || T("err"), true);
+  });
+}

@@ -1,0 +1,328 @@
+/* A player's phone: whose turn, the time left, and big controls for what the camera cannot see. */
+"use strict";
+
+const root = $("#seat-app");
+const ME = root.dataset.seat;
+const JOINED = root.dataset.joined === "yes";
+const sheet = $("#sheet");
+const sheetForm = $("#sheet-form");
+let legal = { key: "", actions: [] };
+let gridPick = null; // the grid cell tapped last
+
+function act(body) {
+  return post("/api/action", Object.assign({ by: ME }, body)).then((r) => {
+    if (r.ok) toast("✓ " + T("ok"));
+    return r;
+  });
+}
+
+function closeSheet() { if (sheet.open) sheet.close(); }
+
+/* --- the card picker (a bottom sheet) ------------------------------------------------------ */
+
+function pickCard(opts) {
+  // opts: {title, deck, legalCards:Set|null, multi:bool, faces:[names]|null}
+  return new Promise((resolve) => {
+    const deck = opts.deck;
+    let color = deck.colors[0];
+    const hand = [];
+    function faces() {
+      if (opts.faces) return opts.faces;
+      return color === "*" ? deck.wilds : deck.faces.map((f) => `${color}-${f}`);
+    }
+    function draw() {
+      const colorBtns = opts.faces ? "" : deck.colors.concat(["*"]).map((c) =>
+        c === "*" ? `<button type="button" class="btn ${color === c ? "sel" : ""}" data-color="*" style="--c:var(--wild)"><span>W</span><span>${esc(T("wilds"))}</span></button>`
+          : `<button type="button" class="btn c-${c} ${color === c ? "sel" : ""}" data-color="${c}" style="--c:var(--${c})"><span>${COLOR_SYMBOL[c]}</span><span>${esc(colorName(c))}</span></button>`).join("");
+      const faceBtns = faces().map((name) => {
+        const dim = opts.legalCards && opts.legalCards.size && !opts.legalCards.has(name) ? "dim" : "";
+        const lit = opts.legalCards && opts.legalCards.has(name) ? "legal" : "";
+        return `<button type="button" data-card="${esc(name)}">${cardHtml(name, { cls: dim + " " + lit, side: deck === DECKS.dark ? "dark" : "light" })}</button>`;
+      }).join("");
+      const handList = opts.multi ? `<div><b>${esc(T("hand_so_far"))}</b> <div class="hand-list">${hand.map((n) => cardHtml(n)).join("")}</div></div>` : "";
+      sheetForm.innerHTML = `<h3>${esc(opts.title)}</h3>
+        ${opts.legalCards && opts.legalCards.size ? `<p class="muted small">${esc(T("legal_hint"))}</p>` : ""}
+        ${colorBtns ? `<div class="picker-colors">${colorBtns}</div>` : ""}
+        <div class="picker-faces">${faceBtns}</div>${handList}
+        <div class="button-row">
+          ${opts.multi ? `<button type="button" class="btn primary big" data-send>${esc(T("send"))}</button><button type="button" class="btn" data-clear>${esc(T("clear"))}</button>` : ""}
+          <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button></div>`;
+    }
+    sheetForm.onclick = (e) => {
+      const b = e.target.closest("button");
+      if (!b) return;
+      if (b.dataset.color) { color = b.dataset.color; draw(); return; }
+      if (b.dataset.card) {
+        if (opts.multi) { hand.push(b.dataset.card); draw(); return; }
+        closeSheet(); resolve(b.dataset.card); return;
+      }
+      if (b.hasAttribute("data-send")) { closeSheet(); resolve(hand.slice()); return; }
+      if (b.hasAttribute("data-clear")) { hand.length = 0; draw(); return; }
+      if (b.hasAttribute("data-cancel")) { closeSheet(); resolve(null); }
+    };
+    draw();
+    sheet.showModal();
+  });
+}
+
+function pickColor(colors, title) {
+  return new Promise((resolve) => {
+    sheetForm.innerHTML = `<h3>${esc(title || T("declare_q"))}</h3><div class="color-choices">${colors.map((c) =>
+      `<button type="button" class="btn c-${c}" data-color="${c}" style="--c:var(--${c})">${esc(colorWords(c))}</button>`).join("")}</div>
+      <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button>`;
+    sheetForm.onclick = (e) => {
+      const b = e.target.closest("button");
+      if (!b) return;
+      closeSheet();
+      resolve(b.dataset.color || null);
+    };
+    sheet.showModal();
+  });
+}
+
+function pickCount(title, most) {
+  return new Promise((resolve) => {
+    let n = 1;
+    const max = Math.max(1, most || 60);
+    function draw() {
+      sheetForm.innerHTML = `<h3>${esc(title)}</h3><div class="stepper">
+        <button type="button" class="btn" data-d="-1">−</button><output>${n}</output><button type="button" class="btn" data-d="1">+</button></div>
+        <div class="button-row"><button type="button" class="btn primary big" data-send>${esc(T("send"))}</button>
+        <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button></div>`;
+    }
+    sheetForm.onclick = (e) => {
+      const b = e.target.closest("button");
+      if (!b) return;
+      if (b.dataset.d) { n = Math.min(max, Math.max(1, n + Number(b.dataset.d))); draw(); return; }
+      closeSheet();
+      resolve(b.hasAttribute("data-send") ? n : null);
+    };
+    draw();
+    sheet.showModal();
+  });
+}
+
+/* --- what the rules allow this seat now ---------------------------------------------------- */
+
+async function loadLegal(s) {
+  const key = JSON.stringify([s.turn, s.top, s.color, s.pending, s.pawn, s.grid, s.over, s.side]);
+  if (legal.key === key) return;
+  legal = { key, actions: [] };
+  try {
+    const res = await fetch(`/api/legal?seat=${encodeURIComponent(ME)}`, { cache: "no-store" });
+    const data = await res.json();
+    if (legal.key === key && data.ok) { legal.actions = data.actions; render(App.state, "legal"); }
+  } catch (e) { /* the controls still work without hints */ }
+}
+
+function legalDos() { return new Set(legal.actions.map((a) => a.do)); }
+function legalPlayCards(cellKey) {
+  return new Set(legal.actions.filter((a) => a.do === "play" && (!cellKey || (a.cell && a.cell.join(",") === cellKey))).map((a) => a.card));
+}
+
+/* --- rendering ------------------------------------------------------------------------------- */
+
+function render(s, reason) {
+  if (reason === "tick") { renderTimer($("#timer")); return; }
+  renderEvents(App.recent, $("#events"), true);
+  const banner = $("#banner"), text = $("#banner-text");
+  if (!s || !s.playing) {
+    banner.dataset.mine = "no";
+    text.textContent = T("no_match");
+    $("#pile").innerHTML = boardHtml(s);
+    $("#controls").innerHTML = ""; $("#prompt").hidden = true; $("#undo-box").innerHTML = "";
+    renderTimer($("#timer"));
+    return;
+  }
+  const mine = s.turn === ME && !s.over;
+  banner.dataset.mine = mine ? "yes" : "no";
+  if (s.champions && s.champions.length) text.textContent = T("match_over", { seats: s.champions.join(", ") });
+  else if (s.over) text.textContent = s.game === "grid" ? T("game_over") : T("round_over");
+  else text.textContent = mine ? T("your_turn") : T("waiting_for", { seat: s.turn });
+  renderTimer($("#timer"));
+  if (JOINED && (mine || (s.pending && (s.pending.seat === ME || s.pending.seat === null)))) loadLegal(s);
+
+  if (s.game === "grid") renderGrid(s, mine); else renderCards(s, mine);
+  renderPrompt(s);
+  renderUndo(s);
+}
+
+function renderCards(s, mine) {
+  $("#pile").innerHTML = boardHtml(s);
+  if (!JOINED) { $("#controls").innerHTML = ""; return; }
+  const p = s.pending || {};
+  const dos = legalDos();
+  const canPass = p.what === "play-or-pass" && p.seat === ME;
+  const free = mine && (!s.pending || canPass);
+  const uno = s.uno || {};
+  const catchable = uno.window && uno.window !== ME && !(uno.called || []).includes(uno.window);
+  $("#controls").innerHTML = `
+    <button class="btn primary wide" data-do="play" ${free ? "" : "disabled"}>🃏 ${esc(canPass ? T("play_drawn") : T("play_card"))}</button>
+    <button class="btn" data-do="draw" ${free && !canPass ? "" : "disabled"}>⤓ ${esc(T("draw"))}</button>
+    <button class="btn" data-do="pass" ${canPass || dos.has("pass") ? "" : "disabled"}>⏭ ${esc(T("pass"))}</button>
+    <button class="btn uno wide" data-do="uno" ${s.over ? "disabled" : ""}>${esc(T("uno"))}</button>
+    ${catchable ? `<button class="btn danger wide" data-do="catch" data-target="${esc(uno.window)}">🫵 ${esc(T("catch", { seat: uno.window }))}</button>` : ""}`;
+}
+
+function renderGrid(s, mine) {
+  const targets = {};
+  if (JOINED && mine) {
+    for (const a of legal.actions) {
+      if (a.do === "move") targets[a.to.join(",")] = true;
+      if (a.do === "play" && a.cell) targets[a.cell.join(",")] = targets[a.cell.join(",")] || "play";
+    }
+  }
+  $("#pile").innerHTML = gridHtml(s, { withExits: true, targets, picked: gridPick, compact: true });
+  if (!JOINED) { $("#controls").innerHTML = ""; return; }
+  const forced = s.pending && s.pending.what === "forced-plays" ? `<p class="wide muted">${esc(T("forced_plays", s.pending))}</p>` : "";
+  $("#controls").innerHTML = `${forced}<p class="wide muted small">${esc(T("pick_cell"))}</p>
+    <button class="btn wide" data-do="discard" ${mine ? "" : "disabled"}>🗑 ${esc(T("discard"))}</button>`;
+}
+
+function renderPrompt(s) {
+  const box = $("#prompt");
+  const p = s.pending || {};
+  let html = "";
+  if (JOINED && s.confirm && (!s.confirm.seat || s.confirm.seat === ME)) {
+    html = `<h3>${esc(T("confirm_q"))} ${esc(s.confirm.question || "")}</h3><div class="controls">${(s.confirm.choices || []).map((c, i) =>
+      `<button class="btn big" data-confirm="${i}">${esc(typeof c === "string" ? c : (c.label || JSON.stringify(c)))}</button>`).join("")}</div>`;
+  } else if (JOINED && p.what === "challenge" && p.seat === ME) {
+    html = `<h3>${esc(T("challenge_q", { accused: p.accused, card: cardWords(p.card, p.color) }))}</h3>
+      <div class="controls"><button class="btn go big" data-do="accept">${esc(T("accept"))}</button>
+      <button class="btn danger big" data-do="challenge">${esc(T("challenge"))}</button></div>`;
+  } else if (JOINED && p.what === "declare" && p.seat === ME) {
+    html = `<h3>${esc(T("declare_q"))}</h3><div class="color-choices">${(p.colors || deckFor(s).colors).map((c) =>
+      `<button class="btn c-${c}" data-declare="${c}" style="--c:var(--${c})">${esc(colorWords(c))}</button>`).join("")}</div>`;
+  } else if (JOINED && p.what === "reveal" && (p.seat === ME || p.seat === null)) {
+    html = `<h3>${esc(T("reveal_q"))}</h3><button class="btn primary big" data-do="reveal">${esc(T("reveal_q"))}</button>`;
+  } else if (JOINED && p.what === "draw" && p.seat === ME) {
+    html = `<h3>${esc(T("draw_count_q", { color: colorWords(p.color) }))}</h3><button class="btn primary big" data-do="draw-count">${esc(T("draw"))}</button>`;
+  } else if (JOINED && p.what === "show" && (p.seats || []).includes(ME)) {
+    html = `<h3>${esc(T("round_over"))}</h3><button class="btn primary big" data-do="show">${esc(T("show_hand"))}</button>`;
+  } else if (s.over && !(s.champions && s.champions.length)) {
+    html = `<h3>${esc(s.game === "grid" ? T("game_over") : T("round_over"))}</h3><p>${esc(T("winners", { seats: (s.winners || []).join(", ") }))}</p><p class="muted small">${esc(T("next_round_hint"))}</p>`;
+  }
+  box.innerHTML = html;
+  box.hidden = !html;
+}
+
+function renderUndo(s) {
+  const box = $("#undo-box");
+  if (!JOINED) { box.innerHTML = ""; return; }
+  const u = s.undo_request;
+  if (u && u.by === ME) box.innerHTML = `<p class="note">${esc(T("undo_waiting"))}</p><button class="btn" data-undo="cancel">${esc(T("cancel"))}</button>`;
+  else if (u) box.innerHTML = `<p class="note">${esc(T("undo_asked", { seat: u.by }))}</p><button class="btn primary big" data-undo="agree">${esc(T("agree"))}</button>`;
+  else box.innerHTML = `<button class="btn ghost" data-undo="ask">↶ ${esc(T("undo"))}</button>`;
+}
+
+/* --- taps ------------------------------------------------------------------------------------- */
+
+async function playCard(s) {
+  const canPass = s.pending && s.pending.what === "play-or-pass";
+  const card = await pickCard({ title: canPass ? T("play_drawn") : T("play_card"), deck: deckFor(s), legalCards: legalPlayCards() });
+  if (!card) return;
+  const body = { do: "play", card };
+  if (!parseCard(card).color) {
+    const color = await pickColor(deckFor(s).colors);
+    if (!color) return;
+    body.color = color;
+  }
+  act(body);
+}
+
+root.addEventListener("click", async (e) => {
+  const s = App.state;
+  if (!s) return;
+  const cell = e.target.closest("[data-cell]");
+  if (cell && JOINED && s.game === "grid" && s.turn === ME) return tapCell(s, cell.dataset.cell);
+  const b = e.target.closest("button");
+  if (!b) return;
+  if (b.dataset.confirm !== undefined) return post("/api/confirm", { choice: Number(b.dataset.confirm) });
+  if (b.dataset.declare) return act({ do: "declare", color: b.dataset.declare });
+  if (b.dataset.undo === "ask") return post("/api/undo", {});
+  if (b.dataset.undo === "agree") return post("/api/undo", {});
+  if (b.dataset.undo === "cancel") return post("/api/undo", { cancel: true });
+  switch (b.dataset.do) {
+    case "play": return playCard(s);
+    case "draw": return act({ do: "draw" });
+    case "pass": return act({ do: "pass" });
+    case "uno": return act({ do: "uno" });
+    case "catch": return act({ do: "catch", target: b.dataset.target });
+    case "accept": return act({ do: "accept" });
+    case "challenge": {
+      const p = s.pending;
+      sheetForm.innerHTML = `<h3>${esc(T("verdict_q", { accused: p.accused }))}</h3><div class="controls">
+        <button type="button" class="btn danger big" data-v="guilty">${esc(T("guilty"))}</button>
+        <button type="button" class="btn go big" data-v="innocent">${esc(T("innocent"))}</button></div>
+        <button type="button" class="btn ghost" data-v="">${esc(T("cancel"))}</button>`;
+      sheetForm.onclick = (ev) => {
+        const v = ev.target.closest("button");
+        if (!v) return;
+        closeSheet();
+        if (v.dataset.v) act({ do: "challenge", verdict: v.dataset.v });
+      };
+      return sheet.showModal();
+    }
+    case "reveal": {
+      const p = s.pending;
+      const card = await pickCard({ title: T("reveal_q"), deck: deckFor(s), faces: p.faces || null });
+      if (!card) return;
+      const body = { do: "reveal", card };
+      if (!parseCard(card).color && p.reason !== "flip") {
+        const color = await pickColor(deckFor(s).colors);
+        if (!color) return;
+        body.color = color;
+      }
+      return act(body);
+    }
+    case "draw-count": {
+      const n = await pickCount(T("draw_count_q", { color: colorWords(s.pending.color) }), s.pending.most);
+      if (n) act({ do: "draw", count: n });
+      return;
+    }
+    case "show": {
+      const cards = await pickCard({ title: T("show_hand_q"), deck: deckFor(s), multi: true });
+      if (cards) act({ do: "show", cards });
+      return;
+    }
+    case "discard": {
+      const card = await pickCard({ title: T("discard"), deck: DECKS.classic, legalCards: null });
+      if (card) act({ do: "discard", card });
+      return;
+    }
+  }
+});
+
+async function tapCell(s, key) {
+  const [r, c] = key.split(",").map(Number);
+  const offBoard = r < 0 || r > 4 || c < 0 || c > 4;
+  const canMove = legal.actions.some((a) => a.do === "move" && a.to.join(",") === key);
+  gridPick = key;
+  render(s, "pick");
+  if (offBoard) {
+    if (canMove) act({ do: "move", to: [r, c] });
+    gridPick = null;
+    return;
+  }
+  sheetForm.innerHTML = `<h3>${esc(cellWords([r, c]))}</h3><div class="controls">
+    <button type="button" class="btn primary big wide" data-g="move" ${canMove ? "" : "disabled"}>♟ ${esc(T("move_pawn"))}</button>
+    <button type="button" class="btn big wide" data-g="play">🃏 ${esc(T("play_here"))}</button></div>
+    <button type="button" class="btn ghost" data-g="">${esc(T("cancel"))}</button>`;
+  sheetForm.onclick = async (ev) => {
+    const b = ev.target.closest("button");
+    if (!b) return;
+    closeSheet();
+    const what = b.dataset.g;
+    if (what === "move") act({ do: "move", to: [r, c] });
+    if (what === "play") {
+      const card = await pickCard({ title: T("play_here") + " " + cellWords([r, c]), deck: DECKS.classic, legalCards: legalPlayCards(key) });
+      if (card) act({ do: "play", card, cell: [r, c] });
+    }
+    gridPick = null;
+    render(App.state, "pick");
+  };
+  sheet.showModal();
+}
+
+App.onChange(render);
+App.start();

@@ -1,0 +1,119 @@
+/* The set-up page: game, seats, RULES.md flags, the 5x5 grid, start and end a match. */
+"use strict";
+
+const form = $("#setup-form");
+const OPTIONS = JSON.parse($("#options-data").textContent);
+const result = $("#setup-result");
+
+function game() { return form.querySelector('input[name="game"]:checked').value; }
+
+function seats() {
+  if (game() === "grid") return Array.from(form.querySelectorAll('input[name="side"]:checked')).map((i) => i.value);
+  return form.seats.value.split(/\n|,/).map((x) => x.trim()).filter(Boolean);
+}
+
+function renderOptions() {
+  const g = game();
+  document.body.classList.toggle("game-grid", g === "grid");
+  $("#options").innerHTML = (OPTIONS[g] || []).map((o) => {
+    const label = esc(T("opt_" + o.name));
+    if (o.kind === "bool") return `<label><span>${label}</span><input type="checkbox" name="opt-${o.name}" ${o.default ? "checked" : ""}></label>`;
+    if (o.choices) return `<label><span>${label}</span><select name="opt-${o.name}">${o.choices.map((c) =>
+      `<option value="${esc(c)}" ${c === o.default ? "selected" : ""}>${esc(T("choice_" + c))}</option>`).join("")}</select></label>`;
+    return `<label><span>${label}</span><input type="number" name="opt-${o.name}" value="${o.default}" min="${o.min ?? 0}" inputmode="numeric"></label>`;
+  }).join("");
+  renderFirst();
+}
+
+function renderFirst() {
+  const sel = form.first;
+  const old = sel.value;
+  sel.innerHTML = seats().map((s) => `<option ${s === old ? "selected" : ""}>${esc(s)}</option>`).join("");
+}
+
+function readOptions() {
+  const out = {};
+  for (const o of OPTIONS[game()] || []) {
+    const el = form.elements["opt-" + o.name];
+    if (!el) continue;
+    const v = o.kind === "bool" ? el.checked : o.choices ? el.value : Number(el.value);
+    if (v !== o.default) out[o.name] = v;
+  }
+  return out;
+}
+
+function readGrid() {
+  const words = form.grid.value.split(/\s+/).filter(Boolean);
+  if (words.length !== 25) return null;
+  return [0, 1, 2, 3, 4].map((r) => words.slice(r * 5, r * 5 + 5));
+}
+
+function showGrid(grid) {
+  form.grid.value = grid.map((row) => row.join(" ")).join("\n");
+  previewGrid();
+}
+
+function previewGrid() {
+  const grid = readGrid();
+  $("#grid-preview").innerHTML = grid ? `<div class="grid5">${grid.flat().map((n, i) =>
+    `<div class="cell">${cardHtml(n, { noName: true })}${i === 12 ? '<span class="pawn">♟</span>' : ""}</div>`).join("")}</div>` : "";
+}
+
+async function getGrid(url) {
+  const res = await fetch(url, { cache: "no-store" });
+  const data = await res.json();
+  if (data.ok) showGrid(data.grid); else toast(data.message, true);
+  return data.ok ? data.grid : null;
+}
+
+form.addEventListener("change", (e) => {
+  if (e.target.name === "game") renderOptions();
+  if (e.target.name === "side") renderFirst();
+});
+form.seats.addEventListener("input", renderFirst);
+form.grid.addEventListener("input", previewGrid);
+$("#deal-random").addEventListener("click", () => getGrid("/api/deal-grid"));
+$("#deal-camera").addEventListener("click", () => getGrid("/api/camera-grid"));
+
+form.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const g = game();
+  const setup = { game: g, seats: seats(), options: readOptions() };
+  if (g === "grid") {
+    setup.first = form.first.value;
+    setup.grid = readGrid() || (await getGrid("/api/deal-grid"));
+  } else {
+    setup.dealer = form.first.value;
+    setup.start = form.start.value.trim();
+  }
+  const r = await post("/api/match", { setup });
+  result.textContent = r.ok ? T("started_ok") : `${T("err")}: ${r.message || r.error}`;
+  result.className = "result " + (r.ok ? "ok" : "bad");
+  if (r.ok) setTimeout(() => { location.href = "/"; }, 700);
+});
+
+$("#end-match").addEventListener("click", async () => {
+  if (!confirm(T("end_confirm"))) return;
+  const r = await post("/api/match/end", {});
+  if (r.ok) toast("✓ " + T("end_match"));
+});
+
+$("#next-round").addEventListener("click", async () => {
+  const s = App.state;
+  if (!s || !s.pending) return;
+  const body = { by: s.pending.seat, do: "round" };
+  if (s.game === "grid") body.grid = readGrid() || (await getGrid("/api/deal-grid"));
+  else { body.start = form.start.value.trim(); body.dealer = s.pending.seat; }
+  const r = await post("/api/action", body);
+  if (r.ok) toast("✓ " + T("next_round"));
+});
+
+App.onChange((s) => {
+  const waiting = s && s.playing && s.pending && s.pending.what === "round";
+  $("#round-box").hidden = !waiting;
+  $("#end-match").disabled = !(s && s.playing);
+});
+
+renderOptions();
+App.start();
+followFrame($("#frame"), $("#frame-none"), 1000);

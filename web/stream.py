@@ -1,0 +1,126 @@
+"""Server-Sent Events: the bus fanned out to every open page, one bounded queue per client.
+
+The bus delivers in the publisher's thread (the referee's), so :class:`Broadcaster` only
+serialises each message once and drops it into every client's queue without waiting. Each
+client's response generator runs in that client's own server thread and blocks on its queue.
+
+A client that stops reading must never hold up the table: when its queue is full its backlog
+is thrown away and replaced by one ``resync`` event (the page then reloads ``/api/state``).
+Heartbeat comments go out when nothing happened for a while, so a dead connection is noticed
+(the write fails) and its thread ends.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import queue
+import threading
+from typing import Iterator
+
+from companion.bus import BusMessage, EventBus
+
+__all__ = ["Broadcaster", "Client", "TooManyClients"]
+
+_CLOSE = object()
+
+
+class TooManyClients(RuntimeError):
+    """More open streams than ``max_clients``: each holds a server thread."""
+
+
+class Client:
+    """One open event stream. ``dropped`` counts messages lost to a full queue."""
+
+    def __init__(self, ident: int, maxsize: int):
+        self.ident = ident
+        self.queue: queue.Queue = queue.Queue(maxsize=maxsize)
+        self.dropped = 0
+
+    def offer(self, line: str) -> None:
+        """Queue one ``data:`` payload without ever blocking the publisher."""
+        try:
+            self.queue.put_nowait(line)
+        except queue.Full:
+            self._resync()
+
+    def _resync(self) -> None:
+        while True:
+            try:
+                self.queue.get_nowait()
+                self.dropped += 1
+            except queue.Empty:
+                break
+        try:
+            self.queue.put_nowait(json.dumps({"type": "resync", "dropped": self.dropped}))
+        except queue.Full:  # pragma: no cover - just emptied; another publisher raced us
+            pass
+
+
+class Broadcaster:
+    """Subscribes once to ``bus``; :meth:`stream` yields the SSE text for one client."""
+
+    def __init__(self, bus: EventBus, *, queue_size: int = 256, heartbeat_s: float = 15.0,
+                 max_clients: int = 64):
+        self.queue_size = queue_size
+        self.heartbeat_s = heartbeat_s
+        self.max_clients = max_clients
+        self._clients: dict[int, Client] = {}
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._unsubscribe = bus.subscribe(self._on_message)
+        self.last_seq = 0
+
+    @property
+    def client_count(self) -> int:
+        with self._lock:
+            return len(self._clients)
+
+    def _on_message(self, message: BusMessage) -> None:
+        payload = json.dumps(message.to_json(), separators=(",", ":"), default=str)
+        self.last_seq = message.seq
+        with self._lock:
+            clients = list(self._clients.values())
+        for client in clients:
+            client.offer(payload)
+
+    def open(self) -> Client:
+        with self._lock:
+            if len(self._clients) >= self.max_clients:
+                raise TooManyClients(f"at most {self.max_clients} pages may follow the table at once")
+            client = Client(next(self._ids), self.queue_size)
+            self._clients[client.ident] = client
+            return client
+
+    def close_client(self, client: Client) -> None:
+        with self._lock:
+            self._clients.pop(client.ident, None)
+
+    def stream(self, client: Client) -> Iterator[str]:
+        """The SSE text for ``client`` until it disconnects or :meth:`close` is called."""
+        try:
+            yield "retry: 2000\n"
+            yield f"data: {json.dumps({'type': 'hello', 'seq': self.last_seq})}\n\n"
+            while True:
+                try:
+                    item = client.queue.get(timeout=self.heartbeat_s)
+                except queue.Empty:
+                    yield ": heartbeat\n\n"      # a dead socket fails here and ends the thread
+                    continue
+                if item is _CLOSE:
+                    return
+                yield f"data: {item}\n\n"
+        finally:
+            self.close_client(client)
+
+    def close(self) -> None:
+        """End every stream (the server is shutting down) and leave the bus."""
+        self._unsubscribe()
+        with self._lock:
+            clients = list(self._clients.values())
+        for client in clients:
+            try:
+                client.queue.put_nowait(_CLOSE)
+            except queue.Full:
+                client._resync()
+                client.queue.put_nowait(_CLOSE)
