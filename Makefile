@@ -18,6 +18,7 @@ run: install
 	$(BIN)/companion demo --host 127.0.0.1 --port 8000
 
 test: install
+	sh scripts/install-browser.sh
 	$(BIN)/python -m pytest
 
 clean:
