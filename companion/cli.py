@@ -13,6 +13,7 @@ import sys
 
 #: Subcommand modules, in the order ``companion --help`` lists them.
 COMMANDS = [
+    "run",
     "demo",
     "replay",
     "recognize",

@@ -109,8 +109,9 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
         raise ConfigError(f"[table] mode must be referee, timer or scoreboard, got {section.mode!r}")
     if cls is TableSection and section.game not in ("grid", "flip", "classic"):
         raise ConfigError(f"[table] game must be grid, flip or classic, got {section.game!r}")
-    if cls is WebSection and not 0 < section.port < 65536:
-        raise ConfigError(f"[web] port must be 1-65535, got {section.port}")
+    if cls is WebSection and not 0 <= section.port < 65536:
+        # 0 asks the system for any free port (tests, a second demo on one laptop).
+        raise ConfigError(f"[web] port must be 0-65535, got {section.port}")
     return section
 
 

@@ -23,7 +23,7 @@ from .demo.bots import Bot
 from .eventlog import EventLog
 from .host import Host
 
-__all__ = ["Companion", "TableLoop", "demo_setup"]
+__all__ = ["Companion", "TableLoop", "demo_setup", "CameraUnavailable"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,10 @@ def demo_setup(game: str, rng: random.Random, rules: dict[str, Any] | None = Non
                           "first": "north", "grid": deal_grid(rng), "options": options}}
     return {"setup": {"game": game, "seats": ["ann", "ben", "cai", "dee"], "dealer": "dee",
                       "start": opening_card(rng, game), "options": options}}
+
+
+class CameraUnavailable(RuntimeError):
+    """The configured camera cannot be opened; the message says which and what to do."""
 
 
 class TableLoop:

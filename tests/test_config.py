@@ -30,7 +30,7 @@ def test_file_values_and_command_line_overrides(tmp_path):
     ("[table]\nmood='timer'\n", "no key 'mood'"),
     ("[table]\nmode='dance'\n", "mode must be"),
     ("[web]\nport='eighty'\n", "port must be a whole number"),
-    ("[web]\nport=70000\n", "port must be 1-65535"),
+    ("[web]\nport=70000\n", "port must be 0-65535"),
     ("[table]\nseats='north'\n", "seats must be a list"),
     ("this is not toml", "not valid TOML"),
 ])

@@ -1,0 +1,94 @@
+"""``companion demo`` and ``companion run`` as processes, and the table loop that drives them."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from companion.demo.bots import Bot
+from companion.eventlog import EventLog
+from companion.host import Host
+from companion.runner import TableLoop, demo_setup
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def companion(*args, env=None, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "companion", *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, **(env or {})}, **kwargs)
+
+
+def test_demo_serves_the_table_and_its_bots_play_until_stopped(tmp_path):
+    proc = companion("demo", "--port", "0", "--pace", "0.05", "--seed", "4",
+                     "--log", str(tmp_path / "events.sqlite3"))
+    try:
+        first = proc.stdout.readline()
+        assert "table view on http://127.0.0.1:" in first
+        url = first.split()[3].rstrip("/")
+        seen = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(" pins " in line for line in seen):
+            seen.append(proc.stdout.readline())
+        assert any(" turn " in line for line in seen), seen
+        assert any("pins" in line and "N:" in line for line in seen)
+        state = json.load(urllib.request.urlopen(url + "/api/state", timeout=10))
+        assert state["playing"] and state["game"] in ("grid", "flip", "classic")
+        assert state["signals"]  # the mock pins are shown
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    # Everything the bots did went to the event log first.
+    log = EventLog(tmp_path / "events.sqlite3")
+    assert log.matches() and log.entries(log.matches()[0]["id"])
+
+
+def test_run_without_gpio_says_so_and_fails():
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    proc = subprocess.run([sys.executable, "-m", "companion", "run", "--port", "0"], cwd=ROOT,
+                          text=True, capture_output=True, env=env, timeout=60)
+    assert proc.returncode == 1
+    assert "unavailable" in proc.stderr and "mock pins" in proc.stderr
+
+
+def test_a_bad_configuration_exits_2_naming_the_key(tmp_path):
+    bad = tmp_path / "companion.toml"
+    bad.write_text("[web]\nprot = 80\n")
+    proc = subprocess.run([sys.executable, "-m", "companion", "demo", "--config", str(bad)],
+                          cwd=ROOT, text=True, capture_output=True, timeout=60)
+    assert proc.returncode == 2
+    assert "no key 'prot'" in proc.stderr
+
+
+def test_the_table_loop_lets_bots_finish_a_match_and_starts_the_next_game():
+    host = Host(mode="timer")
+    host.start_match(demo_setup("grid", random.Random(2), {"turn_seconds": 0}))
+    loop = TableLoop(host, bots=Bot(seed=2, win_rate=0.6), pace=1.0, seed=2,
+                     rules={"turn_seconds": 0})
+    now = 0.0
+    for _ in range(3000):
+        now += 1.0
+        loop.tick(now)
+        if host.table.game.name != "grid":
+            break
+    assert host.table.game.name == "flip"  # grid, then flip, then classic, in turn
+    assert host.log.matches()[1]["result"]["champions"]
+
+
+def test_the_table_loop_times_turns_out_with_no_bots():
+    clock = [0.0]
+    host = Host(mode="timer", clock=lambda: clock[0])
+    host.start_match(demo_setup("classic", random.Random(1), {"turn_seconds": 5}))
+    loop = TableLoop(host)
+    first = host.table.state_json()["turn"]
+    clock[0] = 6.0
+    loop.tick(6.0)
+    assert host.table.state_json()["turn"] != first
