@@ -22,7 +22,8 @@ def flip_setup(game: str = "flip", seats=("ann", "ben", "cai"), start="red-5", *
                       "options": {"turn_seconds": 0, **options}}}
 
 
-def random_script(setup: dict[str, Any], length: int, seed: int) -> list[dict[str, Any]]:
+def random_script(setup: dict[str, Any], length: int, seed: int,
+                  stop_before_match_end: bool = False) -> list[dict[str, Any]]:
     """Up to ``length`` legal actions, chosen at random among the engine's legal actions."""
     rng = random.Random(seed)
     game, state = start_game(setup)
@@ -41,6 +42,8 @@ def random_script(setup: dict[str, Any], length: int, seed: int) -> list[dict[st
         action = rng.choice(by_kind[rng.choice(sorted(by_kind))])
         outcome = game.apply(state, action)
         assert outcome.ok, (action, outcome.error)
+        if stop_before_match_end and game.to_json(outcome.state)["champions"]:
+            break
         state = outcome.state
         script.append(action.to_json())
     return script
