@@ -69,6 +69,8 @@ class WebState:
         with self.lock:
             if m.type == "timer" and m.data.get("kind") == "tick":
                 return
+            if m.type == "match-started":
+                self.recent.clear()           # the words are about this match
             if m.type not in _QUIET:
                 self.recent.append(m.to_json())
             if m.type == "confirm-needed":
@@ -290,9 +292,13 @@ def _fmt_time(t: float | None) -> str:
 
 def _option_fields(game: str) -> list[dict[str, Any]]:
     """The RULES.md flags of ``game`` as form fields, read from the engine's options class."""
-    cls = getattr(game_class(game), "options_class", None)
+    game_cls = game_class(game)
+    cls = getattr(game_cls, "options_class", None)
     if cls is None:
-        return []
+        try:                      # the grid game keeps its options on the instance only
+            cls = type(game_cls().options)
+        except Exception:  # noqa: BLE001 - no options to show is better than no set-up page
+            return []
     out = []
     for f in fields(cls):
         default = f.default

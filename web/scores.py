@@ -53,14 +53,14 @@ def scoreboard(match: dict[str, Any] | None, state: dict[str, Any] | None = None
     return Scoreboard(match.get("id"), setup.get("game"), seats, rounds, totals, champions)
 
 
-def chart_svg(board: Scoreboard, *, width: int = 640, height: int = 320, title: str = "") -> str:
+def chart_svg(board: Scoreboard, *, width: int = 480, height: int = 300, title: str = "") -> str:
     """A line chart of each seat's total after every round (round 0 = the start, all zero)."""
     seats = board.seats
     series = {s: [0] + [int(r["scores"].get(s, 0)) for r in board.rounds] for s in seats}
     n = len(board.rounds)
     values = [v for vs in series.values() for v in vs] or [0]
     lo, hi = min(0, min(values)), max(1, max(values))
-    left, right, top, bottom = 48, 110, 16, 36
+    left, right, top, bottom = 40, 100, 16, 34
     plot_w, plot_h = width - left - right, height - top - bottom
 
     def x(i: int) -> float:

@@ -52,11 +52,13 @@ function cardHtml(name, opts) {
   const mark = FACE_MARK[c.face] || c.face;
   const darkWild = !c.color && opts.side === "dark" ? " dark-side" : "";
   const cls = c.color ? `c-${c.color}` : `wild${darkWild}`;
-  const sym = c.color ? `<span class="sym" aria-hidden="true">${COLOR_SYMBOL[c.color]}</span>` : "";
-  const label = c.color ? `${colorName(c.color)} ${/^\d$/.test(c.face) ? "" : faceName(c.face)}` : faceName(c.face);
+  // The colour's symbol and name sit under the face, so colour is never the only cue.
+  const sym = c.color ? COLOR_SYMBOL[c.color] : "";
+  const words = c.color ? `${sym} ${colorName(c.color)}${/^\d$/.test(c.face) ? "" : " " + faceName(c.face)}` : faceName(c.face);
+  const label = opts.noName ? (sym || "") : words;
   const title = esc(cardWords(name));
-  return `<span class="card ${cls} ${opts.cls || ""}" title="${title}" role="img" aria-label="${title}">${sym}<span class="face">${esc(mark)}</span>` +
-    (opts.noName ? "" : `<span class="cname">${esc(label)}</span>`) + `</span>`;
+  return `<span class="card ${cls} ${opts.cls || ""}" title="${title}" role="img" aria-label="${title}"><span class="face">${esc(mark)}</span>` +
+    (label ? `<span class="cname">${esc(label)}</span>` : "") + `</span>`;
 }
 
 function swatch(color) {
@@ -75,7 +77,10 @@ function eventText(ev) {
   if (d.direction) d.direction = T("dir_" + d.direction);
   if (d.side) d.side = T("side_" + d.side);
   if (ev.type === "played" && ev.cell) return T("ev_played_cell", Object.assign(d, { cell: cellWords(ev.cell) }));
-  if (ev.type === "moved") return T("ev_moved", Object.assign(d, { to: Array.isArray(ev.to) && (ev.to[0] < 0 || ev.to[0] > 4 || ev.to[1] < 0 || ev.to[1] > 4) ? T("off_board") : cellWords(ev.to) }));
+  if (ev.type === "moved") {
+    const off = Array.isArray(ev.to) && (ev.to[0] < 0 || ev.to[0] > 4 || ev.to[1] < 0 || ev.to[1] > 4);
+    return off ? T("ev_moved_off", d) : T("ev_moved", Object.assign(d, { to: cellWords(ev.to) }));
+  }
   if (ev.type === "uno-window" && !ev.open) return null;
   if (ev.type === "timer" && ev.kind !== "warning" && ev.kind !== "expired") return null;
   if (ev.type === "hello" || ev.type === "resync") return null;
@@ -181,6 +186,7 @@ const App = {
       if (ev.kind === "paused" || ev.kind === "resumed") this.timer.paused = ev.kind === "paused";
       this.timer.left = ev.left; this.timer.seat = ev.seat; this.timer.at = performance.now();
     }
+    if (ev.type === "match-started") this.recent = [];
     if (eventText(ev)) { this.recent.push(ev); if (this.recent.length > 40) this.recent.shift(); }
     this.emit(ev.type);
     if (ev.type !== "timer") this.refreshSoon();
@@ -203,9 +209,9 @@ const App = {
 function renderTimer(el) {
   if (!el) return;
   const left = App.timeLeft();
-  if (left === null) { el.textContent = App.state && App.state.playing ? T("timer_off") : ""; el.className = "timer"; return; }
+  if (left === null) { el.textContent = App.state && App.state.playing ? T("timer_off") : ""; el.className = "timer off"; return; }
   const s = Math.ceil(left);
-  el.textContent = (App.timer.paused ? "⏸ " : "⏱ ") + `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  el.textContent = (App.timer.paused ? "Ⅱ " : "") + `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   el.className = "timer" + (s <= 0 ? " out" : s <= 10 ? " low" : "");
 }
 
@@ -252,13 +258,11 @@ function gridHtml(s, opts) {
       const name = s.grid && s.grid[r] ? s.grid[r][c] : null;
       const isPawn = pawn && pawn[0] === r && pawn[1] === c;
       const isLast = last && last[0] === r && last[1] === c;
-      cells += `<div class="cell${isLast ? " last" : ""}${t}${picked}" data-cell="${key}">${cardHtml(name, { noName: !!opts.compact })}${isPawn ? '<span class="pawn" aria-label="pawn">♟</span>' : ""}</div>`;
+      cells += `<div class="cell${isLast ? " last" : ""}${t}${picked}${isPawn ? " has-pawn" : ""}" data-cell="${key}">${cardHtml(name, { noName: !!opts.compact })}${isPawn ? '<span class="pawn" aria-label="pawn">♟</span>' : ""}</div>`;
     }
   }
-  return `<div class="side-labels">${tag("north")}</div>
-    <div style="display:grid;grid-template-columns:auto 1fr auto;align-items:center;gap:.3rem">
-      <div>${tag("west")}</div><div class="${size === 7 ? "grid7" : "grid5"}">${cells}</div><div>${tag("east")}</div></div>
-    <div class="side-labels">${tag("south")}</div>`;
+  return `<div class="gridwrap"><div class="side n">${tag("north")}</div><div class="side w">${tag("west")}</div>
+    <div class="${size === 7 ? "grid7" : "grid5"}">${cells}</div><div class="side e">${tag("east")}</div><div class="side s">${tag("south")}</div></div>`;
 }
 
 function signalsHtml(sig) {
@@ -272,7 +276,7 @@ function signalsHtml(sig) {
     out.push(`<span class="led ${lit ? "on" : ""}" style="--c:${color}"><i></i>${esc(name)}</span>`);
   }
   const buzz = sig.buzzer;
-  out.push(`<span class="buzzer">🔔 ${esc(T("buzzer"))}: ${esc(buzz ? (typeof buzz === "string" ? buzz : JSON.stringify(buzz)) : T("silent"))}</span>`);
+  out.push(`<span class="buzzer">♪ ${esc(T("buzzer"))}: ${esc(buzz ? (typeof buzz === "string" ? buzz : JSON.stringify(buzz)) : T("silent"))}</span>`);
   return out.join("");
 }
 

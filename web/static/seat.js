@@ -157,11 +157,11 @@ function renderCards(s, mine) {
   const uno = s.uno || {};
   const catchable = uno.window && uno.window !== ME && !(uno.called || []).includes(uno.window);
   $("#controls").innerHTML = `
-    <button class="btn primary wide" data-do="play" ${free ? "" : "disabled"}>🃏 ${esc(canPass ? T("play_drawn") : T("play_card"))}</button>
-    <button class="btn" data-do="draw" ${free && !canPass ? "" : "disabled"}>⤓ ${esc(T("draw"))}</button>
-    <button class="btn" data-do="pass" ${canPass || dos.has("pass") ? "" : "disabled"}>⏭ ${esc(T("pass"))}</button>
+    <button class="btn primary wide" data-do="play" ${free ? "" : "disabled"}>${esc(canPass ? T("play_drawn") : T("play_card"))}</button>
+    <button class="btn" data-do="draw" ${free && !canPass ? "" : "disabled"}>${esc(T("draw"))}</button>
+    <button class="btn" data-do="pass" ${canPass || dos.has("pass") ? "" : "disabled"}>${esc(T("pass"))}</button>
     <button class="btn uno wide" data-do="uno" ${s.over ? "disabled" : ""}>${esc(T("uno"))}</button>
-    ${catchable ? `<button class="btn danger wide" data-do="catch" data-target="${esc(uno.window)}">🫵 ${esc(T("catch", { seat: uno.window }))}</button>` : ""}`;
+    ${catchable ? `<button class="btn danger wide" data-do="catch" data-target="${esc(uno.window)}">${esc(T("catch", { seat: uno.window }))}</button>` : ""}`;
 }
 
 function renderGrid(s, mine) {
@@ -169,14 +169,13 @@ function renderGrid(s, mine) {
   if (JOINED && mine) {
     for (const a of legal.actions) {
       if (a.do === "move") targets[a.to.join(",")] = true;
-      if (a.do === "play" && a.cell) targets[a.cell.join(",")] = targets[a.cell.join(",")] || "play";
     }
   }
   $("#pile").innerHTML = gridHtml(s, { withExits: true, targets, picked: gridPick, compact: true });
   if (!JOINED) { $("#controls").innerHTML = ""; return; }
   const forced = s.pending && s.pending.what === "forced-plays" ? `<p class="wide muted">${esc(T("forced_plays", s.pending))}</p>` : "";
   $("#controls").innerHTML = `${forced}<p class="wide muted small">${esc(T("pick_cell"))}</p>
-    <button class="btn wide" data-do="discard" ${mine ? "" : "disabled"}>🗑 ${esc(T("discard"))}</button>`;
+    <button class="btn wide" data-do="discard" ${mine ? "" : "disabled"}>${esc(T("discard"))}</button>`;
 }
 
 function renderPrompt(s) {
@@ -306,7 +305,7 @@ async function tapCell(s, key) {
   }
   sheetForm.innerHTML = `<h3>${esc(cellWords([r, c]))}</h3><div class="controls">
     <button type="button" class="btn primary big wide" data-g="move" ${canMove ? "" : "disabled"}>♟ ${esc(T("move_pawn"))}</button>
-    <button type="button" class="btn big wide" data-g="play">🃏 ${esc(T("play_here"))}</button></div>
+    <button type="button" class="btn big wide" data-g="play">${esc(T("play_here"))}</button></div>
     <button type="button" class="btn ghost" data-g="">${esc(T("cancel"))}</button>`;
   sheetForm.onclick = async (ev) => {
     const b = ev.target.closest("button");
