@@ -26,10 +26,13 @@ class PinUnavailable(HardwareError):
         self.pin = pin
         self.cause = cause
         where = f"GPIO{pin}" if pin is not None else "a pin"
+        reason = f"{type(cause).__name__}: {str(cause).rstrip('.!')}"
         if type(cause).__name__ == "BadPinFactory":
-            hint = ("This machine has no GPIO that gpiozero can drive: run with mock pins "
-                    "(GPIOZERO_PIN_FACTORY=mock, or pin_factory=MockFactory()).")
+            message = (f"no GPIO that gpiozero can drive on this machine (needed for {where}, "
+                       f"{role}): {reason}. Run with mock pins: GPIOZERO_PIN_FACTORY=mock, or "
+                       f"pin_factory=MockFactory().")
         else:
-            hint = ("Is another program or device using it? Change it in the [pins] section "
-                    "of the configuration (see docs/hardware.md).")
-        super().__init__(f"{where} ({role}) is unavailable: {type(cause).__name__}: {cause}. {hint}")
+            message = (f"{where} ({role}) is unavailable: {reason}. Is another program or device "
+                       f"using it? Change it in the [pins] section of the configuration "
+                       f"(see docs/hardware.md).")
+        super().__init__(message)

@@ -389,14 +389,19 @@ class Signals:
             self._apply(self._applied_at)
             while not self._closed:
                 now = self._clock.now()
-                self._catch_up(now)
-                while self._inbox:
-                    type_, data = self._inbox.popleft()
-                    try:
-                        getattr(self, "_on_" + type_.replace("-", "_"))(data, now)
-                    except Exception:  # noqa: BLE001 - a bad event must not stop the lights
-                        log.exception("signals: cannot show %s %r", type_, data)
-                self._apply(now)
+                try:
+                    self._catch_up(now)
+                    while self._inbox:
+                        type_, data = self._inbox.popleft()
+                        try:
+                            getattr(self, "_on_" + type_.replace("-", "_"))(data, now)
+                        except Exception:  # noqa: BLE001 - a bad event must not stop the lights
+                            log.exception("signals: cannot show %s %r", type_, data)
+                    self._apply(now)
+                except Exception:  # noqa: BLE001 - the worker must outlive any bug
+                    log.exception("signals: worker pass failed; dropping queued patterns")
+                    for queue in self._tracks.values():
+                        queue.clear()
                 self._applied_at = now
                 self._waiting = True
                 self._cond.notify_all()
@@ -537,7 +542,12 @@ class Signals:
             self._winners = []
 
     def _on_turn(self, data: dict, now: float) -> None:
-        self._turn = data.get("seat")
+        seat = data.get("seat")
+        if seat is not None and seat not in self._sides:
+            # Seats never announced (signals started mid-match without them): take them in the
+            # order they first play, which is the order they sit in.
+            self._set_seats([*self._seats, seat], self._game)
+        self._turn = seat
 
     def _on_timer(self, data: dict, now: float) -> None:
         kind = data.get("kind")

@@ -450,3 +450,27 @@ def test_a_bad_event_is_logged_and_the_lights_go_on(rig, caplog):
 def test_loop_patterns_are_as_documented():
     assert CAMERA_LOST.duration == pytest.approx(1.5)
     assert [v for v, _ in CAMERA_LOST.steps][:3] == [(0, 0, 1), (0, 0, 0), (0, 0, 1)]
+
+
+def test_no_gpio_at_all_says_to_use_mock_pins():
+    from gpiozero.exc import BadPinFactory
+    error = PinUnavailable("seat LED north", 5, BadPinFactory("Unable to load any default pin factory!"))
+    assert "no GPIO that gpiozero can drive on this machine" in str(error)
+    assert "GPIOZERO_PIN_FACTORY=mock" in str(error) and "GPIO5, seat LED north" in str(error)
+
+
+def test_unannounced_seats_are_learnt_from_the_turns():
+    r = Rig()
+    try:
+        for seat in ("ann", "ben", "cai"):
+            r.send("turn", seat=seat)
+        assert r.states(NORTH) == [0, 1, 0] and r.states(EAST) == [0, 1, 0]
+        assert r.states(SOUTH) == [0, 1]
+    finally:
+        r.signals.close()
+    r = Rig()
+    try:
+        r.send("turn", seat="west")  # the grid game's seats are sides
+        assert r.states(WEST) == [0, 1] and r.states(NORTH) == [0]
+    finally:
+        r.signals.close()
