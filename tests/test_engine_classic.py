@@ -167,8 +167,8 @@ def test_classic_next_round_opening_card_is_classic():
     set_hands(r, ben=1, cai=1)
     ok(r, "ben", "show", cards=["red-1"])
     ok(r, "cai", "show", cards=["red-1"])
-    assert say(r, "ben", "round", start="red-flip")["error"] == "bad-card"
-    ok(r, "ben", "round", start="red-0")
+    assert say(r, "ann", "round", start="red-flip")["error"] == "bad-card"
+    ok(r, "ann", "round", start="red-0")
     assert (state(r)["dealer"], state(r)["turn"], state(r)["side"]) == ("ann", "ben", None)
 
 

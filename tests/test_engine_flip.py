@@ -824,10 +824,11 @@ def test_rounds_flag_ends_the_match_after_the_agreed_rounds():
 def test_next_round_the_winner_deals():
     r = table()
     finish_round(r, "ben", {"ann": ["red-9"], "cai": ["wild"]})
-    assert say(r, "ann", "round", start="red-1", dealer="cai")["error"] == "wrong-dealer"
-    assert say(r, "ann", "round", start="pink-1")["error"] == "bad-card"
-    assert say(r, "ann", "round")["error"] == "bad-input"
-    a = ok(r, "ann", "round", start="green-4")
+    assert say(r, "ben", "round", start="red-1", dealer="cai")["error"] == "wrong-dealer"
+    assert say(r, "ann", "round", start="red-1")["error"] == "not-your-turn"
+    assert say(r, "ben", "round", start="pink-1")["error"] == "bad-card"
+    assert say(r, "ben", "round")["error"] == "bad-input"
+    a = ok(r, "ben", "round", start="green-4")
     assert find(a, "round")[0] == {"type": "round", "round": 2, "dealer": "ben",
                                    "start": "green-4"}
     s = state(r)
@@ -840,7 +841,7 @@ def test_next_round_the_winner_deals():
 def test_next_round_dealer_may_be_named():
     r = table()
     finish_round(r, "ben", {"ann": ["red-9"], "cai": ["wild"]})
-    ok(r, "cai", "round", start="green-4", dealer="ben")
+    ok(r, "ben", "round", start="green-4", dealer="ben")
 
 
 # --- legal actions ---------------------------------------------------------------------------------

@@ -358,6 +358,8 @@ class FlipGame(Game[FlipState]):
         if a.grid is not None or a.start is None:
             raise BadInput("'round' needs 'start' (the opening card) and takes no 'grid'")
         winner = state.winners[0]
+        if seat != winner:
+            raise NotYourTurn(f"{state.seats[winner]}, the round winner, deals the next round")
         dealer = winner if a.dealer is None else self._seat(state, a.dealer)
         if dealer != winner:
             raise _refuse(f"the round winner {state.seats[winner]} deals", "wrong-dealer")
@@ -455,9 +457,8 @@ class FlipGame(Game[FlipState]):
                 for hand in representative_hands(state, state.hands[s]):
                     yield Show(by=names[s], cards=hand)
         elif what == "round":
-            for by in names:
-                for card in self._opening_faces().faces:
-                    yield Round(by=by, start=card, dealer=seat)
+            for card in self._opening_faces().faces:
+                yield Round(by=seat, start=card, dealer=seat)
 
     # --- the replay state -----------------------------------------------------------------------
 
