@@ -1,0 +1,451 @@
+"""The camera referee: stable table readings in, actions on the :class:`~.table.Table` out.
+
+The referee never trusts a raw difference between two frames. For each stable reading
+(:class:`vision.table_reader.TableReading`) it
+
+1. works out what the table *should* look like from the engine's state (:func:`expected_of`),
+2. finds the regions that differ from it *and* changed since the last reading (a difference that
+   appeared because the state changed -- an undo, a reshuffle, a refused card still lying there --
+   is not a new action),
+3. scores every legal action against the per-region class probabilities (:func:`score_actions`),
+4. commits the best one through ``Table.act(action, source="camera")`` when it is clearly above
+   the others and the threshold, and repeats (two forced plays may land in one reading),
+5. calls an illegal play only when what was read is confident and agreed by the votes, and
+   otherwise asks the table (``confirm-needed`` {question, choices}, the turn timer paused) and
+   waits for a phone's answer.
+
+A misread must never cost a player cards: illegal calls (which cost cards in Flip and classic)
+need a confident, stable reading; anything less becomes a question.
+
+The matching (:func:`decide`) is pure: state, legal actions, reading in; a :class:`Decision`
+out. :class:`CameraReferee` wraps it with the table, the bus, the questions and the timer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from ..bus import BusMessage, EventBus
+from ..engine.actions import Action, Discard, Move, Play, Reveal, action_from_json
+
+__all__ = ["Expected", "expected_of", "Candidate", "Decision", "score_actions", "decide",
+           "CameraReferee", "EMPTY"]
+
+log = logging.getLogger(__name__)
+
+EMPTY = "empty"
+#: Log-likelihood gain of a pawn seen on the cell an action moves it to (markers are rarely wrong).
+PAWN_GAIN = math.log(200.0)
+#: What the referee treats as "no card here" when reading a region.
+_NOT_A_CARD = {EMPTY, "back", "none"}
+
+
+# --- what the table should show ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Expected:
+    """The table as the engine's state says it looks: region name -> label, and the pawn's cell."""
+
+    labels: dict[str, str] = field(default_factory=dict)
+    pawn: tuple[int, int] | None = None
+
+
+def expected_of(state: dict[str, Any]) -> Expected:
+    """The regions' expected labels from a replay ``state`` (grid cells and the discard top)."""
+    labels: dict[str, str] = {}
+    if state.get("grid"):
+        for r, row in enumerate(state["grid"]):
+            for c, name in enumerate(row):
+                labels[f"cell-{r}-{c}"] = name
+        dp = state.get("discard_pile") or {}
+        labels["discard"] = (dp.get("top") if isinstance(dp, dict) else None) or EMPTY
+    else:
+        labels["discard"] = state.get("top") or EMPTY
+    pawn = state.get("pawn")
+    return Expected(labels, tuple(pawn) if pawn else None)
+
+
+def acting_seat(state: dict[str, Any]) -> str | None:
+    pending = state.get("pending") or {}
+    if pending.get("what") in ("forced-plays", "reveal") and pending.get("seat"):
+        return pending["seat"]
+    return state.get("turn")
+
+
+def _waits_for_table(state: dict[str, Any]) -> bool:
+    """True when the camera has something to referee: a turn in play (not a round's end)."""
+    if state.get("over") or state.get("champions"):
+        return False
+    what = (state.get("pending") or {}).get("what")
+    return what in (None, "forced-plays", "play-or-pass", "reveal")
+
+
+# --- scoring -------------------------------------------------------------------------------------
+
+def region_of(action: Action) -> str | None:
+    """The region an action shows up in on the table (None: the camera cannot see it)."""
+    if isinstance(action, Play):
+        return f"cell-{action.cell[0]}-{action.cell[1]}" if action.cell is not None else "discard"
+    if isinstance(action, Move):
+        return "pawn"
+    if isinstance(action, (Discard, Reveal)):
+        return "discard"
+    return None
+
+
+def _label_of(action: Action) -> str | None:
+    card = getattr(action, "card", None)
+    return card.name if card is not None else None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A legal action and how much better it explains the reading than "nothing happened"
+    (natural log of the likelihood ratio)."""
+
+    action: Action
+    region: str
+    gain: float
+
+
+def differing(expected: Expected, reading, regions: Iterable[str] | None = None) -> dict[str, str]:
+    """Regions whose reading differs from the expectation: name -> label read (pawn: the cell)."""
+    out: dict[str, str] = {}
+    pawn_cell = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
+    covered = f"cell-{pawn_cell[0]}-{pawn_cell[1]}" if pawn_cell else None
+    for name, want in expected.labels.items():
+        if regions is not None and name not in regions:
+            continue
+        if name == covered:
+            continue  # under the pawn: the reading only remembers it
+        got = reading.region(name)
+        if got is None:
+            continue
+        if got.label != want and got.p(want) < 0.5:
+            out[name] = got.label
+    if pawn_cell is not None and expected.pawn is not None and tuple(pawn_cell) != tuple(expected.pawn):
+        if regions is None or "pawn" in regions:
+            out["pawn"] = f"{pawn_cell[0]},{pawn_cell[1]}"
+    return out
+
+
+def score_actions(actions: Iterable[Action], expected: Expected, reading,
+                  diffs: dict[str, str]) -> list[Candidate]:
+    """Every action that shows up in a differing region, scored; best first."""
+    out = []
+    for action in actions:
+        region = region_of(action)
+        if region is None or region not in diffs:
+            continue
+        if region == "pawn":
+            if tuple(reading.pawn.cell) == tuple(action.to):
+                out.append(Candidate(action, region, PAWN_GAIN))
+            continue
+        got = reading.region(region)
+        want = expected.labels.get(region, EMPTY)
+        gain = math.log(got.p(_label_of(action))) - math.log(got.p(want))
+        out.append(Candidate(action, region, gain))
+    out.sort(key=lambda c: -c.gain)
+    return out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do about one region: ``commit`` an action, call it ``illegal`` (the action read),
+    ``ask`` the table (``choices``), or ``wait``."""
+
+    kind: str
+    region: str
+    action: Action | None = None
+    choices: tuple[Action, ...] = ()
+    why: str = ""
+
+
+def decide(actions: list[Action], expected: Expected, reading, actionable: set[str], seat: str | None,
+           *, commit_gain: float = math.log(8.0), margin: float = math.log(8.0),
+           illegal_confidence: float = 0.97) -> Decision | None:
+    """The next thing to do about the reading, or None when it shows nothing new.
+
+    ``actionable`` names the regions that changed since they were last settled; ``seat`` is the
+    seat that acts now (illegal plays are called on it).
+    """
+    diffs = differing(expected, reading, actionable)
+    if not diffs:
+        return None
+    mine = [a for a in actions if seat is None or a.by == seat]
+    cands = score_actions(mine, expected, reading, diffs)
+    by_region: dict[str, list[Candidate]] = {}
+    for c in cands:
+        by_region.setdefault(c.region, []).append(c)
+    # first whatever a legal action explains clearly (the pawn first: its marker is surest)
+    unsure: list[Decision] = []
+    for region in sorted(diffs, key=lambda r: (r != "pawn", r)):
+        here = by_region.get(region, [])
+        if not here:
+            continue
+        best = here[0]
+        rivals = [c for c in here[1:] if _differs(c.action, best.action)]
+        second = rivals[0].gain if rivals else -math.inf
+        if best.gain >= commit_gain and best.gain - second >= margin:
+            return Decision("commit", region, best.action, why=f"gain {best.gain:.1f}")
+        if rivals and _label_of(rivals[0].action) == _label_of(best.action) and best.gain >= commit_gain:
+            # same card, different colour: a wild whose colour only the player knows
+            same = tuple(c.action for c in here if _label_of(c.action) == _label_of(best.action))
+            unsure.append(Decision("ask", region, choices=same, why="colour"))
+    if unsure:
+        return unsure[0]
+    # nothing legal explains the first differing region well enough
+    region = sorted(diffs, key=lambda r: (r != "pawn", r))[0]
+    label = diffs[region]
+    read_action = _action_read(region, label, seat, expected)
+    got = reading.region(region) if region != "pawn" else None
+    confident = (region == "pawn" and reading.pawn.seen) or (
+        got is not None and got.agreed and got.confidence >= illegal_confidence)
+    legal_here = by_region.get(region, [])
+    if read_action is not None and confident and not any(
+            _same(c.action, read_action) for c in legal_here):
+        return Decision("illegal", region, read_action, why=f"read {label} confidently")
+    if label in _NOT_A_CARD and not legal_here:
+        return Decision("wait", region, why="no card where one was expected")
+    choices = tuple(c.action for c in legal_here[:3])
+    return Decision("ask", region, choices=choices, why=f"read {label}, unsure")
+
+
+def _differs(a: Action, b: Action) -> bool:
+    return a.to_json() != b.to_json()
+
+
+def _same(a: Action, b: Action) -> bool:
+    ja, jb = a.to_json(), b.to_json()
+    ja.pop("color", None), jb.pop("color", None)
+    return ja == jb
+
+
+def _action_read(region: str, label: str, seat: str | None, expected: Expected) -> Action | None:
+    """The action the reading shows, legal or not (for calling an illegal play)."""
+    if seat is None or label in _NOT_A_CARD:
+        return None
+    try:
+        if region == "pawn":
+            r, c = (int(v) for v in label.split(","))
+            return action_from_json({"by": seat, "do": "move", "to": [r, c]})
+        if region.startswith("cell-"):
+            _, r, c = region.split("-")
+            return action_from_json({"by": seat, "do": "play", "card": label, "cell": [int(r), int(c)]})
+        if region == "discard":
+            grid = any(k.startswith("cell-") for k in expected.labels)
+            return action_from_json({"by": seat, "do": "discard" if grid else "play", "card": label})
+    except Exception:  # noqa: BLE001 - a label the engine does not know is simply not an action
+        return None
+    return None
+
+
+# --- the live referee ----------------------------------------------------------------------------
+
+@dataclass
+class Question:
+    id: int
+    region: str
+    question: str
+    choices: list[dict[str, Any]]
+    seat: str | None
+    signature: tuple
+
+
+class CameraReferee:
+    """Referees the table from the camera's stable readings, through ``table_of()`` (the current
+    :class:`~.table.Table`, or None between matches) and the one event bus.
+
+    Call :meth:`on_reading` with each stable reading and :meth:`tick` often (it runs the turn
+    timer and re-checks after phone actions). :meth:`answer` takes a phone's answer to the open
+    question. ``host`` (optional) receives ``last_reading``.
+    """
+
+    def __init__(self, table_of: Callable[[], Any], bus: EventBus, *, host=None,
+                 commit_ratio: float = 8.0, margin_ratio: float = 8.0,
+                 illegal_confidence: float = 0.97):
+        self.table_of = table_of
+        self.bus = bus
+        self.host = host
+        self.commit_gain = math.log(commit_ratio)
+        self.margin = math.log(margin_ratio)
+        self.illegal_confidence = illegal_confidence
+        self._lock = threading.RLock()
+        self._reading = None
+        self._actionable: set[str] = set()
+        self._question: Question | None = None
+        self._ids = itertools.count(1)
+        self._recheck = False
+        self.stats = {"commits": 0, "illegal": 0, "questions": 0, "readings": 0}
+        self._unsubscribe = bus.subscribe(self._on_event, {"action", "undone", "match-started",
+                                                           "reshuffle"})
+
+    def close(self) -> None:
+        self._unsubscribe()
+
+    @property
+    def question(self) -> Question | None:
+        return self._question
+
+    # --- events from elsewhere (bus thread: only set flags) -------------------------------
+
+    def _on_event(self, message: BusMessage) -> None:
+        if message.type == "action" and message.data.get("source") == "camera":
+            return
+        if message.type == "match-started":
+            with self._lock:
+                self._reading = None
+        if message.type in ("undone", "match-started", "reshuffle"):
+            # the table must be put right by hand: what lies there now is no new action
+            with self._lock:
+                self._actionable.clear()
+        self._recheck = True
+
+    # --- readings -------------------------------------------------------------------------
+
+    def on_reading(self, reading) -> list[Decision]:
+        """A new stable reading: settle what it shows. Returns the decisions taken (for tests)."""
+        with self._lock:
+            self.stats["readings"] += 1
+            first = self._reading is None
+            self._reading = reading
+            if not first:  # the first reading is the table as it was laid out: the baseline
+                self._actionable |= set(reading.changed)
+            if self.host is not None:
+                self.host.last_reading = reading.to_json()
+            self.bus.publish("reading", reading=reading.to_json())
+            return self._settle()
+
+    def tick(self) -> None:
+        """Run the turn timer; re-check the last reading after actions from phones."""
+        table = self.table_of()
+        if table is None:
+            return
+        table.poll_timer()
+        if self._recheck:
+            with self._lock:
+                self._recheck = False
+                if self._reading is not None:
+                    self._settle()
+
+    def _settle(self) -> list[Decision]:
+        table = self.table_of()
+        if table is None or self._reading is None:
+            return []
+        done: list[Decision] = []
+        for _ in range(6):  # a few actions may show up in one reading (forced plays)
+            state = table.state_json()
+            expected = expected_of(state)
+            diffs = differing(expected, self._reading, self._actionable)
+            # regions that now look as expected are settled
+            for region in list(self._actionable):
+                if region not in diffs:
+                    self._actionable.discard(region)
+            if self._question is not None and self._question.region not in diffs:
+                self._close_question(None, "table", "the table shows no change any more")
+            if not diffs or not _waits_for_table(state):
+                break
+            decision = decide(table.legal_actions(), expected, self._reading, self._actionable,
+                              acting_seat(state), commit_gain=self.commit_gain, margin=self.margin,
+                              illegal_confidence=self.illegal_confidence)
+            if decision is None:
+                break
+            done.append(decision)
+            if decision.kind == "commit":
+                answer = table.act(decision.action, source="camera")
+                self.stats["commits"] += 1
+                if self._question is not None and self._question.region == decision.region:
+                    self._close_question(decision.action.to_json(), "camera", "read clearly")
+                if not answer.ok:  # the engine disagreed after all: leave it to the table
+                    self._actionable.discard(decision.region)
+                continue
+            if decision.kind == "illegal":
+                table.act(decision.action, source="camera")
+                self.stats["illegal"] += 1
+                # the card lies there until it is taken back: not a new action meanwhile
+                self._actionable.discard(decision.region)
+                if self._question is not None and self._question.region == decision.region:
+                    self._close_question(None, "camera", "called illegal")
+                continue
+            if decision.kind == "ask":
+                self._ask(decision, state)
+            break
+        return done
+
+    # --- questions ------------------------------------------------------------------------
+
+    def _ask(self, decision: Decision, state: dict[str, Any]) -> None:
+        label = (self._reading.region(decision.region).label if decision.region != "pawn"
+                 else "the pawn")
+        signature = (decision.region, label, tuple(a.to_json().__repr__() for a in decision.choices))
+        if self._question is not None and self._question.signature == signature:
+            return
+        seat = acting_seat(state)
+        if decision.why == "colour":
+            text = f"Which colour did {seat} choose for the {label}?"
+            choices = [{"id": i, "label": a.color or "?", "action": a.to_json()}
+                       for i, a in enumerate(decision.choices)]
+        else:
+            where = decision.region.replace("cell-", "cell ").replace("-", ",", 1) \
+                if decision.region.startswith("cell-") else decision.region
+            text = f"The camera is unsure what happened at {where} (it reads {label}). What was it?"
+            choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
+                       for i, a in enumerate(decision.choices)]
+        choices.append({"id": len(choices), "label": "nothing: the camera misread", "action": None})
+        if self._question is not None:
+            self._close_question(None, "camera", "replaced by a new question")
+        self._question = Question(next(self._ids), decision.region, text, choices, seat, signature)
+        self.stats["questions"] += 1
+        table = self.table_of()
+        if table is not None:
+            table.pause_timer()
+        self.bus.publish("confirm-needed", id=self._question.id, question=text, choices=choices,
+                         seat=seat, region=decision.region)
+
+    def answer(self, choice: int, by: str = "phone", question_id: int | None = None):
+        """A phone's (or a table button's) answer to the open question; returns the table's
+        :class:`~.table.Answer` for an action, None otherwise."""
+        with self._lock:
+            q = self._question
+            if q is None or (question_id is not None and question_id != q.id):
+                return None
+            picked = next((c for c in q.choices if c["id"] == choice), None)
+            if picked is None:
+                return None
+            result = None
+            table = self.table_of()
+            self._actionable.discard(q.region)
+            self._close_question(picked["action"], by, "answered")
+            if picked["action"] is not None and table is not None:
+                result = table.act(picked["action"], source="confirm")
+            return result
+
+    def _close_question(self, action, by: str, why: str) -> None:
+        q = self._question
+        if q is None:
+            return
+        self._question = None
+        self.bus.publish("confirmed", id=q.id, action=action, by=by, why=why)
+        table = self.table_of()
+        if table is not None and table.timer.paused:
+            table.resume_timer()
+
+
+def _describe(action: Action) -> str:
+    j = action.to_json()
+    if j["do"] == "play" and "cell" in j:
+        return f"{j['by']} played {j['card']} on cell {j['cell'][0]},{j['cell'][1]}"
+    if j["do"] == "play":
+        return f"{j['by']} played {j['card']}" + (f" ({j['color']})" if j.get("color") else "")
+    if j["do"] == "move":
+        return f"{j['by']} moved the pawn to {j['to'][0]},{j['to'][1]}"
+    if j["do"] == "discard":
+        return f"{j['by']} discarded {j['card']}"
+    if j["do"] == "reveal":
+        return f"the flip turned up {j['card']}"
+    return str(j)

@@ -1,0 +1,344 @@
+"""Frame sources: the Pi camera, an OpenCV capture (USB webcam or video file), a folder of
+images, and the synthetic table. All give :class:`Frame` values (BGR image, time, index).
+
+Chosen by a spec string (``camera.source`` in the configuration, ``--source`` on the command
+line)::
+
+    auto                   the Pi camera where there is one, else the synthetic table
+    picamera               the Raspberry Pi camera (picamera2, imported only here)
+    opencv:0               a USB webcam by index
+    opencv:/path/game.mp4  a video file (its own timestamps, or a ``.times`` file from ``record``)
+    folder:/path/images    every image of a folder, in name order
+    synthetic              the synthetic table (a scripted demo game)
+
+A camera that disappears never crashes the table: :class:`ResilientSource` publishes
+``camera`` {status: "lost"} on the bus, retries with a growing pause, and publishes
+``camera`` {status: "ok"} when frames come again.
+
+>>> src = open_source("synthetic", width=320, height=180)
+>>> frame = next(iter(src)); frame.image.shape
+(180, 320, 3)
+>>> src.close()
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+import cv2
+import numpy as np
+
+__all__ = ["Frame", "FrameSource", "PiCameraSource", "OpenCVSource", "FolderSource",
+           "SyntheticSource", "ResilientSource", "CameraLost", "open_source", "pi_camera_present",
+           "read_times"]
+
+log = logging.getLogger(__name__)
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+class CameraLost(RuntimeError):
+    """The camera stopped giving frames (unplugged, driver error, file ended unexpectedly)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame: a BGR image, its time (seconds, the source's clock) and its index."""
+
+    image: np.ndarray
+    time: float
+    index: int
+
+
+class FrameSource:
+    """Base of all sources: iterate for frames; ``close()`` releases the device."""
+
+    name = "source"
+    #: True when the source ends (a file, a folder, a script); a camera never ends.
+    finite = False
+
+    def read(self) -> Frame | None:
+        """The next frame; None when a finite source has ended. Raises CameraLost."""
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[Frame]:
+        while True:
+            frame = self.read()
+            if frame is None:
+                return
+            yield frame
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class PiCameraSource(FrameSource):
+    """The Raspberry Pi camera through picamera2 (imported here only: nothing else needs it).
+
+    Frames are ``RGB888``, which numpy sees in OpenCV's BGR order. Once the automatic white
+    balance and exposure have settled (``settle_s``), they are fixed so that the cards' colours
+    do not wander with what lies on the table.
+    """
+
+    name = "picamera"
+
+    def __init__(self, width: int = 1280, height: int = 720, fps: int = 15, settle_s: float = 2.0):
+        try:
+            from picamera2 import Picamera2  # noqa: PLC0415 - only on the Pi
+        except ImportError as exc:
+            raise CameraLost("picamera2 is not installed: no Pi camera here") from exc
+        try:
+            self.cam = Picamera2()
+            config = self.cam.create_video_configuration(
+                main={"size": (width, height), "format": "RGB888"},
+                controls={"FrameRate": fps})
+            self.cam.configure(config)
+            self.cam.start()
+        except Exception as exc:  # noqa: BLE001 - libcamera raises many kinds
+            raise CameraLost(f"the Pi camera did not start: {exc}") from exc
+        self._index = 0
+        self._settle_until = time.monotonic() + settle_s
+        self._locked = False
+
+    def _lock_exposure(self) -> None:
+        metadata = self.cam.capture_metadata()
+        controls = {"AwbEnable": False, "AeEnable": False}
+        if "ColourGains" in metadata:
+            controls["ColourGains"] = metadata["ColourGains"]
+        if "ExposureTime" in metadata:
+            controls["ExposureTime"] = metadata["ExposureTime"]
+        if "AnalogueGain" in metadata:
+            controls["AnalogueGain"] = metadata["AnalogueGain"]
+        self.cam.set_controls(controls)
+        self._locked = True
+
+    def read(self) -> Frame | None:
+        try:
+            if not self._locked and time.monotonic() > self._settle_until:
+                self._lock_exposure()
+            image = self.cam.capture_array("main")
+        except Exception as exc:  # noqa: BLE001
+            raise CameraLost(f"the Pi camera stopped: {exc}") from exc
+        self._index += 1
+        return Frame(np.ascontiguousarray(image[..., :3]), time.monotonic(), self._index - 1)
+
+    def close(self) -> None:
+        try:
+            self.cam.stop()
+            self.cam.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def read_times(video: str | Path) -> list[float] | None:
+    """The per-frame timestamps ``companion record`` wrote beside a video (``NAME.times``)."""
+    path = Path(str(video) + ".times")
+    if not path.is_file():
+        path = Path(video).with_suffix(".times")
+    if not path.is_file():
+        return None
+    return [float(line) for line in path.read_text().split() if line.strip()]
+
+
+class OpenCVSource(FrameSource):
+    """A USB webcam (``device`` an int) or a video file (a path) through ``cv2.VideoCapture``."""
+
+    name = "opencv"
+
+    def __init__(self, device: int | str = 0, width: int | None = None, height: int | None = None,
+                 fps: int | None = None, clock: Callable[[], float] = time.monotonic):
+        self.device = device
+        self.finite = not isinstance(device, int)
+        self.clock = clock
+        self.cap = cv2.VideoCapture(device)
+        if not self.cap.isOpened():
+            raise CameraLost(f"cannot open {'camera' if not self.finite else 'video'} {device!r}")
+        if not self.finite:
+            if width:
+                self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            if height:
+                self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+            if fps:
+                self.cap.set(cv2.CAP_PROP_FPS, fps)
+        self._times = read_times(device) if self.finite else None
+        self._fps = self.cap.get(cv2.CAP_PROP_FPS) or 30.0
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        ok, image = self.cap.read()
+        if not ok or image is None:
+            if self.finite:
+                return None
+            raise CameraLost(f"camera {self.device!r} gave no frame")
+        i = self._index
+        self._index += 1
+        if self.finite:
+            t = self._times[i] if self._times and i < len(self._times) else i / self._fps
+        else:
+            t = self.clock()
+        return Frame(image, t, i)
+
+    def close(self) -> None:
+        self.cap.release()
+
+
+class FolderSource(FrameSource):
+    """Every image in a folder, in name order, ``fps`` apart in time (a still table: ``repeat``)."""
+
+    name = "folder"
+    finite = True
+
+    def __init__(self, folder: str | Path, fps: float = 15.0, repeat: int = 1):
+        self.paths = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.paths:
+            raise CameraLost(f"no images in {folder}")
+        self.fps = fps
+        self.repeat = max(1, repeat)
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        i = self._index
+        if i >= len(self.paths) * self.repeat:
+            return None
+        self._index += 1
+        image = cv2.imread(str(self.paths[i // self.repeat]), cv2.IMREAD_COLOR)
+        if image is None:
+            raise CameraLost(f"cannot read {self.paths[i // self.repeat]}")
+        return Frame(image, i / self.fps, i)
+
+
+class SyntheticSource(FrameSource):
+    """Frames of the synthetic table: a scripted game (``script``, see
+    :mod:`vision.synthetic.script`), or a still table when there is none."""
+
+    name = "synthetic"
+
+    def __init__(self, width: int = 1280, height: int = 720, fps: float = 30.0, script=None,
+                 seed: int = 0, loop: bool = True):
+        from .synthetic import SyntheticTable
+        from .synthetic.scene import Scene
+
+        self.table = SyntheticTable(width, height, seed=seed)
+        self.fps = fps
+        self.script = script
+        self.loop = loop
+        self.finite = script is not None and not loop
+        self._still = Scene()
+        self._index = 0
+        self._steps = iter(script.frames()) if script is not None else None
+
+    def read(self) -> Frame | None:
+        if self._steps is None:
+            scene = self._still
+        else:
+            step = next(self._steps, None)
+            if step is None:
+                if not self.loop:
+                    return None
+                self._steps = iter(self.script.frames())
+                step = next(self._steps)
+            scene = step.scene
+            if step.pose is not None:
+                self.table.pose = step.pose
+            if step.lighting is not None:
+                self.table.lighting = step.lighting
+        i = self._index
+        self._index += 1
+        return Frame(self.table.render(scene), i / self.fps, i)
+
+
+class ResilientSource(FrameSource):
+    """Wraps a source that may fail: reopens it (``open_fn``) after a growing pause and says so
+    on the bus (``camera`` {status: lost|ok}). Never raises :class:`CameraLost`."""
+
+    name = "resilient"
+
+    def __init__(self, open_fn: Callable[[], FrameSource], bus=None, *, retry_s: float = 1.0,
+                 max_retry_s: float = 15.0, sleep: Callable[[float], None] = time.sleep,
+                 stop: Callable[[], bool] = lambda: False):
+        self.open_fn = open_fn
+        self.bus = bus
+        self.retry_s = retry_s
+        self.max_retry_s = max_retry_s
+        self.sleep = sleep
+        self.stop = stop
+        self.source: FrameSource | None = None
+        self.lost = False
+        self.failures = 0
+
+    def _publish(self, status: str, **data) -> None:
+        if self.bus is not None:
+            self.bus.publish("camera", status=status, **data)
+
+    def read(self) -> Frame | None:
+        pause = self.retry_s
+        while not self.stop():
+            try:
+                if self.source is None:
+                    self.source = self.open_fn()
+                frame = self.source.read()
+                if frame is None:
+                    return None
+                if self.lost:
+                    self.lost = False
+                    self._publish("ok", source=self.source.name)
+                return frame
+            except CameraLost as exc:
+                self.failures += 1
+                if not self.lost:
+                    self.lost = True
+                    log.warning("camera lost: %s", exc)
+                    self._publish("lost", reason=str(exc))
+                if self.source is not None:
+                    self.source.close()
+                    self.source = None
+                self.sleep(pause)
+                pause = min(self.max_retry_s, pause * 2)
+        return None
+
+    def close(self) -> None:
+        if self.source is not None:
+            self.source.close()
+
+
+def pi_camera_present() -> bool:
+    """A Pi camera is connected (libcamera lists it) and picamera2 can be imported."""
+    try:
+        import importlib.util
+        if importlib.util.find_spec("picamera2") is None:
+            return False
+    except (ImportError, ValueError):
+        return False
+    return any(Path("/dev").glob("media*")) and os.path.exists("/proc/device-tree/model")
+
+
+def open_source(spec: str = "auto", *, width: int = 1280, height: int = 720, fps: int = 15,
+                script=None) -> FrameSource:
+    """The source a spec string names (see the module docs)."""
+    kind, _, arg = spec.partition(":")
+    if kind == "auto":
+        if pi_camera_present():
+            return PiCameraSource(width, height, fps)
+        return SyntheticSource(width, height, script=script)
+    if kind == "picamera":
+        return PiCameraSource(width, height, fps)
+    if kind == "opencv":
+        device: int | str = int(arg) if arg.isdigit() else (arg or 0)
+        return OpenCVSource(device, width, height, fps)
+    if kind == "folder":
+        return FolderSource(arg, fps=fps)
+    if kind == "synthetic":
+        return SyntheticSource(width, height, script=script)
+    raise ValueError(f"unknown camera source {spec!r}: expected auto, picamera, opencv:N, "
+                     "opencv:PATH, folder:PATH or synthetic")

@@ -1,0 +1,218 @@
+"""Change-driven, stable readings: what changed on the table, and when a reading can be trusted.
+
+Two small pieces the :class:`~vision.table_reader.TableReader` combines:
+
+* :class:`ChangeDetector` keeps a small grey copy of each frame (a few hundred pixels wide). From
+  it, per region of the mat, it measures *motion* (difference to the previous frame) and *change*
+  (difference to the reference: how the region looked when it was last read). It also watches
+  the border band of the play area, between its edge and the cards: arms reaching over the table
+  always cross it, so a changed band means hands are over the table. A quiet frame costs one
+  resize and a few box sums.
+* :class:`Votes` collects the readings of one region over consecutive quiet frames; the region
+  is stable when the last ``needed`` reads agree.
+
+Lighting that drifts slowly is followed: quiet regions that did not change pull their reference
+towards what they look like now, and each region's difference is measured after removing its
+mean shift.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import math
+
+import cv2
+import numpy as np
+
+from .geometry import Layout, Region, View
+
+__all__ = ["ChangeDetector", "FrameChange", "Votes", "BAND_NAMES"]
+
+BAND_NAMES = ("band-north", "band-east", "band-south", "band-west")
+
+
+@dataclass(frozen=True)
+class FrameChange:
+    """What one frame shows compared to the previous one and to the reference."""
+
+    motion: dict[str, float]     # region -> mean |frame - previous| (grey levels)
+    change: dict[str, float]     # region -> mean |frame - reference| less the mean shift
+    moving: bool                 # something moved since the previous frame
+    hands: bool                  # the border band differs from its reference (arms over the table)
+
+    def changed(self, threshold: float, names=None) -> list[str]:
+        return [n for n, d in self.change.items()
+                if d > threshold and (names is None or n in names)]
+
+
+def _bands(layout: Layout) -> list[Region]:
+    """Four strips just inside the play area's edge, clear of cards and markers."""
+    m = layout.marker_mm + layout.marker_inset + 4
+    g = layout.grid_rect
+    w, h = layout.width, layout.height
+    return [Region("band-north", m, 8, w - m, g.y0 - 12),
+            Region("band-east", layout.draw_pile[0] + layout.pitch[0] / 2 + 6, m, w - 6, h - m),
+            Region("band-south", m, g.y1 + 12, w - m, h - 8),
+            Region("band-west", 8, m, g.x0 - 12, h - m)]
+
+
+class ChangeDetector:
+    """Measures motion and change per region on a small grey copy of each frame."""
+
+    def __init__(self, view: View, layout: Layout, regions: dict[str, Region], *,
+                 small_width: int = 320, motion_threshold: float = 4.0,
+                 change_threshold: float = 9.0, drift: float = 0.05):
+        self.layout = layout
+        self.motion_threshold = motion_threshold
+        self.change_threshold = change_threshold
+        self.drift = drift
+        self.small_width = small_width
+        self._regions = dict(regions)
+        for band in _bands(layout):
+            self._regions[band.name] = band
+        self.view = view
+        self._prev: np.ndarray | None = None
+        self.reference: np.ndarray | None = None
+        self._set_view(view)
+
+    def _set_view(self, view: View) -> None:
+        self.view = view
+        w, h = view.image_size
+        self.scale = min(1.0, self.small_width / w)
+        self.small_size = (max(1, int(round(w * self.scale))), max(1, int(round(h * self.scale))))
+        boxes = {}
+        for name, region in self._regions.items():
+            margin = -6.0 if name.startswith("band") else -3.0  # stay inside: neighbours don't leak
+            q = view.region_quad(region, margin) * self.scale
+            x0, y0 = np.floor(q.min(0)).astype(int)
+            x1, y1 = np.ceil(q.max(0)).astype(int)
+            x0, x1 = np.clip([x0, x1], 0, self.small_size[0])
+            y0, y1 = np.clip([y0, y1], 0, self.small_size[1])
+            if x1 - x0 >= 2 and y1 - y0 >= 2:
+                boxes[name] = (int(x0), int(y0), int(x1), int(y1))
+        self.boxes = boxes
+
+    def set_view(self, view: View) -> None:
+        """A new view (the camera moved): everything is new, no reference survives."""
+        self._set_view(view)
+        self._prev = None
+        self.reference = None
+
+    def small(self, frame: np.ndarray) -> np.ndarray:
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if self.scale == 1.0:
+            return gray.astype(np.float32)
+        return cv2.resize(gray, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    @staticmethod
+    def _box_means(integral: np.ndarray, boxes: dict) -> dict[str, float]:
+        out = {}
+        for name, (x0, y0, x1, y1) in boxes.items():
+            s = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+            out[name] = float(s) / ((x1 - x0) * (y1 - y0))
+        return out
+
+    def measure(self, frame: np.ndarray) -> tuple[FrameChange, np.ndarray]:
+        """Compare ``frame`` with the previous frame and with the reference."""
+        cur = self.small(frame)
+        prev = self._prev if self._prev is not None else cur
+        self._prev = cur
+        motion = self._box_means(cv2.integral(cv2.absdiff(cur, prev)), self.boxes)
+        if self.reference is None:
+            change = {n: float("inf") for n in self.boxes}
+        else:
+            change = self._ncc_change(cur, self.reference)
+        moving = any(v > self.motion_threshold for v in motion.values())
+        hands = any(change.get(b, 0) > self.change_threshold for b in BAND_NAMES if b in change) \
+            and self.reference is not None
+        return FrameChange(motion, change, moving, hands), cur
+
+    def _ncc_change(self, cur: np.ndarray, ref: np.ndarray) -> dict[str, float]:
+        """Per region, 100 x (1 - normalised correlation) of frame and reference, plus a small
+        share of the absolute difference: light that brightens, dims or tilts over a region
+        hardly changes its correlation; a different card does."""
+        sums = [cv2.integral(x) for x in (cur, ref, cur * cur, ref * ref, cur * ref)]
+        sums.append(cv2.integral(cv2.absdiff(cur, ref)))
+        out = {}
+        for name, (x0, y0, x1, y1) in self.boxes.items():
+            n = (x1 - x0) * (y1 - y0)
+            s = [float(I[y1, x1] - I[y0, x1] - I[y1, x0] + I[y0, x0]) for I in sums]
+            mc, mr = s[0] / n, s[1] / n
+            vc = max(s[2] / n - mc * mc, 0.0)
+            vr = max(s[3] / n - mr * mr, 0.0)
+            cov = s[4] / n - mc * mr
+            if vc < 4.0 and vr < 4.0:  # both flat (bare cloth): compare levels only
+                ncc = 1.0
+            else:
+                ncc = cov / math.sqrt(max(vc * vr, 1e-6))
+            mad = max(0.0, s[5] / n - abs(mc - mr))
+            out[name] = 100.0 * (1.0 - ncc) + 0.5 * mad
+        return out
+
+    def accept(self, cur: np.ndarray, names=None) -> None:
+        """Take ``cur`` as the reference of ``names`` (all regions when None)."""
+        if self.reference is None or names is None:
+            self.reference = cur.copy()
+            return
+        for name in names:
+            if name in self.boxes:
+                x0, y0, x1, y1 = self.boxes[name]
+                self.reference[y0:y1, x0:x1] = cur[y0:y1, x0:x1]
+
+    def follow_drift(self, cur: np.ndarray, change: FrameChange, exclude=()) -> None:
+        """Pull the reference of quiet, unchanged regions towards the current frame (slow light)."""
+        if self.reference is None:
+            return
+        a = self.drift
+        for name, (x0, y0, x1, y1) in self.boxes.items():
+            if name in exclude or change.change.get(name, 0) > self.change_threshold / 2:
+                continue
+            ref = self.reference[y0:y1, x0:x1]
+            cv2.addWeighted(ref, 1 - a, cur[y0:y1, x0:x1], a, 0, dst=ref)
+
+
+class Votes:
+    """Reads of one region over consecutive quiet frames; stable once ``needed`` agree.
+
+    >>> v = Votes(needed=2)
+    >>> v.add("red-1", {"red-1": 0.9, "red-7": 0.1}); v.stable
+    False
+    >>> v.add("red-1", {"red-1": 0.8, "red-7": 0.2}); v.stable, v.result()[0]
+    (True, 'red-1')
+    """
+
+    def __init__(self, needed: int = 2, give_up: int = 8):
+        self.needed = needed
+        self.give_up = give_up
+        self._reads: deque = deque(maxlen=max(needed, give_up))
+
+    def add(self, label: str, probs: dict[str, float]) -> None:
+        self._reads.append((label, probs))
+
+    def clear(self) -> None:
+        self._reads.clear()
+
+    def __len__(self) -> int:
+        return len(self._reads)
+
+    @property
+    def stable(self) -> bool:
+        last = list(self._reads)[-self.needed:]
+        return len(last) == self.needed and len({label for label, _ in last}) == 1
+
+    @property
+    def exhausted(self) -> bool:
+        """Many reads and still no agreement: take what there is, flagged unsure."""
+        return len(self._reads) >= self.give_up
+
+    def result(self) -> tuple[str, dict[str, float], bool]:
+        """(label, mean probabilities, agreed) over the agreeing reads (or all, if none agree)."""
+        reads = list(self._reads)[-self.needed:] if self.stable else list(self._reads)
+        total: dict[str, float] = {}
+        for _, probs in reads:
+            for k, p in probs.items():
+                total[k] = total.get(k, 0.0) + p / len(reads)
+        label = max(total, key=total.get) if total else "empty"
+        return label, total, self.stable

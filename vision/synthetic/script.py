@@ -1,0 +1,484 @@
+"""Scripted games on the synthetic table: a physical table that plays a real game, frame by frame.
+
+A script simulates the real cards (a shuffled deck, the hands, the grid's stacks, the piles), lets
+the seats choose moves (mostly legal, some illegal attempts), checks each with the rule engine,
+and turns every move into *beats*: an arm reaches in from the player's side, the card lands (or
+the pawn moves), the arm leaves, the table rests. Moves the camera cannot see (a wild's colour, a
+round's deal) are *phone* actions of the beat. Light drifts and the camera is nudged now and then.
+
+The harness (:func:`run_script`) plays a script through the whole live pipeline -- synthetic
+frames, :class:`~vision.table_reader.TableReader`, :class:`~companion.referee.camera.CameraReferee`
+-- and through a reference table that receives the scripted actions directly, and compares
+the two event sequences.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterator
+
+from companion.cards import CLASSIC, parse_card
+from companion.decks import classic_deck
+from companion.engine.actions import action_from_json
+from companion.replay import start_game
+
+from ..geometry import Layout
+from .render import CameraPose, Lighting
+from .scene import Arm, Placement, Scene, SIDES_OF_SEATS
+
+__all__ = ["Beat", "FrameStep", "GridScript", "ENGINE_EVENTS", "run_script", "RunResult"]
+
+#: Bus events compared between the live run and the reference run.
+ENGINE_EVENTS = {
+    "turn", "played", "moved", "discarded", "drew", "skipped", "direction", "illegal", "penalty",
+    "reshuffle", "draw-pile-low", "timeout", "won", "game-over", "round-over", "match-over",
+    "flipped", "revealed", "color-declared", "uno", "caught", "challenged", "hand-shown",
+    "refused", "action", "undone",
+}
+
+
+@dataclass(frozen=True)
+class Beat:
+    """One move at the table.
+
+    ``action`` is the scripted action (replay JSON); ``by_camera`` says whether the camera must
+    see it (else a phone sends it at the beat's start). ``scene`` is the table after the move;
+    ``arm`` the arm doing it (None: nothing physical). ``answer`` picks the choice a player gives
+    when the referee asks (by the choice's action). ``expect_refusal`` marks an illegal attempt.
+    """
+
+    action: dict[str, Any] | None
+    by_camera: bool
+    scene: Scene
+    arm: Arm | None
+    expect_refusal: bool = False
+    distractor: Arm | None = None
+
+
+@dataclass(frozen=True)
+class FrameStep:
+    scene: Scene
+    pose: CameraPose | None = None
+    lighting: Lighting | None = None
+    phone: dict[str, Any] | None = None
+    beat: int = -1
+    hand_left: bool = False   # the first frame with the arm gone (latency is measured from here)
+
+
+def _jitter(rng: random.Random, label: str, mm: float = 3.0, deg: float = 5.0) -> Placement:
+    flip = 180.0 if rng.random() < 0.5 else 0.0  # players put cards either way up
+    return Placement(label, rng.uniform(-mm, mm), rng.uniform(-mm, mm), flip + rng.uniform(-deg, deg))
+
+
+class GridScript:
+    """A grid game of at least ``actions`` scripted actions between ``seats``.
+
+    ``illegal_rate`` of the turns are illegal attempts (a card that does not fit, a pawn step
+    too far); ``distractor_rate`` of the beats have a second arm crossing the table; the light
+    drifts and the camera is nudged every ``nudge_every`` beats (0: never).
+    """
+
+    game = "grid"
+
+    def __init__(self, actions: int = 300, *, seats=("north", "south"), seed: int = 0,
+                 illegal_rate: float = 0.06, distractor_rate: float = 0.35, nudge_every: int = 80,
+                 drift: float = 0.06, layout: Layout = Layout(), frames_in: int = 5,
+                 frames_hold: int = 3, frames_out: int = 5, frames_rest: int = 10,
+                 min_game_actions: int = 40):
+        self.n_actions = actions
+        self.seats = tuple(seats)
+        self.rng = random.Random(seed)
+        self.illegal_rate = illegal_rate
+        self.distractor_rate = distractor_rate
+        self.nudge_every = nudge_every
+        self.drift = drift
+        self.layout = layout
+        self.timing = (frames_in, frames_hold, frames_out, frames_rest)
+        self.min_game_actions = min_game_actions
+        self.setup: dict[str, Any] = {}
+        self.beats: list[Beat] = []
+        self._build()
+
+    # --- the physical game -------------------------------------------------------------------
+
+    def _deal(self):
+        deck = [c.name for c in classic_deck()]
+        self.rng.shuffle(deck)
+        self.hands = {s: [deck.pop() for _ in range(5)] for s in self.seats}
+        self.stacks = [[deck.pop()] for _ in range(25)]
+        self.discard: list[str] = []
+        self.pile = deck
+        self.places = [[_jitter(self.rng, s[0])] for s in self.stacks]
+        self.discard_places: list[Placement] = []
+        self.pawn_cell = (2, 2)
+
+    def _scene(self, pawn_mm=None) -> Scene:
+        pawn = pawn_mm if pawn_mm is not None else (
+            self._pawn_mm(self.pawn_cell) if self.pawn_cell is not None else None)
+        return Scene(grid=tuple(tuple(p) for p in self.places), pawn=pawn,
+                     discard=tuple(self.discard_places[-3:]), draw_count=len(self.pile),
+                     draw_top=self._draw_top)
+
+    def _pawn_mm(self, cell):
+        x, y = self.layout.cell_center(*cell)
+        # a pawn that left the board lies a little beyond the edge, not a full cell away
+        r, c = cell
+        if r < 0:
+            y += 25
+        if r > 4:
+            y -= 25
+        if c < 0:
+            x += 18
+        if c > 4:
+            x -= 18
+        return (x + self.rng.uniform(-4, 4), y + self.rng.uniform(-4, 4))
+
+    def _draw(self, seat: str, count: int) -> None:
+        for _ in range(count):
+            if not self.pile:
+                break
+            self.hands[seat].append(self.pile.pop())
+        self._draw_top = Placement("back", self.rng.uniform(-2, 2), self.rng.uniform(-2, 2),
+                                   self.rng.uniform(-4, 4))
+
+    def _reshuffle(self) -> None:
+        for i, stack in enumerate(self.stacks):
+            self.pile += stack[:-1]
+            self.stacks[i] = stack[-1:]
+            self.places[i] = self.places[i][-1:]
+        self.pile += self.discard
+        self.discard, self.discard_places = [], []
+        self.rng.shuffle(self.pile)
+
+    def _new_game(self) -> list[list[str]]:
+        deck = [c for stack in self.stacks for c in stack] + self.discard + self.pile
+        for hand in self.hands.values():
+            deck += hand
+        self.rng.shuffle(deck)
+        self.hands = {s: [deck.pop() for _ in range(5)] for s in self.seats}
+        self.stacks = [[deck.pop()] for _ in range(25)]
+        self.discard, self.discard_places = [], []
+        self.pile = deck
+        self.places = [[_jitter(self.rng, s[0])] for s in self.stacks]
+        self.pawn_cell = (2, 2)
+        return [[self.stacks[r * 5 + c][0] for c in range(5)] for r in range(5)]
+
+    def _side(self, seat: str) -> str:
+        return seat if seat in ("north", "east", "south", "west") else \
+            SIDES_OF_SEATS[self.seats.index(seat) % len(SIDES_OF_SEATS)]
+
+    def _arm(self, seat: str, target, holds=None) -> Arm:
+        return Arm(self._side(seat), target, skin=self.seats.index(seat), holds=holds)
+
+    def _distractor(self, seat: str) -> Arm | None:
+        if self.rng.random() >= self.distractor_rate:
+            return None
+        others = [s for s in ("north", "east", "south", "west") if s != self._side(seat)]
+        side = self.rng.choice(others)
+        L = self.layout
+        target = (self.rng.uniform(80, L.width - 120), self.rng.uniform(90, L.height - 90))
+        return Arm(side, target, skin=3, width_mm=75)
+
+    # --- choosing moves ---------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self._deal()
+        self._draw_top = Placement("back")
+        self._setup_scene = self._scene()
+        grid = [[self.stacks[r * 5 + c][0] for c in range(5)] for r in range(5)]
+        self.setup = {"setup": {"game": "grid", "seats": list(self.seats), "first": self.seats[0],
+                                "grid": grid, "options": {"turn_seconds": 0, "match_points": 1000}}}
+        game, state = start_game(self.setup)
+        self.engine = game
+        count = 0
+        game_actions = 0
+        rng = self.rng
+        while count < self.n_actions:
+            sj = game.to_json(state)
+            if sj["over"]:
+                seat = sj["turn"]
+                grid = self._new_game()
+                action = {"by": seat, "do": "round", "grid": grid}
+                out = game.apply(state, action_from_json(action))
+                assert out.ok, out.error
+                state = out.state
+                self.beats.append(Beat(action, False, self._scene(), self._arm(seat, self.layout.cell_center(2, 2))))
+                count += 1
+                game_actions = 0
+                continue
+            pending = sj.get("pending") or {}
+            seat = pending.get("seat") or sj["turn"]
+            forced = pending.get("what") == "forced-plays"
+            hand = self.hands[seat]
+            r = rng.random()
+            beat = None
+            if not forced and r < self.illegal_rate:
+                beat, state = self._illegal(game, state, sj, seat)
+            if beat is None and not forced and r < 0.32:
+                beat, state = self._move(game, state, sj, seat, game_actions >= self.min_game_actions)
+            if beat is None and not (forced and pending.get("claimed_no_play")) and r < 0.9:
+                beat, state = self._play(game, state, sj, seat)
+            if beat is None:
+                card = rng.choice(hand)
+                action = {"by": seat, "do": "discard", "card": card}
+                out = game.apply(state, action_from_json(action))
+                assert out.ok, (action, out.error)
+                hand.remove(card)
+                self.discard.append(card)
+                self.discard_places.append(_jitter(rng, card, 2, 6))
+                self._after(out)
+                state = out.state
+                beat = Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile, card),
+                            distractor=self._distractor(seat))
+            if isinstance(beat, tuple):  # an illegal attempt and its taking back
+                self.beats.extend(beat)
+            else:
+                self.beats.append(beat)
+            count += 1
+            game_actions += 1
+
+    def _after(self, outcome) -> None:
+        """The physical consequences of an accepted action's events (draws, reshuffles)."""
+        for e in outcome.events:
+            j = e.to_json()
+            if j["type"] == "drew":
+                self._draw(j["seat"], j["count"])
+            elif j["type"] == "reshuffle":
+                self._reshuffle()
+
+    def _play(self, game, state, sj, seat):
+        hand = self.hands[seat]
+        cells = [(r, c) for r in range(5) for c in range(5) if [r, c] != sj["pawn"]]
+        self.rng.shuffle(cells)
+        for card in self.rng.sample(hand, len(hand)):
+            for cell in cells:
+                action = {"by": seat, "do": "play", "card": card, "cell": list(cell)}
+                out = game.apply(state, action_from_json(action))
+                if out.ok:
+                    hand.remove(card)
+                    i = cell[0] * 5 + cell[1]
+                    self.stacks[i].append(card)
+                    self.places[i].append(_jitter(self.rng, card))
+                    self._after(out)
+                    return Beat(action, True, self._scene(), self._arm(seat, self.layout.cell_center(*cell), card),
+                                distractor=self._distractor(seat)), out.state
+        return None, state
+
+    def _move(self, game, state, sj, seat, allow_exit):
+        pawn = tuple(sj["pawn"])
+        steps = [(pawn[0] + dr, pawn[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+        self.rng.shuffle(steps)
+        for to in steps:
+            off = not (0 <= to[0] < 5 and 0 <= to[1] < 5)
+            if off and not allow_exit:
+                continue
+            action = {"by": seat, "do": "move", "to": list(to)}
+            out = game.apply(state, action_from_json(action))
+            if out.ok:
+                self.pawn_cell = to
+                self._after(out)
+                return Beat(action, True, self._scene(), self._arm(seat, self._pawn_mm(to)),
+                            distractor=self._distractor(seat)), out.state
+        return None, state
+
+    def _illegal(self, game, state, sj, seat):
+        """A card that does not fit (or on the pawn's cell), then taken back."""
+        hand = self.hands[seat]
+        cells = [(r, c) for r in range(5) for c in range(5) if [r, c] != sj["pawn"]]
+        self.rng.shuffle(cells)
+        for card in self.rng.sample(hand, len(hand)):
+            for cell in cells:
+                action = {"by": seat, "do": "play", "card": card, "cell": list(cell)}
+                out = game.apply(state, action_from_json(action))
+                if not out.ok and out.error.code == "not-matching":
+                    i = cell[0] * 5 + cell[1]
+                    before = list(self.places[i])
+                    self.places[i].append(_jitter(self.rng, card))
+                    wrong = Beat(action, True, self._scene(), self._arm(seat, self.layout.cell_center(*cell), card),
+                                 expect_refusal=True)
+                    self.places[i] = before
+                    self._after(out)
+                    back = Beat(None, False, self._scene(), self._arm(seat, self.layout.cell_center(*cell)))
+                    return (wrong, back), out.state
+        return None, state
+
+    # --- frames --------------------------------------------------------------------------------
+
+    def frames(self) -> Iterator[FrameStep]:
+        """Every frame of the script, in order."""
+        n_in, n_hold, n_out, n_rest = self.timing
+        pose = CameraPose()
+        scene = self._initial_scene()  # the table as dealt, before anything happens
+        frame_no = 0
+        yield from (FrameStep(scene, pose, self._light(0)) for _ in range(n_rest))
+        for b, beat in enumerate(self.beats):
+            if self.nudge_every and b and b % self.nudge_every == 0:
+                pose = pose.nudged(self.rng.uniform(-4, 4), self.rng.uniform(-3, 3), self.rng.uniform(-0.4, 0.4))
+            phone = beat.action if (beat.action is not None and not beat.by_camera) else None
+            arms = [a for a in (beat.arm, beat.distractor) if a is not None]
+            total = n_in + n_hold + n_out
+            for k in range(total + n_rest):
+                frame_no += 1
+                light = self._light(frame_no)
+                if k < n_in:
+                    t = (k + 1) / n_in
+                elif k < n_in + n_hold:
+                    t = 1.0
+                elif k < total:
+                    t = 1.0 - (k - n_in - n_hold + 1) / n_out
+                else:
+                    t = 0.0
+                if k == n_in + n_hold // 2:
+                    scene = beat.scene
+                shown = scene
+                if t > 0 and arms:
+                    shown = scene.with_arms(*[self._arm_at(a, t) for a in arms])
+                yield FrameStep(shown, pose, light, phone if k == 0 else None, b, hand_left=(k == total))
+
+    def _initial_scene(self) -> Scene:
+        return self._setup_scene
+
+    def _light(self, frame_no: int) -> Lighting:
+        step = frame_no // 30  # the light changes slowly: a new level every second
+        return Lighting(gain=1.0 + self.drift * math.sin(step / 9.0), slope=0.25,
+                        angle=30 + 20 * math.sin(step / 23.0), tint=0.3 * math.sin(step / 17.0))
+
+    def _arm_at(self, arm: Arm, t: float) -> Arm:
+        """The arm ``t`` of the way in (0: outside the table, 1: at its target)."""
+        L = self.layout
+        out = {"north": (arm.tip[0], -260.0), "south": (arm.tip[0], L.height + 260.0),
+               "west": (-260.0, arm.tip[1]), "east": (L.width + 260.0, arm.tip[1])}[arm.side]
+        e = 0.5 - 0.5 * math.cos(math.pi * t)
+        tip = (out[0] + (arm.tip[0] - out[0]) * e, out[1] + (arm.tip[1] - out[1]) * e)
+        return replace(arm, tip=tip)
+
+
+# --- the harness ---------------------------------------------------------------------------------
+
+@dataclass
+class RunResult:
+    expected: list[tuple]
+    got: list[tuple]
+    frames: int
+    quiet_ms: list[float] = field(default_factory=list)
+    change_ms: list[float] = field(default_factory=list)
+    latencies_s: list[float] = field(default_factory=list)
+    questions: int = 0
+    answered: int = 0
+    camera_actions: int = 0
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def exact(self) -> bool:
+        return self.expected == self.got
+
+    def first_difference(self) -> str | None:
+        for i, (a, b) in enumerate(zip(self.expected, self.got)):
+            if a != b:
+                return f"event {i}: expected {a}, got {b}"
+        if len(self.expected) != len(self.got):
+            return f"expected {len(self.expected)} events, got {len(self.got)}"
+        return None
+
+
+def _event_key(message) -> tuple | None:
+    if message.type not in ENGINE_EVENTS:
+        return None
+    data = {k: v for k, v in message.data.items() if k not in ("source", "state", "message")}
+    return (message.type, repr(sorted(data.items())))
+
+
+def reference_events(script) -> list[tuple]:
+    """The events the scripted actions cause when given straight to a table."""
+    from companion.bus import EventBus
+    from companion.referee.table import Table
+
+    bus = EventBus()
+    got: list[tuple] = []
+    bus.subscribe(lambda m: got.append(k) if (k := _event_key(m)) else None)
+    table = Table(script.setup, bus, clock=lambda: 0.0)
+    for beat in script.beats:
+        if beat.action is not None:
+            table.act(beat.action, source="script")
+    return got
+
+
+def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.0,
+               classifier=None, frames_source=None, seed: int = 0) -> RunResult:
+    """Play ``script`` through the synthetic camera, the reader and the camera referee.
+
+    ``frames_source`` (optional) replaces the synthetic renderer with an iterator of
+    ``(image, FrameStep)`` (the video-file test replays recorded frames this way).
+    """
+    from companion.bus import EventBus
+    from companion.referee.camera import CameraReferee
+    from companion.referee.table import Table
+
+    from ..table_reader import TableReader
+    from .render import SyntheticTable
+
+    expected = reference_events(script)
+    bus = EventBus()
+    got: list[tuple] = []
+    bus.subscribe(lambda m: got.append(k) if (k := _event_key(m)) else None)
+    table = Table(script.setup, bus, clock=lambda: 0.0)
+    referee = CameraReferee(lambda: table, bus)
+    reader = TableReader(script.game, classifier=classifier)
+    result = RunResult(expected, got, 0)
+    beat_actions = {i: b for i, b in enumerate(script.beats)}
+    hand_left_at: float | None = None
+    pending_latency = False
+    events_before = 0
+
+    def answer_questions(beat_index: int) -> None:
+        q = referee.question
+        if q is None:
+            return
+        beat = beat_actions.get(beat_index)
+        want = beat.action if beat is not None and beat.by_camera else None
+        pick = None
+        for choice in q.choices:
+            if want is not None and choice["action"] == want:
+                pick = choice["id"]
+        if pick is None:
+            pick = q.choices[-1]["id"]  # "nothing: the camera misread"
+        result.answered += 1
+        referee.answer(pick, by="player")
+
+    if frames_source is None:
+        renderer = SyntheticTable(width, height, seed=seed)
+
+        def frames():
+            for step in script.frames():
+                if step.pose is not None:
+                    renderer.pose = step.pose
+                if step.lighting is not None:
+                    renderer.lighting = step.lighting
+                yield renderer.render(step.scene), step
+        frames_source = frames()
+
+    for n, (image, step) in enumerate(frames_source):
+        t = n / fps
+        if step.phone is not None:
+            table.act(step.phone, source="phone")
+        if step.hand_left:
+            hand_left_at = t
+            events_before = len(got)
+            pending_latency = beat_actions[step.beat].by_camera
+        report = reader.process(image, t=t)
+        (result.quiet_ms if report.state in ("quiet", "moving", "settling", "hands") else result.change_ms).append(report.ms)
+        if report.reading is not None:
+            referee.on_reading(report.reading)
+            answer_questions(step.beat)
+        referee.tick()
+        if pending_latency and len(got) > events_before and hand_left_at is not None:
+            result.latencies_s.append(t - hand_left_at + report.ms / 1000.0)
+            pending_latency = False
+        result.frames += 1
+    result.questions = referee.stats["questions"]
+    result.camera_actions = referee.stats["commits"] + referee.stats["illegal"]
+    result.stats = dict(referee.stats)
+    return result

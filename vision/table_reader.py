@@ -1,0 +1,534 @@
+"""Frames in, stable table readings out.
+
+:class:`TableReader` watches a stream of frames of the table and, whenever the table has settled
+after a change, produces a :class:`TableReading`: a frozen value with, for each grid cell and the
+discard pile, the card read there with its class probabilities, where the pawn stands, and how
+many times the draw pile changed. The camera referee (:mod:`companion.referee.camera`) matches
+those readings against the legal actions.
+
+How a frame is handled (see :mod:`vision.stabilise`):
+
+1. a small grey copy measures motion and change per region; a moving frame stops there (cheap);
+2. hands over the table (the border band changed) pause reading;
+3. after ``quiet_frames`` frames without motion, only the regions that differ from their
+   reference are read again: the region is warped top-down, the card is found in it and
+   classified; the reads of consecutive frames vote;
+4. once every region being read has agreed, a new reading is produced (if anything changed).
+
+The pawn is found by its marker (:mod:`vision.pawn`); the cell it stands on keeps the card it
+covers from memory. When most of the table seems to change at once, the camera may have been
+nudged: the corner markers are looked for again and the view replaced if it moved.
+
+Card classification goes through a *classifier*: anything with ``classify_many(cards) ->
+[dict label -> probability]``. :class:`ModelClassifier` adapts the trained card model
+(:class:`vision.recognize.CardReader`); :class:`TemplateClassifier` compares with the procedural
+card art and needs no model (good on the synthetic table, weak on real cards).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Protocol
+
+import cv2
+import numpy as np
+
+from companion.cards import BACK, FACE_SETS
+from .geometry import (CARD_MM, REGION_NAMES, CalibrationFailed, Layout, LensModel, View,
+                       cell_name, detect_markers, view_from_markers)
+from .pawn import NO_PAWN, PawnReading, find_pawn
+from .stabilise import ChangeDetector, FrameChange, Votes
+
+__all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
+           "ModelClassifier", "default_classifier", "labels_for_game", "EMPTY", "locate_card"]
+
+log = logging.getLogger(__name__)
+
+#: The label of a region where no card lies.
+EMPTY = "empty"
+#: Probability given to a label a reading does not list (never zero: scores are logarithms).
+FLOOR = 1e-4
+
+
+def labels_for_game(game: str) -> tuple[str, ...]:
+    """Labels the cards of a game can show: classic faces, or both Flip sides (and ``back``)."""
+    if game in ("grid", "classic"):
+        sets = ("classic",)
+    else:
+        sets = ("light", "dark")
+    names = sorted({c.name for s in sets for c in FACE_SETS[s].faces})
+    return tuple(names) + (BACK,)
+
+
+# --- readings ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RegionReading:
+    """What one region (a grid cell, the discard pile) shows: the best label, its confidence,
+    the likeliest labels with their probabilities, and whether the votes agreed."""
+
+    label: str
+    confidence: float
+    probs: tuple[tuple[str, float], ...] = ()
+    agreed: bool = True
+    remembered: bool = False  # covered by the pawn: the card from memory
+
+    def p(self, label: str) -> float:
+        """Probability of ``label`` (a small floor for labels not listed)."""
+        for k, v in self.probs:
+            if k == label:
+                return max(v, FLOOR)
+        return FLOOR
+
+    @classmethod
+    def of(cls, probs: dict[str, float], agreed: bool = True, top: int = 6) -> "RegionReading":
+        items = sorted(probs.items(), key=lambda kv: -kv[1])[:top]
+        if not items:
+            return cls(EMPTY, 1.0, ((EMPTY, 1.0),), agreed)
+        label, conf = items[0]
+        return cls(label, float(conf), tuple((k, round(float(v), 5)) for k, v in items), agreed)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"label": self.label, "confidence": round(self.confidence, 4),
+               "probs": [[k, round(v, 4)] for k, v in self.probs[:4]]}
+        if not self.agreed:
+            out["agreed"] = False
+        if self.remembered:
+            out["remembered"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """A stable reading of the whole table (frozen).
+
+    ``cells`` is 25 region readings row by row (empty tuple when the game has no grid);
+    ``discard`` the discard pile's top; ``pawn`` where the pawn stands; ``draw_changes`` counts
+    the times the draw pile changed since reading started; ``changed`` names the regions read
+    again for this reading.
+    """
+
+    seq: int
+    time: float
+    cells: tuple[RegionReading, ...]
+    discard: RegionReading | None
+    pawn: PawnReading
+    draw_changes: int = 0
+    changed: tuple[str, ...] = ()
+    view_source: str = ""
+
+    def cell(self, row: int, col: int) -> RegionReading:
+        return self.cells[row * 5 + col]
+
+    @property
+    def grid_labels(self) -> list[list[str]]:
+        return [[self.cell(r, c).label for c in range(5)] for r in range(5)] if self.cells else []
+
+    @property
+    def confident(self) -> float:
+        """The lowest confidence of any region read again for this reading."""
+        regions = [self.region(n) for n in self.changed]
+        confs = [r.confidence for r in regions if r is not None]
+        return min(confs) if confs else 1.0
+
+    def region(self, name: str) -> RegionReading | None:
+        if name == "discard":
+            return self.discard
+        if name.startswith("cell-") and self.cells:
+            _, r, c = name.split("-")
+            return self.cell(int(r), int(c))
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "time": round(self.time, 3),
+                "grid": [[self.cell(r, c).to_json() for c in range(5)] for r in range(5)] if self.cells else None,
+                "discard": self.discard.to_json() if self.discard else None,
+                "pawn": self.pawn.to_json(), "draw_changes": self.draw_changes,
+                "changed": list(self.changed), "view": self.view_source}
+
+
+@dataclass(frozen=True)
+class FrameReport:
+    """What the reader did with one frame (for the benchmark, the live view and the tests)."""
+
+    state: str              # "moving", "hands", "settling", "reading", "quiet", "calibrating", "no-view"
+    ms: float
+    reading: TableReading | None = None
+    read: tuple[str, ...] = ()
+
+
+# --- finding and classifying the card in a region ------------------------------------------------
+
+def locate_card(patch: np.ndarray, px_per_mm: float) -> np.ndarray | None:
+    """The card's four corners in a top-down ``patch`` of one region, or None when it holds none.
+
+    The cloth is the colour of the patch's edge; what differs from it is card. The card's
+    outline is the rotated rectangle of the largest such blob, kept to a card's size (a stack
+    below may peek out).
+    """
+    h, w = patch.shape[:2]
+    edge = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]]).astype(np.float32)
+    cloth = np.median(edge, 0)
+    diff = np.abs(patch.astype(np.float32) - cloth).sum(2)
+    mask = (diff > 60).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    big = max(contours, key=cv2.contourArea)
+    card_area = CARD_MM[0] * CARD_MM[1] * px_per_mm ** 2
+    if cv2.contourArea(big) < 0.35 * card_area:
+        return None
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(big)
+    if rw > rh:  # keep the rectangle portrait: swap the sides and turn the angle
+        rw, rh, ang = rh, rw, ang - 90
+    cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    if not (0.8 * cw < rw < 1.25 * cw and 0.8 * ch < rh < 1.25 * ch):
+        # a stack peeking out, or a hand's shadow: the card's size, centred on the blob
+        m = cv2.moments(big)
+        if m["m00"] > 0:
+            cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+        rw, rh = cw, ch
+        if abs(ang) > 20:
+            ang = 0.0
+    box = cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float32)
+    # corners clockwise from the top-left one
+    s = box.sum(1)
+    start = int(np.argmin(s))
+    box = np.roll(box, -start, 0)
+    if np.cross(box[1] - box[0], box[2] - box[1]) < 0:
+        box = box[[0, 3, 2, 1]]
+    return box
+
+
+def rectify_card(patch: np.ndarray, quad: np.ndarray, size=(64, 96)) -> np.ndarray:
+    dst = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
+    M = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    return cv2.warpPerspective(patch, M, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+class Classifier(Protocol):
+    def classify_many(self, cards: list[np.ndarray]) -> list[dict[str, float]]: ...
+
+
+class TemplateClassifier:
+    """Nearest templates among the procedural card art (:mod:`vision.card_art`), either way up.
+
+    Needs no trained model. Two stages: a small colour-and-shape feature picks the likeliest
+    labels, then the centre symbol is matched by normalised cross-correlation (a few pixels of
+    slack) against each of them. It is as good as the art is like the cards: near perfect on the
+    synthetic table, not meant for real cards.
+    """
+
+    SIZE = (16, 24)
+    _CENTRE = (slice(20, 76), slice(12, 52))   # template: the symbol, 40 x 56
+    _SEARCH = (slice(16, 80), slice(8, 56))    # card: the same with 4 px of slack
+
+    def __init__(self, labels: Iterable[str], temperature: float = 40.0, shortlist: int = 10):
+        from .card_art import draw_card
+
+        self.labels = tuple(labels)
+        feats, owners, centres = [], [], []
+        for label in self.labels:
+            sets = [None] if label == BACK else self._sets_of(label)
+            for fs in sets:
+                styles = ("oval", "outline") if fs in (None, "classic") and label != BACK else (None,)
+                for style in styles:
+                    img = draw_card(label, 64, 96, face_set=fs, style=style)
+                    for k in (0, 2):
+                        turned = np.ascontiguousarray(np.rot90(img, k))
+                        feats.append(self._feature(turned))
+                        owners.append(self.labels.index(label))
+                        centres.append(cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY)[self._CENTRE])
+        self._feats = np.stack(feats)
+        self._owners = np.array(owners)
+        self._centres = centres
+        self.temperature = temperature
+        self.shortlist = shortlist
+
+    @staticmethod
+    def _sets_of(label: str) -> list[str]:
+        from companion.cards import parse_card
+        card = parse_card(label)
+        return [name for name, fs in FACE_SETS.items() if card in fs] or [None]
+
+    def _feature(self, card: np.ndarray) -> np.ndarray:
+        img = cv2.resize(card, self.SIZE, interpolation=cv2.INTER_AREA)
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab -= lab.reshape(-1, 3).mean(0)
+        lab[..., 0] *= 0.5
+        v = lab.ravel()
+        return v / (np.linalg.norm(v) + 1e-6)
+
+    def classify_many(self, cards: list[np.ndarray]) -> list[dict[str, float]]:
+        out = []
+        n = len(self.labels)
+        for card in cards:
+            card = np.ascontiguousarray(card)
+            if card.shape[:2] != (96, 64):
+                card = cv2.resize(card, (64, 96), interpolation=cv2.INTER_AREA)
+            sims = self._feats @ self._feature(card)
+            best = np.full(n, -1.0)
+            np.maximum.at(best, self._owners, sims)
+            short = [int(i) for i in np.argsort(-best)[:self.shortlist]]
+            gray = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)[self._SEARCH]
+            score = {}
+            for t, owner in enumerate(self._owners):
+                if owner in short:
+                    ncc = float(cv2.matchTemplate(gray, self._centres[t], cv2.TM_CCOEFF_NORMED).max())
+                    # colour decides between colours, the symbol between faces
+                    value = ncc + 0.5 * float(sims[t])
+                    score[owner] = max(score.get(owner, -9.0), value)
+            keys = list(score)
+            vals = np.array([score[k] for k in keys])
+            z = np.exp((vals - vals.max()) * self.temperature)
+            p = z / z.sum()
+            out.append({self.labels[keys[i]]: float(p[i]) for i in np.argsort(-p)[:8]})
+        return out
+
+
+class ModelClassifier:
+    """The trained card model (:class:`vision.recognize.CardReader`) behind the classifier
+    interface: its best label and runners-up become the probabilities; ``none`` is ``empty``."""
+
+    def __init__(self, reader, deck: str = "auto"):
+        self.reader = reader
+        self.deck = deck
+
+    def classify_many(self, cards: list[np.ndarray]) -> list[dict[str, float]]:
+        out = []
+        for r in self.reader.classify_many(cards, self.deck):
+            probs = {r.label: r.confidence, **{k: v for k, v in r.runners_up}}
+            if "none" in probs:
+                probs[EMPTY] = probs.pop("none")
+            out.append(probs)
+        return out
+
+
+def default_classifier(game: str, prefer: str = "auto"):
+    """The trained model if it is installed (``prefer`` = ``model``/``auto``), else the templates."""
+    if prefer in ("auto", "model"):
+        try:
+            from .recognize import CardReader
+            return ModelClassifier(CardReader(), "classic" if game in ("grid", "classic") else "flip")
+        except (ImportError, FileNotFoundError, cv2.error) as exc:
+            if prefer == "model":
+                raise
+            log.info("card model unavailable (%s): using the procedural templates", exc)
+    return TemplateClassifier(labels_for_game(game))
+
+
+# --- the reader ----------------------------------------------------------------------------------
+
+class TableReader:
+    """Reads the table from frames. ``game`` (grid, flip, classic) says which regions matter.
+
+    ``view`` is the camera's view of the mat; without one, the first frames calibrate it from the
+    corner markers (``lens`` helps when the lens is known). ``clock`` stamps readings whose frames
+    carry no time.
+    """
+
+    def __init__(self, game: str = "grid", *, view: View | None = None, layout: Layout = Layout(),
+                 classifier=None, lens: LensModel | None = None, quiet_frames: int = 2,
+                 votes: int = 2, read_px_per_mm: float = 1.4, recalibrate: bool = True,
+                 clock: Callable[[], float] = time.monotonic):
+        self.game = game
+        self.layout = layout
+        self.lens = lens
+        self.classifier = classifier if classifier is not None else default_classifier(game)
+        self.quiet_frames = quiet_frames
+        self.votes_needed = votes
+        self.read_px = read_px_per_mm
+        self.recalibrate = recalibrate
+        self.clock = clock
+        names = [n for n in REGION_NAMES if (n.startswith("cell-") and game == "grid")
+                 or n in ("discard", "draw")]
+        self.region_names = tuple(names)
+        self.view = view
+        self.detector: ChangeDetector | None = None
+        if view is not None:
+            self._make_detector(view)
+        self._quiet = 0
+        self._votes = {n: Votes(votes) for n in names}
+        self._pawn_votes: list[PawnReading] = []
+        self._state: dict[str, RegionReading] = {}
+        self._pawn: PawnReading = NO_PAWN
+        self._draw_changes = 0
+        self._seq = 0
+        self._dirty: set[str] = set()
+        self._pawn_dirty = game == "grid"
+        self._last: TableReading | None = None
+        self._hand_frames = 0
+        self.frames = 0
+
+    def _make_detector(self, view: View) -> None:
+        regions = {n: self.layout.regions[n] for n in self.region_names}
+        if self.detector is None:
+            self.detector = ChangeDetector(view, self.layout, regions)
+        else:
+            self.detector.set_view(view)
+        self.view = view
+
+    @property
+    def last_reading(self) -> TableReading | None:
+        return self._last
+
+    # --- the per-frame work -----------------------------------------------------------------
+
+    def process(self, frame: np.ndarray, t: float | None = None) -> FrameReport:
+        """Look at one frame; the report carries a new :class:`TableReading` when one is ready."""
+        start = time.perf_counter()
+        self.frames += 1
+        t = self.clock() if t is None else t
+        if self.view is None:
+            try:
+                self._make_detector(view_from_markers(frame, self.layout, self.lens))
+            except CalibrationFailed as exc:
+                log.debug("no view yet: %s", exc)
+                return FrameReport("no-view", _ms(start))
+        change, cur = self.detector.measure(frame)
+        if change.moving:
+            self._quiet = 0
+            return FrameReport("moving", _ms(start))
+        self._quiet += 1
+        if self._quiet < self.quiet_frames:
+            return FrameReport("settling", _ms(start))
+        if change.hands:
+            self._hand_frames += 1
+            if self._hand_frames in (1, 10) and self._camera_moved(frame):
+                return FrameReport("calibrating", _ms(start))
+            if self._hand_frames < 20:
+                return FrameReport("hands", _ms(start))
+            # something lies still on the border (a cup, a phone): it is the table now
+            self.detector.accept(cur, [n for n in self.detector.boxes if n.startswith("band")])
+        self._hand_frames = 0
+        th = self.detector.change_threshold
+        changed = [n for n in self.region_names if change.change.get(n, 0) > th]
+        if (self.recalibrate and self.detector.reference is not None
+                and len(changed) > 0.6 * len(self.region_names) and self._camera_moved(frame)):
+            return FrameReport("calibrating", _ms(start))
+        todo = set(changed) | {n for n in self.region_names if len(self._votes[n])}
+        if not todo and not self._dirty:
+            self.detector.follow_drift(cur, change)
+            return FrameReport("quiet", _ms(start))
+        grid_touched = any(n.startswith("cell-") for n in todo)
+        read = self._read_regions(frame, sorted(todo - {"draw"}), cur)
+        if "draw" in todo:
+            self._draw_changes += 1 if self._last is not None or self._seq else 0
+            self.detector.accept(cur, ["draw"])
+            self._votes["draw"].clear()
+            self._dirty.add("draw")
+        if self.game == "grid" and (grid_touched or self._pawn_dirty):
+            self._vote_pawn(frame)
+        reading = self._maybe_emit(t)
+        return FrameReport("reading", _ms(start), reading, tuple(read))
+
+    def _camera_moved(self, frame: np.ndarray) -> bool:
+        """Look for the corner markers again; replace the view if the camera moved."""
+        if not self.recalibrate:
+            return False
+        try:
+            view = view_from_markers(frame, self.layout, self.lens)
+        except CalibrationFailed:
+            return False
+        if view.moved_by(self.view, self.layout) < 1.5:
+            return False
+        log.info("camera moved: new view from the markers")
+        self._make_detector(view)
+        for v in self._votes.values():
+            v.clear()
+        self._dirty |= set(self.region_names)
+        self._pawn_dirty = self.game == "grid"
+        self._quiet = 0
+        return True
+
+    def _read_regions(self, frame: np.ndarray, names: list[str], cur: np.ndarray) -> list[str]:
+        if not names:
+            return []
+        patches, quads, kept = [], [], []
+        pawn_cell = self._pawn.cell if self._pawn.on_board else None
+        for name in names:
+            region = self.layout.regions[name]
+            patch = self.view.warp_region(frame, region, self.read_px, margin=4.0)
+            quad = locate_card(patch, self.read_px)
+            if quad is None:
+                self._votes[name].add(EMPTY, {EMPTY: 1.0})
+                continue
+            patches.append(rectify_card(patch, quad))
+            kept.append(name)
+        for name, probs in zip(kept, self.classifier.classify_many(patches)):
+            label = max(probs, key=probs.get)
+            self._votes[name].add(label, probs)
+        settled = []
+        for name in names:
+            v = self._votes[name]
+            if v.stable or v.exhausted:
+                label, probs, agreed = v.result()
+                self._state[name] = RegionReading.of(probs, agreed)
+                v.clear()
+                settled.append(name)
+                self._dirty.add(name)
+        if settled:
+            self.detector.accept(cur, settled)
+        return names
+
+    def _vote_pawn(self, frame: np.ndarray) -> None:
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        seen = find_pawn(gray, self.view, self.layout)
+        self._pawn_votes.append(seen)
+        last = self._pawn_votes[-self.votes_needed:]
+        if len(last) == self.votes_needed and len({p.cell for p in last}) == 1:
+            if last[-1].cell != self._pawn.cell or not self._pawn.seen:
+                self._dirty.add("pawn")
+            self._pawn = last[-1]
+            self._pawn_votes.clear()
+            self._pawn_dirty = False
+        elif len(self._pawn_votes) > 8:
+            self._pawn_votes.clear()
+            self._pawn_dirty = False
+
+    def _maybe_emit(self, t: float) -> TableReading | None:
+        if any(len(v) for n, v in self._votes.items() if n != "draw") or self._pawn_dirty:
+            return None
+        if not self._dirty:
+            return None
+        if self.game == "grid" and any(cell_name(r, c) not in self._state
+                                       for r in range(5) for c in range(5)):
+            return None
+        cells: tuple[RegionReading, ...] = ()
+        if self.game == "grid":
+            prev = self._last
+            out = []
+            for r in range(5):
+                for c in range(5):
+                    name = cell_name(r, c)
+                    reading = self._state[name]
+                    if self._pawn.on_board and self._pawn.cell == (r, c) and prev is not None:
+                        # the pawn covers the card: keep the card read before it came
+                        before = prev.cell(r, c)
+                        reading = RegionReading(before.label, before.confidence, before.probs,
+                                                before.agreed, True)
+                        self._state[name] = reading
+                    out.append(reading)
+            cells = tuple(out)
+        self._seq += 1
+        changed = tuple(sorted(self._dirty))
+        self._dirty = set()
+        reading = TableReading(self._seq, t, cells, self._state.get("discard"), self._pawn,
+                               self._draw_changes, changed, self.view.source if self.view else "")
+        self._last = reading
+        return reading
+
+    def forget(self) -> None:
+        """Read everything again on the next quiet frames (a new game was laid out)."""
+        if self.detector is not None:
+            self.detector.reference = None
+        self._state.clear()
+        self._last = None
+        self._pawn_dirty = self.game == "grid"
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000.0
