@@ -888,3 +888,15 @@ def test_legal_actions_uno_and_catch_only_when_they_count():
     ok(r, "ann", "play", card="red-2")
     legal = [(a.do, a.by) for a in r.game.legal_actions(r.state) if a.do in ("uno", "catch")]
     assert sorted(legal) == [("catch", "ben"), ("catch", "cai"), ("uno", "ann")]
+
+
+def test_flip_reveal_of_a_face_whose_other_copy_lies_open():
+    """Both red-flips on the pile: the one at the bottom may still be revealed."""
+    r = table()
+    for by, flip, face in (("ann", "red-flip", "teal-5"), ("ben", "teal-flip", "red-flip"),
+                           ("cai", "red-flip", "teal-flip"), ("ann", "teal-flip", "red-flip")):
+        ok(r, by, "play", card=flip)
+        ok(r, by, "reveal", card=face)
+    s = state(r)
+    assert (s["side"], s["top"], s["turn"]) == ("light", "red-flip", "ben") and conserved(r)
+    assert say(r, "ben", "play", card="red-flip")["error"] == "too-many-copies"

@@ -30,12 +30,14 @@ from .actions import (Accept, Action, Catch, Challenge, Declare, Draw, Pass, Pen
 from .base import Game, Outcome, options_from_json
 from .errors import BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
 from .events import Event, event
-from .flip_round import deal, representative_hands, show_hand
+from .flip_round import deal, show_hand
 from .flip_rules import (CLASSIC_VARIANT, FLIP, Variant, after_play, available_to_draw,
-                         check_color, check_copies, check_face, copies_left, close_window, draw, matches, next_seat,
-                         open_round, opening_effect, pass_turn_to, penalize, start_showing)
-from .flip_state import (CW, ClassicOptions, FlipOptions, FlipState, Pending, entry_for_face,
+                         catch_counts, check_color, check_copies, check_face, close_window, draw,
+                         matches, next_seat, open_round, opening_effect, pass_turn_to, penalize,
+                         reveal_copies_ok, start_showing, uno_counts, wild_back_to_hand)
+from .flip_state import (ClassicOptions, FlipOptions, FlipState, Pending, entry_for_face,
                          face_set_of, narrow_entry)
+from .flip_view import describe_pending, legal_moves, state_json
 
 __all__ = ["FlipGame", "ClassicGame", "FlipOptions", "ClassicOptions", "FlipState"]
 
@@ -279,7 +281,7 @@ class FlipGame(Game[FlipState]):
         accused = pending.accused
         state = replace(state, pending=None)
         if ruling.guilty_back:
-            state = _wild_back_to_hand(state, pending, out)
+            state = wild_back_to_hand(state, pending, out)
         state = penalize(state, accused, ruling.guilty_draw, "challenge", out)
         return pass_turn_to(state, seat, out)  # the challenger takes a normal turn
 
@@ -303,7 +305,9 @@ class FlipGame(Game[FlipState]):
         if a.card not in pending.faces:
             raise _refuse(f"{a.card} is not on the back of that card: it can show "
                           f"{', '.join(c.name for c in pending.faces)}", "not-other-face")
-        check_copies(state, a.card)
+        if not reveal_copies_ok(state, a.card):
+            raise _refuse(f"every {a.card} of the deck already lies open: check the reading",
+                          "too-many-copies")
         top = narrow_entry(state.discard[-1], a.card, state.side)
         state = replace(state, discard=state.discard[:-1] + (top,), top=a.card,
                         color=a.card.color, pending=None)
@@ -378,114 +382,20 @@ class FlipGame(Game[FlipState]):
         Penalty: _penalty, Show: _show, Round: _round,
     }
 
-    # --- what may be done now -------------------------------------------------------------------
+    # --- what may be done now, and the replay state ---------------------------------------------
 
     def legal_actions(self, state: FlipState) -> Iterator[Action]:
         """Every action some seat may take now (lazily).
 
-        Plays list every face of the side showing that matches (wilds once per colour);
-        ``penalty`` is listed as 2 cards from each seat to each other seat (any count is
-        accepted); ``show`` lists a few representative hands of the right size.
+        Plays list every face of the side showing that matches and still has a copy not lying
+        open (wilds once per colour); ``penalty`` is listed as 2 cards from each seat to each
+        other seat (any count is accepted); ``show`` lists a few representative hands of the
+        right size; ``round`` lists every opening face, sent by the round winner.
         """
-        if state.match_over:
-            return
-        names = state.seats
-        if not state.over:
-            for seat in range(len(names)):
-                if uno_counts(state, seat):
-                    yield Uno(by=names[seat])
-            if state.window is not None:
-                for seat in range(len(names)):
-                    if catch_counts(state, seat, state.window):
-                        yield Catch(by=names[seat], target=names[state.window])
-            for seat in range(len(names)):
-                for target in range(len(names)):
-                    if seat != target:
-                        yield Penalty(by=names[seat], target=names[target], count=2)
-        yield from self._pending_actions(state)
-
-    def _pending_actions(self, state: FlipState) -> Iterator[Action]:
-        names = state.seats
-        pending = state.pending
-        fs = face_set_of(state.side)
-        turn = names[state.turn]
-        timer = self.options.turn_seconds > 0
-        if pending is None or pending.what == "play-or-pass":
-            if state.over:
-                return
-            left = copies_left(state)
-            for card in fs.faces:
-                if left[card] <= 0:
-                    continue
-                if card.is_wild:
-                    for color in fs.colors:
-                        yield Play(by=turn, card=card, color=color)
-                elif matches(card, state.top, state.color):
-                    yield Play(by=turn, card=card)
-            yield Draw(by=turn) if pending is None else Pass(by=turn)
-            if timer:
-                yield Timeout(by=turn)
-            return
-        seat = names[pending.seat] if pending.seat is not None else None
-        what = pending.what
-        if what == "challenge":
-            yield Accept(by=seat)
-            yield Challenge(by=seat, verdict="guilty")
-            yield Challenge(by=seat, verdict="innocent")
-            if timer:
-                yield Timeout(by=seat)
-        elif what == "draw":
-            most = available_to_draw(state)
-            for count in range(1 if most else 0, most + 1):
-                yield Draw(by=seat, count=count)
-        elif what == "declare":
-            for color in fs.colors:
-                yield Declare(by=seat, color=color)
-        elif what == "reveal":
-            senders = names if pending.seat is None else (seat,)
-            left = copies_left(state)
-            faces = fs.faces if pending.reason == "opening" else pending.faces
-            faces = [c for c in faces if left[c] > 0]
-            for by in senders:
-                for card in faces:
-                    yield Reveal(by=by, card=card)
-                    if card.is_wild and pending.reason == "flip":
-                        for color in fs.colors:
-                            yield Reveal(by=by, card=card, color=color)
-        elif what == "show":
-            for s in pending.seats:
-                for hand in representative_hands(state, state.hands[s]):
-                    yield Show(by=names[s], cards=hand)
-        elif what == "round":
-            for card in self._opening_faces().faces:
-                yield Round(by=seat, start=card, dealer=seat)
-
-    # --- the replay state -----------------------------------------------------------------------
+        return legal_moves(self, state)
 
     def to_json(self, state: FlipState) -> dict[str, Any]:
-        names = state.seats
-        return {
-            "game": self.name,
-            "round": state.round_no,
-            "dealer": names[state.dealer],
-            "turn": names[state.turn],
-            "direction": "cw" if state.direction == CW else "ccw",
-            "side": state.side,
-            "top": state.top.name if state.top else None,
-            "color": state.color,
-            "pawn": None,
-            "last_cell": None,
-            "hands": dict(zip(names, state.hands)),
-            "draw_pile": state.draw_pile,
-            "discard_pile": len(state.discard),
-            "pending": pending_json(state),
-            "uno": {"called": [names[s] for s in sorted(state.called)],
-                    "window": names[state.window] if state.window is not None else None},
-            "winners": [names[s] for s in state.winners],
-            "scores": dict(zip(names, state.scores)),
-            "over": state.over,
-            "champions": [names[s] for s in state.champions],
-        }
+        return state_json(self.name, state)
 
 
 class ClassicGame(FlipGame):
@@ -504,68 +414,3 @@ class _WrongCard(Exception):
     def __init__(self, state: FlipState, events: list[Event], error: RuleError):
         super().__init__(error.message)
         self.state, self.events, self.error = state, events, error
-
-
-def _wild_back_to_hand(state: FlipState, pending: Pending, out: list[Event]) -> FlipState:
-    """Light guilty ruling: the wild goes back to the accused; the previous top and colour
-    stand again. (If a reshuffle took the previous top meanwhile, it is taken back out of the
-    draw pile so that it lies open again.)"""
-    hands = list(state.hands)
-    hands[pending.accused] += 1
-    discard = state.discard[:-1]
-    draw_pile = state.draw_pile
-    if not discard:
-        discard = (entry_for_face(pending.prev_top, state.side),)
-        draw_pile -= 1
-    state = replace(state, hands=tuple(hands), discard=discard, draw_pile=draw_pile,
-                    top=pending.prev_top, color=pending.prev_color,
-                    called=state.called - {pending.accused})
-    if state.window == pending.accused:
-        state = close_window(state, out)
-    return state
-
-
-# --- small rulings shared by apply and legal_actions -----------------------------------------------
-
-def uno_counts(state: FlipState, seat: int) -> bool:
-    """RULES.md: the call counts on one's turn with 2 cards, or with 1 card once it is down and
-    before being caught (the catch window is open on them)."""
-    if state.over or seat in state.called:
-        return False
-    on_turn = state.turn == seat and (state.pending is None
-                                      or state.pending.what == "play-or-pass")
-    return (on_turn and state.hands[seat] == 2) or (state.window == seat
-                                                   and state.hands[seat] == 1)
-
-
-def catch_counts(state: FlipState, by: int, target: int) -> bool:
-    """A catch counts inside the window, on a player who did not call and holds 1 card."""
-    return (not state.over and by != target and state.window == target
-            and target not in state.called and state.hands[target] == 1)
-
-
-def describe_pending(state: FlipState) -> str:
-    p = state.pending
-    seat = state.seats[p.seat] if p.seat is not None else "any seat"
-    return f"{p.what} by {seat}"
-
-
-def pending_json(state: FlipState) -> dict[str, Any] | None:
-    p = state.pending
-    if p is None:
-        return None
-    names = state.seats
-    out: dict[str, Any] = {"what": p.what, "seat": names[p.seat] if p.seat is not None else None}
-    if p.reason:
-        out["reason"] = p.reason
-    if p.what == "challenge":
-        out.update(card=p.card.name, accused=names[p.accused], color=p.color)
-    elif p.what == "draw":
-        out.update(color=p.color, extra=p.extra, most=available_to_draw(state))
-    elif p.what == "reveal" and p.faces:
-        out["faces"] = [c.name for c in p.faces]
-    elif p.what == "declare":
-        out["colors"] = list(face_set_of(state.side).colors)
-    elif p.what == "show":
-        out["seats"] = [names[s] for s in p.seats]
-    return out

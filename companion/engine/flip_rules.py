@@ -12,14 +12,16 @@ from dataclasses import dataclass, replace
 
 from ..cards import Card
 from ..decks import copies
-from .errors import BadCard, IllegalAction, RuleError
+from .errors import BadCard, IllegalAction
 from .events import Event, event
 from .flip_state import (CCW, CW, FlipState, Pending, entry_for_face, face_of_entry,
                          face_set_of, faces_of_entry)
 
 __all__ = ["Variant", "FLIP", "CLASSIC_VARIANT", "matches", "next_seat", "draw", "penalize",
            "close_window", "pass_turn_to", "check_face", "check_color", "after_play",
-           "available_to_draw", "LOW_DRAW_PILE", "open_round", "copies_left", "check_copies"]
+           "available_to_draw", "LOW_DRAW_PILE", "open_round", "copies_left", "check_copies",
+           "uno_counts", "catch_counts", "reveal_copies_ok", "wild_back_to_hand", "start_showing",
+           "opening_effect", "reveal_faces", "flip_table"]
 
 #: ``draw-pile-low`` is announced when the draw pile falls to this many cards or fewer.
 LOW_DRAW_PILE = 5
@@ -360,5 +362,51 @@ def opening_effect(variant: Variant, state: FlipState, card: Card,
     return pass_turn_to(state, first, out)
 
 
-def refuse(message: str, code: str) -> RuleError:
-    return IllegalAction(message, code)
+# --- rulings shared by apply and legal_actions ----------------------------------------------------
+
+def uno_counts(state: FlipState, seat: int) -> bool:
+    """RULES.md: the call counts on one's turn with 2 cards, or with 1 card once it is down and
+    before being caught (the catch window is open on them)."""
+    if state.over or seat in state.called:
+        return False
+    on_turn = state.turn == seat and (state.pending is None
+                                      or state.pending.what == "play-or-pass")
+    return (on_turn and state.hands[seat] == 2) or (state.window == seat
+                                                   and state.hands[seat] == 1)
+
+
+def catch_counts(state: FlipState, by: int, target: int) -> bool:
+    """A catch counts inside the window, on a player who did not call and holds 1 card."""
+    return (not state.over and by != target and state.window == target
+            and target not in state.called and state.hands[target] == 1)
+
+
+def reveal_copies_ok(state: FlipState, card: Card) -> bool:
+    """A face may be revealed if a copy of it is not lying open elsewhere (the unread top
+    itself does not count against it)."""
+    left = copies_left(state)
+    if state.discard and face_of_entry(state.discard[-1], state.side) == card:
+        left[card] += 1
+    return left[card] > 0
+
+
+def wild_back_to_hand(state: FlipState, pending: Pending, out: list[Event]) -> FlipState:
+    """Light guilty ruling: the wild goes back to the accused; the previous top and colour
+    stand again. (If a reshuffle took the previous top meanwhile, it is taken back out of the
+    draw pile so that it lies open again.)"""
+    hands = list(state.hands)
+    hands[pending.accused] += 1
+    discard = state.discard[:-1]
+    draw_pile = state.draw_pile
+    if not discard:
+        discard = (entry_for_face(pending.prev_top, state.side),)
+        draw_pile -= 1
+    state = replace(state, hands=tuple(hands), discard=discard, draw_pile=draw_pile,
+                    top=pending.prev_top, color=pending.prev_color,
+                    called=state.called - {pending.accused})
+    if state.window == pending.accused:
+        state = close_window(state, out)
+    return state
+
+
+# --- small rulings shared by apply and legal_actions -----------------------------------------------
