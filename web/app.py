@@ -271,7 +271,8 @@ def setup_page():
     reading_grid = _reading_grid()
     return render_template("setup.html", page="setup", options=options,
                            options_json=json.dumps(options), games=GAME_NAMES,
-                           has_camera_grid=reading_grid is not None, join_url=_join_url())
+                           has_camera_grid=reading_grid is not None,
+                           join_token=_phones().join_token)
 
 
 @bp.get("/join/<token>")
@@ -490,12 +491,12 @@ def api_action():
             return error(403, "wrong-seat", f"this phone plays {phone.seat}, not {data.get('by')!r}")
         if phone.seat not in table.seats:
             return error(403, "wrong-seat", f"{phone.seat} has no seat in this match: join again")
-        if isinstance(do, str) and do not in PHONE_ACTIONS:
-            return error(403, "not-from-phone", f"{do!r} is not sent from a phone")
     try:
         action_from_json(data)          # malformed or unknown cards: 400, the table never sees it
     except RuleError as exc:
         return error(400, exc.code, exc.message)
+    if phone.seat is not None and do not in PHONE_ACTIONS:
+        return error(403, "not-from-phone", f"{do!r} is not sent from a phone")
     answer = table.act(data, source="phone")
     return jsonify(answer.to_json())
 
