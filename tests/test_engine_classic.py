@@ -179,3 +179,40 @@ def test_classic_legal_actions_are_accepted():
     assert not any("flip" in a.card.name for a in plays)
     for a in r.game.legal_actions(r.state):
         assert r.game.apply(r.state, a).ok, a
+
+
+@pytest.mark.parametrize("scoring, expected", [("winner-takes", {"ann": 59, "ben": 0, "cai": 0}),
+                                               ("sheet", {"ann": 59, "ben": -9, "cai": -50})])
+def test_classic_scoring_flag(scoring, expected):
+    r = table(scoring=scoring, target=50)
+    set_hands(r, ann=1)
+    ok(r, "ann", "play", card="red-2")
+    set_hands(r, ben=1, cai=1)
+    ok(r, "ben", "show", cards=["red-9"])
+    a = ok(r, "cai", "show", cards=["wild"])
+    assert state(r)["scores"] == expected
+    assert find(a, "match-over") == [{"type": "match-over", "champions": ["ann"]}]
+
+
+@pytest.mark.parametrize("auto", [False, True])
+def test_classic_auto_uno_penalty_flag(auto):
+    r = table(auto_uno_penalty=auto)
+    set_hands(r, ann=2)
+    ok(r, "ann", "play", card="red-2")
+    ok(r, "ben", "play", card="red-3")
+    assert state(r)["hands"]["ann"] == (3 if auto else 1)
+
+
+@pytest.mark.parametrize("action, hands", [("pass", 8), ("warn", 7)])
+def test_classic_timeout_action_flag(action, hands):
+    r = table(timeout_action=action)
+    ok(r, "ann", "timeout")
+    assert state(r)["hands"]["ann"] == hands
+
+
+def test_classic_grid_words_are_bad_input():
+    r = table()
+    assert r.answer({"by": "ann", "do": "move", "to": [1, 1]})["error"] == "bad-input"
+    assert r.answer({"by": "ann", "do": "discard", "card": "red-1"})["error"] == "bad-input"
+    assert r.answer({"by": "ann", "do": "play", "card": "red-1", "cell": [0, 0]})["error"] == \
+        "bad-input"
