@@ -106,7 +106,8 @@ def test_setup_refuses_a_bad_setup(setup):
 def test_options_defaults():
     o = table().game.options
     assert (o.turn_seconds, o.timeout_action, o.auto_uno_penalty, o.scoring, o.target,
-            o.opening_flip) == (30, "pass", False, "winner-takes", 500, "redraw")
+            o.opening_flip, o.pairing) == (30, "pass", False, "winner-takes", 500, "redraw",
+                                           "predict")
 
 
 # --- opening card ----------------------------------------------------------------------------------
@@ -169,7 +170,7 @@ def test_opening_flip_redraw():
 
 
 def test_opening_flip_apply_flips_and_the_revealed_card_has_no_effect():
-    r = table(start="red-flip", opening_flip="apply")
+    r = table(start="red-flip", opening_flip="apply", pairing="enforce")
     s = state(r)
     assert s["side"] == "dark"
     assert s["pending"] == {"what": "reveal", "seat": None, "reason": "opening-flip",
@@ -409,11 +410,30 @@ def test_flip_changes_side_at_once_and_waits_for_the_flippers_reveal():
     assert say(r, "ben", "play", card="teal-2")["error"] == "not-your-turn"
 
 
-def test_flip_reveal_must_be_the_other_face_of_the_bottom_card():
-    r = flipped()
+def test_pairing_enforce_a_flip_reveal_must_be_the_other_face_of_the_bottom_card():
+    r = flipped(table(pairing="enforce"))
     a = say(r, "ann", "reveal", card="orange-9")
     assert a["error"] == "not-other-face" and "pink-2, teal-5" in a["message"]
     assert say(r, "ann", "reveal", card="red-5")["error"] == "bad-card"
+
+
+def test_pairing_predict_a_face_the_pairing_did_not_predict_is_accepted_and_said():
+    # Another print of the deck may pair its faces otherwise: the table's card wins.
+    r = flipped()
+    assert r.game.options.pairing == "predict"
+    a = ok(r, "ann", "reveal", card="orange-9")
+    assert find(a, "face-not-predicted") == [{"type": "face-not-predicted", "card": "orange-9",
+                                              "predicted": ["pink-2", "teal-5"]}]
+    s = state(r)
+    assert (s["top"], s["color"], s["turn"]) == ("orange-9", "orange", "ben")
+    assert conserved(r)
+    assert say(r, "ben", "reveal", card="red-5")["error"] in ("bad-card", "nothing-to-reveal")
+
+
+def test_pairing_predict_a_predicted_face_says_nothing_more():
+    r = flipped()
+    a = ok(r, "ann", "reveal", card="teal-5")
+    assert find(a, "face-not-predicted") == []
 
 
 def test_flip_revealed_card_has_no_effect_and_the_next_player_plays():

@@ -302,13 +302,19 @@ class FlipGame(Game[FlipState]):
             state = replace(state, draw_pile=state.draw_pile - 1,
                             discard=(entry_for_face(a.card, state.side),), pending=None)
             return open_round(self.variant, state, a.card, self._opening_flip(), out)
-        if a.card not in pending.faces:
+        predicted = a.card in pending.faces
+        if not predicted and getattr(self.options, "pairing", "enforce") == "enforce":
             raise _refuse(f"{a.card} is not on the back of that card: it can show "
                           f"{', '.join(c.name for c in pending.faces)}", "not-other-face")
         if not reveal_copies_ok(state, a.card):
             raise _refuse(f"every {a.card} of the deck already lies open: check the reading",
                           "too-many-copies")
-        top = narrow_entry(state.discard[-1], a.card, state.side)
+        if predicted:
+            top = narrow_entry(state.discard[-1], a.card, state.side)
+        else:  # this deck pairs its faces otherwise: trust what the table shows
+            out.append(event("face-not-predicted", card=a.card,
+                             predicted=[c.name for c in pending.faces]))
+            top = entry_for_face(a.card, state.side)
         state = replace(state, discard=state.discard[:-1] + (top,), top=a.card,
                         color=a.card.color, pending=None)
         if pending.reason == "opening-flip":  # no effect; the first player starts

@@ -74,6 +74,11 @@ class FlipOptions(ClassicOptions):
     player starts)."""
 
     opening_flip: str = field(default="redraw", metadata=_choices("redraw", "apply"))
+    #: ``predict`` (default): the published pairing only predicts the face a flip exposes; a
+    #: revealed face outside it is accepted with a ``face-not-predicted`` event (a deck of
+    #: another print may pair its faces differently, and that must never stall a game).
+    #: ``enforce``: such a reveal is refused (``not-other-face``). Not a RULES.md flag.
+    pairing: str = field(default="predict", metadata=_choices("predict", "enforce"))
 
 
 @dataclass(frozen=True)
