@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import secrets
 import signal
 import tempfile
 import threading
@@ -124,6 +125,7 @@ class Companion:
     def __init__(self, config: Config, *, demo: bool, pin_factory=None, log_path: Path | None = None,
                  seed: int | None = None, pace: float = 1.5, out: TextIO | None = None,
                  web: bool = True):
+        from hardware.buttons import TableButtons
         from hardware.pinmap import PinMap
         from hardware.signals import Signals
 
@@ -138,7 +140,13 @@ class Companion:
         if self.event_log.set_aside is not None:
             print(f"warning: {self.event_log.set_aside}", file=self.out)
         self.host = Host(self.event_log, mode=config.table.mode)
-        self.signals = Signals.for_host(self.host, PinMap.from_config(config.pins), pin_factory)
+        pinmap = PinMap.from_config(config.pins)
+        self.signals = Signals.for_host(self.host, pinmap, pin_factory)
+        try:
+            self.buttons = TableButtons.for_host(self.host, pinmap, pin_factory=pin_factory)
+        except Exception:
+            self.signals.close()
+            raise
         self.loop = TableLoop(self.host, bots=Bot(seed) if demo else None, pace=pace,
                               rules=config.rules, seed=seed)
         self.web_server = None
@@ -155,12 +163,25 @@ class Companion:
 
             address = self.config.web.host
             self.web_server = serve(self.host, address, self.config.web.port, block=False,
-                                    public_url=self.config.web.public_url or None)
+                                    public_url=self.config.web.public_url or None,
+                                    secret_key=self._secret_key())
             if self.out is not None:
                 print(f"table view on {self.web_server.url}/  (phones join from its QR code)",
                       file=self.out, flush=True)
         self.loop.start()
         return self
+
+    def _secret_key(self) -> str:
+        """The key that signs the phones' cookies, kept beside the event log so that joined
+        phones stay joined when the companion restarts."""
+        path = Path(self.event_log.path).with_name("web-secret")
+        try:
+            return path.read_text().strip()
+        except FileNotFoundError:
+            key = secrets.token_hex(32)
+            path.touch(mode=0o600)
+            path.write_text(key)
+            return key
 
     def run_until_stopped(self) -> None:
         """Block until Ctrl-C or SIGTERM, then stop everything."""
@@ -176,6 +197,7 @@ class Companion:
         self.loop.stop()
         if self.web_server is not None:
             self.web_server.shutdown()
+        self.buttons.close()
         self.signals.close()
         self.event_log.close()
 
