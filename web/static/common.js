@@ -265,18 +265,28 @@ function gridHtml(s, opts) {
     <div class="${size === 7 ? "grid7" : "grid5"}">${cells}</div><div class="side e">${tag("east")}</div><div class="side s">${tag("south")}</div></div>`;
 }
 
+// The virtual hardware, as hardware.signals.Signals.snapshot() describes it: a LED per seat
+// side (pattern on/blink/off), the Light/Dark side RGB LED, the status RGB LED, the buzzer.
 function signalsHtml(sig) {
   if (!sig || !Object.keys(sig).length) return `<span class="muted">—</span>`;
   const out = [];
-  const leds = sig.leds || sig;
-  for (const [name, on] of Object.entries(leds)) {
-    if (name === "buzzer" || name === "leds" || typeof on === "object") continue;
-    const lit = on === true || (typeof on === "number" && on > 0) || on === "on";
-    const color = /red/.test(name) ? "#ff4d4d" : /green/.test(name) ? "#37d67a" : /yellow|amber/.test(name) ? "#ffc83d" : /blue/.test(name) ? "#4da3ff" : "#37d67a";
-    out.push(`<span class="led ${lit ? "on" : ""}" style="--c:${color}"><i></i>${esc(name)}</span>`);
+  const rgbCss = (rgb) => rgb && rgb.some((v) => v > 0)
+    ? `rgb(${rgb.map((v) => Math.round(55 + 200 * Math.min(1, v * 1.6))).join(",")})` : null;
+  for (const [side, led] of Object.entries(sig.seats || {})) {
+    const cls = led.pattern === "blink" ? "on blink" : led.pattern === "on" ? "on" : "";
+    const who = (led.seats || []).filter((s) => s !== side).join(", ");
+    out.push(`<span class="led ${cls}" style="--c:#37d67a"><i></i>${esc(side)}${who ? ` (${esc(who)})` : ""}</span>`);
   }
-  const buzz = sig.buzzer;
-  out.push(`<span class="buzzer">♪ ${esc(T("buzzer"))}: ${esc(buzz ? (typeof buzz === "string" ? buzz : JSON.stringify(buzz)) : T("silent"))}</span>`);
+  for (const [key, label] of [["side", T("side")], ["status", "status"]]) {
+    const led = sig[key];
+    if (!led) continue;
+    const css = rgbCss(led.rgb);
+    const name = key === "side" ? (led.side || led.color) : (led.showing || led.mode || led.color);
+    out.push(`<span class="led ${css ? "on" : ""}" style="--c:${css || "#888"}"><i></i>${esc(label)}: ${esc(name || "off")}</span>`);
+  }
+  const buzz = sig.buzzer || {};
+  const playing = buzz.playing ? `${buzz.playing}${buzz.note ? ` (${buzz.note})` : ""}` : T("silent");
+  out.push(`<span class="buzzer">♪ ${esc(T("buzzer"))}: ${esc(playing)}</span>`);
   return out.join("");
 }
 
