@@ -18,6 +18,7 @@ COMMANDS = [
     "replay",
     "recognize",
     "evaluate",
+    "doctor",
 ]
 
 
