@@ -19,6 +19,7 @@ COMMANDS = [
     "recognize",
     "evaluate",
     "doctor",
+    "record", "mat", "bench",
 ]
 
 

