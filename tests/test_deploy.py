@@ -341,10 +341,14 @@ def test_install_in_a_clean_debian_trixie_root(tmp_path):
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dst)
     shutil.copy("/etc/resolv.conf", root / "etc/resolv.conf")
+    # pip there trusts what this machine trusts (a proxy's own CA, where there is one)
+    shutil.copy("/etc/ssl/certs/ca-certificates.crt", root / "etc/ssl/certs/ca-certificates.crt")
 
-    def chroot(*cmd, check=True):
-        return subprocess.run(["chroot", str(root), *cmd], capture_output=True, text=True,
-                              timeout=900, check=check)
+    def chroot(*cmd, env=None):
+        result = subprocess.run(["chroot", str(root), *cmd], capture_output=True, text=True,
+                                timeout=900, env={**os.environ, **(env or {})})
+        assert result.returncode == 0, f"{cmd} failed:\n{result.stdout}\n{result.stderr}"
+        return result
 
     first = chroot("bash", "/src/deploy/install.sh", "--no-apt", "--hostname", "uno")
     assert "systemd is not running here" in first.stdout
@@ -354,6 +358,11 @@ def test_install_in_a_clean_debian_trixie_root(tmp_path):
     assert "doctor" in help_text and "run" in help_text
     paths = chroot("/opt/uno-companion/venv/bin/python", "-c", "import sys; print(sys.path)").stdout
     assert "/usr/lib/python3/dist-packages" in paths  # sees the system's picamera2
+    doctor = chroot("/opt/uno-companion/venv/bin/companion", "doctor", "--config",
+                    "/etc/uno-companion/companion.toml", "--mock-pins", "--mode", "timer",
+                    "--json", "--only", "config", "--only", "pins", "--only", "signals",
+                    "--only", "database", env={"STATE_DIRECTORY": "/var/lib/uno-companion"})
+    assert '"ok": true' in doctor.stdout
     assert (root / "etc/systemd/system/multi-user.target.wants/uno-companion.service").is_symlink()
     ids = chroot("id", "uno-companion").stdout
     assert "(video)" in ids and "(gpio)" in ids
