@@ -46,7 +46,8 @@ def test_order_quad_is_portrait_clockwise():
     w = np.linalg.norm(q[1] - q[0])
     h = np.linalg.norm(q[2] - q[1])
     assert w < h
-    cross = np.cross(q[1] - q[0], q[2] - q[1])
+    a, b = q[1] - q[0], q[2] - q[1]
+    cross = a[0] * b[1] - a[1] * b[0]
     assert cross > 0  # clockwise on screen (y down)
 
 

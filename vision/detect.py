@@ -100,7 +100,7 @@ def _quad_from_contour(cnt, min_area: float, max_area: float):
         return None
     hull = cv2.convexHull(cnt)
     harea = cv2.contourArea(hull)
-    if harea < min_area or harea > max_area or area / harea < 0.75:
+    if harea < min_area or harea > max_area or area / harea < 0.6:
         return None
     peri = cv2.arcLength(hull, True)
     quad = None
@@ -116,7 +116,7 @@ def _quad_from_contour(cnt, min_area: float, max_area: float):
     if quad is None:
         rect = cv2.minAreaRect(hull)
         rw, rh = rect[1]
-        if rw * rh <= 0 or harea / (rw * rh) < 0.88:
+        if rw * rh <= 0 or harea / (rw * rh) < 0.72:
             return None
         quad = cv2.boxPoints(rect).astype(np.float32)
     quad = order_quad(quad)
@@ -127,12 +127,12 @@ def _quad_from_contour(cnt, min_area: float, max_area: float):
     ratio = h / w
     if not 1.2 <= ratio <= 1.95:
         return None
-    # each corner angle: no more than ~35 degrees off square (a card under a steep perspective)
+    # each corner angle: no more than ~45 degrees off square (a card under a steep perspective)
     for i in range(4):
         a, b, c = quad[i - 1], quad[i], quad[(i + 1) % 4]
         v1, v2 = a - b, c - b
         cosang = float(np.dot(v1, v2) / (np.linalg.norm(v1) * np.linalg.norm(v2) + 1e-6))
-        if abs(cosang) > 0.57:
+        if abs(cosang) > 0.7:
             return None
     return quad
 
