@@ -363,6 +363,10 @@ def test_install_in_a_clean_debian_trixie_root(tmp_path):
                     "--json", "--only", "config", "--only", "pins", "--only", "signals",
                     "--only", "database", env={"STATE_DIRECTORY": "/var/lib/uno-companion"})
     assert '"ok": true' in doctor.stdout
+    # the wrapper runs it as the service's user: the state directory is that user's to write
+    wrapped = chroot("/usr/local/sbin/uno-companion-doctor", "--mock-pins", "--mode", "timer",
+                     "--only", "config", "--only", "database")
+    assert "ok   database: /var/lib/uno-companion/events.sqlite3 is writable" in wrapped.stdout
     assert (root / "etc/systemd/system/multi-user.target.wants/uno-companion.service").is_symlink()
     ids = chroot("id", "uno-companion").stdout
     assert "(video)" in ids and "(gpio)" in ids
