@@ -161,18 +161,28 @@ class FrameReport:
 
 # --- finding and classifying the card in a region ------------------------------------------------
 
-def locate_card(patch: np.ndarray, px_per_mm: float) -> np.ndarray | None:
+def locate_card(patch: np.ndarray, px_per_mm: float, before: np.ndarray | None = None) -> np.ndarray | None:
     """The card's four corners in a top-down ``patch`` of one region, or None when it holds none.
 
     The cloth is the colour of the patch's edge; what differs from it is card. The card's
-    outline is the rotated rectangle of the largest such blob, kept to a card's size (a stack
-    below may peek out).
+    outline is the rotated rectangle of the largest such blob, kept to a card's size. When the
+    region held a card ``before`` (the patch as last read), the new card is what differs from
+    it: the card below that peeks out of a stack is left out.
     """
+    if before is not None and before.shape == patch.shape:
+        moved = np.abs(patch.astype(np.int16) - before.astype(np.int16)).sum(2) > 90
+        moved = cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        quad = _card_from_mask(moved, px_per_mm, strict=True)
+        if quad is not None:
+            return quad
     h, w = patch.shape[:2]
     edge = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]]).astype(np.float32)
     cloth = np.median(edge, 0)
     diff = np.abs(patch.astype(np.float32) - cloth).sum(2)
-    mask = (diff > 60).astype(np.uint8)
+    return _card_from_mask((diff > 60).astype(np.uint8), px_per_mm)
+
+
+def _card_from_mask(mask: np.ndarray, px_per_mm: float, strict: bool = False) -> np.ndarray | None:
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
@@ -185,6 +195,9 @@ def locate_card(patch: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     if rw > rh:  # keep the rectangle portrait: swap the sides and turn the angle
         rw, rh, ang = rh, rw, ang - 90
     cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    fits = 0.85 * cw < rw < 1.15 * cw and 0.85 * ch < rh < 1.15 * ch
+    if strict and not fits:
+        return None
     if not (0.8 * cw < rw < 1.25 * cw and 0.8 * ch < rh < 1.25 * ch):
         # a stack peeking out, or a hand's shadow: the card's size, centred on the blob
         m = cv2.moments(big)
@@ -369,6 +382,8 @@ class TableReader:
         self._last: TableReading | None = None
         self._hand_frames = 0
         self.frames = 0
+        self._patches: dict[str, np.ndarray] = {}          # each region as last settled
+        self._pending_patches: dict[str, np.ndarray] = {}
 
     def _make_detector(self, view: View) -> None:
         regions = {n: self.layout.regions[n] for n in self.region_names}
@@ -447,6 +462,7 @@ class TableReader:
         self._make_detector(view)
         for v in self._votes.values():
             v.clear()
+        self._patches.clear()
         self._dirty |= set(self.region_names)
         self._pawn_dirty = self.game == "grid"
         self._quiet = 0
@@ -460,7 +476,8 @@ class TableReader:
         for name in names:
             region = self.layout.regions[name]
             patch = self.view.warp_region(frame, region, self.read_px, margin=4.0)
-            quad = locate_card(patch, self.read_px)
+            quad = locate_card(patch, self.read_px, self._patches.get(name))
+            self._pending_patches[name] = patch
             if quad is None:
                 self._votes[name].add(EMPTY, {EMPTY: 1.0})
                 continue
@@ -473,6 +490,8 @@ class TableReader:
         for name in names:
             v = self._votes[name]
             if v.stable or v.exhausted:
+                if name in self._pending_patches:
+                    self._patches[name] = self._pending_patches.pop(name)
                 label, probs, agreed = v.result()
                 self._state[name] = RegionReading.of(probs, agreed)
                 v.clear()

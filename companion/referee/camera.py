@@ -191,7 +191,11 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         best = here[0]
         rivals = [c for c in here[1:] if _differs(c.action, best.action)]
         second = rivals[0].gain if rivals else -math.inf
-        if best.gain >= commit_gain and best.gain - second >= margin:
+        got = reading.region(region) if region != "pawn" else None
+        # the legal action must also be about as likely as what was read best (which may be an
+        # illegal card): a legal card at 1 % beside an illegal one at 94 % is no legal play
+        plausible = got is None or math.log(got.p(_label_of(best.action))) >= math.log(got.confidence) - margin / 2
+        if best.gain >= commit_gain and best.gain - second >= margin and plausible:
             return Decision("commit", region, best.action, why=f"gain {best.gain:.1f}")
         if rivals and _label_of(rivals[0].action) == _label_of(best.action) and best.gain >= commit_gain:
             # same card, different colour: a wild whose colour only the player knows
@@ -344,12 +348,21 @@ class CameraReferee:
             state = table.state_json()
             expected = expected_of(state)
             diffs = differing(expected, self._reading, self._actionable)
-            # regions that now look as expected are settled
+            # regions that now look as expected are settled (a fresh cell reading the same card
+            # is looked at once more below: the same face may have been played on it)
             for region in list(self._actionable):
-                if region not in diffs:
+                if region not in diffs and not (region in self._reading.changed and region.startswith("cell-")
+                                                and not done):
                     self._actionable.discard(region)
             if self._question is not None and self._question.region not in diffs:
                 self._close_question(None, "table", "the table shows no change any more")
+            if not diffs and self._question is None and _waits_for_table(state) and not done:
+                same = self._same_face_play(state, expected)
+                self._actionable -= {r for r in self._actionable if r not in diffs}
+                if same is not None:
+                    done.append(same)
+                    self._ask(same, state)
+                break
             if not diffs or not _waits_for_table(state):
                 break
             # while the table is asked something, nothing else is decided (it waits for the answer)
@@ -381,6 +394,29 @@ class CameraReferee:
             break
         return done
 
+    def _same_face_play(self, state: dict[str, Any], expected: Expected) -> Decision | None:
+        """A cell that visibly changed but reads the card it held: the same face played on it
+        (decks hold two of most faces), or a card only nudged. Only the table can say: ask."""
+        reading = self._reading
+        fresh = [r for r in reading.changed if r.startswith("cell-") and r in self._actionable]
+        if not fresh or len(reading.changed) > 5 or "pawn" in reading.changed:
+            return None
+        seat = acting_seat(state)
+        pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
+        for region in fresh:
+            if pawn is not None and region == f"cell-{pawn[0]}-{pawn[1]}":
+                continue
+            got = reading.region(region)
+            if got is None or got.label != expected.labels.get(region) or got.confidence < 0.9:
+                continue
+            _, r, c = region.split("-")
+            play = _action_read(region, got.label, seat, expected)
+            if play is None:
+                continue
+            self._actionable.discard(region)
+            return Decision("ask", region, choices=(play,), why="same face")
+        return None
+
     # --- questions ------------------------------------------------------------------------
 
     def _ask(self, decision: Decision, state: dict[str, Any]) -> None:
@@ -390,7 +426,10 @@ class CameraReferee:
         if self._question is not None and self._question.signature == signature:
             return
         seat = acting_seat(state)
-        if decision.why == "colour":
+        if decision.why == "same face":
+            text = f"Did {seat} play another {label} on {decision.region.replace('cell-', 'cell ')}?"
+            choices = [{"id": 0, "label": _describe(decision.choices[0]), "action": decision.choices[0].to_json()}]
+        elif decision.why == "colour":
             text = f"Which colour did {seat} choose for the {label}?"
             choices = [{"id": i, "label": a.color or "?", "action": a.to_json()}
                        for i, a in enumerate(decision.choices)]
@@ -400,7 +439,8 @@ class CameraReferee:
             text = f"The camera is unsure what happened at {where} (it reads {label}). What was it?"
             choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
                        for i, a in enumerate(decision.choices)]
-        choices.append({"id": len(choices), "label": "nothing: the camera misread", "action": None})
+        choices.append({"id": len(choices), "label": "nothing: the camera misread" if decision.why != "same face"
+                        else "no, the card was only moved", "action": None})
         if self._question is not None:
             self._close_question(None, "camera", "replaced by a new question")
         self._question = Question(next(self._ids), decision.region, text, choices, seat, signature)
