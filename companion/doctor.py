@@ -473,8 +473,9 @@ def check_database(path: str | Path, *, timeout: float = 2.0) -> CheckResult:
     finally:
         if not existed and path.exists() and path.stat().st_size == 0:
             path.unlink()  # leave nothing behind; the companion makes its own
-    size = f"{path.stat().st_size // 1024} KiB, " if existed else "new, "
-    return _ok("database", f"{path} is writable ({size}journal {mode})")
+    if not existed:
+        return _ok("database", f"{path} is writable (new: the companion makes it at start)")
+    return _ok("database", f"{path} is writable ({path.stat().st_size // 1024} KiB, journal {mode})")
 
 
 # --- port -----------------------------------------------------------------------------------------

@@ -384,7 +384,7 @@ def test_database_new_path_is_writable_and_left_clean(tmp_path):
     path = tmp_path / "state" / "events.sqlite3"
     result = check_database(path)
     assert result.ok, result
-    assert "is writable (new" in result.detail
+    assert "is writable (new: the companion makes it" in result.detail
     assert not path.exists()  # the companion makes its own
 
 
