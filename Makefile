@@ -19,6 +19,7 @@ run: install
 
 test: install
 	sh scripts/install-browser.sh
+	sh scripts/install-test-tools.sh
 	$(BIN)/python -m pytest
 
 clean:

@@ -19,6 +19,7 @@ fi
 echo "install-browser: installing$need (for the browser tests)" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-# shellcheck disable=SC2086 - the package list is meant to split
+# The package list is meant to split into words.
+# shellcheck disable=SC2086
 apt-get install -y -qq $need >/dev/null
 echo "install-browser: $("$CHROMIUM" --version 2>/dev/null || echo chromium installed)" >&2
