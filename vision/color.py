@@ -17,20 +17,23 @@ def normalize_card(card_bgr: np.ndarray) -> np.ndarray:
     """A white-balanced and contrast-stretched copy of a rectified card (uint8 BGR)."""
     img = card_bgr.astype(np.float32)
     flat = img.reshape(-1, 3)
+    n = len(flat)
     lum = flat.sum(1)
     # white reference: the brightest pixels that are not strongly coloured
-    order = np.argsort(lum)
-    top = flat[order[-max(8, len(order) // 10):]]
+    k = max(8, n // 10)
+    top = flat[np.argpartition(lum, n - k)[n - k:]]
     chroma = top.max(1) - top.min(1)
-    keep = top[chroma <= np.percentile(chroma, 50)]
+    keep = top[chroma <= np.median(chroma)]
     white = np.median(keep, axis=0) + 1.0
     gains = white.mean() / white
     # a coloured card with little white (Flip dark) must not be pushed to grey: limit the gains
     gains = np.clip(gains, 0.6, 1.6)
     gains /= gains.mean()
-    img *= gains
-    lo = np.percentile(img, 1.5)
-    hi = np.percentile(img.max(axis=-1), 97)
+    img *= gains.astype(np.float32)
+    allv = img.reshape(-1)
+    lo = float(np.partition(allv, int(0.015 * (allv.size - 1)))[int(0.015 * (allv.size - 1))])
+    mx = img.max(axis=-1).reshape(-1)
+    hi = float(np.partition(mx, int(0.97 * (mx.size - 1)))[int(0.97 * (mx.size - 1))])
     scale = 235.0 / max(hi - lo, 40.0)
     img = (img - lo) * scale + 10
     return np.clip(img, 0, 255).astype(np.uint8)

@@ -146,6 +146,13 @@ def _maps(small: np.ndarray):
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     # the area between edges: the inside of closed outlines
     yield cv2.bitwise_not(edges), False, cv2.RETR_LIST
+    # the same with gaps in outlines bridged (glare, low contrast against the table)
+    closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    yield closed, False, cv2.RETR_EXTERNAL
+    # local contrast: a card lighter than its surroundings (white border on a mid-grey table)
+    adapt = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY,
+                                  51 | 1, -5)
+    yield cv2.morphologyEx(adapt, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), False, cv2.RETR_EXTERNAL
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     sat = cv2.GaussianBlur(hsv[..., 1], (5, 5), 0)
     val = hsv[..., 2]
@@ -159,6 +166,29 @@ def _maps(small: np.ndarray):
     # white regions (card borders on dark or coloured tables)
     white = ((sat < 60) & (val > max(120.0, float(np.percentile(val, 60))))).astype(np.uint8) * 255
     yield cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), False, cv2.RETR_EXTERNAL
+
+
+def _paired_fields(contours, min_area: float, max_area: float):
+    """Fields cut in two by the centre oval (classic prints): hulls of nearby pairs of pieces."""
+    pieces = []
+    for cnt in contours:
+        a = cv2.contourArea(cnt)
+        if a >= min_area * 0.12:
+            m = cv2.moments(cnt)
+            if m["m00"] > 0:
+                pieces.append((cnt, a, np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])))
+    out = []
+    for i in range(len(pieces)):
+        for j in range(i + 1, len(pieces)):
+            (ci, ai, pi), (cj, aj, pj) = pieces[i], pieces[j]
+            if max(ai, aj) > 3 * min(ai, aj) or np.linalg.norm(pi - pj) > 1.6 * np.sqrt(ai + aj):
+                continue
+            q = _quad_from_contour(cv2.convexHull(np.vstack([ci, cj])), min_area, max_area)
+            if q is not None:
+                out.append((cv2.contourArea(q), q))
+                g = _grow(q)
+                out.append((cv2.contourArea(g), g))
+    return out
 
 
 def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int = 120) -> list[Quad]:
@@ -185,13 +215,12 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
             if q is None:
                 continue
             cands.append((cv2.contourArea(q), q))
-            if is_field:
-                g = _grow(q)
-                cands.append((cv2.contourArea(g), g))
-            else:
-                # an edge/bright outline may also be a field inside a dark border
-                g = _grow(q)
-                cands.append((cv2.contourArea(g) * 0.999, g))
+            # a coloured field (or an outline that may be the field inside a dark border):
+            # the card is that outline grown by the border
+            g = _grow(q)
+            cands.append((cv2.contourArea(g) * (1.0 if is_field else 0.999), g))
+        if is_field:
+            cands.extend(_paired_fields(contours, min_area, max_area))
     cands.sort(key=lambda t: -t[0])
     kept: list[Quad] = []
     for _, q in cands:

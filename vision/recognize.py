@@ -32,6 +32,8 @@ from vision.detect import CARD_H, CARD_RATIO, CARD_W, find_quads, order_quad, re
 __all__ = ["CardReader", "CardSighting", "CardReading", "MODEL_PATH", "DECKS"]
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.onnx"
+#: The whole frame is read as one card (a close-up) only with at least this confidence.
+WHOLE_FRAME_CONFIDENCE = 0.9
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,8 @@ class CardReader:
         for q, p in zip(quads, probs):
             r = self._reading(p)
             if r.label == NONE or r.confidence < self.min_confidence:
+                continue
+            if q is whole and r.confidence < max(self.min_confidence, WHOLE_FRAME_CONFIDENCE):
                 continue
             cands.append((r, q))
         cands.sort(key=lambda t: -t[0].confidence)
