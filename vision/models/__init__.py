@@ -1,0 +1,1 @@
+"""The trained card model (cards.onnx) and its description (cards.json)."""
