@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
@@ -39,8 +40,16 @@ def run(args) -> int:
     except (FileNotFoundError, cv2.error) as e:
         print(f"companion recognize: error: {e}", file=sys.stderr)
         return 2
+    try:  # our own message says what went wrong; no OpenCV warnings on stderr
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    except AttributeError:  # pragma: no cover
+        pass
     status = 0
     for path in args.images:
+        if not os.path.isfile(path):
+            print(f"companion recognize: error: {path}: no such file", file=sys.stderr)
+            status = 1
+            continue
         img = cv2.imread(path, cv2.IMREAD_COLOR)
         if img is None:
             print(f"companion recognize: error: {path}: cannot read image (missing, unreadable or not "
