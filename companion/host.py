@@ -31,6 +31,8 @@ class Host:
     """
 
     MODES = ("referee", "timer", "scoreboard")
+    #: The game the set-up page proposes first in each mode.
+    DEFAULT_GAMES = {"referee": "grid", "timer": "timer", "scoreboard": "scoreboard"}
 
     def __init__(self, log: EventLog | None = None, bus: EventBus | None = None, *,
                  mode: str = "referee", clock: Callable[[], float] = time.monotonic):
@@ -39,6 +41,8 @@ class Host:
         self.bus = bus or EventBus()
         self.log = log or EventLog(":memory:")
         self.mode = mode
+        #: The game the set-up page proposes first (``[table] game`` in referee mode).
+        self.default_game = self.DEFAULT_GAMES[mode]
         self.clock = clock
         self._lock = threading.RLock()
         self.table: Table | None = Table.resume(self.log, self.bus, clock=clock)

@@ -12,7 +12,9 @@ from .errors import BadCard, BadInput, IllegalAction, NotYourTurn, RuleError, Se
 __all__ = ["GAME_NAMES", "game_class", "Game", "Outcome", "RuleError", "BadInput", "BadCard",
            "NotYourTurn", "IllegalAction", "SetupError"]
 
-GAME_NAMES = ("grid", "flip", "classic")
+#: The rule engines (``game`` of a set-up line), then the two table modes with no rules:
+#: ``timer`` (turns ended by a phone or a button) and ``scoreboard`` (scores only).
+GAME_NAMES = ("grid", "flip", "classic", "timer", "scoreboard")
 
 
 def game_class(name: str) -> type[Game]:
@@ -26,4 +28,10 @@ def game_class(name: str) -> type[Game]:
     if name == "classic":
         from .flip import ClassicGame
         return ClassicGame
+    if name == "timer":
+        from .timer import TimerGame
+        return TimerGame
+    if name == "scoreboard":
+        from .scoreboard import ScoreGame
+        return ScoreGame
     raise SetupError(f"unknown game {name!r}: expected one of {', '.join(GAME_NAMES)}")

@@ -20,7 +20,8 @@ from .errors import BadCard, BadInput
 
 __all__ = [
     "Action", "Play", "Move", "Discard", "Timeout", "Draw", "Pass", "Uno", "Catch", "Challenge",
-    "Accept", "Reveal", "Declare", "Penalty", "Show", "Round", "action_from_json", "ACTIONS",
+    "Accept", "Reveal", "Declare", "Penalty", "Show", "Score", "Round", "action_from_json",
+    "ACTIONS",
 ]
 
 Cell = tuple[int, int]
@@ -166,6 +167,14 @@ class Show(Action):
 
 
 @dataclass(frozen=True)
+class Score(Action):
+    """Scoreboard only: the points of ``by``'s hand this round, typed instead of shown."""
+
+    points: int
+    do: ClassVar[str] = "score"
+
+
+@dataclass(frozen=True)
 class Round(Action):
     """The next round or game: ``start`` and ``dealer`` (flip/classic) or ``grid`` (grid game)."""
 
@@ -178,7 +187,7 @@ class Round(Action):
 ACTIONS: dict[str, type[Action]] = {
     cls.do: cls
     for cls in (Play, Move, Discard, Timeout, Draw, Pass, Uno, Catch, Challenge, Accept, Reveal,
-                Declare, Penalty, Show, Round)
+                Declare, Penalty, Show, Score, Round)
 }
 
 
@@ -255,6 +264,8 @@ def action_from_json(obj: Any) -> Action:
         value = obj[name]
         if name == "count":
             kwargs[name] = _int(value, name, 1 if do == "penalty" else 0)
+        elif name == "points":
+            kwargs[name] = _int(value, name, 0)
         else:
             kwargs[name] = _READERS[name](value, name)
     return cls(**kwargs)
