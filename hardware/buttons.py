@@ -7,7 +7,8 @@ The buttons are shared by the whole table, so a press acts for whoever it concer
   it is: ``{"by": seat, "do": "uno"}``.
 * **draw/pass** draws one card for the player whose turn it is, or passes (keeps the drawn
   card) when that player has just drawn: ``{"do": "draw", "count": 1}`` / ``{"do": "pass"}``.
-  The grid game has no draw or pass: the button does nothing there.
+  The grid game has no draw or pass: the button does nothing there. With the timer only
+  (game ``timer``) it ends the turn: ``{"do": "pass"}``.
 * **confirm** calls the ``confirm`` callback (the camera referee's "yes, that is what
   happened").
 
@@ -46,6 +47,9 @@ log = logging.getLogger(__name__)
 
 #: The buttons there can be, by name.
 BUTTONS = ("uno", "draw", "confirm")
+
+#: Games with UNO calls and a draw pile (the grid game has neither; timer/scoreboard no cards).
+_CARD_GAMES = ("flip", "classic")
 
 
 class TableButtons:
@@ -136,9 +140,11 @@ class TableButtons:
         with self._lock:
             if name == "uno":
                 seat = self._uno_window or self._turn
-                return {"by": seat, "do": "uno"} if seat and self._game != "grid" else None
+                return {"by": seat, "do": "uno"} if seat and self._game in _CARD_GAMES else None
             if name == "draw":
-                if self._turn is None or self._game == "grid":
+                if self._turn is not None and self._game == "timer":
+                    return {"by": self._turn, "do": "pass"}  # timer only: the button ends a turn
+                if self._turn is None or self._game not in _CARD_GAMES:
                     return None
                 if self._drawn_by == self._turn:
                     return {"by": self._turn, "do": "pass"}

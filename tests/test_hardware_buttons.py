@@ -140,3 +140,25 @@ def test_buttons_off_or_unwired_make_no_devices():
     assert off.buttons == {} and list(some.buttons) == ["draw"]
     off.close()
     some.close()
+
+
+def test_timer_only_the_draw_pass_button_ends_the_turn_and_uno_does_nothing():
+    r = Rig(game="timer")
+    try:
+        r.bus.publish("turn", seat="ben")
+        r.press(DRAW)
+        r.press(UNO)
+        assert r.actions == [{"by": "ben", "do": "pass"}]
+    finally:
+        r.buttons.close()
+
+
+def test_scoreboard_only_the_buttons_do_nothing():
+    r = Rig(game="scoreboard")
+    try:
+        r.bus.publish("turn", seat="ben")
+        r.press(DRAW)
+        r.press(UNO)
+        assert r.actions == []
+    finally:
+        r.buttons.close()
