@@ -141,3 +141,28 @@ def test_the_host_starts_resumes_and_ends_matches(tmp_path):
 def test_an_unknown_mode_is_refused():
     with pytest.raises(ValueError, match="unknown mode"):
         Host(mode="karaoke")
+
+
+def test_timer_only_mode_the_buzzer_times_every_turn_and_zero_moves_it_on(bus_and_seen):
+    bus, seen = bus_and_seen
+    clock = FakeClock()
+    host = Host(mode="timer", bus=bus, clock=clock)
+    assert host.default_game == "timer"
+    table = host.start_match({"setup": {"game": "timer", "seats": ["ann", "ben"],
+                                        "options": {"turn_seconds": 10}}})
+    table.act({"by": "ann", "do": "pass"}, source="button")
+    assert table.timer.seat == "ben"
+    clock.now = 10
+    table.poll_timer()
+    assert table.state_json()["turn"] == "ann"
+    kinds = [m.data["kind"] for m in seen if m.type == "timer"]
+    assert kinds == ["warning", "tick", "tick", "tick", "tick", "tick", "expired"]
+
+
+def test_scoreboard_only_mode_has_no_turn_so_no_timer():
+    host = Host(mode="scoreboard")
+    assert host.default_game == "scoreboard"
+    table = host.start_match({"setup": {"game": "scoreboard", "seats": ["ann", "ben"]}})
+    assert table.timer.seat is None
+    table.act({"by": "ben", "do": "score", "points": 12})
+    assert table.act({"by": "ann", "do": "round"}).state["scores"] == {"ann": 12, "ben": 0}
