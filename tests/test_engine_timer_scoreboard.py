@@ -170,3 +170,23 @@ def test_scoreboard_random_rounds_keep_the_totals_consistent(data):
     assert state["scores"] == expected
     if scoring == "sheet":
         assert sum(state["scores"].values()) == 0  # a sheet always balances
+
+
+def test_the_examples_in_docs_replay_modes_do_what_the_page_says():
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "replay-modes.md").read_text()
+    blocks = re.findall(r"```jsonl\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    answers = []
+    for block in blocks:
+        lines = block.strip().splitlines()
+        replay = Replay(lines[0])
+        answers.append([replay.answer(line) for line in lines[1:]])
+        assert all(a["ok"] for a in answers[-1])
+    timer_last, board_last = answers[0][-1], answers[1][-1]
+    assert timer_last["state"]["turn"] == "ann"
+    assert timer_last["events"] == [{"type": "timeout", "seat": "cai", "action": "pass"},
+                                    {"type": "turn", "seat": "ann"}]
+    assert board_last["state"]["scores"] == {"ann": 107, "ben": -30, "cai": -77}
