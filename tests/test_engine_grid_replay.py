@@ -4,14 +4,12 @@ itself as a subprocess (a malformed line goes on, a bad set-up line exits 2)."""
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from companion.replay import replay_lines
+from tests.support.doc_examples import contains, doc_examples, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "replay-grid.md"
@@ -25,37 +23,7 @@ SETUP = json.dumps({"setup": {"game": "grid", "seats": ["north", "south"], "grid
                               "options": {"turn_seconds": 0}}})
 
 
-def doc_examples() -> list[tuple[int, list[str], dict]]:
-    """(line number, input lines, expected subset of the last answer) for each ```jsonl block."""
-    text = DOC.read_text(encoding="utf-8")
-    blocks = [(text[:m.start()].count("\n") + 1, m.group(1), m.group(2))
-              for m in re.finditer(r"```(\w*)\n(.*?)```", text, re.S)]
-    examples = []
-    for i, (line, lang, body) in enumerate(blocks):
-        if lang == "jsonl":
-            follow = blocks[i + 1]
-            assert follow[1] == "json", f"docs line {line}: a jsonl example needs a json answer"
-            examples.append((line, body.strip().splitlines(), json.loads(follow[2])))
-    return examples
-
-
-def contains(actual, expected, where="answer") -> None:
-    """``expected`` is part of ``actual``: dict keys recursively, lists item by item."""
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), f"{where}: {actual!r} is not an object"
-        for key, value in expected.items():
-            assert key in actual, f"{where}: no {key!r} in {actual!r}"
-            contains(actual[key], value, f"{where}.{key}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), \
-            f"{where}: {actual!r} != {expected!r}"
-        for i, (a, e) in enumerate(zip(actual, expected)):
-            contains(a, e, f"{where}[{i}]")
-    else:
-        assert actual == expected, f"{where}: {actual!r} != {expected!r}"
-
-
-EXAMPLES = doc_examples()
+EXAMPLES = doc_examples(DOC)
 
 
 def test_the_doc_has_an_example_per_rule():
@@ -71,9 +39,6 @@ def test_doc_example_answers_as_documented(line, lines, expected):
         assert earlier["ok"] or earlier["error"] == "bad-input", (line, earlier)
 
 
-def run_cli(text: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", "replay", "-"], input=text,
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
 
 
 def test_cli_replays_a_grid_game_and_goes_on_after_a_malformed_line():
