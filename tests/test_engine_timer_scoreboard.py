@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import SetupError, game_class
-from companion.replay import Replay
+from companion.replay import Replay, replay_lines
+from tests.support.doc_examples import contains, doc_examples
 
 
 def timer(*seats, **options):
@@ -172,21 +175,11 @@ def test_scoreboard_random_rounds_keep_the_totals_consistent(data):
         assert sum(state["scores"].values()) == 0  # a sheet always balances
 
 
-def test_the_examples_in_docs_replay_modes_do_what_the_page_says():
-    import re
-    from pathlib import Path
+MODES_DOC = Path(__file__).resolve().parents[1] / "docs" / "replay-modes.md"
 
-    text = (Path(__file__).resolve().parent.parent / "docs" / "replay-modes.md").read_text()
-    blocks = re.findall(r"```jsonl\n(.*?)```", text, re.S)
-    assert len(blocks) == 2
-    answers = []
-    for block in blocks:
-        lines = block.strip().splitlines()
-        replay = Replay(lines[0])
-        answers.append([replay.answer(line) for line in lines[1:]])
-        assert all(a["ok"] for a in answers[-1])
-    timer_last, board_last = answers[0][-1], answers[1][-1]
-    assert timer_last["state"]["turn"] == "ann"
-    assert timer_last["events"] == [{"type": "timeout", "seat": "cai", "action": "pass"},
-                                    {"type": "turn", "seat": "ann"}]
-    assert board_last["state"]["scores"] == {"ann": 107, "ben": -30, "cai": -77}
+
+@pytest.mark.parametrize("line, lines, expected", doc_examples(MODES_DOC))
+def test_the_examples_in_docs_replay_modes_do_what_the_page_says(line, lines, expected):
+    answers = list(replay_lines(lines))
+    assert all(a["ok"] for a in answers), (line, answers)
+    contains(answers[-1], expected)
