@@ -27,7 +27,7 @@ from flask import (Blueprint, Flask, Response, current_app, g, jsonify, make_res
                    render_template, request, stream_with_context, url_for)
 
 from companion.bus import BusMessage
-from companion.cards import CLASSIC, DARK, LIGHT
+from companion.cards import CLASSIC, DARK, FACE_SETS, LIGHT
 from companion.decks import classic_deck
 from companion.engine import GAME_NAMES, RuleError, SetupError, game_class
 from companion.engine.actions import action_from_json
@@ -43,9 +43,15 @@ __all__ = ["create_app", "WebState"]
 
 #: Actions a phone may send for its own seat (``timeout`` belongs to the turn timer).
 PHONE_ACTIONS = frozenset({"play", "move", "discard", "draw", "pass", "uno", "catch", "challenge",
-                           "accept", "reveal", "declare", "show", "round", "penalty"})
-#: What the organiser (joined with no seat) may send, naming the seat it is for.
-ORGANISER_ACTIONS = frozenset({"round", "penalty"})
+                           "accept", "reveal", "declare", "show", "score", "round", "penalty"})
+#: What the organiser (joined with no seat) may send, naming the seat it is for: starting rounds,
+#: penalties, and (scoreboard) typing a player's points for them.
+ORGANISER_ACTIONS = frozenset({"round", "penalty", "score"})
+#: The highest hand a phone may type on the scoreboard (more is a typo, not a hand).
+MAX_HAND_POINTS = 9999
+#: The only actions of the two table modes with no rules (anything else: 400, unseen by the table).
+MODE_ACTIONS = {"timer": frozenset({"pass", "timeout"}),
+                "scoreboard": frozenset({"score", "show", "round"})}
 #: Bus events not worth a line in "what happened" (big or very frequent).
 _QUIET = {"state", "table-ready", "action", "reading", "signals"}
 UNDO_REQUEST_S = 60.0
@@ -178,7 +184,7 @@ def _decks() -> dict[str, Any]:
     out = {}
     for fs in (CLASSIC, LIGHT, DARK):
         out[fs.name] = {"colors": list(fs.colors), "faces": list(fs.numbers + fs.actions),
-                        "wilds": list(fs.wilds)}
+                        "wilds": list(fs.wilds), "points": dict(fs.points_table)}
     return out
 
 
@@ -253,24 +259,28 @@ def scoreboard_page():
     host = _host()
     matches = host.log.matches()
     table = host.table
-    current = None
+    current = live = None
     if table is not None:
         match = next((m for m in matches if m["id"] == table.match_id), None)
         if match is None:     # no log entry (should not happen): show the live totals
             match = {"id": None, "setup": table.setup, "rounds": []}
-        current = scoreboard(match, table.state_json())
+        live = table.state_json()
+        current = scoreboard(match, live)
     chart = chart_svg(current, title=_t("scores_over_rounds")) if current and current.rounds else ""
     history = [(m, scoreboard(m)) for m in matches]
     return render_template("scoreboard.html", page="scoreboard", current=current, chart=chart,
-                           history=history, fmt_time=_fmt_time)
+                           live=live, history=history, fmt_time=_fmt_time)
 
 
 @bp.get("/setup")
 def setup_page():
     options = {name: _option_fields(name) for name in GAME_NAMES}
     reading_grid = _reading_grid()
+    host = _host()
+    default = host.default_game if host.default_game in GAME_NAMES else GAME_NAMES[0]
     return render_template("setup.html", page="setup", options=options,
                            options_json=json.dumps(options), games=GAME_NAMES,
+                           default_game=default, mode=host.mode,
                            has_camera_grid=reading_grid is not None,
                            join_token=_phones().join_token)
 
@@ -492,13 +502,36 @@ def api_action():
         if phone.seat not in table.seats:
             return error(403, "wrong-seat", f"{phone.seat} has no seat in this match: join again")
     try:
-        action_from_json(data)          # malformed or unknown cards: 400, the table never sees it
+        action = action_from_json(data)  # malformed or unknown cards: 400, the table never sees it
     except RuleError as exc:
         return error(400, exc.code, exc.message)
+    refusal = _check_score_entry(table, action)
+    if refusal is not None:
+        return refusal
     if phone.seat is not None and do not in PHONE_ACTIONS:
         return error(403, "not-from-phone", f"{do!r} is not sent from a phone")
     answer = table.act(data, source="phone")
     return jsonify(answer.to_json())
+
+
+def _check_score_entry(table, action) -> Response | None:
+    """Actions the table would only refuse as malformed (or take as a typo): 400 before it sees
+    them. The timer has only ``pass``; the scoreboard ``score``, ``show`` and ``round``."""
+    allowed = MODE_ACTIONS.get(table.game.name)
+    if allowed is not None and action.do not in allowed:
+        return error(400, "bad-input", f"the {table.game.name} has no {action.do!r} action: "
+                                       f"use {', '.join(sorted(allowed - {'timeout'}))}")
+    if action.do == "score" and action.points > MAX_HAND_POINTS:
+        return error(400, "bad-input", f"'points' must be 0..{MAX_HAND_POINTS}: a hand is never "
+                                       f"worth {action.points}")
+    if action.do == "show" and table.game.name == "scoreboard":
+        deck = getattr(table.game.options, "deck", "classic")
+        face_set = FACE_SETS.get(deck)
+        wrong = [c.name for c in action.cards if face_set is not None and c not in face_set]
+        if wrong:
+            return error(400, "bad-card", f"{', '.join(wrong)}: not in the {deck} deck this "
+                                          f"scoreboard counts")
+    return None
 
 
 @bp.post("/api/undo")

@@ -74,6 +74,14 @@ function eventText(ev) {
   if (d.color && ev.type === "color-declared") d.color = colorWords(ev.color);
   if (Array.isArray(d.seats)) d.seats = d.seats.join(", ");
   if (Array.isArray(d.champions)) d.champions = d.champions.join(", ");
+  if (Array.isArray(d.winners)) d.winners = d.winners.join(", ") || "—";
+  if (Array.isArray(d.predicted)) d.predicted = d.predicted.map((c) => cardWords(c)).join(" / ");
+  if (d.start) d.start = cardWords(d.start);
+  if (ev.type === "camera") d.status = STR["camera_" + ev.status] !== undefined ? T("camera_" + ev.status) : ev.status;
+  if (ev.type === "confirm-answer" && d.choice && typeof d.choice === "object") d.choice = d.choice.label || JSON.stringify(d.choice);
+  if (ev.type === "timeout" && ev.action === "warn") return T("ev_timeout_warn", d);
+  if (ev.type === "timer" && ev.kind !== "warning") return ev.kind === "tick" ? null : T("ev_timer_" + ev.kind, d);
+  if (ev.type === "hand-shown" && Array.isArray(ev.cards)) return T("ev_hand-shown_cards", Object.assign(d, { n: ev.cards.length }));
   if (d.direction) d.direction = T("dir_" + d.direction);
   if (d.side) d.side = T("side_" + d.side);
   if (ev.type === "played" && ev.cell) return T("ev_played_cell", Object.assign(d, { cell: cellWords(ev.cell) }));
@@ -82,7 +90,6 @@ function eventText(ev) {
     return off ? T("ev_moved_off", d) : T("ev_moved", Object.assign(d, { to: cellWords(ev.to) }));
   }
   if (ev.type === "uno-window" && !ev.open) return null;
-  if (ev.type === "timer" && ev.kind !== "warning" && ev.kind !== "expired") return null;
   if (ev.type === "hello" || ev.type === "resync") return null;
   const key = "ev_" + ev.type;
   if (STR[key] === undefined) return null;
@@ -208,11 +215,67 @@ const App = {
 
 function renderTimer(el) {
   if (!el) return;
+  const base = el.dataset.base ? el.dataset.base + " " : "";
   const left = App.timeLeft();
-  if (left === null) { el.textContent = App.state && App.state.playing ? T("timer_off") : ""; el.className = "timer off"; return; }
+  const st = App.state;
+  if (left === null) {
+    // The scoreboard has no turns: no clock at all rather than "no timer".
+    el.textContent = st && st.playing && st.game !== "scoreboard" ? T("timer_off") : "";
+    el.className = base + "timer off";
+    return;
+  }
   const s = Math.ceil(left);
   el.textContent = (App.timer.paused ? "Ⅱ " : "") + `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-  el.className = "timer" + (s <= 0 ? " out" : s <= 10 ? " low" : "");
+  el.className = base + "timer" + (s <= 0 ? " out" : s <= 10 ? " low" : "");
+  const ring = el.closest(".clock");
+  if (ring && App.timer.seconds) ring.style.setProperty("--frac", String(Math.max(0, Math.min(1, left / App.timer.seconds))));
+}
+
+function renderClocks() { for (const el of document.querySelectorAll("[data-clock]")) renderTimer(el); }
+
+/* The seats in playing order, the one whose turn it is marked (timer game). */
+function orderHtml(s) {
+  return `<ol class="order" aria-label="${esc(T("turn_order"))}">${(s.seats || []).map((seat) =>
+    `<li class="${seat === s.turn ? "turn" : ""}">${esc(seat)}</li>`).join("")}</ol>`;
+}
+
+function nextSeat(s) {
+  const seats = s.seats || [];
+  const i = seats.indexOf(s.turn);
+  return i < 0 || !seats.length ? null : seats[(i + 1) % seats.length];
+}
+
+/* Timer only: the big clock, whose turn, the turn count, the order. */
+function timerBoardHtml(s) {
+  const next = nextSeat(s);
+  return `<div class="timer-board">
+    <div class="clock"><div class="clock-face"><div class="clock-seat">${esc(s.turn || "—")}</div><div data-clock data-base="bigclock"></div>
+      <div class="clock-turn">${esc(T("turn_n", { n: (s.turns || 0) + 1 }))}</div></div></div>
+    ${next && next !== s.turn ? `<p class="next-up">${esc(T("next_up", { seat: next }))}</p>` : ""}
+    ${orderHtml(s)}</div>`;
+}
+
+/* Scoreboard only: this round's entries and the totals. */
+function scoreBoardHtml(s, opts) {
+  opts = opts || {};
+  const entered = s.entered || {};
+  const waiting = (s.pending && s.pending.seats) || [];
+  const champs = s.champions || [];
+  const rows = (s.seats || []).map((seat) => {
+    const has = Object.prototype.hasOwnProperty.call(entered, seat);
+    const cell = has ? `<span class="entry ok">✓ ${esc(T("points_unit", { points: entered[seat] }))}</span>`
+      : s.over ? "" : `<span class="entry missing">… ${esc(T("missing"))}</span>`;
+    const me = opts.me === seat ? " me" : "";
+    return `<tr class="${champs.includes(seat) ? "champ" : ""}${me}"><th scope="row">${champs.includes(seat) ? "★ " : ""}${esc(seat)}</th>
+      <td>${cell}</td><td class="total">${esc((s.scores || {})[seat] ?? 0)}</td></tr>`;
+  }).join("");
+  const status = s.over ? T("match_over", { seats: champs.join(", ") })
+    : waiting.length ? T("waiting_hands", { seats: waiting.join(", ") }) : T("sb_all_in");
+  return `<div class="score-board">
+    <div class="round-big">${esc(T("round_n", { n: s.round || 1 }))}</div>
+    <p class="sb-status ${waiting.length || s.over ? "" : "all-in"}">${esc(status)}</p>
+    <table class="sb-table"><thead><tr><th></th><th scope="col">${esc(T("round_n", { n: s.round || 1 }))}</th><th scope="col">${esc(T("total"))}</th></tr></thead>
+    <tbody>${rows}</tbody></table></div>`;
 }
 
 function deckFor(state) {
@@ -225,6 +288,8 @@ function boardHtml(s, opts) {
   opts = opts || {};
   if (!s || !s.playing) return `<p class="muted">${esc(T("no_match"))} ${esc(T("no_match_hint"))}</p>`;
   if (s.game === "grid") return gridHtml(s, opts);
+  if (s.game === "timer") return timerBoardHtml(s);
+  if (s.game === "scoreboard") return scoreBoardHtml(s, opts);
   const side = s.side ? `<span class="pill ${s.side}">${esc(T("side_" + s.side))}</span>` : "";
   const hands = Object.entries(s.hands || {}).map(([seat, n]) =>
     `<span class="hand ${seat === s.turn ? "turn" : ""}">${esc(seat)}<b>${n}</b></span>`).join("");

@@ -2,7 +2,7 @@
 "use strict";
 
 App.onChange((s, reason) => {
-  if (["round-over", "game-over", "match-over", "match-started", "match-ended", "undone"].includes(reason)) {
+  if (["round-over", "game-over", "match-over", "match-started", "match-ended", "undone", "hand-shown"].includes(reason)) {
     setTimeout(() => location.reload(), 300);
   }
 });

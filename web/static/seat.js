@@ -39,7 +39,9 @@ function pickCard(opts) {
         const lit = opts.legalCards && opts.legalCards.has(name) ? "legal" : "";
         return `<button type="button" data-card="${esc(name)}">${cardHtml(name, { cls: dim + " " + lit, side: deck === DECKS.dark ? "dark" : "light" })}</button>`;
       }).join("");
-      const handList = opts.multi ? `<div><b>${esc(T("hand_so_far"))}</b> <div class="hand-list">${hand.map((n) => cardHtml(n)).join("")}</div></div>` : "";
+      const total = opts.multi && deck.points ? `<p class="hand-total">${esc(T("hand_total", { points: handPoints(hand, deck) }))}</p>` : "";
+      const handList = opts.multi ? `<div><b>${esc(T("hand_so_far"))}</b> <div class="hand-list">${hand.map((n, i) =>
+        `<button type="button" data-remove="${i}" aria-label="${esc(T("cancel"))} ${esc(cardWords(n))}">${cardHtml(n)}</button>`).join("")}</div>${total}</div>` : "";
       sheetForm.innerHTML = `<h3>${esc(opts.title)}</h3>
         ${opts.legalCards && opts.legalCards.size ? `<p class="muted small">${esc(T("legal_hint"))}</p>` : ""}
         ${colorBtns ? `<div class="picker-colors">${colorBtns}</div>` : ""}
@@ -52,6 +54,7 @@ function pickCard(opts) {
       const b = e.target.closest("button");
       if (!b) return;
       if (b.dataset.color) { color = b.dataset.color; draw(); return; }
+      if (b.dataset.remove !== undefined) { hand.splice(Number(b.dataset.remove), 1); draw(); return; }
       if (b.dataset.card) {
         if (opts.multi) { hand.push(b.dataset.card); draw(); return; }
         closeSheet(); resolve(b.dataset.card); return;
@@ -59,6 +62,46 @@ function pickCard(opts) {
       if (b.hasAttribute("data-send")) { closeSheet(); resolve(hand.slice()); return; }
       if (b.hasAttribute("data-clear")) { hand.length = 0; draw(); return; }
       if (b.hasAttribute("data-cancel")) { closeSheet(); resolve(null); }
+    };
+    draw();
+    sheet.showModal();
+  });
+}
+
+/* RULES.md points of a hand: a number card its number, the others from the deck's table. */
+function handPoints(hand, deck) {
+  return hand.reduce((sum, name) => {
+    const c = parseCard(name);
+    return sum + (/^\d$/.test(c.face) ? Number(c.face) : (deck.points[c.face] || 0));
+  }, 0);
+}
+
+/* A number pad in the bottom sheet: the points of a hand, typed. */
+function pickPoints(title, start) {
+  return new Promise((resolve) => {
+    let digits = start ? String(start) : "";
+    function draw() {
+      const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "⌫"].map((k) =>
+        `<button type="button" class="btn key ${k === "C" || k === "⌫" ? "ghost" : ""}" data-key="${k}" aria-label="${k === "⌫" ? "backspace" : k === "C" ? esc(T("clear")) : k}">${k}</button>`).join("");
+      sheetForm.innerHTML = `<h3>${esc(title)}</h3>
+        <output class="pad-display" aria-live="polite">${esc(digits || "0")}</output>
+        <div class="numpad">${keys}</div>
+        <div class="button-row"><button type="button" class="btn primary big" data-send>${esc(T("send"))}</button>
+        <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button></div>`;
+    }
+    sheetForm.onclick = (e) => {
+      const b = e.target.closest("button");
+      if (!b) return;
+      const k = b.dataset.key;
+      if (k) {
+        if (k === "C") digits = "";
+        else if (k === "⌫") digits = digits.slice(0, -1);
+        else if (digits.length < 4) digits = (digits === "0" ? "" : digits) + k;
+        draw();
+        return;
+      }
+      closeSheet();
+      resolve(b.hasAttribute("data-send") ? Number(digits || "0") : null);
     };
     draw();
     sheet.showModal();
@@ -123,7 +166,8 @@ function legalPlayCards(cellKey) {
 /* --- rendering ------------------------------------------------------------------------------- */
 
 function render(s, reason) {
-  if (reason === "tick") { renderTimer($("#timer")); return; }
+  if (reason === "tick") { renderTimer($("#timer")); renderClocks(); return; }
+  $("#timer").hidden = false;
   renderEvents(App.recent, $("#events"), true);
   const banner = $("#banner"), text = $("#banner-text");
   if (!s || !s.playing) {
@@ -134,12 +178,16 @@ function render(s, reason) {
     renderTimer($("#timer"));
     return;
   }
+  if (s.game === "scoreboard") { renderScoreboard(s); renderUndo(s); return; }
   const mine = s.turn === ME && !s.over;
   banner.dataset.mine = mine ? "yes" : "no";
   if (s.champions && s.champions.length) text.textContent = T("match_over", { seats: s.champions.join(", ") });
   else if (s.over) text.textContent = s.game === "grid" ? T("game_over") : T("round_over");
   else text.textContent = mine ? T("your_turn") : T("waiting_for", { seat: s.turn });
+  $("#timer").hidden = s.game === "timer";   // the timer game shows its own big clock
   renderTimer($("#timer"));
+  renderClocks();
+  if (s.game === "timer") { renderTimerGame(s, mine); renderPrompt(s); renderUndo(s); return; }
   if (JOINED && (mine || (s.pending && (s.pending.seat === ME || s.pending.seat === null)))) loadLegal(s);
 
   if (s.game === "grid") renderGrid(s, mine); else renderCards(s, mine);
@@ -162,6 +210,40 @@ function renderCards(s, mine) {
     <button class="btn" data-do="pass" ${canPass || dos.has("pass") ? "" : "disabled"}>${esc(T("pass"))}</button>
     <button class="btn uno wide" data-do="uno" ${s.over ? "disabled" : ""}>${esc(T("uno"))}</button>
     ${catchable ? `<button class="btn danger wide" data-do="catch" data-target="${esc(uno.window)}">${esc(T("catch", { seat: uno.window }))}</button>` : ""}`;
+}
+
+/* Timer only: the big clock and one huge button. */
+function renderTimerGame(s, mine) {
+  $("#pile").innerHTML = timerBoardHtml(s);
+  $("#controls").innerHTML = JOINED
+    ? `<button class="btn endturn wide" data-do="end-turn" ${mine ? "" : "disabled"}>${esc(T("end_turn"))}</button>` : "";
+}
+
+/* Scoreboard only: enter my hand (typed or picked), close the round when I won, who is missing. */
+function renderScoreboard(s) {
+  const waiting = (s.pending && s.pending.seats) || [];
+  const entered = s.entered || {};
+  const mineMissing = waiting.includes(ME);
+  const others = waiting.filter((x) => x !== ME);
+  $("#banner").dataset.mine = JOINED && mineMissing && !s.over ? "yes" : "no";
+  $("#banner-text").textContent = s.over ? T("match_over", { seats: (s.champions || []).join(", ") }) : T("round_n", { n: s.round || 1 });
+  $("#timer").hidden = true;
+  $("#pile").innerHTML = scoreBoardHtml(s, { me: ME });
+  const box = $("#prompt");
+  if (!JOINED || s.over) {
+    box.hidden = true;
+    $("#controls").innerHTML = "";
+    return;
+  }
+  const has = Object.prototype.hasOwnProperty.call(entered, ME);
+  box.innerHTML = `<h3>${esc(has ? T("sb_entered", { points: entered[ME] }) : T("sb_enter_q"))}</h3>
+    <p class="small">${esc(others.length ? T("sb_missing", { seats: others.join(", ") }) : T("sb_all_in"))}</p>
+    <p class="muted small">${esc(T("sb_winner_hint"))}</p>`;
+  box.hidden = false;
+  $("#controls").innerHTML = `
+    <button class="btn primary" data-do="score">${esc(T("enter_points"))}</button>
+    <button class="btn" data-do="show-cards">${esc(T("enter_cards"))}</button>
+    <button class="btn go wide big" data-do="won" ${others.length ? "disabled" : ""}>★ ${esc(T("i_won"))}</button>`;
 }
 
 function renderGrid(s, mine) {
@@ -245,6 +327,18 @@ root.addEventListener("click", async (e) => {
     case "play": return playCard(s);
     case "draw": return act({ do: "draw" });
     case "pass": return act({ do: "pass" });
+    case "end-turn": return act({ do: "pass" });
+    case "score": {
+      const n = await pickPoints(T("points_q"), (s.entered || {})[ME]);
+      if (n !== null) act({ do: "score", points: n });
+      return;
+    }
+    case "show-cards": {
+      const cards = await pickCard({ title: T("show_hand_q"), deck: DECKS[s.deck] || DECKS.classic, multi: true });
+      if (cards) act({ do: "show", cards });
+      return;
+    }
+    case "won": return act({ do: "round" });
     case "uno": return act({ do: "uno" });
     case "catch": return act({ do: "catch", target: b.dataset.target });
     case "accept": return act({ do: "accept" });

@@ -12,9 +12,19 @@ function seats() {
   return form.seats.value.split(/\n|,/).map((x) => x.trim()).filter(Boolean);
 }
 
+/* Show only the fields of the chosen game: each is marked data-games="grid timer ...". */
+function showFields(g) {
+  for (const el of document.querySelectorAll("[data-games]")) {
+    const on = el.dataset.games.split(" ").includes(g);
+    el.hidden = !on;
+    for (const input of el.querySelectorAll("input, select, textarea")) input.disabled = !on;
+  }
+}
+
 function renderOptions() {
   const g = game();
-  document.body.classList.toggle("game-grid", g === "grid");
+  document.body.dataset.game = g;
+  showFields(g);
   $("#options").innerHTML = (OPTIONS[g] || []).map((o) => {
     const label = esc(T("opt_" + o.name));
     if (o.kind === "bool") return `<label><span>${label}</span><input type="checkbox" name="opt-${o.name}" ${o.default ? "checked" : ""}></label>`;
@@ -82,7 +92,9 @@ form.addEventListener("submit", async (e) => {
   if (g === "grid") {
     setup.first = form.first.value;
     setup.grid = readGrid() || (await getGrid("/api/deal-grid"));
-  } else {
+  } else if (g === "timer") {
+    setup.first = form.first.value;           // no dealer, no card: just whose turn it is first
+  } else if (g !== "scoreboard") {            // the scoreboard has no turns at all
     setup.dealer = form.first.value;
     setup.start = form.start.value.trim();
   }

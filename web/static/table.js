@@ -1,13 +1,27 @@
 /* The table view (TV or tablet): camera, board, turn and timer, lights and buzzer, events, QR. */
 "use strict";
 
+function turnText(s) {
+  if (!s || !s.playing) return "—";
+  if (s.champions && s.champions.length) return "★ " + s.champions.join(", ");
+  if (s.over) return T("round_over");
+  if (s.game === "scoreboard") return T("round_n", { n: s.round || 1 });
+  return s.turn || "—";
+}
+
 function renderTable(s, reason) {
-  if (reason === "tick") { renderTimer($("#timer")); return; }
+  if (reason === "tick") { renderTimer($("#timer")); renderClocks(); return; }
+  const game = s && s.playing ? s.game : null;
+  // Timer and scoreboard modes have no camera: the board takes its place.
+  $(".table-layout").classList.toggle("no-camera", game === "timer" || game === "scoreboard");
+  $(".table-layout").dataset.game = game || "";
   $("#board").innerHTML = boardHtml(s);
-  $("#turn").textContent = s && s.playing ? (s.over ? (s.champions && s.champions.length ? "★ " + s.champions.join(", ") : T("round_over")) : (s.turn || "—")) : "—";
+  $("#turn").textContent = turnText(s);
+  $(".turn-label").textContent = game === "scoreboard" ? T("scoreboard") : T("turn");
   const status = [];
   if (s && s.playing) {
     status.push(`<span class="pill">${esc(T("game_" + s.game))}</span>`);
+    if (s.game === "timer") status.push(`<span class="pill">${esc(T("turn_n", { n: (s.turns || 0) + 1 }))}</span>`);
     if (s.side) status.push(`<span class="pill ${s.side}">${esc(T("side_" + s.side))}</span>`);
     if (s.pending && s.pending.what === "forced-plays") status.push(`<span class="pill">${esc(T("forced_plays", s.pending))}</span>`);
     if (s.uno && s.uno.window) status.push(`<span class="pill">${esc(T("catch_window", { seat: s.uno.window }))}</span>`);
@@ -16,6 +30,7 @@ function renderTable(s, reason) {
   $("#signals").innerHTML = signalsHtml(s && s.signals);
   renderEvents(App.recent, $("#events"), true);
   renderTimer($("#timer"));
+  renderClocks();
 }
 
 App.onChange(renderTable);
