@@ -35,6 +35,10 @@ if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
 
 from web import serve  # noqa: E402
 
+TIMER = {"setup": {"game": "timer", "seats": ["ann", "ben", "cai"], "first": "ann",
+                   "options": {"turn_seconds": 45}}}
+SCORES = {"setup": {"game": "scoreboard", "seats": ["ann", "ben", "cai"],
+                    "options": {"deck": "light", "target": 300}}}
 FLIP = {"setup": {"game": "flip", "seats": ["ann", "ben", "cai"], "dealer": "cai", "start": "red-5",
                   "options": {"turn_seconds": 90}}}
 
@@ -238,4 +242,134 @@ def test_japanese_from_accept_language(table, browser):
     shot(page, "scoreboard-ja")
     page.goto(server.url + "/?lang=en")
     assert page.locator(".topbar nav a").first.inner_text() == "Table"
+    ctx.close()
+
+
+def mine(page, yes: bool, timeout: int = 3000) -> None:
+    page.wait_for_function(
+        f"document.querySelector('#banner').dataset.mine === '{'yes' if yes else 'no'}'",
+        timeout=timeout)
+
+
+def test_timer_match_end_my_turn_arrives_live(table, browser):
+    host, server = table
+    organiser = join(browser, server, None)
+    organiser.locator('input[name="game"][value="timer"]').check(force=True)
+    # the timer takes seats, a first player and its own two options; no card, no grid
+    assert organiser.locator('textarea[name="seats"]').is_visible()
+    assert organiser.locator('select[name="first"]').is_visible()
+    assert not organiser.locator('input[name="start"]').is_visible()
+    assert not organiser.locator("#deal-random").is_visible()
+    assert organiser.locator("#options select, #options input").count() == 2
+    organiser.locator('input[name="opt-turn_seconds"]').fill("45")
+    shot(organiser, "setup-timer")
+    organiser.locator("#start-match").click()
+    organiser.wait_for_url(server.url + "/", timeout=5000)
+    assert host.table.game.name == "timer" and host.table.seats == ["ann", "ben", "cai"]
+    organiser.wait_for_selector(".timer-board .bigclock", timeout=3000)
+    shot(organiser, "table-view-timer-phone")
+    organiser.context.close()
+
+    ann = join(browser, server, "ann")
+    ben = join(browser, server, "ben")
+    wait_live(ann)
+    wait_live(ben)
+    mine(ann, True)
+    end_turn = ann.get_by_role("button", name="End my turn")
+    assert end_turn.is_enabled() and ben.get_by_role("button", name="End my turn").is_disabled()
+    ann.wait_for_function("/^0:4\\d$/.test(document.querySelector('.bigclock').textContent)",
+                          timeout=3000)
+    shot(ann, "seat-timer-your-turn")
+    end_turn.click()
+    started = time.monotonic()
+    mine(ben, True, timeout=1000)              # ben's phone hears it within a second
+    assert time.monotonic() - started < 1.0
+    assert ben.locator(".clock-turn").inner_text() == "Turn 2"
+    assert ben.get_by_role("button", name="End my turn").is_enabled()
+    mine(ann, False)
+    assert ann.locator("#banner-text").inner_text() == "Waiting for ben"
+    assert host.table.state_json()["turn"] == "ben"
+    shot(ben, "seat-timer-turn-arrived")
+    ann.context.close()
+    ben.context.close()
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    tv = ctx.new_page()
+    tv.goto(server.url + "/")
+    wait_live(tv)
+    tv.wait_for_function("document.querySelector('#turn').textContent === 'ben'", timeout=3000)
+    assert not tv.locator(".camera-panel").is_visible()     # no camera in this mode
+    assert "Turn 2" in tv.locator("#status-line").inner_text()
+    shot(tv, "table-view-timer")
+    ctx.close()
+
+
+def test_scoreboard_round_from_the_phones(table, browser):
+    host, server = table
+    organiser = join(browser, server, None)
+    organiser.locator('input[name="game"][value="scoreboard"]').check(force=True)
+    assert organiser.locator('textarea[name="seats"]').is_visible()
+    assert not organiser.locator('select[name="first"]').is_visible()   # no turns, no dealer
+    assert not organiser.locator('input[name="start"]').is_visible()
+    organiser.locator('select[name="opt-deck"]').select_option("light")
+    organiser.locator('input[name="opt-target"]').fill("300")
+    shot(organiser, "setup-scoreboard")
+    organiser.locator("#start-match").click()
+    organiser.wait_for_url(server.url + "/", timeout=5000)
+    assert host.table.game.name == "scoreboard"
+    assert host.table.state_json()["deck"] == "light"
+    organiser.context.close()
+
+    ann = join(browser, server, "ann")
+    ben = join(browser, server, "ben")
+    cai = join(browser, server, "cai")
+    for p in (ann, ben, cai):
+        wait_live(p)
+    ann.wait_for_selector(".sb-table")
+    won = ann.locator('[data-do="won"]')
+    assert won.is_disabled()
+    # ben types his points on the number pad
+    ben.get_by_role("button", name="Type my points").click()
+    for key in ("3", "2", "⌫", "4"):
+        ben.locator(f'.numpad [data-key="{key}"]').click()
+    assert ben.locator(".pad-display").inner_text() == "34"
+    shot(ben, "seat-scoreboard-numpad")
+    ben.locator(".sheet [data-send]").click()
+    ann.wait_for_function(
+        "document.querySelector('#prompt').textContent.includes('Still missing: cai')", timeout=3000)
+    # cai lays his cards open: a light-side draw one (10) and a yellow 9
+    cai.get_by_role("button", name="Pick my cards").click()
+    cai.locator('.picker-faces [data-card="red-draw-one"]').click()
+    cai.locator('.picker-colors [data-color="yellow"]').click()
+    cai.locator('.picker-faces [data-card="yellow-9"]').click()
+    assert cai.locator(".hand-total").inner_text() == "Hand: 19 points"
+    shot(cai, "seat-scoreboard-cards")
+    cai.locator(".sheet [data-send]").click()
+    ann.wait_for_function("!document.querySelector('[data-do=won]').disabled", timeout=3000)
+    assert ann.locator("#banner-text").inner_text() == "Did you win? Close the round"
+    cai.wait_for_function(
+        "document.querySelector('#banner-text').textContent === 'Waiting for ann'", timeout=3000)
+    shot(ann, "seat-scoreboard-all-in")
+    won.click()
+    ann.wait_for_function(
+        "document.querySelector('.round-big').textContent === 'Round 2'", timeout=3000)
+    assert ann.locator("#banner-text").inner_text() == "Enter your hand"
+    assert host.table.state_json()["scores"] == {"ann": 53, "ben": 0, "cai": 0}
+    totals = ann.locator(".sb-table td.total").all_inner_texts()
+    assert totals == ["53", "0", "0"]
+    shot(ann, "seat-scoreboard-round-2")
+    ann.goto(server.url + "/scoreboard")
+    assert ann.locator("table.scores tbody tr").count() == 2           # round 1 and round 2 (now)
+    assert ann.locator(".chart-box svg polyline").count() == 3
+    shot(ann, "scoreboard-scoreboard-mode")
+    for p in (ann, ben, cai):
+        p.context.close()
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    tv = ctx.new_page()
+    tv.goto(server.url + "/")
+    wait_live(tv)
+    tv.wait_for_selector(".score-board .round-big")
+    assert tv.locator("#turn").inner_text() == "Round 2"
+    shot(tv, "table-view-scoreboard")
     ctx.close()

@@ -79,6 +79,7 @@ def chart_svg(board: Scoreboard, *, width: int = 480, height: int = 300, title: 
                    f'text-anchor="end">{v}</text>')
     for i in range(n + 1):
         out.append(f'<text x="{x(i):.1f}" y="{height - 12}" class="tick" text-anchor="middle">{i}</text>')
+    label_y = _spread({seat: y(series[seat][-1]) for seat in seats}, gap=17)
     for k, seat in enumerate(seats):
         color = SERIES_COLORS[k % len(SERIES_COLORS)]
         pts = [(x(i), y(v)) for i, v in enumerate(series[seat])]
@@ -87,11 +88,26 @@ def chart_svg(board: Scoreboard, *, width: int = 480, height: int = 300, title: 
                    f'stroke-linejoin="round"/>')
         for px, py in pts:
             out.append(_marker(_MARKERS[k % len(_MARKERS)], px, py, color))
-        lx, ly = pts[-1]
-        out.append(f'<text x="{lx + 10:.1f}" y="{ly + 5:.1f}" class="label" fill="{color}">'
-                   f'{escape(seat)} {series[seat][-1]}</text>')
+        lx = pts[-1][0]
+        out.append(f'<text x="{lx + 10:.1f}" y="{label_y[seat] + 5:.1f}" class="label" '
+                   f'fill="{color}">{escape(seat)} {series[seat][-1]}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _spread(ys: dict[str, float], gap: float) -> dict[str, float]:
+    """The end labels' heights, pushed apart so that equal totals do not print on each other."""
+    out: dict[str, float] = {}
+    last = None
+    # from the lowest line up (the x-axis numbers are below), then down again if off the top
+    for seat, value in sorted(ys.items(), key=lambda kv: -kv[1]):
+        value = value if last is None else min(value, last - gap)
+        out[seat] = last = value
+    last = None
+    for seat, value in sorted(out.items(), key=lambda kv: kv[1]):
+        value = max(value, 12.0) if last is None else max(value, last + gap)
+        out[seat] = last = value
+    return out
 
 
 def _marker(kind: str, x: float, y: float, color: str) -> str:

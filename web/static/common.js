@@ -270,11 +270,12 @@ function scoreBoardHtml(s, opts) {
       <td>${cell}</td><td class="total">${esc((s.scores || {})[seat] ?? 0)}</td></tr>`;
   }).join("");
   const status = s.over ? T("match_over", { seats: champs.join(", ") })
+    : waiting.length === 1 ? T("sb_last", { seat: waiting[0] })
     : waiting.length ? T("waiting_hands", { seats: waiting.join(", ") }) : T("sb_all_in");
   return `<div class="score-board">
     <div class="round-big">${esc(T("round_n", { n: s.round || 1 }))}</div>
-    <p class="sb-status ${waiting.length || s.over ? "" : "all-in"}">${esc(status)}</p>
-    <table class="sb-table"><thead><tr><th></th><th scope="col">${esc(T("round_n", { n: s.round || 1 }))}</th><th scope="col">${esc(T("total"))}</th></tr></thead>
+    <p class="sb-status ${waiting.length > 1 || s.over ? "" : "all-in"}">${esc(status)}</p>
+    <table class="sb-table"><thead><tr><th></th><th scope="col">${esc(T("this_round"))}</th><th scope="col">${esc(T("total"))}</th></tr></thead>
     <tbody>${rows}</tbody></table></div>`;
 }
 

@@ -186,8 +186,7 @@ function render(s, reason) {
   else text.textContent = mine ? T("your_turn") : T("waiting_for", { seat: s.turn });
   $("#timer").hidden = s.game === "timer";   // the timer game shows its own big clock
   renderTimer($("#timer"));
-  renderClocks();
-  if (s.game === "timer") { renderTimerGame(s, mine); renderPrompt(s); renderUndo(s); return; }
+  if (s.game === "timer") { renderTimerGame(s, mine); renderClocks(); renderPrompt(s); renderUndo(s); return; }
   if (JOINED && (mine || (s.pending && (s.pending.seat === ME || s.pending.seat === null)))) loadLegal(s);
 
   if (s.game === "grid") renderGrid(s, mine); else renderCards(s, mine);
@@ -225,8 +224,15 @@ function renderScoreboard(s) {
   const entered = s.entered || {};
   const mineMissing = waiting.includes(ME);
   const others = waiting.filter((x) => x !== ME);
-  $("#banner").dataset.mine = JOINED && mineMissing && !s.over ? "yes" : "no";
-  $("#banner-text").textContent = s.over ? T("match_over", { seats: (s.champions || []).join(", ") }) : T("round_n", { n: s.round || 1 });
+  // The banner says what this phone should do now; green while that is something to do.
+  let say, act = false;
+  if (s.over) say = T("match_over", { seats: (s.champions || []).join(", ") });
+  else if (!JOINED) say = T("round_n", { n: s.round || 1 });
+  else if (mineMissing && others.length) { say = T("sb_banner_enter"); act = true; }
+  else if (mineMissing) { say = T("sb_banner_close"); act = true; }
+  else say = T("sb_banner_wait", { seats: waiting.join(", ") });
+  $("#banner").dataset.mine = act ? "yes" : "no";
+  $("#banner-text").textContent = say;
   $("#timer").hidden = true;
   $("#pile").innerHTML = scoreBoardHtml(s, { me: ME });
   const box = $("#prompt");
@@ -236,9 +242,10 @@ function renderScoreboard(s) {
     return;
   }
   const has = Object.prototype.hasOwnProperty.call(entered, ME);
-  box.innerHTML = `<h3>${esc(has ? T("sb_entered", { points: entered[ME] }) : T("sb_enter_q"))}</h3>
-    <p class="small">${esc(others.length ? T("sb_missing", { seats: others.join(", ") }) : T("sb_all_in"))}</p>
-    <p class="muted small">${esc(T("sb_winner_hint"))}</p>`;
+  const title = has ? T("sb_entered", { points: entered[ME] }) : others.length ? T("sb_enter_q") : T("sb_all_in");
+  const line = others.length ? T("sb_missing", { seats: others.join(", ") }) : has ? T("sb_all_in") : "";
+  box.innerHTML = `<h3>${esc(title)}</h3>${line ? `<p class="small">${esc(line)}</p>` : ""}
+    ${others.length && !has ? `<p class="muted small">${esc(T("sb_winner_hint"))}</p>` : ""}`;
   box.hidden = false;
   $("#controls").innerHTML = `
     <button class="btn primary" data-do="score">${esc(T("enter_points"))}</button>

@@ -28,7 +28,7 @@ function renderOptions() {
   $("#options").innerHTML = (OPTIONS[g] || []).map((o) => {
     const label = esc(T("opt_" + o.name));
     if (o.kind === "bool") return `<label><span>${label}</span><input type="checkbox" name="opt-${o.name}" ${o.default ? "checked" : ""}></label>`;
-    if (o.choices) return `<label><span>${label}</span><select name="opt-${o.name}">${o.choices.map((c) =>
+    if (o.choices) return `<label class="choice"><span>${label}</span><select name="opt-${o.name}">${o.choices.map((c) =>
       `<option value="${esc(c)}" ${c === o.default ? "selected" : ""}>${esc(T("choice_" + c))}</option>`).join("")}</select></label>`;
     return `<label><span>${label}</span><input type="number" name="opt-${o.name}" value="${o.default}" min="${o.min ?? 0}" inputmode="numeric"></label>`;
   }).join("");
