@@ -3,19 +3,25 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# On a Raspberry Pi the venv must see Debian's picamera2 (it is not on PyPI).
+VENV_FLAGS := $(shell test -e /proc/device-tree/model && echo --system-site-packages)
 
 .PHONY: install run test clean
 
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The real table where a Pi camera is found, else the simulated one on http://127.0.0.1:8000.
 run: install
-	$(BIN)/companion demo --host 127.0.0.1 --port 8000
+	@if $(BIN)/python -c 'import sys; from vision.sources import pi_camera_present; sys.exit(not pi_camera_present())'; \
+	then $(BIN)/companion run; \
+	else echo "No Pi camera found: starting the simulated table."; \
+	     $(BIN)/companion demo --host 127.0.0.1 --port 8000; fi
 
 test: install
 	sh scripts/install-browser.sh
