@@ -77,10 +77,15 @@ class ChangeDetector:
 
     def __init__(self, view: View, layout: Layout, regions: dict[str, Region], *,
                  small_width: int = 320, motion_threshold: float = 4.0,
-                 change_threshold: float = 9.0, drift: float = 0.05):
+                 change_threshold: float = 4.0, band_threshold: float = 9.0,
+                 drift: float = 0.05):
         self.layout = layout
         self.motion_threshold = motion_threshold
+        #: a card region differs from its reference above this (two faces of one colour that
+        #: differ only by their digit measure ~7-10 at 320 px; sensor noise and drift < 1)
         self.change_threshold = change_threshold
+        #: the border band differs (hands over the table) above this (its measure is coarser)
+        self.band_threshold = band_threshold
         self.drift = drift
         self.small_width = small_width
         self._regions = dict(regions)
@@ -140,7 +145,7 @@ class ChangeDetector:
             change = self._ncc_change(cur, self.reference)
         moving = any(v > self.motion_threshold for v in motion.values())
         hands = self.reference is not None and any(
-            v > self.change_threshold for n, v in change.items() if n.startswith("band"))
+            v > self.band_threshold for n, v in change.items() if n.startswith("band"))
         return FrameChange(motion, change, moving, hands), cur
 
     def _ncc_change(self, cur: np.ndarray, ref: np.ndarray) -> dict[str, float]:
@@ -190,7 +195,8 @@ class ChangeDetector:
             return
         a = self.drift
         for name, (x0, y0, x1, y1) in self.boxes.items():
-            if name in exclude or change.change.get(name, 0) > self.change_threshold / 2:
+            limit = self.band_threshold if name.startswith("band") else self.change_threshold
+            if name in exclude or change.change.get(name, 0) > limit / 2:
                 continue
             ref = self.reference[y0:y1, x0:x1]
             cv2.addWeighted(ref, 1 - a, cur[y0:y1, x0:x1], a, 0, dst=ref)

@@ -42,7 +42,8 @@ from .pawn import NO_PAWN, PawnReading, find_pawn
 from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
-           "ModelClassifier", "default_classifier", "labels_for_game", "EMPTY", "locate_card"]
+           "ModelClassifier", "default_classifier", "labels_for_game", "EMPTY", "locate_card",
+           "looks_differ"]
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,9 @@ class RegionReading:
     probs: tuple[tuple[str, float], ...] = ()
     agreed: bool = True
     remembered: bool = False  # covered by the pawn: the card from memory
+    #: how the region looked when read (the change detector's small grey crop): tells a new
+    #: card of the same face from the card that was there (see :func:`looks_differ`)
+    look: Any = field(default=None, compare=False, repr=False)
 
     def p(self, label: str) -> float:
         """Probability of ``label`` (a small floor for labels not listed)."""
@@ -83,12 +87,14 @@ class RegionReading:
         return FLOOR
 
     @classmethod
-    def of(cls, probs: dict[str, float], agreed: bool = True, top: int = 6) -> "RegionReading":
+    def of(cls, probs: dict[str, float], agreed: bool = True, top: int = 6,
+           look=None) -> "RegionReading":
         items = sorted(probs.items(), key=lambda kv: -kv[1])[:top]
         if not items:
-            return cls(EMPTY, 1.0, ((EMPTY, 1.0),), agreed)
+            return cls(EMPTY, 1.0, ((EMPTY, 1.0),), agreed, look=look)
         label, conf = items[0]
-        return cls(label, float(conf), tuple((k, round(float(v), 5)) for k, v in items), agreed)
+        return cls(label, float(conf), tuple((k, round(float(v), 5)) for k, v in items), agreed,
+                   look=look)
 
     def to_json(self) -> dict[str, Any]:
         out = {"label": self.label, "confidence": round(self.confidence, 4),
@@ -157,6 +163,23 @@ class FrameReport:
     ms: float
     reading: TableReading | None = None
     read: tuple[str, ...] = ()
+
+
+def looks_differ(a, b, threshold: float = 4.0) -> bool | None:
+    """Whether two looks of a region (:attr:`RegionReading.look`) show different things, by
+    the change detector's measure (1 - correlation, so light drift does not count); None when
+    they cannot be compared (no look, or taken through another view of the camera)."""
+    if a is None or b is None or a.shape != b.shape or a.size < 4:
+        return None
+    a = a.astype(np.float32).ravel()
+    b = b.astype(np.float32).ravel()
+    va, vb = a.var(), b.var()
+    if va < 30.0 and vb < 30.0:
+        ncc = 1.0
+    else:
+        ncc = float(((a - a.mean()) * (b - b.mean())).mean() / max(np.sqrt(va * vb), 1e-6))
+    mad = max(0.0, float(np.abs(a - b).mean()) - abs(float(a.mean() - b.mean())))
+    return 100.0 * (1.0 - ncc) + 0.5 * mad > threshold
 
 
 # --- finding and classifying the card in a region ------------------------------------------------
@@ -493,7 +516,9 @@ class TableReader:
                 if name in self._pending_patches:
                     self._patches[name] = self._pending_patches.pop(name)
                 label, probs, agreed = v.result()
-                self._state[name] = RegionReading.of(probs, agreed)
+                box = self.detector.boxes.get(name)
+                look = cur[box[1]:box[3], box[0]:box[2]].copy() if box else None
+                self._state[name] = RegionReading.of(probs, agreed, look=look)
                 v.clear()
                 settled.append(name)
                 self._dirty.add(name)
@@ -536,7 +561,7 @@ class TableReader:
                         # the pawn covers the card: keep the card read before it came
                         before = prev.cell(r, c)
                         reading = RegionReading(before.label, before.confidence, before.probs,
-                                                before.agreed, True)
+                                                before.agreed, True, before.look)
                         self._state[name] = reading
                     out.append(reading)
             cells = tuple(out)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+from collections import deque
 import math
 import threading
 from dataclasses import dataclass, field
@@ -32,6 +33,11 @@ from typing import Any, Callable, Iterable
 
 from ..bus import BusMessage, EventBus
 from ..engine.actions import Action, Discard, Move, Play, Reveal, action_from_json
+
+
+def looks_differ(a, b) -> bool | None:
+    from vision.table_reader import looks_differ as differ
+    return differ(a, b)
 
 __all__ = ["Expected", "expected_of", "Candidate", "Decision", "score_actions", "decide",
            "CameraReferee", "EMPTY"]
@@ -284,10 +290,15 @@ class CameraReferee:
         self._lock = threading.RLock()
         self._reading = None
         self._actionable: set[str] = set()
+        self._looks: dict[str, Any] = {}   # region -> its look when it last matched the state
         self._question: Question | None = None
         self._ids = itertools.count(1)
         self._recheck = False
         self.stats = {"commits": 0, "illegal": 0, "questions": 0, "readings": 0}
+        #: the latest decisions (seq of the reading, Decision), for the live view and debugging
+        self.decisions: deque = deque(maxlen=200)
+        #: called with each Decision as it is taken (the scripted runs trace them)
+        self.on_decision: Callable[[Decision], None] | None = None
         self._unsubscribe = bus.subscribe(self._on_event, {"action", "undone", "match-started",
                                                            "reshuffle"})
 
@@ -351,7 +362,7 @@ class CameraReferee:
             # regions that now look as expected are settled (a fresh cell reading the same card
             # is looked at once more below: the same face may have been played on it)
             for region in list(self._actionable):
-                if region not in diffs and not (region in self._reading.changed and region.startswith("cell-")
+                if region not in diffs and not (region in self._reading.changed and region != "pawn"
                                                 and not done):
                     self._actionable.discard(region)
             if self._question is not None and self._question.region not in diffs:
@@ -373,9 +384,15 @@ class CameraReferee:
             if decision is None:
                 break
             done.append(decision)
+            self.decisions.append((self._reading.seq, decision))
+            if self.on_decision is not None:
+                self.on_decision(decision)
             if decision.kind == "commit":
                 answer = table.act(decision.action, source="camera")
                 self.stats["commits"] += 1
+                # what the region shows is explained now (a flip card stays on the pile until
+                # the pile is turned over, with nothing expected there: no new action)
+                self._actionable.discard(decision.region)
                 if self._question is not None and self._question.region == decision.region:
                     self._close_question(decision.action.to_json(), "camera", "read clearly")
                 if not answer.ok:  # the engine disagreed after all: leave it to the table
@@ -392,13 +409,16 @@ class CameraReferee:
             if decision.kind == "ask":
                 self._ask(decision, state)
             break
+        self._remember_looks(table.state_json())
         return done
 
     def _same_face_play(self, state: dict[str, Any], expected: Expected) -> Decision | None:
-        """A cell that visibly changed but reads the card it held: the same face played on it
-        (decks hold two of most faces), or a card only nudged. Only the table can say: ask."""
+        """A region that visibly changed, reads the card it held, and looks different from when
+        it last matched the state: the same face played on it (decks hold two of most faces),
+        or a card only nudged. Only the table can say: ask. (A card taken back after an illegal
+        attempt leaves the region looking as before: no question.)"""
         reading = self._reading
-        fresh = [r for r in reading.changed if r.startswith("cell-") and r in self._actionable]
+        fresh = [r for r in reading.changed if r in expected.labels and r in self._actionable]
         if not fresh or len(reading.changed) > 5 or "pawn" in reading.changed:
             return None
         seat = acting_seat(state)
@@ -409,13 +429,28 @@ class CameraReferee:
             got = reading.region(region)
             if got is None or got.label != expected.labels.get(region) or got.confidence < 0.9:
                 continue
-            _, r, c = region.split("-")
+            if not looks_differ(got.look, self._looks.get(region)):
+                continue  # as it was (or not comparable: a new view of the camera)
             play = _action_read(region, got.label, seat, expected)
             if play is None:
                 continue
             self._actionable.discard(region)
             return Decision("ask", region, choices=(play,), why="same face")
         return None
+
+    def _remember_looks(self, state: dict[str, Any]) -> None:
+        """Regions that show what the state says: remember how they look now."""
+        reading = self._reading
+        expected = expected_of(state)
+        diffs = differing(expected, reading)
+        pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
+        asked = self._question.region if self._question is not None else None
+        for name in expected.labels:
+            if name in diffs or name == asked or (pawn is not None and name == f"cell-{pawn[0]}-{pawn[1]}"):
+                continue
+            got = reading.region(name)
+            if got is not None and got.look is not None:
+                self._looks[name] = got.look
 
     # --- questions ------------------------------------------------------------------------
 
@@ -451,9 +486,11 @@ class CameraReferee:
         self.bus.publish("confirm-needed", id=self._question.id, question=text, choices=choices,
                          seat=seat, region=decision.region)
 
-    def answer(self, choice: int, by: str = "phone", question_id: int | None = None):
+    def answer(self, choice: int, by: str = "phone", question_id: int | None = None, *,
+               act: bool = True):
         """A phone's (or a table button's) answer to the open question; returns the table's
-        :class:`~.table.Answer` for an action, None otherwise."""
+        :class:`~.table.Answer` for an action, None otherwise. ``act=False``: the chosen action
+        was already sent to the table (the web page does that); only close the question."""
         with self._lock:
             q = self._question
             if q is None or (question_id is not None and question_id != q.id):
@@ -465,7 +502,7 @@ class CameraReferee:
             table = self.table_of()
             self._actionable.discard(q.region)
             self._close_question(picked["action"], by, "answered")
-            if picked["action"] is not None and table is not None:
+            if act and picked["action"] is not None and table is not None:
                 result = table.act(picked["action"], source="confirm")
             return result
 

@@ -29,7 +29,7 @@ from ..geometry import Layout
 from .render import CameraPose, Lighting
 from .scene import Arm, Placement, Scene, SIDES_OF_SEATS
 
-__all__ = ["Beat", "FrameStep", "GridScript", "ENGINE_EVENTS", "run_script", "RunResult"]
+__all__ = ["Beat", "FrameStep", "TableScript", "GridScript", "ENGINE_EVENTS", "run_script", "RunResult"]
 
 #: Bus events compared between the live run and the reference run.
 ENGINE_EVENTS = {
@@ -73,15 +73,13 @@ def _jitter(rng: random.Random, label: str, mm: float = 3.0, deg: float = 5.0) -
     return Placement(label, rng.uniform(-mm, mm), rng.uniform(-mm, mm), flip + rng.uniform(-deg, deg))
 
 
-class GridScript:
-    """A grid game of at least ``actions`` scripted actions between ``seats``.
+class TableScript:
+    """What every scripted game shares: timing, arms, light drift, camera nudges and the frames.
 
-    ``illegal_rate`` of the turns are illegal attempts (a card that does not fit, a pawn step
-    too far); ``distractor_rate`` of the beats have a second arm crossing the table; the light
-    drifts and the camera is nudged every ``nudge_every`` beats (0: never).
+    Subclasses fill ``setup`` (the set-up line), ``beats`` and ``_setup_scene`` in ``_build``.
     """
 
-    game = "grid"
+    game = ""
 
     def __init__(self, actions: int = 300, *, seats=("north", "south"), seed: int = 0,
                  illegal_rate: float = 0.06, distractor_rate: float = 0.35, nudge_every: int = 80,
@@ -101,6 +99,94 @@ class GridScript:
         self.setup: dict[str, Any] = {}
         self.beats: list[Beat] = []
         self._build()
+
+    def _build(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def table_actions(self) -> list[dict[str, Any]]:
+        """Every scripted action, in order (camera and phone)."""
+        return [b.action for b in self.beats if b.action is not None]
+
+    def _side(self, seat: str) -> str:
+        return seat if seat in ("north", "east", "south", "west") else \
+            SIDES_OF_SEATS[self.seats.index(seat) % len(SIDES_OF_SEATS)]
+
+    def _arm(self, seat: str, target, holds=None) -> Arm:
+        return Arm(self._side(seat), target, skin=self.seats.index(seat), holds=holds)
+
+    def _distractor(self, seat: str) -> Arm | None:
+        if self.rng.random() >= self.distractor_rate:
+            return None
+        others = [s for s in ("north", "east", "south", "west") if s != self._side(seat)]
+        side = self.rng.choice(others)
+        L = self.layout
+        target = (self.rng.uniform(80, L.width - 120), self.rng.uniform(90, L.height - 90))
+        return Arm(side, target, skin=3, width_mm=75)
+
+    # --- frames --------------------------------------------------------------------------------
+
+    def frames(self) -> Iterator[FrameStep]:
+        """Every frame of the script, in order."""
+        n_in, n_hold, n_out, n_rest = self.timing
+        pose = CameraPose()
+        scene = self._initial_scene()  # the table as dealt, before anything happens
+        frame_no = 0
+        yield from (FrameStep(scene, pose, self._light(0)) for _ in range(n_rest))
+        for b, beat in enumerate(self.beats):
+            if self.nudge_every and b and b % self.nudge_every == 0:
+                pose = pose.nudged(self.rng.uniform(-4, 4), self.rng.uniform(-3, 3), self.rng.uniform(-0.4, 0.4))
+            phone = beat.action if (beat.action is not None and not beat.by_camera) else None
+            arms = [a for a in (beat.arm, beat.distractor) if a is not None]
+            total = n_in + n_hold + n_out
+            for k in range(total + n_rest):
+                frame_no += 1
+                light = self._light(frame_no)
+                if k < n_in:
+                    t = (k + 1) / n_in
+                elif k < n_in + n_hold:
+                    t = 1.0
+                elif k < total:
+                    t = 1.0 - (k - n_in - n_hold + 1) / n_out
+                else:
+                    t = 0.0
+                if k == n_in + n_hold // 2:
+                    scene = beat.scene
+                shown = scene
+                if t > 0 and arms:
+                    shown = scene.with_arms(*[self._arm_at(a, t) for a in arms])
+                yield FrameStep(shown, pose, light, phone if k == 0 else None, b, hand_left=(k == total))
+        for _ in range(3 * n_rest):  # the table rests at the end: the last move settles
+            frame_no += 1
+            yield FrameStep(scene, pose, self._light(frame_no), None, len(self.beats) - 1)
+
+    def _initial_scene(self) -> Scene:
+        return self._setup_scene
+
+    def _light(self, frame_no: int) -> Lighting:
+        step = frame_no // 30  # the light changes slowly: a new level every second
+        return Lighting(gain=1.0 + self.drift * math.sin(step / 9.0), slope=0.25,
+                        angle=30 + 20 * math.sin(step / 23.0), tint=0.3 * math.sin(step / 17.0))
+
+    def _arm_at(self, arm: Arm, t: float) -> Arm:
+        """The arm ``t`` of the way in (0: outside the table, 1: at its target)."""
+        L = self.layout
+        out = {"north": (arm.tip[0], -260.0), "south": (arm.tip[0], L.height + 260.0),
+               "west": (-260.0, arm.tip[1]), "east": (L.width + 260.0, arm.tip[1])}[arm.side]
+        e = 0.5 - 0.5 * math.cos(math.pi * t)
+        tip = (out[0] + (arm.tip[0] - out[0]) * e, out[1] + (arm.tip[1] - out[1]) * e)
+        return replace(arm, tip=tip)
+
+
+class GridScript(TableScript):
+    """A grid game of at least ``actions`` scripted actions between ``seats``.
+
+    ``illegal_rate`` of the turns are illegal attempts (a card that does not fit, a pawn step
+    too far); ``distractor_rate`` of the beats have a second arm crossing the table; the light
+    drifts and the camera is nudged every ``nudge_every`` beats (0: never).
+    """
+
+    game = "grid"
 
     # --- the physical game -------------------------------------------------------------------
 
@@ -165,22 +251,6 @@ class GridScript:
         self.places = [[_jitter(self.rng, s[0])] for s in self.stacks]
         self.pawn_cell = (2, 2)
         return [[self.stacks[r * 5 + c][0] for c in range(5)] for r in range(5)]
-
-    def _side(self, seat: str) -> str:
-        return seat if seat in ("north", "east", "south", "west") else \
-            SIDES_OF_SEATS[self.seats.index(seat) % len(SIDES_OF_SEATS)]
-
-    def _arm(self, seat: str, target, holds=None) -> Arm:
-        return Arm(self._side(seat), target, skin=self.seats.index(seat), holds=holds)
-
-    def _distractor(self, seat: str) -> Arm | None:
-        if self.rng.random() >= self.distractor_rate:
-            return None
-        others = [s for s in ("north", "east", "south", "west") if s != self._side(seat)]
-        side = self.rng.choice(others)
-        L = self.layout
-        target = (self.rng.uniform(80, L.width - 120), self.rng.uniform(90, L.height - 90))
-        return Arm(side, target, skin=3, width_mm=75)
 
     # --- choosing moves ---------------------------------------------------------------------
 
@@ -305,60 +375,6 @@ class GridScript:
                     return (wrong, back), out.state
         return None, state
 
-    # --- frames --------------------------------------------------------------------------------
-
-    def frames(self) -> Iterator[FrameStep]:
-        """Every frame of the script, in order."""
-        n_in, n_hold, n_out, n_rest = self.timing
-        pose = CameraPose()
-        scene = self._initial_scene()  # the table as dealt, before anything happens
-        frame_no = 0
-        yield from (FrameStep(scene, pose, self._light(0)) for _ in range(n_rest))
-        for b, beat in enumerate(self.beats):
-            if self.nudge_every and b and b % self.nudge_every == 0:
-                pose = pose.nudged(self.rng.uniform(-4, 4), self.rng.uniform(-3, 3), self.rng.uniform(-0.4, 0.4))
-            phone = beat.action if (beat.action is not None and not beat.by_camera) else None
-            arms = [a for a in (beat.arm, beat.distractor) if a is not None]
-            total = n_in + n_hold + n_out
-            for k in range(total + n_rest):
-                frame_no += 1
-                light = self._light(frame_no)
-                if k < n_in:
-                    t = (k + 1) / n_in
-                elif k < n_in + n_hold:
-                    t = 1.0
-                elif k < total:
-                    t = 1.0 - (k - n_in - n_hold + 1) / n_out
-                else:
-                    t = 0.0
-                if k == n_in + n_hold // 2:
-                    scene = beat.scene
-                shown = scene
-                if t > 0 and arms:
-                    shown = scene.with_arms(*[self._arm_at(a, t) for a in arms])
-                yield FrameStep(shown, pose, light, phone if k == 0 else None, b, hand_left=(k == total))
-        for _ in range(3 * n_rest):  # the table rests at the end: the last move settles
-            frame_no += 1
-            yield FrameStep(scene, pose, self._light(frame_no), None, len(self.beats) - 1)
-
-    def _initial_scene(self) -> Scene:
-        return self._setup_scene
-
-    def _light(self, frame_no: int) -> Lighting:
-        step = frame_no // 30  # the light changes slowly: a new level every second
-        return Lighting(gain=1.0 + self.drift * math.sin(step / 9.0), slope=0.25,
-                        angle=30 + 20 * math.sin(step / 23.0), tint=0.3 * math.sin(step / 17.0))
-
-    def _arm_at(self, arm: Arm, t: float) -> Arm:
-        """The arm ``t`` of the way in (0: outside the table, 1: at its target)."""
-        L = self.layout
-        out = {"north": (arm.tip[0], -260.0), "south": (arm.tip[0], L.height + 260.0),
-               "west": (-260.0, arm.tip[1]), "east": (L.width + 260.0, arm.tip[1])}[arm.side]
-        e = 0.5 - 0.5 * math.cos(math.pi * t)
-        tip = (out[0] + (arm.tip[0] - out[0]) * e, out[1] + (arm.tip[1] - out[1]) * e)
-        return replace(arm, tip=tip)
-
-
 # --- the harness ---------------------------------------------------------------------------------
 
 @dataclass
@@ -373,6 +389,8 @@ class RunResult:
     answered: int = 0
     camera_actions: int = 0
     stats: dict = field(default_factory=dict)
+    #: (beat, frame, what) for every decision and answer: where a run went wrong
+    trace: list = field(default_factory=list)
 
     @property
     def exact(self) -> bool:
@@ -392,6 +410,16 @@ def _event_key(message) -> tuple | None:
         return None
     data = {k: v for k, v in message.data.items() if k not in ("source", "state", "message")}
     return (message.type, repr(sorted(data.items())))
+
+
+def _akey(action) -> str:
+    """An action's canonical form (key order and defaults do not matter)."""
+    import json
+    try:
+        action = action_from_json(action).to_json()
+    except Exception:  # noqa: BLE001 - compared as given
+        pass
+    return json.dumps(action, sort_keys=True)
 
 
 def reference_events(script) -> list[tuple]:
@@ -433,6 +461,20 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
     result = RunResult(expected, got, 0)
     beat_actions = {i: b for i, b in enumerate(script.beats)}
     hand_left_at: float | None = None
+    # how many times each action was scripted up to each beat, and sent to the live table
+    from collections import Counter
+    scripted_until: dict[int, Counter] = {}
+    running: Counter = Counter()
+    for i, b in enumerate(script.beats):
+        if b.action is not None:
+            running[_akey(b.action)] += 1
+        scripted_until[i] = Counter(running)
+    live_done: Counter = Counter()
+    bus.subscribe(lambda m: live_done.update([_akey(m.data["action"])]), {"action"})
+    now = {"beat": -1}
+    referee.on_decision = lambda d: result.trace.append(
+        (now["beat"], result.frames, d.kind, d.region,
+         d.action.to_json() if d.action else [a.to_json() for a in d.choices], d.why))
     pending_latency = False
     events_before = 0
 
@@ -441,14 +483,18 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
         q = referee.question
         if q is None:
             return
+        # what the table did and the referee has not recorded yet (a player knows that)
         wanted = [b.action for i in (beat_index, beat_index - 1)
-                  if (b := beat_actions.get(i)) is not None and b.by_camera and b.action is not None]
+                  if (b := beat_actions.get(i)) is not None and b.by_camera and b.action is not None
+                  and live_done[_akey(b.action)] < scripted_until[i][_akey(b.action)]]
         pick = None
         for choice in q.choices:
             if choice["action"] is not None and choice["action"] in wanted:
                 pick = choice["id"]
         if pick is None:
             pick = q.choices[-1]["id"]  # "nothing: the camera misread"
+        result.trace.append((beat_index, result.frames, "answer", q.question,
+                             next(c["label"] for c in q.choices if c["id"] == pick)))
         result.answered += 1
         referee.answer(pick, by="player")
 
@@ -466,6 +512,7 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
 
     for n, (image, step) in enumerate(frames_source):
         t = n / fps
+        now["beat"] = step.beat
         if step.phone is not None:
             table.act(step.phone, source="phone")
         if step.hand_left:
