@@ -1,13 +1,20 @@
 """One running companion: the host, the signals, the web server and the table loop, together.
 
-``companion run`` builds a :class:`Companion` with the real pins and the Pi camera;
-``companion demo`` builds one with gpiozero's mock pins, the synthetic table and bots.
+``companion run`` builds a :class:`Companion` with the real pins and the configured camera
+(mode referee: :class:`CameraWorker` reads it and referees; a camera that cannot be opened is
+:class:`CameraUnavailable`, one that disappears later gives ``camera`` lost/ok events);
+``companion demo`` builds one with gpiozero's mock pins, bots and, in referee mode, the
+synthetic table (:class:`vision.synthetic.demo_table.DemoTable`): the bots' card plays and pawn
+moves are done there by arms crossing the table and read back by the camera referee, while
+what only a phone can say (a wild's colour, UNO, accept/challenge, draws) goes straight to the
+table. ``companion demo --mode timer`` has no camera: the bots act on the table directly.
 Both stop cleanly on Ctrl-C or SIGTERM (systemd).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import random
 import secrets
@@ -24,7 +31,7 @@ from .demo.bots import Bot
 from .eventlog import EventLog
 from .host import Host
 
-__all__ = ["Companion", "TableLoop", "demo_setup", "CameraUnavailable"]
+__all__ = ["Companion", "TableLoop", "CameraWorker", "demo_setup", "CameraUnavailable", "open_camera"]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +53,209 @@ class CameraUnavailable(RuntimeError):
     """The configured camera cannot be opened; the message says which and what to do."""
 
 
+# --- the camera ----------------------------------------------------------------------------------
+
+def open_camera(spec: str, width: int, height: int, fps: int):
+    """Open the configured camera for ``companion run``; raises
+    :class:`~companion.runner.CameraUnavailable` with what to do when there is none."""
+    from vision.sources import CameraLost, open_source, pi_camera_present
+
+    if spec == "auto" and not pi_camera_present():
+        raise CameraUnavailable(
+            "no Pi camera found (camera source 'auto'). Connect the camera and enable it, or set "
+            "[camera] source to opencv:0 (a USB webcam), opencv:FILE (a recorded video) or "
+            "synthetic; or run with [table] mode = timer (no camera).")
+    try:
+        return open_source(spec, width=width, height=height, fps=fps)
+    except CameraLost as exc:
+        raise CameraUnavailable(f"camera {spec!r} cannot be opened: {exc}. Check the cable and "
+                                "[camera] source, or run with [table] mode = timer.") from exc
+    except ValueError as exc:
+        raise CameraUnavailable(str(exc)) from exc
+
+
+def open_source_again(cam):
+    """Reopen the configured camera after it was lost (:class:`~vision.sources.CameraLost`
+    while it is still missing: the worker keeps retrying)."""
+    from vision.sources import open_source
+
+    return open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps)
+
+
+class CameraWorker:
+    """The camera referee of a running companion (see the module docs).
+
+    ``open_source()`` opens the frame source (again, after the camera was lost); ``first`` is
+    an already opened one. Call :meth:`start`, :meth:`step` from the table loop (answers, the
+    referee's re-check), :meth:`stop`.
+    """
+
+    def __init__(self, host, open_source: Callable[[], Any], *, first=None, jpeg_per_s: float = 3.0,
+                 classifier_for: Callable[[str], Any] | None = None, retry_s: float = 1.0):
+        from vision.sources import ResilientSource
+
+        from .referee.camera import CameraReferee
+
+        self.host = host
+        self.referee = CameraReferee(lambda: host.table, host.bus, host=host)
+        self._stop = threading.Event()
+        opened = [first]
+
+        def reopen():
+            if opened[0] is not None:
+                source, opened[0] = opened[0], None
+                return source
+            return open_source()
+
+        self.source = ResilientSource(reopen, host.bus, retry_s=retry_s, stop=self._stop.is_set,
+                                      sleep=lambda s: self._stop.wait(s))
+        self.jpeg_every = 1.0 / jpeg_per_s if jpeg_per_s > 0 else math.inf
+        self.classifier_for = classifier_for or _default_classifier_for()
+        self.reader = None
+        self.frames = 0
+        self.last_report = None
+        self._last_jpeg = -math.inf
+        self._forget = False
+        self._answers: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started"})
+
+    # --- the bus (publisher's thread: only queue) ----------------------------------------------
+
+    def _on_event(self, message) -> None:
+        if message.type == "match-started":
+            self._forget = True
+        else:
+            self._answers.put(message.data)
+
+    def step(self) -> None:
+        """From the table loop: apply the table's answers, let the referee re-check."""
+        while True:
+            try:
+                data = self._answers.get_nowait()
+            except queue.Empty:
+                break
+            choice = data.get("choice")
+            index = data.get("index")
+            if isinstance(choice, dict) and "id" in choice:
+                index = choice["id"]
+            # the web plays a choice's action itself: the referee only closes its question
+            played = isinstance(choice, dict) and isinstance(choice.get("action"), dict)
+            if isinstance(index, int):
+                self.referee.answer(index, by=data.get("seat") or "phone", act=not played)
+        self.referee.tick()
+
+    def confirm(self):
+        """The confirm button: yes, what the camera suggests first is what happened."""
+        question = self.referee.question
+        if question is None:
+            return None
+        return self.referee.answer(question.choices[0]["id"], by="button")
+
+    # --- the camera thread ----------------------------------------------------------------------
+
+    def start(self) -> "CameraWorker":
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._unsubscribe()
+        self.referee.close()
+        self.source.close()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                frame = self.source.read()
+                if frame is None:  # a finite source ended (a video): nothing more to see
+                    self._stop.wait(0.5)
+                    continue
+                self.process(frame.image)
+            except Exception:  # noqa: BLE001 - the camera thread must outlive one bad frame
+                log.exception("camera frame failed")
+                self._stop.wait(0.2)
+
+    def process(self, image) -> Any:
+        """One frame through the reader and the referee (the thread's work; tests call it)."""
+        from vision.table_reader import TableReader
+
+        table = self.host.table
+        game = table.game.name if table is not None else None
+        if game is None:
+            self._publish_jpeg(image, None)
+            return None
+        if self.reader is None or self.reader.game != game:
+            view = self.reader.view if self.reader is not None else None
+            self.reader = TableReader(game, view=view, classifier=self.classifier_for(game))
+        elif self._forget:
+            self.reader.forget()
+        self._forget = False
+        report = self.reader.process(image)
+        self.frames += 1
+        self.last_report = report
+        if report.reading is not None:
+            self.referee.on_reading(report.reading)
+        self._publish_jpeg(image, report)
+        return report
+
+    def _publish_jpeg(self, image, report) -> None:
+        now = time.monotonic()
+        if now - self._last_jpeg < self.jpeg_every:
+            return
+        self._last_jpeg = now
+        try:
+            self.host.last_frame_jpeg = annotated_jpeg(image, self.reader, report)
+        except Exception:  # noqa: BLE001 - a picture for the web page is never worth a crash
+            log.exception("could not draw the camera frame")
+
+
+def _default_classifier_for() -> Callable[[str], Any]:
+    cache: dict[str, Any] = {}
+
+    def classifier_for(game: str):
+        from vision.table_reader import default_classifier
+        if game not in cache:
+            cache[game] = default_classifier(game)
+        return cache[game]
+    return classifier_for
+
+
+def annotated_jpeg(image, reader, report, width: int = 640) -> bytes:
+    """The frame, shrunk to ``width``, with the regions and what was read there drawn on it."""
+    import cv2
+    import numpy as np
+
+    h, w = image.shape[:2]
+    scale = width / w
+    small = cv2.resize(image, (width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
+    view = getattr(reader, "view", None)
+    reading = reader.last_reading if reader is not None else None
+    if view is not None:
+        for name in reader.region_names:
+            quad = view.region_quad(reader.layout.regions[name]) * scale
+            got = reading.region(name) if reading is not None else None
+            color = (0, 200, 0) if got is not None and got.confidence >= 0.9 else (0, 200, 255)
+            cv2.polylines(small, [quad.astype(np.int32)], True, color, 1, cv2.LINE_AA)
+            if got is not None and got.label != "empty":
+                x, y = quad.min(0)
+                cv2.putText(small, got.label[:10], (int(x) + 2, int(y) + 11), cv2.FONT_HERSHEY_PLAIN,
+                            0.8, (255, 255, 255), 1, cv2.LINE_AA)
+        if reading is not None and reading.pawn.seen:
+            at = view.to_image([reader.layout.cell_center(*reading.pawn.cell)])[0] * scale
+            cv2.circle(small, (int(at[0]), int(at[1])), 9, (0, 0, 255), 2, cv2.LINE_AA)
+    state = report.state if report is not None else ("no match" if reader is None else "")
+    cv2.putText(small, state, (6, small.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                (255, 255, 255), 1, cv2.LINE_AA)
+    ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 75])
+    return buf.tobytes() if ok else b""
+
+
+# --- the loop ------------------------------------------------------------------------------------
+
 class TableLoop:
     """The referee's heartbeat: polls the turn timer and lets bots act, in its own thread.
 
@@ -55,9 +265,13 @@ class TableLoop:
 
     def __init__(self, host: Host, *, bots: Bot | None = None, pace: float = 1.5,
                  rules: dict[str, Any] | None = None, seed: int | None = None,
-                 step: Callable[[], None] | None = None, period: float = 0.05):
+                 step: Callable[[], None] | None = None, period: float = 0.05,
+                 hands=None):
         self.host = host
         self.bots = bots
+        #: the demo's physical table (``perform(action) -> bool``, ``busy``): bots' card plays
+        #: and pawn moves are done there for the camera; None: bots act straight on the table
+        self.hands = hands
         self.pace = pace
         self.rules = rules or {}
         self.rng = random.Random(seed)
@@ -95,12 +309,14 @@ class TableLoop:
             table.poll_timer()
         if self.bots is None or now < self._next_bot:
             return
+        if self.hands is not None and self.hands.busy:
+            return  # an arm is still over the table
         self._next_bot = now + self.pace
         if table is None or table.state_json().get("champions"):
             self._start_next_demo_match(now)
             return
         action = self.bots.choose(table.game, table.state)
-        if action is not None:
+        if action is not None and not (self.hands is not None and self.hands.perform(action)):
             table.act(action, source="bot")
 
     def _start_next_demo_match(self, now: float) -> None:
@@ -140,6 +356,8 @@ class Companion:
         if self.event_log.set_aside is not None:
             print(f"warning: {self.event_log.set_aside}", file=self.out)
         self.host = Host(self.event_log, mode=config.table.mode)
+        if config.table.mode == "referee":
+            self.host.default_game = config.table.game
         pinmap = PinMap.from_config(config.pins)
         self.signals = Signals.for_host(self.host, pinmap, pin_factory)
         try:
@@ -147,8 +365,22 @@ class Companion:
         except Exception:
             self.signals.close()
             raise
+        self.camera: CameraWorker | None = None
+        self.demo_table = None
+        if config.table.mode == "referee":
+            try:
+                self.camera = self._camera(config, demo, seed)
+            except Exception:
+                self.buttons.close()
+                self.signals.close()
+                raise
+            self.buttons.close()  # again, now with the camera's confirm
+            self.buttons = TableButtons.for_host(self.host, pinmap, pin_factory=pin_factory,
+                                                 confirm=self.camera.confirm)
         self.loop = TableLoop(self.host, bots=Bot(seed) if demo else None, pace=pace,
-                              rules=config.rules, seed=seed)
+                              rules=config.rules, seed=seed,
+                              step=self.camera.step if self.camera is not None else None,
+                              hands=self.demo_table)
         self.web_server = None
         self._want_web = web
         self._stopped = threading.Event()
@@ -156,6 +388,19 @@ class Companion:
         if out is not None:
             self.host.bus.subscribe(self._lines.put)
             threading.Thread(target=self._print_events, name="terminal", daemon=True).start()
+
+    def _camera(self, config: Config, demo: bool, seed: int | None) -> "CameraWorker":
+        """The camera referee: the demo's synthetic table, or the configured camera."""
+        cam = config.camera
+        if demo:
+            from vision.synthetic.demo_table import DemoTable
+
+            self.demo_table = DemoTable(self.host, cam.width, cam.height, seed=seed)
+            worker = CameraWorker(self.host, lambda: self.demo_table, first=self.demo_table)
+            self.demo_table.referee = worker.referee
+            return worker
+        first = open_camera(cam.source, cam.width, cam.height, cam.fps)
+        return CameraWorker(self.host, lambda: open_source_again(cam), first=first)
 
     def start(self) -> "Companion":
         if self._want_web:
@@ -168,6 +413,8 @@ class Companion:
             if self.out is not None:
                 print(f"table view on {self.web_server.url}/  (phones join from its QR code)",
                       file=self.out, flush=True)
+        if self.camera is not None:
+            self.camera.start()
         self.loop.start()
         return self
 
@@ -195,6 +442,8 @@ class Companion:
 
     def stop(self) -> None:
         self.loop.stop()
+        if self.camera is not None:
+            self.camera.stop()
         if self.web_server is not None:
             self.web_server.shutdown()
         self.buttons.close()

@@ -309,6 +309,11 @@ class CameraReferee:
     def question(self) -> Question | None:
         return self._question
 
+    @property
+    def has_baseline(self) -> bool:
+        """A first reading of this match was taken (what lies there is the layout)."""
+        return self._reading is not None
+
     # --- events from elsewhere (bus thread: only set flags) -------------------------------
 
     def _on_event(self, message: BusMessage) -> None:

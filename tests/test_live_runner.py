@@ -1,0 +1,129 @@
+"""The camera wired into a running companion: CameraWorker, the demo's physical table, a
+missing or vanishing camera, and the table's answers (web, confirm button)."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.config import Config, load_config
+from companion.demo.bots import Bot
+from companion.host import Host
+from companion.runner import CameraUnavailable, CameraWorker, Companion, TableLoop, demo_setup, open_camera
+from vision.sources import CameraLost, FrameSource
+from vision.synthetic.demo_table import DemoTable
+
+
+def _grid_host() -> Host:
+    host = Host(mode="referee")
+    host.start_match(demo_setup("grid", random.Random(3), {"turn_seconds": 0}))
+    return host
+
+
+def test_a_missing_camera_is_camera_unavailable_with_what_to_do():
+    with pytest.raises(CameraUnavailable, match="cannot be opened.*mode = timer"):
+        open_camera("opencv:/nonexistent/game.avi", 320, 240, 15)
+    with pytest.raises(CameraUnavailable, match="no Pi camera"):
+        open_camera("auto", 320, 240, 15)  # this machine has no Pi camera
+    with pytest.raises(CameraUnavailable, match="unknown camera source"):
+        open_camera("webcam", 320, 240, 15)
+
+
+def test_companion_run_with_a_missing_camera_raises_before_starting(tmp_path):
+    config = Config().with_overrides({"camera.source": "opencv:/nonexistent.avi"}) \
+        if hasattr(Config, "with_overrides") else None
+    if config is None:
+        toml = tmp_path / "c.toml"
+        toml.write_text('[camera]\nsource = "opencv:/nonexistent.avi"\n')
+        config = load_config(toml)
+    with pytest.raises(CameraUnavailable):
+        Companion(config, demo=False, pin_factory=MockFactory(pin_class=MockPWMPin),
+                  log_path=tmp_path / "e.sqlite3", web=False)
+
+
+class _Dies(FrameSource):
+    name = "dies"
+
+    def read(self):
+        raise CameraLost("unplugged")
+
+
+def test_a_camera_that_disappears_gives_lost_events_and_never_raises():
+    host = _grid_host()
+    seen = []
+    host.bus.subscribe(lambda m: seen.append(m.data), {"camera"})
+    opened = []
+
+    def reopen():
+        opened.append(1)
+        if len(opened) > 2:
+            raise CameraLost("still unplugged")
+        return _Dies()
+
+    worker = CameraWorker(host, reopen, first=_Dies(), retry_s=0.01)
+    worker.source.max_retry_s = 0.02
+    worker.start()
+    try:
+        for _ in range(200):
+            if len(opened) >= 3:
+                break
+            worker._stop.wait(0.01)
+    finally:
+        worker.stop()
+    assert seen and seen[0]["status"] == "lost" and "unplugged" in seen[0]["reason"]
+    assert len([s for s in seen if s["status"] == "lost"]) == 1  # said once
+
+
+def test_the_worker_reads_frames_publishes_readings_and_a_frame_picture():
+    host = _grid_host()
+    table = DemoTable(host, 1280, 720, seed=1, realtime=False)
+    worker = CameraWorker(host, lambda: table, first=table)
+    for _ in range(8):
+        worker.process(table.read().image)
+    assert host.last_reading is not None and host.last_reading["grid"]
+    state = host.table.state_json()
+    read = [[c["label"] for c in row] for row in host.last_reading["grid"]]
+    pawn = tuple(state["pawn"])
+    agree = sum(read[r][c] == state["grid"][r][c] for r in range(5) for c in range(5) if (r, c) != pawn)
+    assert agree >= 23
+    assert host.last_frame_jpeg[:2] == b"\xff\xd8"  # a JPEG
+
+
+def test_web_answers_close_the_question_without_playing_twice_and_the_button_confirms():
+    host = _grid_host()
+    worker = CameraWorker(host, lambda: None, first=None)
+    calls = []
+    worker.referee.answer = lambda index, by="phone", question_id=None, act=True: calls.append((index, by, act))
+    host.bus.publish("confirm-answer", seat="north", question="?", index=1,
+                     choice={"id": 1, "label": "x", "action": {"by": "north", "do": "move", "to": [1, 1]}})
+    host.bus.publish("confirm-answer", seat="south", question="?", index=2,
+                     choice={"id": 2, "label": "nothing", "action": None})
+    assert calls == []  # the bus thread only queues
+    worker.step()
+    assert calls == [(1, "north", False), (2, "south", True)]
+
+
+def test_demo_bots_play_through_the_camera():
+    """The bots' card plays and pawn moves are done on the synthetic table and read back."""
+    host = _grid_host()
+    table = DemoTable(host, 1280, 720, seed=2, realtime=False, answer_after_s=0.0)
+    worker = CameraWorker(host, lambda: table, first=table)
+    table.referee = worker.referee
+    loop = TableLoop(host, bots=Bot(seed=5, illegal_rate=0.0), pace=0.0, hands=table,
+                     step=worker.step)
+    sources = []
+    host.bus.subscribe(lambda m: sources.append((m.data["source"], m.data["action"]["do"])), {"action"})
+    now = time.monotonic()
+    for _ in range(140):
+        now += 1.0
+        loop.tick(now)
+        worker.process(table.read().image)
+        if sum(1 for s, _ in sources if s in ("camera", "confirm")) >= 3:
+            break
+    camera = [s for s in sources if s[0] in ("camera", "confirm")]
+    assert len(camera) >= 3, sources
+    assert not [s for s in sources if s[0] == "bot" and s[1] in ("play", "move", "discard")]
