@@ -1,17 +1,33 @@
-"""End-to-end on the synthetic table: a scripted grid game of >= 300 actions (illegal attempts,
-hands over the table, light drift, camera nudges) must give exactly the scripted events.
+"""End-to-end on the synthetic table: a scripted game of >= 300 actions for each game type (grid,
+flip, classic: illegal attempts, hands over the table, light drift, camera nudges) must give
+exactly the scripted events -- no missed action, no false penalty. Questions the referee asks are
+answered as the table would (the script knows the truth) and counted.
 
-    .venv/bin/python benchmarks/table_e2e.py [ACTIONS] [WIDTH HEIGHT]
+    .venv/bin/python benchmarks/table_e2e.py [ACTIONS] [--games grid,flip,classic] [--seed N]
+        [--size 1280x720]
+
+Prints one JSON line per game; exits 1 unless every game is exact.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
 from companion.commands.bench import bench
 
 if __name__ == "__main__":
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 300
-    w, h = (int(sys.argv[2]), int(sys.argv[3])) if len(sys.argv) > 3 else (1280, 720)
-    print(json.dumps(bench(w, h, n)))
+    p = argparse.ArgumentParser()
+    p.add_argument("actions", type=int, nargs="?", default=300)
+    p.add_argument("--games", default="grid,flip,classic")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--size", default="1280x720")
+    a = p.parse_args()
+    w, h = (int(v) for v in a.size.split("x"))
+    ok = True
+    for game in a.games.split(","):
+        out = bench(w, h, a.actions, a.seed, game)
+        ok &= bool(out["exact"])
+        print(json.dumps(out), flush=True)
+    sys.exit(0 if ok else 1)

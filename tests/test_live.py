@@ -20,3 +20,55 @@ def test_short_scripted_game_gives_exactly_the_scripted_events():
     assert any(b.expect_refusal for b in script.beats)
     result = run_script(script, width=1280, height=720)
     assert result.exact, result.first_difference()
+
+
+def _exact(script, **kw):
+    result = run_script(script, width=1280, height=720, **kw)
+    assert result.exact, (result.first_difference(), result.trace[-6:])
+    return result
+
+
+def test_short_flip_game_with_a_flip_and_illegal_cards_gives_exactly_the_scripted_events():
+    from vision.synthetic.pile_script import PileScript
+
+    script = PileScript(8, game="flip", seed=1, illegal_rate=0.2)
+    assert sum(b.expect_refusal for b in script.beats) == 2
+    assert any(b.action and b.action["do"] == "reveal" for b in script.beats)
+    result = _exact(script)
+    assert result.stats["illegal"] + result.answered >= 2  # called (or asked), never missed
+
+
+def test_short_classic_game_with_wilds_gives_exactly_the_scripted_events():
+    from vision.synthetic.pile_script import PileScript
+
+    script = PileScript(8, game="classic", seed=6, illegal_rate=0.2)
+    assert any(b.action and b.action.get("card", "").startswith("wild") for b in script.beats)
+    result = _exact(script)
+    # a wild's colour is the one thing the camera must ask
+    assert result.stats.get("questions-colour", 0) >= 1
+
+
+def test_without_markers_the_grid_cards_calibrate_the_view():
+    import numpy as np
+    import pytest
+
+    from vision.geometry import CalibrationFailed, Layout, view_from_grid_cards
+    from vision.synthetic import SyntheticTable
+    from vision.synthetic.render import CameraPose
+    from vision.synthetic.scene import Scene
+
+    layout = Layout()
+    scene = GridScript(1, seed=1)._setup_scene
+    cells = np.array([layout.cell_center(r, c) for r in range(5) for c in range(5)])
+    for pose in (CameraPose(), CameraPose(rotate=-8, tilt=0.1, shift=(20, -10))):
+        table = SyntheticTable(1280, 720, seed=1, markers=False, pose=pose)
+        view = view_from_grid_cards(table.render(scene), layout)
+        err = np.linalg.norm(view.to_image(cells) - table.view.to_image(cells), axis=1)
+        assert err.max() < 4.0  # px (about 1.1 px/mm): well inside a cell's slack
+    with pytest.raises(CalibrationFailed, match="need the 25"):
+        view_from_grid_cards(table.render(Scene()), layout)
+
+
+def test_a_short_grid_game_without_markers_is_refereed_exactly():
+    script = GridScript(3, seed=2, nudge_every=0)
+    _exact(script, markers=False)

@@ -37,7 +37,7 @@ import numpy as np
 __all__ = [
     "CARD_MM", "Layout", "View", "Region", "LensModel", "CalibrationFailed", "ARUCO_DICT",
     "CORNER_IDS", "PAWN_ID", "aruco_detector", "detect_markers", "view_from_markers",
-    "view_from_grid_cards", "REGION_NAMES",
+    "view_from_grid_cards", "card_blobs", "REGION_NAMES",
 ]
 
 #: A printed Uno card, width x height in millimetres.
@@ -288,46 +288,84 @@ def view_from_markers(image: np.ndarray, layout: Layout = Layout(), lens: LensMo
     return View(H, (w, h), lens, "markers")
 
 
+def card_blobs(image: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """Card-like blobs of a frame: (centre in pixels, area). A card's white border stands out
+    from any cloth or table (little saturation, bright); filled, each card is one blob."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    s, v = hsv[..., 1].astype(np.int16), hsv[..., 2].astype(np.int16)
+    bright = np.percentile(v, 97)
+    white = ((s < 70) & (v > 0.72 * bright)).astype(np.uint8) * 255
+    white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < 150:
+            continue
+        (cx, cy), (w, h), _ = cv2.minAreaRect(c)
+        if min(w, h) < 4:
+            continue
+        ratio = max(w, h) / min(w, h)
+        fill = area / max(w * h, 1e-6)
+        if 1.25 < ratio < 1.95 and fill > 0.75:
+            out.append((np.array([cx, cy]), float(w * h)))
+    return out
+
+
 def view_from_grid_cards(image: np.ndarray, layout: Layout = Layout(),
                          lens: LensModel | None = None, north_up: bool = True) -> View:
     """The view from the 25 face-up cards of the grid at set-up (no markers needed).
 
-    Finds card-shaped outlines, keeps the 25 of the most common size, sorts their centres into 5
-    rows of 5 (north at the top of the image unless ``north_up`` is false: then south is at the
-    top) and fits the homography of the cell centres.
+    Finds card-shaped blobs (:func:`card_blobs`), keeps those of the grid's common size, picks
+    the 25 that lie nearest their common centre (the piles beside the grid are left out), finds
+    the grid's axes (its rows are further apart than its columns: 97 against 66 mm), sorts the
+    centres into 5 rows of 5 and fits the homography of the cell centres. North is at the top
+    of the image unless ``north_up`` is false.
     """
-    from .detect import find_quads  # the card detector (vision's own module)
-
-    quads = find_quads(image)
-    if len(quads) < 20:
-        raise CalibrationFailed(f"found {len(quads)} card outlines, need the 25 of the grid")
-    areas = np.array([abs(cv2.contourArea(q)) for q in quads])
-    centers = np.array([q.mean(0) for q in quads])
-    # the grid's cards share one size: keep those near the median of the 25 largest
-    order = np.argsort(-areas)
-    ref = np.median(areas[order[:25]])
-    keep = [i for i in order if 0.6 * ref < areas[i] < 1.6 * ref]
-    # drop duplicates (outline and field of the same card)
-    chosen: list[int] = []
-    min_gap = 0.5 * np.sqrt(ref)
-    for i in keep:
-        if all(np.linalg.norm(centers[i] - centers[j]) > min_gap for j in chosen):
-            chosen.append(i)
-    if len(chosen) < 25:
-        raise CalibrationFailed(f"found {len(chosen)} grid-sized cards, need 25")
-    pts = centers[chosen]
+    blobs = card_blobs(image)
+    if len(blobs) < 25:
+        raise CalibrationFailed(f"found {len(blobs)} card shapes, need the 25 of the grid face up "
+                                "and apart (no hands over the table)")
+    areas = np.array([a for _, a in blobs])
+    centers = np.array([c for c, _ in blobs], np.float64)
+    ref = np.median(np.sort(areas)[-25:])
+    keep = (areas > 0.55 * ref) & (areas < 1.6 * ref)
+    pts = centers[keep]
+    if len(pts) < 25:
+        raise CalibrationFailed(f"found {len(pts)} grid-sized cards, need 25")
     if lens is not None:
         pts = lens.undistort(pts)
-    # the 25 closest to their common centre (piles beside the grid are left out)
-    mid = np.median(pts, 0)
-    pts = pts[np.argsort(np.linalg.norm(pts - mid, axis=1))[:25]]
-    pts = pts[np.argsort(pts[:, 1])]
-    rows = [r[np.argsort(r[:, 0])] for r in pts.reshape(5, 5, 2)]
+    # drop the farthest (by the spread of the rest) until 25 are left: the piles beside the
+    # grid fall away first (the grid is taller than wide, so plain distance would not do)
+    chosen = pts
+    while len(chosen) > 25:
+        mid = np.median(chosen, 0)
+        inv = np.linalg.pinv(np.cov((chosen - mid).T))
+        d = np.einsum("ij,jk,ik->i", chosen - mid, inv, chosen - mid)
+        chosen = np.delete(chosen, int(np.argmax(d)), 0)
+    mid = chosen.mean(0)
+    # the grid's axes: principal directions of the 25 centres; rows lie along the shorter spread
+    # per step, i.e. the axis with the larger total extent is the column direction (97 mm)
+    cov = np.cov((chosen - mid).T)
+    vals, vecs = np.linalg.eigh(cov)
+    down = vecs[:, 1]          # the larger spread: 5 rows x 97 mm
+    if down[1] < 0:            # pointing down the image
+        down = -down
+    across = np.array([down[1], -down[0]])
+    if across[0] < 0:
+        across = -across
+    along = (chosen - mid) @ down
+    side = (chosen - mid) @ across
+    order = np.argsort(along)
+    rows = []
+    for k in range(5):
+        idx = order[5 * k:5 * k + 5]
+        rows.append(chosen[idx[np.argsort(side[idx])]])
     img_pts = np.concatenate(rows)
     if not north_up:
         img_pts = img_pts[::-1]
     mat_pts = np.array([layout.cell_center(r, c) for r in range(5) for c in range(5)], np.float64)
-    H, inliers = cv2.findHomography(mat_pts, img_pts, cv2.RANSAC, 0.15 * np.sqrt(ref))
+    H, inliers = cv2.findHomography(mat_pts, img_pts, cv2.RANSAC, 0.2 * np.sqrt(ref))
     if H is None or inliers is None or inliers.sum() < 20:
         raise CalibrationFailed("the grid's cards do not lie in 5 straight rows of 5")
     h, w = image.shape[:2]

@@ -113,6 +113,10 @@ class ChangeDetector:
                 boxes[name] = (int(x0), int(y0), int(x1), int(y1))
         self.boxes = boxes
 
+    def region(self, name: str) -> Region:
+        """The mat region (mm) behind a box name (a card region or a piece of the band)."""
+        return self._regions[name]
+
     def set_view(self, view: View) -> None:
         """A new view (the camera moved): everything is new, no reference survives."""
         self._set_view(view)

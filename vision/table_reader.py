@@ -37,7 +37,7 @@ import numpy as np
 
 from companion.cards import BACK, FACE_SETS
 from .geometry import (CARD_MM, REGION_NAMES, CalibrationFailed, Layout, LensModel, View,
-                       cell_name, detect_markers, view_from_markers)
+                       cell_name, detect_markers, view_from_grid_cards, view_from_markers)
 from .pawn import NO_PAWN, PawnReading, find_pawn
 from .stabilise import ChangeDetector, FrameChange, Votes
 
@@ -429,7 +429,7 @@ class TableReader:
         t = self.clock() if t is None else t
         if self.view is None:
             try:
-                self._make_detector(view_from_markers(frame, self.layout, self.lens))
+                self._make_detector(self._find_view(frame))
             except CalibrationFailed as exc:
                 log.debug("no view yet: %s", exc)
                 return FrameReport("no-view", _ms(start))
@@ -441,9 +441,11 @@ class TableReader:
         self._quiet += 1
         if self._quiet < self.quiet_frames:
             return FrameReport("settling", _ms(start))
+        if change.hands and self._hand_frames in (0, 3, 8) and self._pawn_on_band(frame, change, cur):
+            change = FrameChange(change.motion, change.change, False, False)
         if change.hands:
             self._hand_frames += 1
-            if self._hand_frames in (1, 10) and self._camera_moved(frame):
+            if self._hand_frames in (1, 10) and self._camera_moved(frame, markers_only=True):
                 return FrameReport("calibrating", _ms(start))
             if self._hand_frames < 20:
                 return FrameReport("hands", _ms(start))
@@ -471,15 +473,50 @@ class TableReader:
         reading = self._maybe_emit(t)
         return FrameReport("reading", _ms(start), reading, tuple(read))
 
-    def _camera_moved(self, frame: np.ndarray) -> bool:
-        """Look for the corner markers again; replace the view if the camera moved."""
+    def _pawn_on_band(self, frame: np.ndarray, change: FrameChange, cur: np.ndarray) -> bool:
+        """The border band changed only where the pawn now lies (it left the board over the
+        edge): that is no hand. The band takes it as its reference at once."""
+        if self.game != "grid":
+            return False
+        det = self.detector
+        changed = [n for n, v in change.change.items()
+                   if n.startswith("band") and v > det.band_threshold]
+        pawn = find_pawn(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.view, self.layout)
+        if not pawn.seen or pawn.on_board or pawn.mm is None:
+            return False
+        x, y = pawn.mm
+        reach = self.layout.pawn_marker_mm + 15.0  # the pawn's body and shadow around its marker
+        for name in changed:
+            b = det.region(name)
+            if not (b.x0 - reach <= x <= b.x1 + reach and b.y0 - reach <= y <= b.y1 + reach):
+                return False
+        det.accept(cur, changed)
+        self._pawn_dirty = True
+        return True
+
+    def _find_view(self, frame: np.ndarray, markers_only: bool = False) -> View:
+        """The view from the corner markers; without them (grid game), from the grid's cards."""
+        try:
+            return view_from_markers(frame, self.layout, self.lens)
+        except CalibrationFailed as exc:
+            if self.game != "grid" or markers_only:
+                raise
+            try:
+                return view_from_grid_cards(frame, self.layout, self.lens)
+            except CalibrationFailed as grid_exc:
+                raise CalibrationFailed(f"{exc}; and {grid_exc}") from grid_exc
+
+    def _camera_moved(self, frame: np.ndarray, markers_only: bool = False) -> bool:
+        """Look for the corner markers (or the grid's cards: not under hands) again; replace
+        the view if the camera moved."""
         if not self.recalibrate:
             return False
         try:
-            view = view_from_markers(frame, self.layout, self.lens)
+            view = self._find_view(frame, markers_only)
         except CalibrationFailed:
             return False
-        if view.moved_by(self.view, self.layout) < 1.5:
+        # cards lie a few millimetres off their places: a view from them is that much less sure
+        if view.moved_by(self.view, self.layout) < (1.5 if view.source == "markers" else 8.0):
             return False
         log.info("camera moved: new view from the markers")
         self._make_detector(view)

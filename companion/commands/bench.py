@@ -1,6 +1,6 @@
 """``companion bench [--json]``: time the vision pipeline on a scripted synthetic table run.
 
-A scripted grid game is rendered by the synthetic table and read by the live pipeline (reader
+A scripted game (grid, or Flip/classic with ``--game``) is rendered by the synthetic table and read by the live pipeline (reader
 and camera referee). Rendering is not timed; only the reader's work per frame is. ``accuracy`` is
 the share of scripted table actions whose events came out exactly as scripted.
 """
@@ -22,6 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--height", type=int, default=720)
     p.add_argument("--actions", type=int, default=40, help="scripted actions (default 40)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--game", choices=["grid", "flip", "classic"], default="grid",
+                   help="the scripted game (default grid)")
     p.set_defaults(run=run)
 
 
@@ -32,10 +34,11 @@ def _pct(values, q):
     return s[min(len(s) - 1, int(round(q / 100 * (len(s) - 1))))]
 
 
-def bench(width: int, height: int, actions: int, seed: int = 0) -> dict:
+def bench(width: int, height: int, actions: int, seed: int = 0, game: str = "grid") -> dict:
+    from vision.synthetic.pile_script import PileScript
     from vision.synthetic.script import GridScript, run_script
 
-    script = GridScript(actions, seed=seed)
+    script = GridScript(actions, seed=seed) if game == "grid" else PileScript(actions, game=game, seed=seed)
     started = time.perf_counter()
     result = run_script(script, width=width, height=height, seed=seed)
     wall = time.perf_counter() - started
@@ -59,12 +62,20 @@ def bench(width: int, height: int, actions: int, seed: int = 0) -> dict:
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "accuracy": round(done / max(1, len(table_actions)), 4),
         "actions": len(table_actions), "exact": result.exact, "questions": result.questions,
-        "wall_s": round(wall, 1), "source": "synthetic",
+        "questions_by_kind": {k.split("-", 1)[1]: v for k, v in result.stats.items()
+                              if k.startswith("questions-")},
+        "camera_beats": sum(1 for b in script.beats if b.by_camera),
+        "hands_share": round(sum(1 for b in script.beats if b.arm is not None or b.distractor is not None)
+                             / max(1, len(script.beats)), 3),
+        "illegal_attempts": sum(1 for b in script.beats if b.expect_refusal),
+        "first_difference": result.first_difference(),
+        "event_latency_s_p95": round(_pct(result.latencies_s, 95), 3) if result.latencies_s else None,
+        "game": game, "wall_s": round(wall, 1), "source": "synthetic",
     }
 
 
 def run(args: argparse.Namespace) -> int:
-    out = bench(args.width, args.height, args.actions, args.seed)
+    out = bench(args.width, args.height, args.actions, args.seed, getattr(args, "game", "grid"))
     if args.json:
         print(json.dumps(out))
     else:
@@ -74,4 +85,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run(argparse.Namespace(width=1280, height=720, actions=40, seed=0, json=True)))
+    sys.exit(run(argparse.Namespace(width=1280, height=720, actions=40, seed=0, json=True, game="grid")))

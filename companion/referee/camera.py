@@ -485,6 +485,8 @@ class CameraReferee:
             self._close_question(None, "camera", "replaced by a new question")
         self._question = Question(next(self._ids), decision.region, text, choices, seat, signature)
         self.stats["questions"] += 1
+        kind = {"colour": "colour", "same face": "same-face"}.get(decision.why, "unsure")
+        self.stats[f"questions-{kind}"] = self.stats.get(f"questions-{kind}", 0) + 1
         table = self.table_of()
         if table is not None:
             table.pause_timer()

@@ -438,7 +438,8 @@ def reference_events(script) -> list[tuple]:
 
 
 def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.0,
-               classifier=None, frames_source=None, seed: int = 0) -> RunResult:
+               classifier=None, frames_source=None, seed: int = 0, markers: bool = True,
+               reader=None) -> RunResult:
     """Play ``script`` through the synthetic camera, the reader and the camera referee.
 
     ``frames_source`` (optional) replaces the synthetic renderer with an iterator of
@@ -457,7 +458,7 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
     bus.subscribe(lambda m: got.append(k) if (k := _event_key(m)) else None)
     table = Table(script.setup, bus, clock=lambda: 0.0)
     referee = CameraReferee(lambda: table, bus)
-    reader = TableReader(script.game, classifier=classifier)
+    reader = reader or TableReader(script.game, classifier=classifier)
     result = RunResult(expected, got, 0)
     beat_actions = {i: b for i, b in enumerate(script.beats)}
     hand_left_at: float | None = None
@@ -499,7 +500,7 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
         referee.answer(pick, by="player")
 
     if frames_source is None:
-        renderer = SyntheticTable(width, height, seed=seed)
+        renderer = SyntheticTable(width, height, seed=seed, markers=markers)
 
         def frames():
             for step in script.frames():
