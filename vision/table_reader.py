@@ -376,6 +376,7 @@ class TableReader:
     def __init__(self, game: str = "grid", *, view: View | None = None, layout: Layout = Layout(),
                  classifier=None, lens: LensModel | None = None, quiet_frames: int = 2,
                  votes: int = 2, read_px_per_mm: float = 1.4, recalibrate: bool = True,
+                 max_reads: int = 7,
                  clock: Callable[[], float] = time.monotonic):
         self.game = game
         self.layout = layout
@@ -385,6 +386,8 @@ class TableReader:
         self.votes_needed = votes
         self.read_px = read_px_per_mm
         self.recalibrate = recalibrate
+        #: regions read in one frame at most (a full re-read is spread: the frame time stays low)
+        self.max_reads = max_reads
         self.clock = clock
         names = [n for n in REGION_NAMES if (n.startswith("cell-") and game == "grid")
                  or n in ("discard", "draw")]
@@ -394,6 +397,7 @@ class TableReader:
         if view is not None:
             self._make_detector(view)
         self._quiet = 0
+        self._postponed: set[str] = set()
         self._votes = {n: Votes(votes) for n in names}
         self._pawn_votes: list[PawnReading] = []
         self._state: dict[str, RegionReading] = {}
@@ -447,7 +451,11 @@ class TableReader:
             self._hand_frames += 1
             if self._hand_frames in (1, 10) and self._camera_moved(frame, markers_only=True):
                 return FrameReport("calibrating", _ms(start))
-            if self._hand_frames < 20:
+            # an arm changes the band a lot; a band piece barely over the line and still (a
+            # shadow's edge, light that turned) is taken as the table after a few frames
+            strong = any(v > 1.6 * self.detector.band_threshold for n, v in change.change.items()
+                         if n.startswith("band"))
+            if self._hand_frames < (20 if strong else 5):
                 return FrameReport("hands", _ms(start))
             # something lies still on the border (a cup, a phone): it is the table now
             self.detector.accept(cur, [n for n in self.detector.boxes if n.startswith("band")])
@@ -457,10 +465,19 @@ class TableReader:
         if (self.recalibrate and self.detector.reference is not None
                 and len(changed) > 0.6 * len(self.region_names) and self._camera_moved(frame)):
             return FrameReport("calibrating", _ms(start))
-        todo = set(changed) | {n for n in self.region_names if len(self._votes[n])}
+        voting = {n for n in self.region_names if len(self._votes[n])}
+        todo = set(changed) | voting | self._postponed
         if not todo and not self._dirty:
             self.detector.follow_drift(cur, change)
             return FrameReport("quiet", _ms(start))
+        self._postponed = set()
+        if len(todo) > self.max_reads:
+            # a whole table to read (a new game, the camera nudged): spread it over frames,
+            # finishing the regions already voting first; the others wait their turn (their
+            # reference may be taken meanwhile with the first settled ones)
+            picked = set(sorted(todo, key=lambda n: (n not in voting, n))[:self.max_reads])
+            self._postponed = todo - picked
+            todo = picked
         grid_touched = any(n.startswith("cell-") for n in todo)
         read = self._read_regions(frame, sorted(todo - {"draw"}), cur)
         if "draw" in todo:
@@ -565,7 +582,7 @@ class TableReader:
 
     def _vote_pawn(self, frame: np.ndarray) -> None:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        seen = find_pawn(gray, self.view, self.layout)
+        seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None)
         self._pawn_votes.append(seen)
         last = self._pawn_votes[-self.votes_needed:]
         if len(last) == self.votes_needed and len({p.cell for p in last}) == 1:
@@ -579,7 +596,8 @@ class TableReader:
             self._pawn_dirty = False
 
     def _maybe_emit(self, t: float) -> TableReading | None:
-        if any(len(v) for n, v in self._votes.items() if n != "draw") or self._pawn_dirty:
+        if any(len(v) for n, v in self._votes.items() if n != "draw") or self._pawn_dirty \
+                or self._postponed - {"draw"}:
             return None
         if not self._dirty:
             return None

@@ -373,7 +373,7 @@ class CameraReferee:
             if self._question is not None and self._question.region not in diffs:
                 self._close_question(None, "table", "the table shows no change any more")
             if not diffs and self._question is None and _waits_for_table(state) and not done:
-                same = self._same_face_play(state, expected)
+                same = self._same_face_play(state, expected, table.legal_actions())
                 self._actionable -= {r for r in self._actionable if r not in diffs}
                 if same is not None:
                     done.append(same)
@@ -417,7 +417,8 @@ class CameraReferee:
         self._remember_looks(table.state_json())
         return done
 
-    def _same_face_play(self, state: dict[str, Any], expected: Expected) -> Decision | None:
+    def _same_face_play(self, state: dict[str, Any], expected: Expected,
+                        legal: Iterable[Action] = ()) -> Decision | None:
         """A region that visibly changed, reads the card it held, and looks different from when
         it last matched the state: the same face played on it (decks hold two of most faces),
         or a card only nudged. Only the table can say: ask. (A card taken back after an illegal
@@ -439,8 +440,11 @@ class CameraReferee:
             play = _action_read(region, got.label, seat, expected)
             if play is None:
                 continue
+            # the legal ways to play that face there (a wild: one per colour)
+            ways = tuple(a for a in legal if a.by == seat and region_of(a) == region
+                         and _label_of(a) == got.label)
             self._actionable.discard(region)
-            return Decision("ask", region, choices=(play,), why="same face")
+            return Decision("ask", region, choices=ways or (play,), why="same face")
         return None
 
     def _remember_looks(self, state: dict[str, Any]) -> None:
@@ -468,7 +472,8 @@ class CameraReferee:
         seat = acting_seat(state)
         if decision.why == "same face":
             text = f"Did {seat} play another {label} on {decision.region.replace('cell-', 'cell ')}?"
-            choices = [{"id": 0, "label": _describe(decision.choices[0]), "action": decision.choices[0].to_json()}]
+            choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
+                       for i, a in enumerate(decision.choices)]
         elif decision.why == "colour":
             text = f"Which colour did {seat} choose for the {label}?"
             choices = [{"id": i, "label": a.color or "?", "action": a.to_json()}
