@@ -383,9 +383,15 @@ class CameraReferee:
                 break
             # while the table is asked something, nothing else is decided (it waits for the answer)
             looking_at = self._actionable if self._question is None else {self._question.region}
-            decision = decide(table.legal_actions(), expected, self._reading, looking_at,
-                              acting_seat(state), commit_gain=self.commit_gain, margin=self.margin,
-                              illegal_confidence=self.illegal_confidence)
+            legal = table.legal_actions()
+            decision = None
+            if self._question is None and not done and len(diffs) > 1 \
+                    and (state.get("pending") or {}).get("what") != "forced-plays":
+                decision = self._several(legal, expected, diffs, acting_seat(state))
+            if decision is None:
+                decision = decide(legal, expected, self._reading, looking_at,
+                                  acting_seat(state), commit_gain=self.commit_gain, margin=self.margin,
+                                  illegal_confidence=self.illegal_confidence)
             if decision is None:
                 break
             done.append(decision)
@@ -447,6 +453,23 @@ class CameraReferee:
             return Decision("ask", region, choices=ways or (play,), why="same face")
         return None
 
+    def _several(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
+                 seat: str | None) -> Decision | None:
+        """Several regions changed at once outside forced plays: more than one action was done
+        while the camera could not look, and their order decides who did what. The camera does
+        not guess an order: it asks which came first (what each region shows, for the seat on
+        turn)."""
+        mine = [a for a in legal if seat is None or a.by == seat]
+        cands = score_actions(mine, expected, self._reading, diffs)
+        choices: list[Action] = []
+        for region in sorted(diffs, key=lambda r: (r != "pawn", r)):
+            here = [c for c in cands if c.region == region and c.gain >= self.commit_gain]
+            if here:
+                choices.append(here[0].action)
+        if len(choices) < 2:
+            return None
+        return Decision("ask", sorted(diffs)[0], choices=tuple(choices), why="several")
+
     def _remember_looks(self, state: dict[str, Any]) -> None:
         """Regions that show what the state says: remember how they look now."""
         reading = self._reading
@@ -474,6 +497,11 @@ class CameraReferee:
             text = f"Did {seat} play another {label} on {decision.region.replace('cell-', 'cell ')}?"
             choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
                        for i, a in enumerate(decision.choices)]
+        elif decision.why == "several":
+            text = (f"The camera saw several changes at once. What did {seat} do first "
+                    "(the others follow)?")
+            choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
+                       for i, a in enumerate(decision.choices)]
         elif decision.why == "colour":
             text = f"Which colour did {seat} choose for the {label}?"
             choices = [{"id": i, "label": a.color or "?", "action": a.to_json()}
@@ -490,7 +518,7 @@ class CameraReferee:
             self._close_question(None, "camera", "replaced by a new question")
         self._question = Question(next(self._ids), decision.region, text, choices, seat, signature)
         self.stats["questions"] += 1
-        kind = {"colour": "colour", "same face": "same-face"}.get(decision.why, "unsure")
+        kind = {"colour": "colour", "same face": "same-face", "several": "several"}.get(decision.why, "unsure")
         self.stats[f"questions-{kind}"] = self.stats.get(f"questions-{kind}", 0) + 1
         table = self.table_of()
         if table is not None:
@@ -512,7 +540,13 @@ class CameraReferee:
                 return None
             result = None
             table = self.table_of()
-            self._actionable.discard(q.region)
+            region = q.region
+            if picked["action"] is not None:
+                try:
+                    region = region_of(action_from_json(picked["action"])) or region
+                except Exception:  # noqa: BLE001 - a choice we made ourselves; keep the region
+                    pass
+            self._actionable.discard(region)
             self._close_question(picked["action"], by, "answered")
             if act and picked["action"] is not None and table is not None:
                 result = table.act(picked["action"], source="confirm")

@@ -485,13 +485,15 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
         if q is None:
             return
         # what the table did and the referee has not recorded yet (a player knows that)
-        wanted = [b.action for i in (beat_index, beat_index - 1)
+        wanted = [b.action for i in range(beat_index - 3, beat_index + 1)
                   if (b := beat_actions.get(i)) is not None and b.by_camera and b.action is not None
                   and live_done[_akey(b.action)] < scripted_until[i][_akey(b.action)]]
         pick = None
-        for choice in q.choices:
-            if choice["action"] is not None and choice["action"] in wanted:
-                pick = choice["id"]
+        for want in wanted:  # the earliest thing done that the referee has not recorded
+            pick = next((c["id"] for c in q.choices if c["action"] is not None
+                         and _akey(c["action"]) == _akey(want)), None)
+            if pick is not None:
+                break
         if pick is None:
             pick = q.choices[-1]["id"]  # "nothing: the camera misread"
         result.trace.append((beat_index, result.frames, "answer", q.question,
