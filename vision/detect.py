@@ -23,7 +23,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["CARD_W", "CARD_H", "find_quads", "rectify", "order_quad", "quad_iou", "Quad"]
+__all__ = ["CARD_W", "CARD_H", "find_quads", "find_field_quads", "rectify", "order_quad", "quad_iou", "Quad"]
 
 #: Canonical rectified card size (portrait), the classifier's input.
 CARD_W, CARD_H = 64, 96
@@ -191,6 +191,81 @@ def _paired_fields(contours, min_area: float, max_area: float):
     return out
 
 
+def _grid_cells(cnt, card_area: float | None, min_area: float, max_area: float, w: int, h: int,
+                limit: int = 36):
+    """A blob of touching cards (white borders merged): its minimum-area rectangle split into the
+    rows x columns of card-shaped cells it holds. ``card_area`` is the typical card's area in the
+    photo (from the coloured fields, which stay apart when cards touch): it says how many cards the
+    blob holds (an n x n block of cards has a card's own proportions). The classifier decides
+    which cells are cards."""
+    area = cv2.contourArea(cnt)
+    if area < 1.7 * min_area or area > max_area:
+        return []
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:  # the table around the cards
+        return []
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
+    if rw * rh <= 0 or area / (rw * rh) < 0.8:
+        return []
+    n_est = rw * rh / card_area if card_area else None
+    if n_est is not None and n_est < 1.6:
+        return []
+    best = None
+    for nx in range(1, 7):
+        for ny in range(1, 7):
+            n = nx * ny
+            if n > limit or (n_est is not None and not 0.7 * n_est <= n <= 1.4 * n_est):
+                continue
+            cw, ch = rw / nx, rh / ny
+            r = max(cw, ch) / max(1e-6, min(cw, ch))
+            err = abs(np.log(r / CARD_RATIO))
+            if err < 0.12 and cw * ch >= min_area and (best is None or (n, err) < best[:2]):
+                best = (n, err, nx, ny)
+    if best is None or best[0] < 2:
+        return []
+    _, _, nx, ny = best
+    a = np.radians(ang)
+    u = np.array([np.cos(a), np.sin(a)], np.float32) * rw / nx
+    v = np.array([-np.sin(a), np.cos(a)], np.float32) * rh / ny
+    o = np.array([cx, cy], np.float32) - u * nx / 2 - v * ny / 2
+    out = []
+    for i in range(nx):
+        for j in range(ny):
+            p = o + u * i + v * j
+            out.append(order_quad(np.array([p, p + u, p + u + v, p + v], np.float32)))
+    return out
+
+
+#: Proportions (height / width) of a card's coloured field inside its white border.
+FIELD_RATIO = (CARD_RATIO - 2 * BORDER) / (1 - 2 * BORDER)
+
+
+def _field_boxes(contours, min_area: float, max_area: float, n: int = 3):
+    """The biggest coloured fields (alone, and the two biggest together: a field cut by the
+    oval), boxed and brought to a field's proportions. For a card held in a hand or half
+    covered, whose outline is broken by fingers but whose colour still shows."""
+    big = sorted(contours, key=cv2.contourArea, reverse=True)[:n]
+    big = [c for c in big if cv2.contourArea(c) >= 0.4 * min_area]
+    groups = [[c] for c in big]
+    if len(big) >= 2:
+        groups.append(big[:2])
+    out = []
+    for g in groups:
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(np.vstack(g))
+        if rw * rh < 0.5 * min_area:
+            continue
+        if rw <= rh:
+            rw, rh = max(rw, rh / FIELD_RATIO), max(rh, rw * FIELD_RATIO)
+        else:
+            rw, rh = max(rw, rh * FIELD_RATIO), max(rh, rw / FIELD_RATIO)
+        if rw * rh > max_area:
+            continue
+        q = order_quad(cv2.boxPoints(((cx, cy), (rw, rh), ang)))
+        g2 = _grow(q)
+        out += [(cv2.contourArea(q), q), (cv2.contourArea(g2), g2)]
+    return out
+
+
 def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int = 120) -> list[Quad]:
     """Candidate card outlines in a BGR image, in image pixels, largest first, deduplicated.
 
@@ -208,19 +283,33 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     min_area = ms * ms * CARD_RATIO
     max_area = 0.9 * h * w
     cands: list[tuple[float, Quad]] = []
-    for m, is_field, mode in _maps(small):
+    blobs, field_quads, field_areas = [], [], []
+    for k, (m, is_field, mode) in enumerate(_maps(small)):
+        grid = k in (1, 2, 3, 5)  # light regions: touching white borders merge into one blob
         contours, _ = cv2.findContours(m, mode, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:
+            if grid:
+                blobs.append(cnt)
             q = _quad_from_contour(cnt, min_area, max_area)
             if q is None:
                 continue
             cands.append((cv2.contourArea(q), q))
+            if is_field:
+                field_quads.append(q)
             # a coloured field (or an outline that may be the field inside a dark border):
             # the card is that outline grown by the border
             g = _grow(q)
             cands.append((cv2.contourArea(g) * (1.0 if is_field else 0.999), g))
         if is_field:
-            cands.extend(_paired_fields(contours, min_area, max_area))
+            cands.extend(_field_boxes(contours, min_area, max_area))
+            paired = _paired_fields(contours, min_area, max_area)
+            cands.extend(paired)
+            field_areas += [a for a, _ in paired[1::2]]
+            field_areas += [cv2.contourArea(_grow(q)) for q in field_quads]
+    card_area = float(np.median(field_areas)) if field_areas else None
+    for cnt in blobs:
+        cands.extend((0.5 * cv2.contourArea(g), g)
+                     for g in _grid_cells(cnt, card_area, min_area, max_area, w, h))
     cands.sort(key=lambda t: -t[0])
     kept: list[Quad] = []
     for _, q in cands:
@@ -229,3 +318,49 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
         if len(kept) >= max_quads:
             break
     return [order_quad(k / scale) for k in kept]
+
+
+#: Hue bands (OpenCV hue, 0-180) of the cards' field colours: red, orange/yellow, green,
+#: blue/teal, purple/pink. Skin falls between red and yellow, so a hand holding a green or blue
+#: card no longer merges with its field.
+_HUE_BANDS = ((0, 8), (165, 181), (18, 38), (38, 85), (85, 130), (130, 165))
+
+
+def find_field_quads(image: np.ndarray, min_side: float | None = None) -> list[Quad]:
+    """Second-look candidates for a photo where :func:`find_quads` found no confident card: the
+    biggest coloured field of each hue band, boxed to a field's proportions and grown by the
+    border (a hand-held card whose outline is broken by fingers, whose field merges with the
+    hand or the desk in the plain saturation map)."""
+    H, W = image.shape[:2]
+    scale = min(1.0, _WORK_MAX / max(H, W))
+    small = image if scale == 1.0 else cv2.resize(image, (int(W * scale), int(H * scale)),
+                                                  interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    ms = (min_side if min_side is not None else 0.025 * max(H, W)) * scale
+    min_area = ms * ms * CARD_RATIO
+    max_area = 0.9 * h * w
+    hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    st = max(70.0, float(np.percentile(sat, 50)) + 45)
+    colourful = (sat > st) & (val > 50)
+    cands = []
+    k = np.ones((5, 5), np.uint8)
+    for lo, hi in _HUE_BANDS:
+        m = (colourful & (hue >= lo) & (hue < hi)).astype(np.uint8) * 255
+        m = cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_CLOSE, k), cv2.MORPH_OPEN, k)
+        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            continue
+        cands.extend(_field_boxes(contours, min_area, max_area, n=2))
+        for cnt in sorted(contours, key=cv2.contourArea, reverse=True)[:2]:
+            q = _quad_from_contour(cnt, min_area, max_area)
+            if q is not None:
+                cands += [(cv2.contourArea(q), q), (cv2.contourArea(_grow(q)), _grow(q))]
+        cands.extend(_paired_fields(sorted(contours, key=cv2.contourArea, reverse=True)[:4],
+                                    min_area, max_area))
+    cands.sort(key=lambda t: -t[0])
+    kept: list[Quad] = []
+    for _, q in cands:
+        if all(quad_iou(q, k2) < 0.9 for k2 in kept):
+            kept.append(q)
+    return [order_quad(k2 / scale) for k2 in kept]

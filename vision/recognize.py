@@ -27,13 +27,15 @@ import numpy as np
 
 from vision.classes import CLASSES, DECKS, NONE, deck_labels
 from vision.color import normalize_card
-from vision.detect import CARD_H, CARD_RATIO, CARD_W, find_quads, order_quad, rectify
+from vision.detect import CARD_H, CARD_RATIO, CARD_W, find_field_quads, find_quads, order_quad, rectify
 
 __all__ = ["CardReader", "CardSighting", "CardReading", "MODEL_PATH", "DECKS"]
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.onnx"
 #: The whole frame is read as one card (a close-up) only with at least this confidence.
 WHOLE_FRAME_CONFIDENCE = 0.9
+#: Below this best confidence a photo gets a second look for cards (coloured fields per hue).
+SECOND_LOOK_CONFIDENCE = 0.7
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class CardReader:
     around the network)."""
 
     def __init__(self, model_path: str | Path | None = None, *, min_confidence: float = 0.5,
-                 runners_up: int = 3):
+                 min_label_confidence: float = 0.4, runners_up: int = 3):
         path = Path(model_path) if model_path else MODEL_PATH
         if not path.is_file():
             raise FileNotFoundError(f"card model not found at {path} (train it: python -m vision.train)")
@@ -83,7 +85,8 @@ class CardReader:
         classes = json.loads(meta_path.read_text())["classes"] if meta_path.is_file() else list(CLASSES)
         self.classes = tuple(classes)
         self.none_index = self.classes.index(NONE)
-        self.min_confidence = min_confidence
+        self.min_confidence = min_confidence              # card mass (1 - p(none)) to be a card
+        self.min_label_confidence = min_label_confidence  # and its best label at least this
         self.n_runners = runners_up
         self._lock = threading.Lock()
         self._masks = {d: np.array([c in deck_labels(d) or c == NONE for c in self.classes])
@@ -147,32 +150,19 @@ class CardReader:
             whole = order_quad(np.array([[W * m, H * m], [W * (1 - m), H * m],
                                          [W * (1 - m), H * (1 - m)], [W * m, H * (1 - m)]], np.float32))
             quads = quads + [whole]
-        if not quads:
-            return []
-        cards = [normalize_card(rectify(image_bgr, q)) for q in quads]
-        probs = self._probs(cards, deck)
-        cands = []
-        for q, p in zip(quads, probs):
-            r = self._reading(p)
-            if r.label == NONE or r.confidence < self.min_confidence:
-                continue
-            if q is whole and r.confidence < max(self.min_confidence, WHOLE_FRAME_CONFIDENCE):
-                continue
-            cands.append((r, q))
-        cands.sort(key=lambda t: -t[0].confidence)
-        kept: list[tuple[CardReading, np.ndarray]] = []
-        for r, q in cands:
-            if any(_overlap(q, k) > 0.35 for _, k in kept):
-                continue
-            kept.append((r, q))
-        if whole is not None and len(kept) > 1:
-            kept = [(r, q) for r, q in kept if q is not whole]
+        cands = self._candidates(image_bgr, quads, whole, deck)
+        kept = self._select(cands, whole)
+        if not kept or max(r.confidence for r, _ in kept) < SECOND_LOOK_CONFIDENCE:
+            more = find_field_quads(image_bgr)
+            if more:
+                cands = cands + self._candidates(image_bgr, more, None, deck)
+                kept = self._select(cands, whole)
         # report the card's outer outline: a slightly larger candidate of the same label
         out = []
         for r, q in kept:
             best = q
             area = cv2.contourArea(q)
-            for r2, q2 in cands:
+            for r2, q2, _ in cands:
                 a2 = cv2.contourArea(q2)
                 if r2.label == r.label and area < a2 < area * 1.5 and _overlap(q, q2) > 0.9 \
                         and _aspect_ok(q2):
@@ -181,7 +171,45 @@ class CardReader:
             out.append(CardSighting(r.label, r.confidence, r.runners_up,
                                     tuple((float(x), float(y)) for x, y in best),
                                     (float(c[0]), float(c[1]))))
+        out.sort(key=lambda s: -s.confidence)
         return out
+
+    def _candidates(self, image_bgr, quads, whole, deck):
+        """(reading among card labels, quad, card mass) of each quad the model calls a card.
+
+        A candidate is a card when the model gives most of its probability to card labels (not
+        to ``none``), even when it is unsure which face it is: a worn or half-covered card must
+        still be found (its runners-up tell the referee it is unsure)."""
+        if not quads:
+            return []
+        probs = self._probs([normalize_card(rectify(image_bgr, q)) for q in quads], deck)
+        cands = []
+        for q, p in zip(quads, probs):
+            mass = 1.0 - float(p[self.none_index])
+            if mass < self.min_confidence:
+                continue
+            p_card = p.copy()
+            p_card[self.none_index] = 0.0
+            r = self._reading(p_card)
+            r = CardReading(r.label, float(p[self.classes.index(r.label)]), r.runners_up)
+            if r.confidence < self.min_label_confidence:
+                continue
+            if q is whole and r.confidence < max(self.min_confidence, WHOLE_FRAME_CONFIDENCE):
+                continue
+            cands.append((r, q, mass))
+        return cands
+
+    @staticmethod
+    def _select(cands, whole):
+        """One candidate per card: overlapping candidates of one card are settled by card mass."""
+        kept: list[tuple[CardReading, np.ndarray]] = []
+        for r, q, _ in sorted(cands, key=lambda t: -t[2]):
+            if any(_overlap(q, k) > 0.35 for _, k in kept):
+                continue
+            kept.append((r, q))
+        if whole is not None and len(kept) > 1:
+            kept = [(r, q) for r, q in kept if q is not whole]
+        return kept
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:

@@ -69,7 +69,7 @@ def build(args):
     jobs = []
     for ci, label in enumerate(CLASSES):
         if label == NONE:
-            n = args.per_class * 4
+            n = args.per_class * 5
             jobs += [(ci, "", 0, int(rng.integers(2**31))) for _ in range(n)]
             continue
         kinds = by_label.get(label)

@@ -153,8 +153,9 @@ def card_sample(rng, card: np.ndarray, textures, neighbours=None, out_size=(CARD
         nb = _template(neighbours[rng.integers(len(neighbours))])
         d = (u if rng.random() < 0.5 else v) * 2 * rng.uniform(0.8, 0.9) * rng.choice([-1, 1])
         _paste(canvas, nb, quad + d.astype(np.float32))
-    if rng.random() < 0.15:
-        _finger(rng, canvas, quad)
+    if rng.random() < 0.3:  # fingers holding the card (hand-held cards)
+        for _ in range(int(rng.integers(1, 3))):
+            _finger(rng, canvas, quad)
     canvas = _light(rng, canvas)
     canvas = _degrade(rng, canvas)
     # the detector's view: a slightly wrong quad, sometimes the coloured field grown to the card
@@ -233,7 +234,7 @@ def negative_sample(rng, textures, cards, out_size=(CARD_W, CARD_H)):
     cw = rng.uniform(35, 85)
     ch = cw * rng.uniform(1.3, 1.7)
     c = np.array([S / 2, S / 2])
-    if kind < 0.3 and cards:
+    if kind < 0.22 and cards:
         # a card, seen through a quad that misses most of it (only part of the card inside)
         tpl = _template(cards[rng.integers(len(cards))])
         u0, v0 = np.array([cw / 2, 0]), np.array([0, ch / 2])
@@ -241,7 +242,24 @@ def negative_sample(rng, textures, cards, out_size=(CARD_W, CARD_H)):
         _paste(canvas, tpl, q)
         off = (u0 if rng.random() < 0.5 else v0) * 2 * rng.uniform(0.5, 0.9) * rng.choice([-1, 1])
         c = c + off
-    elif kind < 0.4 and cards:
+    elif kind < 0.52 and cards:
+        # a quad well inside one card: a corner index, the centre oval, half the face (a card's
+        # small print must not read as a card of its own)
+        tpl = _template(cards[rng.integers(len(cards))])
+        bw = rng.uniform(60, 110)
+        bh = bw * rng.uniform(1.48, 1.62)
+        u0, v0 = np.array([bw / 2, 0]), np.array([0, bh / 2])
+        _paste(canvas, tpl if rng.random() < 0.5 else tpl[::-1, ::-1],
+               np.array([c - u0 - v0, c + u0 - v0, c + u0 + v0, c - u0 + v0], np.float32))
+        f = rng.uniform(0.15, 0.62)
+        cw = bw * f
+        ch = cw * rng.uniform(1.3, 1.7)
+        if rng.random() < 0.5:  # on a corner index
+            c = c + np.array([bw * rng.choice([-1, 1]) * rng.uniform(0.25, 0.4),
+                              bh * rng.choice([-1, 1]) * rng.uniform(0.25, 0.4)])
+        else:
+            c = c + rng.uniform(-0.12, 0.12, 2) * np.array([bw, bh])
+    elif kind < 0.6 and cards:
         # a quad spanning two cards (two cards side by side read as one)
         for sgn in (-1, 1):
             tpl = _template(cards[rng.integers(len(cards))])
