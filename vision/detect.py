@@ -266,11 +266,14 @@ def _field_boxes(contours, min_area: float, max_area: float, n: int = 3):
     return out
 
 
-def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int = 120) -> list[Quad]:
+def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int = 120, *,
+               extra: bool = True) -> list[Quad]:
     """Candidate card outlines in a BGR image, in image pixels, largest first, deduplicated.
 
     ``min_side`` is the smallest card width (pixels of ``image``) looked for; by default 2.5 % of
-    the image's longer side.
+    the image's longer side. ``extra`` adds the loose candidates that only the classifier can
+    judge (boxed biggest fields, cells of merged blobs of touching cards); without them the
+    outlines are tight (what :func:`vision.train.sources.best_quad` crops training cards by).
     """
     H, W = image.shape[:2]
     scale = min(1.0, _WORK_MAX / max(H, W))
@@ -288,7 +291,7 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
         grid = k in (1, 2, 3, 5)  # light regions: touching white borders merge into one blob
         contours, _ = cv2.findContours(m, mode, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:
-            if grid:
+            if grid and extra:
                 blobs.append(cnt)
             q = _quad_from_contour(cnt, min_area, max_area)
             if q is None:
@@ -301,7 +304,8 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
             g = _grow(q)
             cands.append((cv2.contourArea(g) * (1.0 if is_field else 0.999), g))
         if is_field:
-            cands.extend(_field_boxes(contours, min_area, max_area))
+            if extra:
+                cands.extend(_field_boxes(contours, min_area, max_area))
             paired = _paired_fields(contours, min_area, max_area)
             cands.extend(paired)
             field_areas += [a for a, _ in paired[1::2]]

@@ -98,7 +98,7 @@ def best_quad(image: np.ndarray, label: str):
     """The detected quad most likely to be the photo's one card of ``label``, or None."""
     colour = label.split("-")[0] if label.split("-")[0] in _HUES else None
     best, best_score = None, 0.0
-    for q in find_quads(image)[:30]:
+    for q in find_quads(image, extra=False)[:30]:
         card = rectify(image, q)
         share = _colour_share(card, colour)
         if share < 0.22:
