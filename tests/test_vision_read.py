@@ -40,10 +40,10 @@ def test_procedural_cards_on_tables_are_found_and_read(reader, kind, fs, spacing
     got = _matched(placed, reader.read(img, deck="classic" if fs is CLASSIC else "flip"))
     right = sum(g == p.label for g, p in zip(got, placed))
     misread = [(p.label, g) for g, p in zip(got, placed) if g not in (None, p.label)]
-    assert len(misread) <= 1, misread
-    # touching cards (spacing ~1) are a known weakness of the detector (docs/vision.md): there
-    # the bar is lower until it is fixed; spaced cards must all be read
-    need = len(placed) - 1 if spacing >= 1.2 else int(0.7 * len(placed))
+    assert not misread, misread
+    # spaced cards must all be read; touching cards (spacing ~1, white borders merged) may lose
+    # one of 12 (measured 95.6 % on 384 touching procedural cards, docs/vision.md)
+    need = len(placed) if spacing >= 1.2 else len(placed) - 1
     assert right >= need, list(zip([p.label for p in placed], got))
 
 
@@ -91,3 +91,21 @@ def test_deck_narrows_the_labels(reader):
 
 def test_every_label_is_a_model_class(reader):
     assert set(ALL_LABELS) <= set(reader.classes)
+
+
+@pytest.mark.parametrize("label", ["green-4", "blue-7", "yellow-2"])
+def test_hand_held_card_is_found(reader, label):
+    """A card held by a hand that covers its lower corner and runs off the photo (the outline is
+    broken; the field merges with the skin in a plain saturation map)."""
+    import cv2
+
+    rng = np.random.default_rng(zlib.crc32(label.encode()))
+    img, placed = compose_table([(label, draw_card(label, 160, 248, rng=rng))], 800, 600, rng=rng,
+                                kind="white", light=False, rotate=False)
+    q = placed[0].quad
+    lo = q[np.argmax(q[:, 1])]
+    skin = (90, 140, 210)
+    cv2.ellipse(img, (int(lo[0]), int(lo[1])), (70, 45), 30, 0, 360, skin, -1, cv2.LINE_AA)
+    cv2.line(img, (int(lo[0]), int(lo[1])), (int(lo[0]) + 40, 600), skin, 80)
+    got = reader.read(img)
+    assert got and got[0].label == label, [(s.label, s.confidence) for s in got]

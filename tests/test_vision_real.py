@@ -32,5 +32,6 @@ def test_held_out_photos_are_read():
     for p in sample:
         s = reader.read(cv2.imread(str(p.path)))
         right += bool(s) and max(s, key=lambda x: x.confidence).label == p.label
-    # measured 90 % on the whole held-out split (docs/vision.md); the target is 98 %
-    assert right / len(sample) >= 0.85, f"{right}/{len(sample)}"
+    # measured 97.4 % on the whole held-out split and 53/55 on this sample (docs/vision.md);
+    # the target is 98 %: the bar leaves room for the noise of a 55-photo sample
+    assert right / len(sample) >= 0.92, f"{right}/{len(sample)}"
