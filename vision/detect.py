@@ -35,6 +35,7 @@ BORDER = 0.075
 Quad = np.ndarray
 
 _WORK_MAX = 960  # longest side the detector works at
+_DEDUP_IOU = 0.9  # candidates overlapping a larger one by this IoU are dropped as duplicates
 
 
 def order_quad(pts: np.ndarray) -> Quad:
@@ -317,7 +318,7 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     cands.sort(key=lambda t: -t[0])
     kept: list[Quad] = []
     for _, q in cands:
-        if all(quad_iou(q, k) < 0.9 for k in kept):
+        if all(quad_iou(q, k) < _DEDUP_IOU for k in kept):
             kept.append(q)
         if len(kept) >= max_quads:
             break
