@@ -279,7 +279,7 @@ class TableLoop:
         self.period = period
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._next_bot = time.monotonic() + pace
+        self._next_bot: float | None = None  # set from the first tick's clock
         self._games = iter(())
         self._match_over_since: float | None = None
 
@@ -307,6 +307,8 @@ class TableLoop:
         table = self.host.table
         if table is not None:
             table.poll_timer()
+        if self._next_bot is None:
+            self._next_bot = now + self.pace
         if self.bots is None or now < self._next_bot:
             return
         if self.hands is not None and self.hands.busy:

@@ -42,6 +42,11 @@ def test_demo_serves_the_table_and_its_bots_play_until_stopped(tmp_path):
         state = json.load(urllib.request.urlopen(url + "/api/state", timeout=10))
         assert state["playing"] and state["game"] in ("grid", "flip", "classic")
         assert state["signals"]  # the mock pins are shown
+        # referee mode: the camera reads the synthetic table (the bots' cards land there)
+        while time.monotonic() < deadline and not state.get("reading"):
+            time.sleep(0.3)
+            state = json.load(urllib.request.urlopen(url + "/api/state", timeout=10))
+        assert state.get("reading") and state["reading"]["seq"] >= 1
     finally:
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=20)

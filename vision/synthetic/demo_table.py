@@ -58,7 +58,8 @@ class DemoTable:
     @property
     def busy(self) -> bool:
         """An arm is over the table, or the camera has not seen the layout yet (bots wait)."""
-        return self._job is not None or (self.referee is not None and not self.referee.has_baseline)
+        return self._job is not None or (self.referee is not None and self.host.table is not None
+                                         and not self.referee.has_baseline)
 
     def perform(self, action) -> bool:
         """Do ``action`` physically when the camera can see it (True), else False."""
