@@ -224,6 +224,19 @@ def _default_classifier_for() -> Callable[[str], Any]:
     return classifier_for
 
 
+_SHORT_FACES = {"skip": "S", "reverse": "R", "draw-two": "+2", "draw-one": "+1", "draw-five": "+5",
+                "skip-everyone": "SE", "flip": "F", "wild": "W", "wild-draw-four": "W+4",
+                "wild-draw-two": "W+2", "wild-draw-color": "W+C", "back": "back"}
+
+
+def _short(label: str) -> str:
+    """A label short enough to write on a cell of a small picture: red-5 -> r5, wild -> W."""
+    if label in _SHORT_FACES:
+        return _SHORT_FACES[label]
+    color, _, face = label.partition("-")
+    return color[:1] + _SHORT_FACES.get(face, face)
+
+
 def annotated_jpeg(image, reader, report, width: int = 640) -> bytes:
     """The frame, shrunk to ``width``, with the regions and what was read there drawn on it."""
     import cv2
@@ -242,8 +255,8 @@ def annotated_jpeg(image, reader, report, width: int = 640) -> bytes:
             cv2.polylines(small, [quad.astype(np.int32)], True, color, 1, cv2.LINE_AA)
             if got is not None and got.label != "empty":
                 x, y = quad.min(0)
-                cv2.putText(small, got.label[:10], (int(x) + 2, int(y) + 11), cv2.FONT_HERSHEY_PLAIN,
-                            0.8, (255, 255, 255), 1, cv2.LINE_AA)
+                cv2.putText(small, _short(got.label), (int(x) + 2, int(y) + 11), cv2.FONT_HERSHEY_PLAIN,
+                            0.9, (255, 255, 255), 1, cv2.LINE_AA)
         if reading is not None and reading.pawn.seen:
             at = view.to_image([reader.layout.cell_center(*reading.pawn.cell)])[0] * scale
             cv2.circle(small, (int(at[0]), int(at[1])), 9, (0, 0, 255), 2, cv2.LINE_AA)
