@@ -449,10 +449,15 @@ class CameraReferee:
             if play is None:
                 continue
             # the legal ways to play that face there (a wild: one per colour)
+            legal = list(legal)
             ways = tuple(a for a in legal if a.by == seat and region_of(a) == region
                          and _label_of(a) == want)
+            # and the likeliest other cards that could lie there now (a misread new card)
+            others = [c.action for c in score_actions(
+                [a for a in legal if a.by == seat and _label_of(a) != want], expected, reading,
+                {region: got.label})][:3]
             self._actionable.discard(region)
-            return Decision("ask", region, choices=ways or (play,), why="same face")
+            return Decision("ask", region, choices=(ways or (play,)) + tuple(others), why="same face")
         return None
 
     def _several(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
@@ -496,7 +501,8 @@ class CameraReferee:
             return
         seat = acting_seat(state)
         if decision.why == "same face":
-            text = f"Did {seat} play another {label} on {decision.region.replace('cell-', 'cell ')}?"
+            text = (f"Did {seat} play another {label} on {decision.region.replace('cell-', 'cell ')}"
+                    " (or another card)?")
             choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
                        for i, a in enumerate(decision.choices)]
         elif decision.why == "several":
