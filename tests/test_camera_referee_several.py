@@ -42,3 +42,35 @@ def test_two_changes_at_once_are_asked_in_order_not_guessed():
     state = table.state_json()
     assert state["grid"][0][0] == "red-7"
     assert state["grid"][1][1] == "blue-9" or referee.question is not None
+
+
+def _pile_reading(seq, label, look, changed=("discard",)):
+    return TableReading(seq, 0.0, (), RegionReading(label, 0.99, ((label, 0.99),), look=look),
+                        PawnReading(None, None, False), changed=tuple(changed))
+
+
+def test_the_same_face_on_the_pile_is_asked_only_when_the_pile_looks_different():
+    import numpy as np
+
+    bus = EventBus()
+    table = Table({"setup": {"game": "classic", "seats": ["ann", "ben", "cai"], "dealer": "cai",
+                             "start": "red-5", "options": {"turn_seconds": 0}}}, bus)
+    referee = CameraReferee(lambda: table, bus)
+    asked = []
+    bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
+    rng = np.random.default_rng(1)
+    first = rng.integers(0, 255, (20, 14)).astype(np.float32)
+    referee.on_reading(_pile_reading(1, "red-5", first))           # the baseline
+    # an illegal card put down, then taken back: the pile looks as it did -> no question
+    referee.on_reading(_pile_reading(2, "green-7", rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    referee.on_reading(_pile_reading(3, "red-5", first + 1.0))
+    assert not [q for q in asked if "another" in q["question"]]
+    # another red-5 lands a little apart: the same face, a different look -> asked
+    moved = np.roll(first, 3, axis=1)
+    turn = table.state_json()["turn"]
+    referee.on_reading(_pile_reading(4, "red-5", moved))
+    question = asked[-1]
+    assert "another red-5" in question["question"] and question["seat"] == turn
+    yes = next(c for c in question["choices"] if c["action"] and c["action"]["card"] == "red-5")
+    referee.answer(yes["id"], by=turn)
+    assert table.state_json()["turn"] != turn  # the play was recorded
