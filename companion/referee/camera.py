@@ -385,8 +385,10 @@ class CameraReferee:
             looking_at = self._actionable if self._question is None else {self._question.region}
             legal = table.legal_actions()
             decision = None
-            if self._question is None and not done and len(diffs) > 1 \
-                    and (state.get("pending") or {}).get("what") != "forced-plays":
+            pending = state.get("pending") or {}
+            # forced plays may land together, but no more of them than are owed
+            owed = pending.get("left", 1) if pending.get("what") == "forced-plays" else 1
+            if self._question is None and not done and len(diffs) > max(1, owed):
                 decision = self._several(legal, expected, diffs, acting_seat(state))
             if decision is None:
                 decision = decide(legal, expected, self._reading, looking_at,
