@@ -421,6 +421,9 @@ class Companion:
         if self._want_web:
             from web import serve
 
+            # One line per phone request drowns the events; warnings and errors still show.
+            logging.getLogger("werkzeug").setLevel(logging.WARNING)
+
             address = self.config.web.host
             self.web_server = serve(self.host, address, self.config.web.port, block=False,
                                     public_url=self.config.web.public_url or None,
@@ -467,7 +470,7 @@ class Companion:
 
     # --- the terminal -----------------------------------------------------------------------
 
-    _QUIET = {"state", "action", "timer", "table-ready"}
+    _QUIET = {"state", "action", "timer", "table-ready", "reading"}
 
     def _print_events(self) -> None:
         """The demo's terminal: events in a line each, and the virtual pins after key ones.
