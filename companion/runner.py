@@ -82,7 +82,30 @@ def open_source_again(cam):
     return open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps)
 
 
-class CameraWorker:
+class _Background:
+    """A daemon thread running :meth:`_run` until :meth:`stop`; ``_stop`` is its flag."""
+
+    thread_name = "background"
+
+    def _init_background(self) -> None:
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self):
+        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class CameraWorker(_Background):
     """The camera referee of a running companion (see the module docs).
 
     ``open_source()`` opens the frame source (again, after the camera was lost); ``first`` is
@@ -98,7 +121,7 @@ class CameraWorker:
 
         self.host = host
         self.referee = CameraReferee(lambda: host.table, host.bus, host=host)
-        self._stop = threading.Event()
+        self._init_background()
         opened = [first]
 
         def reopen():
@@ -117,7 +140,6 @@ class CameraWorker:
         self._last_jpeg = -math.inf
         self._forget = False
         self._answers: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
         self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started"})
 
     # --- the bus (publisher's thread: only queue) ----------------------------------------------
@@ -154,15 +176,10 @@ class CameraWorker:
 
     # --- the camera thread ----------------------------------------------------------------------
 
-    def start(self) -> "CameraWorker":
-        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
-        self._thread.start()
-        return self
+    thread_name = "camera"
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        super().stop()
         self._unsubscribe()
         self.referee.close()
         self.source.close()
@@ -269,7 +286,7 @@ def annotated_jpeg(image, reader, report, width: int = 640) -> bytes:
 
 # --- the loop ------------------------------------------------------------------------------------
 
-class TableLoop:
+class TableLoop(_Background):
     """The referee's heartbeat: polls the turn timer and lets bots act, in its own thread.
 
     ``pace`` is the seconds between two bot actions; with ``bots`` None nobody plays for the
@@ -290,21 +307,12 @@ class TableLoop:
         self.rng = random.Random(seed)
         self.step = step  # the camera referee's step, when there is a camera
         self.period = period
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._init_background()
         self._next_bot: float | None = None  # set from the first tick's clock
         self._games = iter(())
         self._match_over_since: float | None = None
 
-    def start(self) -> "TableLoop":
-        self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+    thread_name = "table-loop"
 
     def _run(self) -> None:
         while not self._stop.wait(self.period):
