@@ -277,6 +277,15 @@ def annotated_jpeg(image, reader, report, width: int = 640) -> bytes:
         if reading is not None and reading.pawn.seen:
             at = view.to_image([reader.layout.cell_center(*reading.pawn.cell)])[0] * scale
             cv2.circle(small, (int(at[0]), int(at[1])), 9, (0, 0, 255), 2, cv2.LINE_AA)
+    # The calibration preview: the ArUco markers found, outlined, with their ids.
+    from vision.geometry import detect_markers
+
+    for marker_id, corners in detect_markers(small).items():
+        cv2.polylines(small, [np.asarray(corners, np.int32).reshape(-1, 2)], True, (255, 0, 255), 2,
+                      cv2.LINE_AA)
+        x, y = np.asarray(corners).reshape(-1, 2)[0]
+        cv2.putText(small, str(marker_id), (int(x), int(y) - 3), cv2.FONT_HERSHEY_PLAIN, 0.9,
+                    (255, 0, 255), 1, cv2.LINE_AA)
     state = report.state if report is not None else ("no match" if reader is None else "")
     cv2.putText(small, state, (6, small.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
                 (255, 255, 255), 1, cv2.LINE_AA)
