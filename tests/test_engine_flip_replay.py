@@ -33,8 +33,6 @@ def test_doc_example_answers_as_documented(line, lines, expected):
         assert earlier["ok"], (line, earlier)
 
 
-
-
 def test_cli_replays_a_flip_game_and_goes_on_after_a_malformed_line():
     lines = [json.dumps({"setup": SETUP}),
              '{"by": "ann", "do": "play", "card": "red-flip"}',

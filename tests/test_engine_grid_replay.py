@@ -39,8 +39,6 @@ def test_doc_example_answers_as_documented(line, lines, expected):
         assert earlier["ok"] or earlier["error"] == "bad-input", (line, earlier)
 
 
-
-
 def test_cli_replays_a_grid_game_and_goes_on_after_a_malformed_line():
     lines = [SETUP,
              '{"by": "north", "do": "play", "card": "red-7", "cell": [0, 0]}',
