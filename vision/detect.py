@@ -138,8 +138,25 @@ def _quad_from_contour(cnt, min_area: float, max_area: float):
     return quad
 
 
-def _maps(small: np.ndarray):
-    """Binary maps whose outer contours may be cards, each with 'is this a field outline'."""
+def _white_balanced(img: np.ndarray) -> np.ndarray:
+    """The image with its brightest tones made neutral (white patch on the 98th percentile of
+    each channel): under warm or cold light a card's white border is tinted and would read as
+    a saturated colour."""
+    p = np.percentile(img.reshape(-1, 3)[::7], 98, axis=0).astype(np.float32)
+    if p.min() < 40:  # nothing bright to balance against (a dark, empty frame)
+        return img
+    gain = p.max() / p
+    if gain.max() < 1.03:
+        return img
+    return cv2.convertScaleAbs(img.astype(np.float32) * gain[None, None, :])
+
+
+def _maps(small: np.ndarray, apart_px: int = 0):
+    """Binary maps whose outer contours may be cards, each with 'is this a field outline'.
+
+    ``apart_px``: the last map is the white-balanced coloured-field map eroded by this many
+    pixels, which parts the fields of touching cards joined by thin bridges (outlines from it are
+    grown back by :func:`_expand`)."""
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     med = float(np.median(blur))
@@ -159,14 +176,53 @@ def _maps(small: np.ndarray):
     val = hsv[..., 2]
     _, bright = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     yield cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), False, cv2.RETR_EXTERNAL
-    # saturated (coloured field) regions; threshold adapts to the table's own saturation
-    st = max(70.0, float(np.percentile(sat, 50)) + 45)
-    colourful = ((sat > st) & (val > 50)).astype(np.uint8) * 255
-    colourful = cv2.morphologyEx(colourful, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    colourful = _colourful(hsv, sat, val)
     yield colourful, True, cv2.RETR_EXTERNAL
     # white regions (card borders on dark or coloured tables)
     white = ((sat < 60) & (val > max(120.0, float(np.percentile(val, 60))))).astype(np.uint8) * 255
     yield cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), False, cv2.RETR_EXTERNAL
+    # the coloured fields again under neutral light (a tinted white border reads as colour),
+    # then parted where touching cards' fields are joined by thin bridges
+    balanced = _white_balanced(small)
+    if balanced is not small:
+        hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
+        colourful = _colourful(hsv, cv2.GaussianBlur(hsv[..., 1], (5, 5), 0), hsv[..., 2])
+    yield colourful, True, cv2.RETR_EXTERNAL
+    if apart_px > 0:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * apart_px + 1,) * 2)
+        yield cv2.erode(colourful, disc), True, cv2.RETR_EXTERNAL
+
+
+def _colourful(hsv: np.ndarray, sat: np.ndarray, val: np.ndarray) -> np.ndarray:
+    """Saturated (coloured field) regions: saturated pixels unlike the table, whose colour is
+    the median of the frame's edge (a wooden or felt table is itself saturated, in one hue)."""
+    colourful = (_unlike_table(hsv, sat) & (val > 50)).astype(np.uint8) * 255
+    return cv2.morphologyEx(colourful, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def _expand(quad: Quad, px: float) -> Quad:
+    """A quad moved outwards by ``px`` on every side (undoing an erosion)."""
+    q = order_quad(quad)
+    c = q.mean(0)
+    w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    u = (q[1] - q[0] + q[2] - q[3]) / 2 / max(w, 1e-6) * (w / 2 + px)
+    v = (q[3] - q[0] + q[2] - q[1]) / 2 / max(h, 1e-6) * (h / 2 + px)
+    return order_quad(np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32))
+
+
+def _unlike_table(hsv: np.ndarray, sat: np.ndarray) -> np.ndarray:
+    """Pixels saturated enough to be a card's field and not the table's own colour."""
+    h, w = sat.shape
+    b = max(2, min(h, w) // 20)
+    edge = np.concatenate([hsv[:b].reshape(-1, 3), hsv[-b:].reshape(-1, 3),
+                           hsv[:, :b].reshape(-1, 3), hsv[:, -b:].reshape(-1, 3)])
+    t_hue, t_sat = float(np.median(edge[:, 0])), float(np.median(edge[:, 1]))
+    if t_sat < 60:  # a grey, white or dark table: any saturated pixel
+        return sat > max(70.0, t_sat + 45)
+    d = np.abs(hsv[..., 0].astype(np.int16) - int(t_hue))
+    d = np.minimum(d, 180 - d)  # hue is circular
+    return (sat > 70) & ((d > 12) | (sat > t_sat + 60))
 
 
 def _paired_fields(contours, min_area: float, max_area: float):
@@ -288,15 +344,19 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     max_area = 0.9 * h * w
     cands: list[tuple[float, Quad]] = []
     blobs, field_quads, field_areas = [], [], []
-    for k, (m, is_field, mode) in enumerate(_maps(small)):
+    apart = max(2, int(round(ms * 0.06)))
+    for k, (m, is_field, mode) in enumerate(_maps(small, apart)):
         grid = k in (1, 2, 3, 5)  # light regions: touching white borders merge into one blob
+        parted = k == 7
         contours, _ = cv2.findContours(m, mode, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:
             if grid and extra:
                 blobs.append(cnt)
-            q = _quad_from_contour(cnt, min_area, max_area)
+            q = _quad_from_contour(cnt, min_area * (0.6 if parted else 1.0), max_area)
             if q is None:
                 continue
+            if parted:
+                q = _expand(q, apart)
             cands.append((cv2.contourArea(q), q))
             if is_field:
                 field_quads.append(q)
@@ -304,8 +364,8 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
             # the card is that outline grown by the border
             g = _grow(q)
             cands.append((cv2.contourArea(g) * (1.0 if is_field else 0.999), g))
-        if is_field:
-            if extra:
+        if is_field and not parted:
+            if extra and k == 4:
                 cands.extend(_field_boxes(contours, min_area, max_area))
             paired = _paired_fields(contours, min_area, max_area)
             cands.extend(paired)

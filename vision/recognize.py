@@ -129,6 +129,11 @@ class CardReader:
         """Read one rectified card image (the card filling the image, either way up)."""
         return self._reading(self._probs([self.prepare(card_bgr)], deck)[0])
 
+    def probabilities(self, cards: list[np.ndarray], deck: str = "auto") -> np.ndarray:
+        """Each rectified card's probability of every label (columns in :attr:`classes` order,
+        ``none`` included; labels outside ``deck`` get 0)."""
+        return self._probs([self.prepare(c) for c in cards], deck)
+
     def classify_many(self, cards: list[np.ndarray], deck: str = "auto") -> list[CardReading]:
         probs = self._probs([self.prepare(c) for c in cards], deck)
         return [self._reading(p) for p in probs]

@@ -50,7 +50,15 @@ def build(args):
     photos = [p for p in load_photos(root) if p.split == "train"]
     if args.exclude_round_print:
         photos = [p for p in photos if p.source != "classic_more/round_print"]
-    real = real_cards(photos)
+    teacher = None
+    if args.teacher != "none" and Path(args.teacher).is_file():
+        from vision.recognize import CardReader
+
+        teacher = CardReader(args.teacher)
+        print(f"teacher: {args.teacher} picks each photo's card outline", flush=True)
+    else:
+        print("no teacher: each photo's card is its biggest outline of the label's colour", flush=True)
+    real = real_cards(photos, teacher)
     art = art_cards(root)
     proc = proc_cards(args.proc_per_label, seed=args.seed)
     print(f"sources: {len(real)} real crops, {len(art)} art cells, {len(proc)} procedural", flush=True)
@@ -86,7 +94,8 @@ def build(args):
         for _ in range(args.per_class):
             k = ks[rng.choice(len(ks), p=w)]
             jobs.append((ci, f"{label}/{k}", int(rng.integers(len(kinds[k]))), int(rng.integers(2**31))))
-    _G.update(pools=pools, textures=textures, all_cards=[s.image for s in art + proc])
+    # real crops too: negatives cut from parts of real cards (a corner index, half a face)
+    _G.update(pools=pools, textures=textures, all_cards=[s.image for s in art + proc + real])
     labels = np.array([j[0] for j in jobs], np.int64)
     chunks = [jobs[i:i + 256] for i in range(0, len(jobs), 256)]
     parts = []
@@ -190,7 +199,8 @@ def export(model, args, val_acc, seconds, n):
                                             "range": "0-255, vision.color.normalize_card applied"},
         "output": "softmax probabilities", "trained_on": f"{n} rendered samples",
         "synthetic_val_accuracy": round(val_acc, 4), "train_seconds": round(seconds),
-        "args": {k: v for k, v in vars(args).items() if k not in ("out", "dump")},
+        "args": {k: v for k, v in vars(args).items() if k not in ("out", "dump", "teacher")},
+        "teacher": "none" if args.teacher == "none" else Path(args.teacher).name,
     }
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
     print(f"wrote {out} ({out.stat().st_size // 1024} KiB) and {out.with_suffix('.json')}")
@@ -208,6 +218,9 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--exclude-round-print", action="store_true",
                    help="leave the non-standard round-centre print out of training")
+    p.add_argument("--teacher", default=str(MODELS / "cards.onnx"),
+                   help="model that picks each training photo's card outline by its label "
+                        "(default: the committed model; 'none' for the colour heuristic)")
     p.add_argument("--out", default=str(MODELS / "cards.onnx"))
     p.add_argument("--dump", default=None, help="write a contact sheet of samples to this PNG")
     args = p.parse_args(argv)

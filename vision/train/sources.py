@@ -94,8 +94,30 @@ def _colour_share(card: np.ndarray, colour: str | None) -> float:
     return float((m & sat).mean())
 
 
-def best_quad(image: np.ndarray, label: str):
-    """The detected quad most likely to be the photo's one card of ``label``, or None."""
+def white_ring(card: np.ndarray) -> float:
+    """Share of white print in a thin ring along the rectified card's four edges: near 1 for a
+    quad on a card's own white border, low for a quad that is loose (table inside it) or cuts
+    through the card's field."""
+    hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV).astype(np.float32)
+    s, v = hsv[..., 1], hsv[..., 2]
+    white = (s < 70) & (v > 0.6 * np.percentile(v, 95))
+    b = max(2, int(round(card.shape[1] * 0.05)))
+    return float(np.mean([white[:b].mean(), white[-b:].mean(), white[:, :b].mean(),
+                          white[:, -b:].mean()]))
+
+
+def best_quad(image: np.ndarray, label: str, reader=None, deck: str = "auto"):
+    """The detected quad most likely to be the photo's one card of ``label``, or None.
+
+    With a ``reader`` (a :class:`vision.recognize.CardReader`, the teacher) the choice is guided
+    by the label: among all candidate outlines, the one the model reads as ``label`` most
+    surely, favouring outlines on the card's white border and whole cards over parts of one.
+    The photos are of hand-held cards in front of screens and keyboards, where the biggest
+    outline of the right colour is often a monitor or half the card. Without a reader (the
+    first training, before any model exists) the biggest outline of the label's colour wins.
+    """
+    if reader is not None:
+        return _taught_quad(image, label, reader, deck)
     colour = label.split("-")[0] if label.split("-")[0] in _HUES else None
     best, best_score = None, 0.0
     for q in find_quads(image, extra=False)[:30]:
@@ -109,8 +131,28 @@ def best_quad(image: np.ndarray, label: str):
     return best
 
 
-def real_cards(photos: list[Photo]) -> list[Source]:
-    """Card images from real photos: rectified sources as they are, the others via detection."""
+#: The teacher must give the label at least this probability on the chosen outline.
+TEACHER_MIN_P = 0.3
+
+
+def _taught_quad(image, label, reader, deck):
+    from vision.detect import find_field_quads
+
+    quads = find_quads(image, extra=True)[:80] + find_field_quads(image)
+    if not quads or label not in reader.classes:
+        return None
+    cards = [rectify(image, q) for q in quads]
+    p = reader.probabilities(cards, deck)[:, reader.classes.index(label)]
+    ring = np.array([white_ring(c) for c in cards])
+    area = np.array([cv2.contourArea(q) for q in quads])
+    score = p * (0.3 + ring) * (area / area.max()) ** 0.15
+    k = int(np.argmax(score))
+    return quads[k] if p[k] >= TEACHER_MIN_P else None
+
+
+def real_cards(photos: list[Photo], reader=None) -> list[Source]:
+    """Card images from real photos: rectified sources as they are, the others via detection
+    (guided by ``reader``, the teacher model, when given: see :func:`best_quad`)."""
     from tqdm import tqdm
 
     out = []
@@ -127,7 +169,7 @@ def real_cards(photos: list[Photo]) -> list[Source]:
                 img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
             out.append(Source(img, p.label, "real", group))
             continue
-        q = best_quad(img, p.label)
+        q = best_quad(img, p.label, reader, "classic" if p.deck == "classic" else "flip")
         if q is None:
             continue
         out.append(Source(rectify(img, q, (128, 192)), p.label, "real", group))
