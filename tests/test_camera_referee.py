@@ -113,8 +113,36 @@ def test_first_reading_is_the_baseline():
     bus = EventBus()
     table = Table(SETUP, bus, clock=lambda: 0.0)
     ref = CameraReferee(lambda: table, bus)
-    ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), changed=("cell-0-0",)))
+    ref.on_reading(reading(with_cell(GRID, 0, 0, "blue-9"), changed=("cell-0-0",)))
     assert table.state_json()["grid"][0][0] == "red-1"  # a misplaced card at set-up is no play
+    assert ref.question is None  # and no legal play explains it: nothing to ask
+
+
+def _first_look_question(label="red-7"):
+    bus = EventBus()
+    table = Table(SETUP, bus, clock=lambda: 0.0)
+    ref = CameraReferee(lambda: table, bus)
+    ref.on_reading(reading(with_cell(GRID, 0, 0, label), changed=("cell-0-0",)))
+    return table, ref
+
+
+def test_a_play_made_before_the_first_look_is_asked_about_never_committed():
+    table, ref = _first_look_question()
+    assert table.state_json()["grid"][0][0] == "red-1"
+    q = ref.question
+    assert q is not None and "first look" in q.question and "north" in q.question
+    yes = next(c["id"] for c in q.choices if c["action"] and c["action"].get("card") == "red-7")
+    assert ref.answer(yes, by="north").ok
+    assert table.state_json()["grid"][0][0] == "red-7"
+
+
+def test_a_first_look_answered_as_the_layout_is_left_alone():
+    table, ref = _first_look_question()
+    no = next(c["id"] for c in ref.question.choices if c["action"] is None)
+    assert "laid out" in next(c["label"] for c in ref.question.choices if c["id"] == no)
+    ref.answer(no, by="north")
+    ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-4-4",)))
+    assert ref.question is None and table.state_json()["grid"][0][0] == "red-1"
 
 
 def test_confident_illegal_play_is_called_once():

@@ -290,6 +290,7 @@ class CameraReferee:
         self._lock = threading.RLock()
         self._reading = None
         self._actionable: set[str] = set()
+        self._doubts: set[str] = set()    # baseline regions that may show an early move
         self._looks: dict[str, Any] = {}   # region -> its look when it last matched the state
         self._question: Question | None = None
         self._ids = itertools.count(1)
@@ -322,6 +323,7 @@ class CameraReferee:
         if message.type == "match-started":
             with self._lock:
                 self._reading = None
+                self._doubts = set()
         if message.type in ("undone", "match-started", "reshuffle"):
             # the table must be put right by hand: what lies there now is no new action
             with self._lock:
@@ -338,10 +340,32 @@ class CameraReferee:
             self._reading = reading
             if not first:  # the first reading is the table as it was laid out: the baseline
                 self._actionable |= set(reading.changed)
+            else:
+                self._doubt_baseline()
             if self.host is not None:
                 self.host.last_reading = reading.to_json()
             self.bus.publish("reading", reading=reading.to_json())
             return self._settle()
+
+    def _doubt_baseline(self) -> None:
+        """The first reading is taken as the layout, but a region where it differs from the
+        deal in a way a legal action explains may show a move made before the camera had its
+        first look: such regions are asked about (never committed: it may be how the table was
+        laid out)."""
+        table = self.table_of()
+        if table is None:
+            return
+        state = table.state_json()
+        if not _waits_for_table(state):
+            return
+        expected = expected_of(state)
+        diffs = differing(expected, self._reading)
+        seat = acting_seat(state)
+        mine = [a for a in table.legal_actions() if seat is None or a.by == seat]
+        explained = {c.region for c in score_actions(mine, expected, self._reading, diffs)
+                     if c.gain >= self.commit_gain}
+        self._doubts = explained
+        self._actionable |= explained
 
     def tick(self) -> None:
         """Run the turn timer; re-check the last reading after actions from phones."""
@@ -396,6 +420,11 @@ class CameraReferee:
                                   illegal_confidence=self.illegal_confidence)
             if decision is None:
                 break
+            if decision.region in self._doubts:
+                self._doubts.discard(decision.region)
+                if decision.kind in ("commit", "illegal"):
+                    decision = Decision("ask", decision.region, choices=(decision.action,),
+                                        why="before the first look")
             done.append(decision)
             self.decisions.append((self._reading.seq, decision))
             if self.on_decision is not None:
@@ -512,6 +541,13 @@ class CameraReferee:
                     "(the others follow)?")
             choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
                        for i, a in enumerate(decision.choices)]
+        elif decision.why == "before the first look":
+            where = decision.region.replace("cell-", "cell ").replace("-", ",", 1) \
+                if decision.region.startswith("cell-") else decision.region
+            text = (f"The camera's first look shows {label} at {where}, which the deal does not. "
+                    f"Did {seat} already play it?")
+            choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
+                       for i, a in enumerate(decision.choices)]
         elif decision.why == "colour":
             text = f"Which colour did {seat} choose for the {label}?"
             choices = [{"id": i, "label": a.color or "?", "action": a.to_json()}
@@ -522,13 +558,16 @@ class CameraReferee:
             text = f"The camera is unsure what happened at {where} (it reads {label}). What was it?"
             choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
                        for i, a in enumerate(decision.choices)]
-        choices.append({"id": len(choices), "label": "nothing: the camera misread" if decision.why != "same face"
-                        else "no, the card was only moved", "action": None})
+        nothing = {"same face": "no, the card was only moved",
+                   "before the first look": "no: it was laid out like this"}
+        choices.append({"id": len(choices), "label": nothing.get(decision.why, "nothing: the camera misread"),
+                        "action": None})
         if self._question is not None:
             self._close_question(None, "camera", "replaced by a new question")
         self._question = Question(next(self._ids), decision.region, text, choices, seat, signature)
         self.stats["questions"] += 1
-        kind = {"colour": "colour", "same face": "same-face", "several": "several"}.get(decision.why, "unsure")
+        kind = {"colour": "colour", "same face": "same-face", "several": "several",
+                "before the first look": "first-look"}.get(decision.why, "unsure")
         self.stats[f"questions-{kind}"] = self.stats.get(f"questions-{kind}", 0) + 1
         table = self.table_of()
         if table is not None:
