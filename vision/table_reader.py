@@ -43,7 +43,7 @@ from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
            "ModelClassifier", "default_classifier", "labels_for_game", "EMPTY", "locate_card",
-           "looks_differ"]
+           "looks_differ", "look_difference"]
 
 log = logging.getLogger(__name__)
 
@@ -165,10 +165,11 @@ class FrameReport:
     read: tuple[str, ...] = ()
 
 
-def looks_differ(a, b, threshold: float = 4.0) -> bool | None:
-    """Whether two looks of a region (:attr:`RegionReading.look`) show different things, by
-    the change detector's measure (1 - correlation, so light drift does not count); None when
-    they cannot be compared (no look, or taken through another view of the camera)."""
+def look_difference(a, b) -> float | None:
+    """How different two looks of a region (:attr:`RegionReading.look`) are: 0 for the same
+    thing, about 4 and up for something else (1 - correlation in percent, so light drift does
+    not count, plus half the mean absolute difference left after the brightness change); None
+    when they cannot be compared (no look, or another size)."""
     if a is None or b is None or a.shape != b.shape or a.size < 4:
         return None
     a = a.astype(np.float32).ravel()
@@ -179,7 +180,14 @@ def looks_differ(a, b, threshold: float = 4.0) -> bool | None:
     else:
         ncc = float(((a - a.mean()) * (b - b.mean())).mean() / max(np.sqrt(va * vb), 1e-6))
     mad = max(0.0, float(np.abs(a - b).mean()) - abs(float(a.mean() - b.mean())))
-    return 100.0 * (1.0 - ncc) + 0.5 * mad > threshold
+    return 100.0 * (1.0 - ncc) + 0.5 * mad
+
+
+def looks_differ(a, b, threshold: float = 4.0) -> bool | None:
+    """Whether two looks of a region show different things (:func:`look_difference` above
+    ``threshold``); None when they cannot be compared."""
+    d = look_difference(a, b)
+    return None if d is None else d > threshold
 
 
 # --- finding and classifying the card in a region ------------------------------------------------
@@ -441,6 +449,7 @@ class TableReader:
         self.last_change = change
         if change.moving:
             self._quiet = 0
+            self._restart_votes()
             return FrameReport("moving", _ms(start))
         self._quiet += 1
         if self._quiet < self.quiet_frames:
@@ -456,6 +465,7 @@ class TableReader:
             strong = any(v > 1.6 * self.detector.band_threshold for n, v in change.change.items()
                          if n.startswith("band"))
             if self._hand_frames < (20 if strong else 5):
+                self._restart_votes()
                 return FrameReport("hands", _ms(start))
             # something lies still on the border (a cup, a phone): it is the table now
             self.detector.accept(cur, [n for n in self.detector.boxes if n.startswith("band")])
@@ -489,6 +499,16 @@ class TableReader:
             self._vote_pawn(frame)
         reading = self._maybe_emit(t)
         return FrameReport("reading", _ms(start), reading, tuple(read))
+
+    def _restart_votes(self) -> None:
+        """Something moves over the table: votes cast before it may show what it has since
+        changed (a card put down while a region was half read), so those regions are read again
+        from scratch once the table is quiet. Otherwise a region could settle on the old card
+        while taking the new one as its reference, and never see the change."""
+        for name, v in self._votes.items():
+            if name != "draw" and len(v):
+                v.clear()
+                self._postponed.add(name)
 
     def _pawn_on_band(self, frame: np.ndarray, change: FrameChange, cur: np.ndarray) -> bool:
         """The border band changed only where the pawn now lies (it left the board over the
@@ -570,9 +590,7 @@ class TableReader:
                 if name in self._pending_patches:
                     self._patches[name] = self._pending_patches.pop(name)
                 label, probs, agreed = v.result()
-                box = self.detector.boxes.get(name)
-                look = cur[box[1]:box[3], box[0]:box[2]].copy() if box else None
-                self._state[name] = RegionReading.of(probs, agreed, look=look)
+                self._state[name] = RegionReading.of(probs, agreed, look=_look(self._patches.get(name)))
                 v.clear()
                 settled.append(name)
                 self._dirty.add(name)
@@ -584,14 +602,17 @@ class TableReader:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None)
         self._pawn_votes.append(seen)
-        last = self._pawn_votes[-self.votes_needed:]
-        if len(last) == self.votes_needed and len({p.cell for p in last}) == 1:
+        # a pawn cannot vanish from the table: its marker missed in a frame or two (compression,
+        # glare) is no news; only a pawn missing for longer (lifted off, hidden) is
+        need = self.votes_needed if seen.seen or not self._pawn.seen else 3 * self.votes_needed
+        last = self._pawn_votes[-need:]
+        if len(last) == need and len({p.cell for p in last}) == 1:
             if last[-1].cell != self._pawn.cell or not self._pawn.seen:
                 self._dirty.add("pawn")
             self._pawn = last[-1]
             self._pawn_votes.clear()
             self._pawn_dirty = False
-        elif len(self._pawn_votes) > 8:
+        elif len(self._pawn_votes) > 4 * self.votes_needed + 2:
             self._pawn_votes.clear()
             self._pawn_dirty = False
 
@@ -635,6 +656,16 @@ class TableReader:
         self._state.clear()
         self._last = None
         self._pawn_dirty = self.game == "grid"
+
+
+def _look(patch: np.ndarray | None) -> np.ndarray | None:
+    """A region's look: its top-down patch (mat coordinates, so a nudged camera's new view
+    still compares with the old one), small and grey."""
+    if patch is None:
+        return None
+    g = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+    return cv2.resize(g, (max(2, g.shape[1] // 2), max(2, g.shape[0] // 2)),
+                      interpolation=cv2.INTER_AREA)
 
 
 def _ms(start: float) -> float:

@@ -31,13 +31,15 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+import numpy as np
+
 from ..bus import BusMessage, EventBus
 from ..engine.actions import Action, Discard, Move, Play, Reveal, action_from_json
 
 
-def looks_differ(a, b) -> bool | None:
-    from vision.table_reader import looks_differ as differ
-    return differ(a, b)
+def look_difference(a, b) -> float | None:
+    from vision.table_reader import look_difference as difference
+    return difference(a, b)
 
 __all__ = ["Expected", "expected_of", "Candidate", "Decision", "score_actions", "decide",
            "CameraReferee", "EMPTY"]
@@ -49,6 +51,11 @@ EMPTY = "empty"
 PAWN_GAIN = math.log(200.0)
 #: What the referee treats as "no card here" when reading a region.
 _NOT_A_CARD = {EMPTY, "back", "none"}
+#: Look difference (:func:`vision.table_reader.look_difference`) above which a region that reads
+#: the card it held shows a new card of the same face (or that card moved).
+SAME_FACE_LOOK = 4.0
+#: The same after the camera was nudged and the whole table read again through the new view.
+NUDGED_SAME_FACE_LOOK = 12.0
 
 
 # --- what the table should show ------------------------------------------------------------------
@@ -384,20 +391,25 @@ class CameraReferee:
         if table is None or self._reading is None:
             return []
         done: list[Decision] = []
+        pawn_was = expected_of(table.state_json()).pawn
         for _ in range(6):  # a few actions may show up in one reading (forced plays)
             state = table.state_json()
             expected = expected_of(state)
             diffs = differing(expected, self._reading, self._actionable)
+            decided = {d.region for d in done}
             # regions that now look as expected are settled (a fresh cell reading the same card
             # is looked at once more below: the same face may have been played on it)
             for region in list(self._actionable):
                 if region not in diffs and not (region in self._reading.changed and region != "pawn"
-                                                and not done):
+                                                and region not in decided):
                     self._actionable.discard(region)
             if self._question is not None and self._question.region not in diffs:
                 self._close_question(None, "table", "the table shows no change any more")
-            if not diffs and self._question is None and _waits_for_table(state) and not done:
-                same = self._same_face_play(state, expected, table.legal_actions())
+            if not diffs and self._question is None and _waits_for_table(state) \
+                    and not any(d.kind == "ask" for d in done):
+                # (a card the pawn uncovered is no new card: its cell is left out)
+                left_out = decided | ({f"cell-{pawn_was[0]}-{pawn_was[1]}"} if pawn_was else set())
+                same = self._same_face_play(state, expected, table.legal_actions(), left_out)
                 self._actionable -= {r for r in self._actionable if r not in diffs}
                 if same is not None:
                     done.append(same)
@@ -455,17 +467,20 @@ class CameraReferee:
         return done
 
     def _same_face_play(self, state: dict[str, Any], expected: Expected,
-                        legal: Iterable[Action] = ()) -> Decision | None:
+                        legal: Iterable[Action] = (), left_out: set[str] = frozenset()
+                        ) -> Decision | None:
         """A region that visibly changed, reads the card it held, and looks different from when
         it last matched the state: the same face played on it (decks hold two of most faces),
         or a card only nudged. Only the table can say: ask. (A card taken back after an illegal
         attempt leaves the region looking as before: no question.)"""
         reading = self._reading
-        fresh = [r for r in reading.changed if r in expected.labels and r in self._actionable]
-        if not fresh or len(reading.changed) > 5 or "pawn" in reading.changed:
+        fresh = [r for r in reading.changed if r in expected.labels and r in self._actionable
+                 and r not in left_out]
+        if not fresh:
             return None
         seat = acting_seat(state)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
+        scores = {}
         for region in fresh:
             if pawn is not None and region == f"cell-{pawn[0]}-{pawn[1]}":
                 continue
@@ -474,8 +489,20 @@ class CameraReferee:
             # it reads as what lies there (asking is safe: no confidence needed beyond that)
             if got is None or want is None or (got.label != want and got.p(want) < 0.5):
                 continue
-            if not looks_differ(got.look, self._looks.get(region)):
-                continue  # as it was (or not comparable: a new view of the camera)
+            d = look_difference(got.look, self._looks.get(region))
+            if d is not None:
+                scores[region] = d
+        threshold = SAME_FACE_LOOK
+        if len(reading.changed) > 5:
+            # the whole table read again (the camera was nudged): every look is off by the new
+            # view's small misfit; a card put down stands well clear of it
+            threshold = max(NUDGED_SAME_FACE_LOOK, 4.0 * float(np.median(list(scores.values()) or [0.0])))
+        looking_new = [r for r, d in scores.items() if d > threshold]
+        if len(reading.changed) > 5 and len(looking_new) > 1:
+            return None
+        for region in looking_new:
+            got = reading.region(region)
+            want = expected.labels.get(region)
             play = _action_read(region, want, seat, expected)
             if play is None:
                 continue
