@@ -51,6 +51,8 @@ EMPTY = "empty"
 PAWN_GAIN = math.log(200.0)
 #: What the referee treats as "no card here" when reading a region.
 _NOT_A_CARD = {EMPTY, "back", "none"}
+#: Engine events after which the table is laid out anew (the grid's next game, a new round).
+_NEW_LAYOUT = ("new-game", "round")
 #: Look difference (:func:`vision.table_reader.look_difference`) above which a region that reads
 #: the card it held shows a new card of the same face (or that card moved).
 SAME_FACE_LOOK = 4.0
@@ -308,7 +310,7 @@ class CameraReferee:
         #: called with each Decision as it is taken (the scripted runs trace them)
         self.on_decision: Callable[[Decision], None] | None = None
         self._unsubscribe = bus.subscribe(self._on_event, {"action", "undone", "match-started",
-                                                           "reshuffle"})
+                                                           "reshuffle", *_NEW_LAYOUT})
 
     def close(self) -> None:
         self._unsubscribe()
@@ -327,11 +329,12 @@ class CameraReferee:
     def _on_event(self, message: BusMessage) -> None:
         if message.type == "action" and message.data.get("source") == "camera":
             return
-        if message.type == "match-started":
+        if message.type == "match-started" or message.type in _NEW_LAYOUT:
+            # the table is laid out again: its next reading is the new baseline
             with self._lock:
                 self._reading = None
                 self._doubts = set()
-        if message.type in ("undone", "match-started", "reshuffle"):
+        if message.type in ("undone", "match-started", "reshuffle", *_NEW_LAYOUT):
             # the table must be put right by hand: what lies there now is no new action
             with self._lock:
                 self._actionable.clear()
