@@ -370,3 +370,28 @@ def view_from_grid_cards(image: np.ndarray, layout: Layout = Layout(),
         raise CalibrationFailed("the grid's cards do not lie in 5 straight rows of 5")
     h, w = image.shape[:2]
     return View(H, (w, h), lens, "grid")
+
+
+# --- following a nudged camera ------------------------------------------------------------------
+
+def follow_view(view: View, before: np.ndarray, after: np.ndarray, min_inliers: int = 40) -> View | None:
+    """``view`` carried over to a camera that moved between the grey frames ``before`` (seen
+    through ``view``) and ``after``, by matching the table's own texture (ORB features, RANSAC
+    homography): far more exact than a new view from the grid's cards, which lie a few mm off
+    their places. None when the two frames do not match well enough."""
+    orb = cv2.ORB_create(3000)
+    ka, da = orb.detectAndCompute(before, None)
+    kb, db = orb.detectAndCompute(after, None)
+    if da is None or db is None or len(ka) < min_inliers or len(kb) < min_inliers:
+        return None
+    matches = cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True).match(da, db)
+    if len(matches) < min_inliers:
+        return None
+    pa = np.float64([ka[m.queryIdx].pt for m in matches])
+    pb = np.float64([kb[m.trainIdx].pt for m in matches])
+    if view.lens is not None:  # the homography holds between ideal (undistorted) pixels
+        pa, pb = view.lens.undistort(pa), view.lens.undistort(pb)
+    M, inliers = cv2.findHomography(pa, pb, cv2.RANSAC, 2.0)
+    if M is None or inliers is None or int(inliers.sum()) < min_inliers:
+        return None
+    return View(M @ view.H, view.image_size, view.lens, view.source)

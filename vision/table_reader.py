@@ -37,7 +37,8 @@ import numpy as np
 
 from companion.cards import BACK, FACE_SETS
 from .geometry import (CARD_MM, REGION_NAMES, CalibrationFailed, Layout, LensModel, View,
-                       cell_name, detect_markers, view_from_grid_cards, view_from_markers)
+                       cell_name, detect_markers, follow_view, view_from_grid_cards,
+                       view_from_markers)
 from .pawn import NO_PAWN, PawnReading, find_pawn
 from .stabilise import ChangeDetector, FrameChange, Votes
 
@@ -419,6 +420,7 @@ class TableReader:
         self.frames = 0
         self._patches: dict[str, np.ndarray] = {}          # each region as last settled
         self._pending_patches: dict[str, np.ndarray] = {}
+        self._quiet_gray: np.ndarray | None = None  # the table at the last reading (no markers)
 
     def _make_detector(self, view: View) -> None:
         regions = {n: self.layout.regions[n] for n in self.region_names}
@@ -498,6 +500,8 @@ class TableReader:
         if self.game == "grid" and (grid_touched or self._pawn_dirty):
             self._vote_pawn(frame)
         reading = self._maybe_emit(t)
+        if reading is not None and self.recalibrate and self.view.source != "markers":
+            self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
         return FrameReport("reading", _ms(start), reading, tuple(read))
 
     def _restart_votes(self) -> None:
@@ -544,18 +548,28 @@ class TableReader:
                 raise CalibrationFailed(f"{exc}; and {grid_exc}") from grid_exc
 
     def _camera_moved(self, frame: np.ndarray, markers_only: bool = False) -> bool:
-        """Look for the corner markers (or the grid's cards: not under hands) again; replace
-        the view if the camera moved."""
+        """Look for the corner markers again (without markers: follow the table's texture, or
+        the grid's cards; not under hands); replace the view if the camera moved."""
         if not self.recalibrate:
             return False
-        try:
-            view = self._find_view(frame, markers_only)
-        except CalibrationFailed:
-            return False
-        # cards lie a few millimetres off their places: a view from them is that much less sure
-        if view.moved_by(self.view, self.layout) < (1.5 if view.source == "markers" else 8.0):
-            return False
-        log.info("camera moved: new view from the markers")
+        view = None
+        if not markers_only and self.view.source != "markers" and self._quiet_gray is not None:
+            # without markers, the old view is carried over by the table's texture (exact): the
+            # grid's cards lie a few millimetres off their places (a rough view), and a pawn or
+            # a hand on one of them hides it
+            followed = follow_view(self.view, self._quiet_gray, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+            if followed is not None and followed.moved_by(self.view, self.layout) < _MAX_FOLLOW_PX:
+                if followed.moved_by(self.view, self.layout) < 1.5:
+                    return False
+                view = followed
+        if view is None:
+            try:
+                view = self._find_view(frame, markers_only)
+            except CalibrationFailed:
+                return False
+            if view.moved_by(self.view, self.layout) < (1.5 if view.source == "markers" else 8.0):
+                return False
+        log.info("camera moved: new view (%s)", "followed" if view.source != "markers" else "markers")
         self._make_detector(view)
         for v in self._votes.values():
             v.clear()
@@ -656,6 +670,11 @@ class TableReader:
         self._state.clear()
         self._last = None
         self._pawn_dirty = self.game == "grid"
+
+
+#: A nudge followed by the table's texture moves the play area's corners by less than this
+#: (more is a bad match: the grid's cards calibrate the view again instead).
+_MAX_FOLLOW_PX = 120.0
 
 
 def _look(patch: np.ndarray | None) -> np.ndarray | None:
