@@ -421,6 +421,7 @@ class TableReader:
         self._patches: dict[str, np.ndarray] = {}          # each region as last settled
         self._pending_patches: dict[str, np.ndarray] = {}
         self._quiet_gray: np.ndarray | None = None  # the table at the last reading (no markers)
+        self._touched: set[str] = set()  # regions a hand or arm was over since the last look
 
     def _make_detector(self, view: View) -> None:
         regions = {n: self.layout.regions[n] for n in self.region_names}
@@ -452,6 +453,7 @@ class TableReader:
         if change.moving:
             self._quiet = 0
             self._restart_votes()
+            self._note_touched(change)
             return FrameReport("moving", _ms(start))
         self._quiet += 1
         if self._quiet < self.quiet_frames:
@@ -468,12 +470,18 @@ class TableReader:
                          if n.startswith("band"))
             if self._hand_frames < (20 if strong else 5):
                 self._restart_votes()
+                self._note_touched(change)
                 return FrameReport("hands", _ms(start))
             # something lies still on the border (a cup, a phone): it is the table now
             self.detector.accept(cur, [n for n in self.detector.boxes if n.startswith("band")])
         self._hand_frames = 0
         th = self.detector.change_threshold
         changed = [n for n in self.region_names if change.change.get(n, 0) > th]
+        # a region a hand was over and that now differs a little from before: a card may lie
+        # there almost exactly where the same face lay (read again; the referee compares looks)
+        changed += [n for n in self._touched if n not in changed
+                    and change.change.get(n, 0) > TOUCHED_CHANGE]
+        self._touched.clear()
         if (self.recalibrate and self.detector.reference is not None
                 and len(changed) > 0.6 * len(self.region_names) and self._camera_moved(frame)):
             return FrameReport("calibrating", _ms(start))
@@ -503,6 +511,12 @@ class TableReader:
         if reading is not None and self.recalibrate and self.view.source != "markers":
             self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
         return FrameReport("reading", _ms(start), reading, tuple(read))
+
+    def _note_touched(self, change: FrameChange) -> None:
+        """Card regions something moved over (not the draw pile: no card is read there)."""
+        th = self.detector.change_threshold
+        self._touched |= {n for n in self.region_names
+                          if n != "draw" and change.change.get(n, 0) > th}
 
     def _restart_votes(self) -> None:
         """Something moves over the table: votes cast before it may show what it has since
@@ -672,6 +686,10 @@ class TableReader:
         self._pawn_dirty = self.game == "grid"
 
 
+#: Change (the detector's measure) that makes a region a hand was over worth reading again;
+#: sensor noise and compression stay near 0.3, a card put down where its twin lay about 1.
+TOUCHED_CHANGE = 0.8
+
 #: A nudge followed by the table's texture moves the play area's corners by less than this
 #: (more is a bad match: the grid's cards calibrate the view again instead).
 _MAX_FOLLOW_PX = 120.0
@@ -683,7 +701,7 @@ def _look(patch: np.ndarray | None) -> np.ndarray | None:
     if patch is None:
         return None
     g = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
-    return cv2.resize(g, (max(2, g.shape[1] // 2), max(2, g.shape[0] // 2)),
+    return cv2.resize(g, (max(2, g.shape[1] // 1), max(2, g.shape[0] // 1)),
                       interpolation=cv2.INTER_AREA)
 
 

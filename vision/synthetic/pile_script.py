@@ -19,7 +19,7 @@ from companion.engine.actions import action_from_json
 from companion.replay import start_game
 
 from .scene import Placement, Scene
-from .script import Beat, TableScript, _jitter
+from .script import Beat, TableScript, _landing
 
 __all__ = ["PileScript"]
 
@@ -53,8 +53,9 @@ class PileScript(TableScript):
     def _other_side(self) -> str:
         return "dark" if self.side == "light" else "light"
 
-    def _placement(self, name: str, side: str | None = None, mm: float = 2.0) -> Placement:
-        p = _jitter(self.rng, name, mm, 6)
+    def _placement(self, name: str, side: str | None = None, mm: float = 2.0,
+                   below: Placement | None = None) -> Placement:
+        p = _landing(self.rng, name, below, mm, 6)
         fs = "classic" if self.game == "classic" else (side or self.side)
         return Placement(p.label, p.dx, p.dy, p.angle, fs)
 
@@ -223,7 +224,7 @@ class PileScript(TableScript):
             action["color"] = self.rng.choice(_FACE_SETS[self.side].colors)
         hand.remove(card)
         self.discard.append(card)
-        self.discard_places.append(self._placement(name))
+        self.discard_places.append(self._placement(name, below=self.discard_places[-1] if self.discard_places else None))
         self._apply(action)
         self.beats.append(Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile, None),
                                distractor=self._distractor(seat)))
@@ -266,7 +267,7 @@ class PileScript(TableScript):
         name = self._face(card)
         action = {"by": seat, "do": "play", "card": name}
         places = list(self.discard_places)
-        self.discard_places.append(self._placement(name))
+        self.discard_places.append(self._placement(name, below=self.discard_places[-1] if self.discard_places else None))
         scene = self._scene()
         self.discard_places = places
         self._apply(action, ok=False)  # the card goes back, 2 cards penalty, the turn passes

@@ -73,6 +73,23 @@ def _jitter(rng: random.Random, label: str, mm: float = 3.0, deg: float = 5.0) -
     return Placement(label, rng.uniform(-mm, mm), rng.uniform(-mm, mm), flip + rng.uniform(-deg, deg))
 
 
+def _landing(rng: random.Random, label: str, below: Placement | None, mm: float = 3.0,
+             deg: float = 5.0) -> Placement:
+    """Where a card put on top of ``below`` lands: jittered, but never within 2 mm and 4
+    degrees of the card under it (a card put down by hand never lands exactly on another; if it
+    did, no camera could tell it was there: the same face twice would look like one card)."""
+    p = _jitter(rng, label, mm, deg)
+    # a second draw comes from its own generator: the script's stream (and so every scripted
+    # game of a seed) stays as it was
+    again = random.Random(f"{label} {p.dx} {p.dy} {p.angle}")
+    while below is not None:
+        turn = abs((p.angle - below.angle + 90.0) % 180.0 - 90.0)  # cards look alike turned 180
+        if math.hypot(p.dx - below.dx, p.dy - below.dy) >= 2.0 or turn >= 4.0:
+            break
+        p = _jitter(again, label, mm, deg)
+    return p
+
+
 class TableScript:
     """What every scripted game shares: timing, arms, light drift, camera nudges and the frames.
 
@@ -298,7 +315,7 @@ class GridScript(TableScript):
                 assert out.ok, (action, out.error)
                 hand.remove(card)
                 self.discard.append(card)
-                self.discard_places.append(_jitter(rng, card, 2, 6))
+                self.discard_places.append(_landing(rng, card, self.discard_places[-1] if self.discard_places else None, 2, 6))
                 self._after(out)
                 state = out.state
                 beat = Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile, card),
@@ -331,7 +348,7 @@ class GridScript(TableScript):
                     hand.remove(card)
                     i = cell[0] * 5 + cell[1]
                     self.stacks[i].append(card)
-                    self.places[i].append(_jitter(self.rng, card))
+                    self.places[i].append(_landing(self.rng, card, self.places[i][-1]))
                     self._after(out)
                     return Beat(action, True, self._scene(), self._arm(seat, self.layout.cell_center(*cell), card),
                                 distractor=self._distractor(seat)), out.state
@@ -366,7 +383,7 @@ class GridScript(TableScript):
                 if not out.ok and out.error.code == "not-matching":
                     i = cell[0] * 5 + cell[1]
                     before = list(self.places[i])
-                    self.places[i].append(_jitter(self.rng, card))
+                    self.places[i].append(_landing(self.rng, card, self.places[i][-1]))
                     wrong = Beat(action, True, self._scene(), self._arm(seat, self.layout.cell_center(*cell), card),
                                  expect_refusal=True)
                     self.places[i] = before
