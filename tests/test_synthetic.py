@@ -74,3 +74,18 @@ def test_camera_nudge_recalibrates(table):
     states = [reader.process(nudged.render(sc), t=1 + i / 30).state for i in range(6)]
     assert "calibrating" in states
     assert reader.view.moved_by(first, L) > 3
+
+
+def test_a_card_put_on_another_never_lands_exactly_on_it():
+    import math
+    import random
+
+    from vision.synthetic.script import _landing
+
+    rng = random.Random(4)
+    below = _landing(rng, "red-5", None)
+    for _ in range(500):
+        p = _landing(rng, "red-5", below)
+        turn = abs((p.angle - below.angle + 90.0) % 180.0 - 90.0)
+        assert math.hypot(p.dx - below.dx, p.dy - below.dy) >= 2.0 or turn >= 4.0
+        below = p

@@ -94,8 +94,9 @@ def build(args):
         for _ in range(args.per_class):
             k = ks[rng.choice(len(ks), p=w)]
             jobs.append((ci, f"{label}/{k}", int(rng.integers(len(kinds[k]))), int(rng.integers(2**31))))
-    # real crops too: negatives cut from parts of real cards (a corner index, half a face)
-    _G.update(pools=pools, textures=textures, all_cards=[s.image for s in art + proc + real])
+    # (negatives cut from real crops too made the model call real hand-held cards "none":
+    # classic held-out 96.1 % against 97.7 %; art and procedural cards only)
+    _G.update(pools=pools, textures=textures, all_cards=[s.image for s in art + proc])
     labels = np.array([j[0] for j in jobs], np.int64)
     chunks = [jobs[i:i + 256] for i in range(0, len(jobs), 256)]
     parts = []
