@@ -34,13 +34,14 @@ def _pct(values, q):
     return s[min(len(s) - 1, int(round(q / 100 * (len(s) - 1))))]
 
 
-def bench(width: int, height: int, actions: int, seed: int = 0, game: str = "grid") -> dict:
+def bench(width: int, height: int, actions: int, seed: int = 0, game: str = "grid",
+          markers: bool = True) -> dict:
     from vision.synthetic.pile_script import PileScript
     from vision.synthetic.script import GridScript, run_script
 
     script = GridScript(actions, seed=seed) if game == "grid" else PileScript(actions, game=game, seed=seed)
     started = time.perf_counter()
-    result = run_script(script, width=width, height=height, seed=seed)
+    result = run_script(script, width=width, height=height, seed=seed, markers=markers)
     wall = time.perf_counter() - started
     table_actions = [b for b in script.beats if b.action is not None]
     # per-action accuracy: the events up to each action agree with the reference
@@ -70,7 +71,7 @@ def bench(width: int, height: int, actions: int, seed: int = 0, game: str = "gri
         "illegal_attempts": sum(1 for b in script.beats if b.expect_refusal),
         "first_difference": result.first_difference(),
         "event_latency_s_p95": round(_pct(result.latencies_s, 95), 3) if result.latencies_s else None,
-        "game": game, "wall_s": round(wall, 1), "source": "synthetic",
+        "game": game, "wall_s": round(wall, 1), "source": "synthetic", "markers": markers,
     }
 
 
