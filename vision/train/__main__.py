@@ -51,8 +51,11 @@ def build(args):
     if args.exclude_round_print:
         photos = [p for p in photos if p.source != "classic_more/round_print"]
     teacher = None
-    if args.teacher != "none" and Path(args.teacher).is_file():
+    if args.teacher != "none":
         from vision.recognize import CardReader
+
+        if not Path(args.teacher).is_file():
+            raise SystemExit(f"error: teacher model {args.teacher} not found")
 
         teacher = CardReader(args.teacher)
         print(f"teacher: {args.teacher} picks each photo's card outline", flush=True)
@@ -95,7 +98,7 @@ def build(args):
             k = ks[rng.choice(len(ks), p=w)]
             jobs.append((ci, f"{label}/{k}", int(rng.integers(len(kinds[k]))), int(rng.integers(2**31))))
     # (negatives cut from real crops too made the model call real hand-held cards "none":
-    # classic held-out 96.1 % against 97.7 %; art and procedural cards only)
+    # classic held-out 96.1 % against 97.7 %: art and procedural cards only)
     _G.update(pools=pools, textures=textures, all_cards=[s.image for s in art + proc])
     labels = np.array([j[0] for j in jobs], np.int64)
     chunks = [jobs[i:i + 256] for i in range(0, len(jobs), 256)]
@@ -219,9 +222,10 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--exclude-round-print", action="store_true",
                    help="leave the non-standard round-centre print out of training")
-    p.add_argument("--teacher", default=str(MODELS / "cards.onnx"),
-                   help="model that picks each training photo's card outline by its label "
-                        "(default: the committed model; 'none' for the colour heuristic)")
+    p.add_argument("--teacher", default="none",
+                   help="a model that picks each training photo's card outline by its label "
+                        "(e.g. vision/models/cards.onnx); default 'none': the biggest outline of "
+                        "the label's colour, as the committed model was trained")
     p.add_argument("--out", default=str(MODELS / "cards.onnx"))
     p.add_argument("--dump", default=None, help="write a contact sheet of samples to this PNG")
     args = p.parse_args(argv)
