@@ -288,9 +288,10 @@ def view_from_markers(image: np.ndarray, layout: Layout = Layout(), lens: LensMo
     return View(H, (w, h), lens, "markers")
 
 
-def card_blobs(image: np.ndarray) -> list[tuple[np.ndarray, float]]:
-    """Card-like blobs of a frame: (centre in pixels, area). A card's white border stands out
-    from any cloth or table (little saturation, bright); filled, each card is one blob."""
+def card_blobs(image: np.ndarray) -> list[tuple[np.ndarray, float, np.ndarray]]:
+    """Card-like blobs of a frame: (centre in pixels, area, unit vector along the card's long
+    side). A card's white border stands out from any cloth or table (little saturation,
+    bright); filled, each card is one blob."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1].astype(np.int16), hsv[..., 2].astype(np.int16)
     bright = np.percentile(v, 97)
@@ -302,36 +303,54 @@ def card_blobs(image: np.ndarray) -> list[tuple[np.ndarray, float]]:
         area = cv2.contourArea(c)
         if area < 150:
             continue
-        (cx, cy), (w, h), _ = cv2.minAreaRect(c)
+        rect = cv2.minAreaRect(c)
+        (cx, cy), (w, h), _ = rect
         if min(w, h) < 4:
             continue
         ratio = max(w, h) / min(w, h)
         fill = area / max(w * h, 1e-6)
         if 1.25 < ratio < 1.95 and fill > 0.75:
-            out.append((np.array([cx, cy]), float(w * h)))
+            box = cv2.boxPoints(rect)
+            e1, e2 = box[1] - box[0], box[2] - box[1]
+            long = e1 if np.linalg.norm(e1) >= np.linalg.norm(e2) else e2
+            out.append((np.array([cx, cy]), float(w * h), long / max(np.linalg.norm(long), 1e-6)))
     return out
+
+
+#: Cards of the grid that must be found to calibrate from them (the pawn or glare may hide a few;
+#: a row with fewer than 4 cards found is left out).
+MIN_GRID_CARDS = 16
 
 
 def view_from_grid_cards(image: np.ndarray, layout: Layout = Layout(),
                          lens: LensModel | None = None, north_up: bool = True) -> View:
-    """The view from the 25 face-up cards of the grid at set-up (no markers needed).
+    """The view from the face-up cards of the grid at set-up (no markers needed).
 
-    Finds card-shaped blobs (:func:`card_blobs`), keeps those of the grid's common size, picks
-    the 25 that lie nearest their common centre (the piles beside the grid are left out), finds
-    the grid's axes (its rows are further apart than its columns: 97 against 66 mm), sorts the
-    centres into 5 rows of 5 and fits the homography of the cell centres. North is at the top
-    of the image unless ``north_up`` is false.
+    Finds card-shaped blobs (:func:`card_blobs`), keeps those of the grid's common size, and
+    finds the grid's axes (the principal directions of the centres: its rows are further apart
+    than its columns, 97 against 66 mm). Along each axis the centres fall into 5 bands, split at
+    the 4 widest gaps between them; each card's row and column band is its cell. Cards beside
+    the grid (the piles) and doubled cells are dropped, and the homography of the cell centres is
+    fitted to the cards found: at least :data:`MIN_GRID_CARDS` of the 25 (the pawn on a card,
+    glare or a hand may hide a few). North is at the top of the image unless ``north_up`` is
+    false.
     """
     blobs = card_blobs(image)
-    if len(blobs) < 25:
+    if len(blobs) < MIN_GRID_CARDS:
         raise CalibrationFailed(f"found {len(blobs)} card shapes, need the 25 of the grid face up "
                                 "and apart (no hands over the table)")
-    areas = np.array([a for _, a in blobs])
-    centers = np.array([c for c, _ in blobs], np.float64)
+    areas = np.array([a for _, a, _ in blobs])
+    centers = np.array([c for c, _, _ in blobs], np.float64)
+    longs = np.array([d for _, _, d in blobs], np.float64)
     ref = np.median(np.sort(areas)[-25:])
     keep = (areas > 0.55 * ref) & (areas < 1.6 * ref)
     pts = centers[keep]
-    if len(pts) < 25:
+    # the grid's columns run along the cards' long sides (the cards lie portrait): their mean
+    # direction (angles doubled: a card's side has no front or back) is the down axis
+    a2 = 2 * np.arctan2(longs[keep][:, 1], longs[keep][:, 0])
+    mean2 = np.arctan2(np.sin(a2).mean(), np.cos(a2).mean()) / 2
+    card_down = np.array([np.cos(mean2), np.sin(mean2)])
+    if len(pts) < MIN_GRID_CARDS:
         raise CalibrationFailed(f"found {len(pts)} grid-sized cards, need 25")
     if lens is not None:
         pts = lens.undistort(pts)
@@ -344,32 +363,82 @@ def view_from_grid_cards(image: np.ndarray, layout: Layout = Layout(),
         d = np.einsum("ij,jk,ik->i", chosen - mid, inv, chosen - mid)
         chosen = np.delete(chosen, int(np.argmax(d)), 0)
     mid = chosen.mean(0)
-    # the grid's axes: principal directions of the 25 centres; rows lie along the shorter spread
-    # per step, i.e. the axis with the larger total extent is the column direction (97 mm)
-    cov = np.cov((chosen - mid).T)
-    vals, vecs = np.linalg.eigh(cov)
-    down = vecs[:, 1]          # the larger spread: 5 rows x 97 mm
+    down = card_down
     if down[1] < 0:            # pointing down the image
         down = -down
     across = np.array([down[1], -down[0]])
     if across[0] < 0:
         across = -across
-    along = (chosen - mid) @ down
+    rows = _bands((chosen - mid) @ down)
+    if rows is None:
+        raise CalibrationFailed("the grid's cards do not lie in 5 rows")
     side = (chosen - mid) @ across
-    order = np.argsort(along)
-    rows = []
-    for k in range(5):
-        idx = order[5 * k:5 * k + 5]
-        rows.append(chosen[idx[np.argsort(side[idx])]])
-    img_pts = np.concatenate(rows)
+    cells = _columns(rows, side)
+    if len(cells) < MIN_GRID_CARDS:
+        raise CalibrationFailed(f"only {len(cells)} of the grid's cells hold one card each, "
+                                f"need {MIN_GRID_CARDS}")
+    order = sorted(cells)
+    img_pts = np.array([chosen[cells[c]] for c in order], np.float64)
     if not north_up:
-        img_pts = img_pts[::-1]
-    mat_pts = np.array([layout.cell_center(r, c) for r in range(5) for c in range(5)], np.float64)
+        order = [(4 - r, 4 - c) for r, c in order]
+    mat_pts = np.array([layout.cell_center(r, c) for r, c in order], np.float64)
     H, inliers = cv2.findHomography(mat_pts, img_pts, cv2.RANSAC, 0.2 * np.sqrt(ref))
-    if H is None or inliers is None or inliers.sum() < 20:
+    if H is None or inliers is None or inliers.sum() < max(MIN_GRID_CARDS, 0.7 * len(order)):
         raise CalibrationFailed("the grid's cards do not lie in 5 straight rows of 5")
     h, w = image.shape[:2]
     return View(H, (w, h), lens, "grid")
+
+
+def _columns(rows: np.ndarray, side: np.ndarray) -> dict[tuple[int, int], int]:
+    """Cell -> card index: in each row the cards in order across; a row of 4 lacks the column
+    where its gap is twice the pitch (or, without such a gap, the end its first card is not
+    at). Rows of fewer cards are left out (the homography needs no more)."""
+    full = [np.sort(side[rows == r]) for r in range(5) if (rows == r).sum() == 5]
+    if not full:
+        return {}
+    pitch = float(np.median(np.concatenate([np.diff(f) for f in full])))
+    first = float(np.median([f[0] for f in full]))
+    cells: dict[tuple[int, int], int] = {}
+    for r in range(5):
+        idx = np.flatnonzero(rows == r)
+        idx = idx[np.argsort(side[idx])]
+        if len(idx) > 5:  # a card of a pile in line with the row: keep the run nearest the grid
+            while len(idx) > 5:
+                idx = idx[1:] if abs(side[idx[0]] - first) > abs(side[idx[-1]] - (first + 4 * pitch)) \
+                    else idx[:-1]
+        if len(idx) == 5:
+            cols = list(range(5))
+        elif len(idx) == 4:
+            gaps = np.diff(side[idx])
+            k = int(np.argmax(gaps))
+            if gaps[k] > 1.5 * pitch:
+                cols = [c if c <= k else c + 1 for c in range(4)]
+            elif abs(side[idx[0]] - first) < pitch / 2:
+                cols = [0, 1, 2, 3]
+            else:
+                cols = [1, 2, 3, 4]
+        else:
+            continue
+        for c, i in zip(cols, idx):
+            cells[(r, c)] = int(i)
+    return cells
+
+
+def _bands(x: np.ndarray, n: int = 5) -> np.ndarray | None:
+    """Each value's band (0..n-1) when the values fall into ``n`` bands: split at the n-1
+    widest gaps of the sorted values, which must be clearly wider than the gaps inside bands."""
+    order = np.argsort(x)
+    gaps = np.diff(x[order])
+    if len(gaps) < n - 1:
+        return None
+    cuts = np.sort(np.argsort(gaps)[-(n - 1):])
+    inside = np.delete(gaps, cuts)
+    if len(inside) and gaps[cuts].min() < 2.0 * max(float(inside.max()), 1e-6):
+        return None
+    band = np.zeros(len(x), int)
+    for k, cut in enumerate(cuts, 1):
+        band[order[cut + 1:]] = k
+    return band
 
 
 # --- following a nudged camera ------------------------------------------------------------------
