@@ -572,10 +572,8 @@ class CameraReferee:
             choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
                        for i, a in enumerate(decision.choices)]
         elif decision.why == "before the first look":
-            where = decision.region.replace("cell-", "cell ").replace("-", ",", 1) \
-                if decision.region.startswith("cell-") else decision.region
-            text = (f"The camera's first look shows {label} at {where}, which the deal does not. "
-                    f"Did {seat} already play it?")
+            text = (f"The camera's first look shows {label} at {_where(decision.region)}, which the "
+                    f"deal does not. Did {seat} already play it?")
             choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
                        for i, a in enumerate(decision.choices)]
         elif decision.why == "colour":
@@ -583,9 +581,8 @@ class CameraReferee:
             choices = [{"id": i, "label": a.color or "?", "action": a.to_json()}
                        for i, a in enumerate(decision.choices)]
         else:
-            where = decision.region.replace("cell-", "cell ").replace("-", ",", 1) \
-                if decision.region.startswith("cell-") else decision.region
-            text = f"The camera is unsure what happened at {where} (it reads {label}). What was it?"
+            text = (f"The camera is unsure what happened at {_where(decision.region)} (it reads "
+                    f"{label}). What was it?")
             choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
                        for i, a in enumerate(decision.choices)]
         nothing = {"same face": "no, the card was only moved",
@@ -640,6 +637,11 @@ class CameraReferee:
         table = self.table_of()
         if table is not None and table.timer.paused:
             table.resume_timer()
+
+
+def _where(region: str) -> str:
+    """A region as players say it: ``cell-2-3`` is "cell 2,3"; the piles keep their names."""
+    return region.replace("cell-", "cell ").replace("-", ",", 1) if region.startswith("cell-") else region
 
 
 def _describe(action: Action) -> str:
