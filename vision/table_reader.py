@@ -28,6 +28,7 @@ card art and needs no model (good on the synthetic table, weak on real cards).
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol
@@ -44,7 +45,7 @@ from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
            "ModelClassifier", "default_classifier", "labels_for_game", "EMPTY", "locate_card",
-           "looks_differ", "look_difference"]
+           "look_difference"]
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ class RegionReading:
     agreed: bool = True
     remembered: bool = False  # covered by the pawn: the card from memory
     #: how the region looked when read (the change detector's small grey crop): tells a new
-    #: card of the same face from the card that was there (see :func:`looks_differ`)
+    #: card of the same face from the card that was there (see :func:`look_difference`)
     look: Any = field(default=None, compare=False, repr=False)
 
     def p(self, label: str) -> float:
@@ -182,13 +183,6 @@ def look_difference(a, b) -> float | None:
         ncc = float(((a - a.mean()) * (b - b.mean())).mean() / max(np.sqrt(va * vb), 1e-6))
     mad = max(0.0, float(np.abs(a - b).mean()) - abs(float(a.mean() - b.mean())))
     return 100.0 * (1.0 - ncc) + 0.5 * mad
-
-
-def looks_differ(a, b, threshold: float = 4.0) -> bool | None:
-    """Whether two looks of a region show different things (:func:`look_difference` above
-    ``threshold``); None when they cannot be compared."""
-    d = look_difference(a, b)
-    return None if d is None else d > threshold
 
 
 # --- finding and classifying the card in a region ------------------------------------------------
@@ -572,9 +566,10 @@ class TableReader:
             # grid's cards lie a few millimetres off their places (a rough view), and a pawn or
             # a hand on one of them hides it
             followed = follow_view(self.view, self._quiet_gray, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
-            if followed is not None and followed.moved_by(self.view, self.layout) < _MAX_FOLLOW_PX:
-                if followed.moved_by(self.view, self.layout) < 1.5:
-                    return False
+            moved = followed.moved_by(self.view, self.layout) if followed is not None else math.inf
+            if moved < 1.5:
+                return False
+            if moved < _MAX_FOLLOW_PX:
                 view = followed
         if view is None:
             try:
@@ -696,13 +691,11 @@ _MAX_FOLLOW_PX = 120.0
 
 
 def _look(patch: np.ndarray | None) -> np.ndarray | None:
-    """A region's look: its top-down patch (mat coordinates, so a nudged camera's new view
-    still compares with the old one), small and grey."""
+    """A region's look: its top-down patch, grey (in mat coordinates, so a nudged camera's new
+    view still compares with the old one)."""
     if patch is None:
         return None
-    g = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
-    return cv2.resize(g, (max(2, g.shape[1] // 1), max(2, g.shape[0] // 1)),
-                      interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
 
 
 def _ms(start: float) -> float:
