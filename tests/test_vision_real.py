@@ -22,6 +22,29 @@ def test_split_is_fixed_and_by_photo():
 
 
 @needs_data
+def test_validation_photos_are_train_photos_set_aside_never_test_photos():
+    from vision.data import VALIDATION_SHARE
+    from vision.evaluate import _photos
+
+    photos = load_photos(ROOT)
+    val = [p for p in photos if p.validation]
+    train = [p for p in photos if p.split == "train"]
+    assert val and all(p.split == "train" for p in val)
+    assert abs(len(val) / len(train) - VALIDATION_SHARE) < 0.04
+    assert {p.rel for p in _photos("validation")} <= {p.rel for p in val}
+    assert not {p.rel for p in _photos("validation")} & {p.rel for p in _photos("test")}
+    with pytest.raises(ValueError, match="unknown split"):
+        _photos("train")
+
+
+def test_evaluate_refuses_a_missing_model(tmp_path, capsys):
+    from companion.cli import main
+
+    assert main(["evaluate", "--model", str(tmp_path / "nope.onnx"), "--parts", "real"]) == 2
+    assert "card model not found" in capsys.readouterr().err
+
+
+@needs_data
 def test_held_out_photos_are_read():
     from vision.recognize import CardReader
 

@@ -18,6 +18,11 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 SPLIT_SEED = "uno-vision-split-1"
 #: Share of real photos held out for evaluation.
 TEST_SHARE = 0.2
+#: Seed and share of the *train* photos set aside for choosing between model variants
+#: (``python -m vision.train --hold-out-validation``, ``companion evaluate --split validation``),
+#: so that the held-out test photos are never used to choose.
+VALIDATION_SEED = "uno-vision-validation-1"
+VALIDATION_SHARE = 0.15
 
 
 class DataMissing(RuntimeError):
@@ -59,11 +64,16 @@ class Photo:
     def split(self) -> str:
         return split_of(self.rel)
 
+    @property
+    def validation(self) -> bool:
+        """A train photo set aside for choosing between model variants (see VALIDATION_SHARE)."""
+        return self.split == "train" and split_of(self.rel, VALIDATION_SEED, VALIDATION_SHARE) == "test"
 
-def split_of(rel: str, seed: str = SPLIT_SEED) -> str:
+
+def split_of(rel: str, seed: str = SPLIT_SEED, share: float = TEST_SHARE) -> str:
     """``'test'`` or ``'train'``, fixed by hashing the photo path with the seed."""
     h = hashlib.sha256(f"{seed}:{rel}".encode()).digest()
-    return "test" if int.from_bytes(h[:4], "big") / 2**32 < TEST_SHARE else "train"
+    return "test" if int.from_bytes(h[:4], "big") / 2**32 < share else "train"
 
 
 def load_photos(root: Path | None = None) -> list[Photo]:

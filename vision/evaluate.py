@@ -75,10 +75,20 @@ class Tally:
         return labels, m
 
 
-def eval_real(reader: CardReader, deck_mode: str = "auto", progress: bool = True) -> dict[str, Tally]:
+def _photos(split: str):
+    """The photos of ``split``: ``test`` (the held-out photos) or ``validation`` (train photos
+    set aside by ``--hold-out-validation`` training, for choosing between model variants)."""
+    if split not in ("test", "validation"):
+        raise ValueError(f"unknown split {split!r}: expected test or validation")
+    keep = (lambda p: p.split == "test") if split == "test" else (lambda p: p.validation)
+    return [p for p in load_photos(require_data()) if keep(p) and not p.label.startswith("*")]
+
+
+def eval_real(reader: CardReader, deck_mode: str = "auto", progress: bool = True,
+              split: str = "test") -> dict[str, Tally]:
     from tqdm import tqdm
 
-    photos = [p for p in load_photos(require_data()) if p.split == "test" and not p.label.startswith("*")]
+    photos = _photos(split)
     tallies: dict[str, Tally] = {}
     for p in tqdm(photos, desc="held-out photos", unit="photo", disable=not progress):
         img = cv2.imread(str(p.path))
@@ -148,14 +158,14 @@ def eval_renders(reader: CardReader, scenes: int = 12, per_scene: int = 15, seed
 
 
 def eval_composite(reader: CardReader, scenes: int = 16, per_scene: int = 15, seed: int = 77,
-                   progress: bool = True) -> Tally:
+                   progress: bool = True, split: str = "test") -> Tally:
     """Tables of real card crops from held-out photos: recall and label accuracy."""
     from tqdm import tqdm
 
     from vision.train.sources import best_quad
     from vision.detect import rectify
 
-    photos = [p for p in load_photos(require_data()) if p.split == "test" and not p.label.startswith("*")]
+    photos = _photos(split)
     crops = []
     skipped = 0
     for p in tqdm(photos, desc="held-out crops", unit="photo", disable=not progress):

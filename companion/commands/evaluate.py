@@ -24,6 +24,12 @@ def register(sub) -> None:
     p.add_argument("--deck", choices=("auto", "known"), default="auto",
                    help="real photos: read with all labels (auto), or narrowed to the photo's deck")
     p.add_argument("--scenes", type=int, default=12, help="synthetic tables per face set")
+    p.add_argument("--split", choices=("test", "validation"), default="test",
+                   help="real photos and composite crops from the held-out test photos (default), "
+                        "or from the validation photos set aside from training "
+                        "(python -m vision.train --hold-out-validation): choose model variants "
+                        "on those, never on the test photos")
+    p.add_argument("--model", default=None, help="the ONNX model to measure (default: the committed one)")
     p.add_argument("--confusion-csv", default=None,
                    help="write the confusion matrix of the real photos to this CSV file")
     p.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
@@ -41,12 +47,17 @@ def run(args) -> int:
         print(f"companion evaluate: error: unknown part(s) {', '.join(bad)}; expected {', '.join(PARTS)}",
               file=sys.stderr)
         return 2
-    reader = CardReader()
+    try:
+        reader = CardReader(args.model)
+    except FileNotFoundError as e:
+        print(f"companion evaluate: error: {e}", file=sys.stderr)
+        return 2
     summary = {}
     try:
         if "real" in parts:
-            tallies = ev.eval_real(reader, args.deck)
-            print(f"== held-out real photos (read with deck={args.deck}) ==")
+            tallies = ev.eval_real(reader, args.deck, split=args.split)
+            print(f"== {'held-out' if args.split == 'test' else 'validation'} real photos "
+                  f"(read with deck={args.deck}) ==")
             for key in sorted(tallies, key=lambda k: (" / " in k, k)):
                 t = tallies[key]
                 print(t.report(per_class=" / " not in key))
@@ -66,7 +77,7 @@ def run(args) -> int:
                 summary[f"renders {name} recall"] = round(t.found / max(1, t.total), 4)
         if "composite" in parts:
             print("== composited real crops (15 per table) ==")
-            t = ev.eval_composite(reader, scenes=max(4, args.scenes + 4))
+            t = ev.eval_composite(reader, scenes=max(4, args.scenes + 4), split=args.split)
             print(t.report(per_class=False))
             summary["composite recall"] = round(t.found / max(1, t.total), 4)
             summary["composite accuracy"] = round(t.accuracy, 4)

@@ -47,7 +47,8 @@ def build(args):
     from vision.train.sources import art_cards, proc_cards, real_cards
 
     root = require_data()
-    photos = [p for p in load_photos(root) if p.split == "train"]
+    photos = [p for p in load_photos(root) if p.split == "train"
+              and not (args.hold_out_validation and p.validation)]
     if args.exclude_round_print:
         photos = [p for p in photos if p.source != "classic_more/round_print"]
     teacher = None
@@ -226,6 +227,9 @@ def main(argv=None):
                    help="a model that picks each training photo's card outline by its label "
                         "(e.g. vision/models/cards.onnx); default 'none': the biggest outline of "
                         "the label's colour, as the committed model was trained")
+    p.add_argument("--hold-out-validation", action="store_true",
+                   help="leave the validation photos out (vision.data.VALIDATION_SHARE of the "
+                        "train photos), to compare variants with companion evaluate --split validation")
     p.add_argument("--out", default=str(MODELS / "cards.onnx"))
     p.add_argument("--dump", default=None, help="write a contact sheet of samples to this PNG")
     args = p.parse_args(argv)
