@@ -81,18 +81,28 @@ def quad_iou(a: Quad, b: Quad) -> float:
     return float(inter / ua) if ua > 0 else 0.0
 
 
-def _grow(quad: Quad, border: float = BORDER) -> Quad:
-    """A field outline grown by the card border to the card's outline."""
+def _sides(quad: Quad) -> tuple[np.ndarray, float, float]:
+    """An outline ordered (:func:`order_quad`), with its width (the mean of its short edges)
+    and height (the mean of its long ones)."""
     q = order_quad(quad)
-    c = q.mean(0)
     w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
     h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-    fw = 1 / (1 - 2 * border)
-    fh = 1 + 2 * border * (w * fw) / max(h, 1)
-    u = (q[1] - q[0] + q[2] - q[3]) / 2
-    v = (q[3] - q[0] + q[2] - q[1]) / 2
-    u, v = u / 2 * fw, v / 2 * fh
+    return q, float(w), float(h)
+
+
+def _scaled(q: Quad, fx: float, fy: float) -> Quad:
+    """An ordered quad scaled about its centre by ``fx`` across and ``fy`` along."""
+    c = q.mean(0)
+    u = (q[1] - q[0] + q[2] - q[3]) / 2 / 2 * fx
+    v = (q[3] - q[0] + q[2] - q[1]) / 2 / 2 * fy
     return order_quad(np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32))
+
+
+def _grow(quad: Quad, border: float = BORDER) -> Quad:
+    """A field outline grown by the card border to the card's outline."""
+    q, w, h = _sides(quad)
+    fw = 1 / (1 - 2 * border)
+    return _scaled(q, fw, 1 + 2 * border * (w * fw) / max(h, 1))
 
 
 def _quad_from_contour(cnt, min_area: float, max_area: float):
@@ -204,13 +214,8 @@ def _colourful(hsv: np.ndarray, sat: np.ndarray, val: np.ndarray) -> np.ndarray:
 
 def _expand(quad: Quad, px: float) -> Quad:
     """A quad moved outwards by ``px`` on every side (undoing an erosion)."""
-    q = order_quad(quad)
-    c = q.mean(0)
-    w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-    h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-    u = (q[1] - q[0] + q[2] - q[3]) / 2 / max(w, 1e-6) * (w / 2 + px)
-    v = (q[3] - q[0] + q[2] - q[1]) / 2 / max(h, 1e-6) * (h / 2 + px)
-    return order_quad(np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32))
+    q, w, h = _sides(quad)
+    return _scaled(q, (w + 2 * px) / max(w, 1e-6), (h + 2 * px) / max(h, 1e-6))
 
 
 def _unlike_table(hsv: np.ndarray, sat: np.ndarray) -> np.ndarray:
