@@ -61,6 +61,12 @@ class Photo:
         return "/".join(parts[:2]) if parts[0] == "classic_more" else parts[0]
 
     @property
+    def reader_deck(self) -> str:
+        """The deck to read the photo with (:meth:`vision.recognize.CardReader.read`):
+        ``classic`` or ``flip``."""
+        return "classic" if self.deck == "classic" else "flip"
+
+    @property
     def split(self) -> str:
         return split_of(self.rel)
 

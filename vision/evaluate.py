@@ -92,7 +92,7 @@ def eval_real(reader: CardReader, deck_mode: str = "auto", progress: bool = True
     tallies: dict[str, Tally] = {}
     for p in tqdm(photos, desc="held-out photos", unit="photo", disable=not progress):
         img = cv2.imread(str(p.path))
-        deck = deck_mode if deck_mode != "known" else ("classic" if p.deck == "classic" else "flip")
+        deck = deck_mode if deck_mode != "known" else p.reader_deck
         sightings = reader.read(img, deck=deck) if img is not None else []
         pred = max(sightings, key=lambda s: s.confidence).label if sightings else None
         for key in (p.deck, f"{p.deck} / {p.source}"):
@@ -177,7 +177,7 @@ def eval_composite(reader: CardReader, scenes: int = 16, per_scene: int = 15, se
                 img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
             crops.append((p.label, img))
             continue
-        q = best_quad(img, p.label, reader, "classic" if p.deck == "classic" else "flip")
+        q = best_quad(img, p.label, reader, p.reader_deck)
         if q is not None:
             crops.append((p.label, rectify(img, q, (160, 248))))
         else:

@@ -169,7 +169,7 @@ def real_cards(photos: list[Photo], reader=None) -> list[Source]:
                 img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
             out.append(Source(img, p.label, "real", group))
             continue
-        q = best_quad(img, p.label, reader, "classic" if p.deck == "classic" else "flip")
+        q = best_quad(img, p.label, reader, p.reader_deck)
         if q is None:
             continue
         out.append(Source(rectify(img, q, (128, 192)), p.label, "real", group))
