@@ -161,8 +161,13 @@ def _white_balanced(img: np.ndarray) -> np.ndarray:
     return cv2.convertScaleAbs(img.astype(np.float32) * gain[None, None, :])
 
 
+#: Maps of coloured fields (a card is the outline grown by its border) and of light regions.
+_FIELD_MAPS = ("fields", "balanced fields", "parted fields")
+_LIGHT_MAPS = ("closed edges", "lighter", "bright", "white")
+
+
 def _maps(small: np.ndarray, apart_px: int = 0):
-    """Binary maps whose outer contours may be cards, each with 'is this a field outline'.
+    """Binary maps whose outer contours may be cards: (name, map, contour retrieval mode).
 
     ``apart_px``: the last map is the white-balanced coloured-field map eroded by this many
     pixels, which parts the fields of touching cards joined by thin bridges (outlines from it are
@@ -173,34 +178,34 @@ def _maps(small: np.ndarray, apart_px: int = 0):
     edges = cv2.Canny(blur, max(10, 0.45 * med), max(30, 1.1 * med) + 20)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     # the area between edges: the inside of closed outlines
-    yield cv2.bitwise_not(edges), False, cv2.RETR_LIST
+    yield "edges", cv2.bitwise_not(edges), cv2.RETR_LIST
     # the same with gaps in outlines bridged (glare, low contrast against the table)
     closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-    yield closed, False, cv2.RETR_EXTERNAL
+    yield "closed edges", closed, cv2.RETR_EXTERNAL
     # local contrast: a card lighter than its surroundings (white border on a mid-grey table)
     adapt = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY,
                                   51 | 1, -5)
-    yield cv2.morphologyEx(adapt, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), False, cv2.RETR_EXTERNAL
+    yield "lighter", cv2.morphologyEx(adapt, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     sat = cv2.GaussianBlur(hsv[..., 1], (5, 5), 0)
     val = hsv[..., 2]
     _, bright = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    yield cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), False, cv2.RETR_EXTERNAL
+    yield "bright", cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL
     colourful = _colourful(hsv, sat, val)
-    yield colourful, True, cv2.RETR_EXTERNAL
+    yield "fields", colourful, cv2.RETR_EXTERNAL
     # white regions (card borders on dark or coloured tables)
     white = ((sat < 60) & (val > max(120.0, float(np.percentile(val, 60))))).astype(np.uint8) * 255
-    yield cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), False, cv2.RETR_EXTERNAL
+    yield "white", cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL
     # the coloured fields again under neutral light (a tinted white border reads as colour),
     # then parted where touching cards' fields are joined by thin bridges
     balanced = _white_balanced(small)
     if balanced is not small:
         hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
         colourful = _colourful(hsv, cv2.GaussianBlur(hsv[..., 1], (5, 5), 0), hsv[..., 2])
-    yield colourful, True, cv2.RETR_EXTERNAL
+    yield "balanced fields", colourful, cv2.RETR_EXTERNAL
     if apart_px > 0:
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * apart_px + 1,) * 2)
-        yield cv2.erode(colourful, disc), True, cv2.RETR_EXTERNAL
+        yield "parted fields", cv2.erode(colourful, disc), cv2.RETR_EXTERNAL
 
 
 def _colourful(hsv: np.ndarray, sat: np.ndarray, val: np.ndarray) -> np.ndarray:
@@ -352,9 +357,10 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     cands: list[tuple[float, Quad]] = []
     blobs, field_quads, field_areas = [], [], []
     apart = max(2, int(round(ms * 0.06)))
-    for k, (m, is_field, mode) in enumerate(_maps(small, apart)):
-        grid = k in (1, 2, 3, 5)  # light regions: touching white borders merge into one blob
-        parted = k == 7
+    for name, m, mode in _maps(small, apart):
+        is_field = name in _FIELD_MAPS
+        grid = name in _LIGHT_MAPS  # touching white borders merge into one blob there
+        parted = name == "parted fields"
         contours, _ = cv2.findContours(m, mode, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:
             if grid and extra:
@@ -372,7 +378,7 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
             g = _grow(q)
             cands.append((cv2.contourArea(g) * (1.0 if is_field else 0.999), g))
         if is_field and not parted:
-            if extra and k == 4:
+            if extra and name == "fields":
                 cands.extend(_field_boxes(contours, min_area, max_area))
             paired = _paired_fields(contours, min_area, max_area)
             cands.extend(paired)
