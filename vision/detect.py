@@ -20,6 +20,8 @@ either way up).
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -40,18 +42,18 @@ _DEDUP_IOU = 0.9  # candidates overlapping a larger one by this IoU are dropped 
 
 def order_quad(pts: np.ndarray) -> Quad:
     """Corners clockwise (in image coordinates) starting at a short edge."""
-    pts = np.asarray(pts, np.float32).reshape(4, 2)
-    c = pts.mean(0)
-    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
-    pts = pts[np.argsort(ang)]  # clockwise on screen (y down)
-    d = np.hypot(*(np.roll(pts, -1, axis=0) - pts).T)  # edges 0-1, 1-2, 2-3, 3-0
-    e01, e12 = d[0] + d[2], d[1] + d[3]
-    if e01 > e12:
-        pts = np.roll(pts, -1, axis=0)
+    # plain floats: four points, called thousands of times a photo (numpy costs 6x more here)
+    p = np.asarray(pts, np.float32).reshape(4, 2).tolist()
+    cx = (p[0][0] + p[1][0] + p[2][0] + p[3][0]) / 4
+    cy = (p[0][1] + p[1][1] + p[2][1] + p[3][1]) / 4
+    p.sort(key=lambda q: math.atan2(q[1] - cy, q[0] - cx))  # clockwise on screen (y down)
+    d = [math.hypot(p[(i + 1) % 4][0] - p[i][0], p[(i + 1) % 4][1] - p[i][1]) for i in range(4)]
+    if d[0] + d[2] > d[1] + d[3]:  # edges 0-1 and 2-3 are the long ones
+        p = p[1:] + p[:1]
     # a stable choice between the two short edges: start at the upper one
-    if pts[0, 1] + pts[1, 1] > pts[2, 1] + pts[3, 1] + 1e-3:
-        pts = np.roll(pts, 2, axis=0)
-    return pts.astype(np.float32)
+    if p[0][1] + p[1][1] > p[2][1] + p[3][1] + 1e-3:
+        p = p[2:] + p[:2]
+    return np.array(p, np.float32)
 
 
 def rectify(image: np.ndarray, quad: Quad, size: tuple[int, int] = (CARD_W, CARD_H)) -> np.ndarray:
@@ -191,6 +193,9 @@ def _maps(small: np.ndarray, apart_px: int = 0):
     val = hsv[..., 2]
     _, bright = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     yield "bright", cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL
+    # dark regions: a wild's black field, or a Flip dark-side card, on a light table
+    yield "dark", cv2.morphologyEx(cv2.bitwise_not(bright), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), \
+        cv2.RETR_EXTERNAL
     colourful = _colourful(hsv, sat, val)
     yield "fields", colourful, cv2.RETR_EXTERNAL
     # white regions (card borders on dark or coloured tables)
@@ -238,25 +243,45 @@ def _unlike_table(hsv: np.ndarray, sat: np.ndarray) -> np.ndarray:
 
 
 def _paired_fields(contours, min_area: float, max_area: float):
-    """Fields cut in two by the centre oval (classic prints): hulls of nearby pairs of pieces."""
-    pieces = []
+    """Fields cut apart by the centre oval (classic prints): hulls of nearby pairs of pieces,
+    and of nearby threes (the oval cuts the field in two and the symbol inside the oval, of the
+    field's colour, is a third piece between them)."""
+    pieces, areas, centres = [], [], []
     for cnt in contours:
         a = cv2.contourArea(cnt)
         if a >= min_area * 0.12:
             m = cv2.moments(cnt)
             if m["m00"] > 0:
-                pieces.append((cnt, a, np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])))
+                pieces.append(cnt)
+                areas.append(a)
+                centres.append((m["m10"] / m["m00"], m["m01"] / m["m00"]))
+    n = len(pieces)
+    if n < 2:
+        return []
+    a = np.array(areas)
+    c = np.array(centres)
+    dist = np.linalg.norm(c[:, None] - c[None], axis=2)
+    groups = []
+    for i, j in zip(*np.nonzero(np.triu(dist <= 1.6 * np.sqrt(a[:, None] + a[None]), 1))):
+        if max(a[i], a[j]) <= 3 * min(a[i], a[j]):
+            groups.append((i, j))
+    # threes: two halves too far apart for a pair, with a piece (the symbol) midway between them
+    # that brings them within a pair's reach of the three's joint area
+    for i, k in zip(*np.nonzero(np.triu(dist <= 1.6 * np.sqrt(a[:, None] + a[None] + a.max()), 1))):
+        if (i, k) in groups or max(a[i], a[k]) > 3 * min(a[i], a[k]):
+            continue
+        off = np.linalg.norm(c - (c[i] + c[k]) / 2, axis=1)
+        mid = np.nonzero((off <= 0.3 * dist[i, k]) & (dist[i, k] <= 1.6 * np.sqrt(a[i] + a[k] + a)))[0]
+        mid = [j for j in mid if j != i and j != k]
+        if mid:
+            groups.append((i, k, max(mid, key=lambda j: a[j])))
     out = []
-    for i in range(len(pieces)):
-        for j in range(i + 1, len(pieces)):
-            (ci, ai, pi), (cj, aj, pj) = pieces[i], pieces[j]
-            if max(ai, aj) > 3 * min(ai, aj) or np.linalg.norm(pi - pj) > 1.6 * np.sqrt(ai + aj):
-                continue
-            q = _quad_from_contour(cv2.convexHull(np.vstack([ci, cj])), min_area, max_area)
-            if q is not None:
-                out.append((cv2.contourArea(q), q))
-                g = _grow(q)
-                out.append((cv2.contourArea(g), g))
+    for g in groups:
+        q = _quad_from_contour(cv2.convexHull(np.vstack([pieces[i] for i in g])), min_area, max_area)
+        if q is not None:
+            out.append((cv2.contourArea(q), q))
+            grown = _grow(q)
+            out.append((cv2.contourArea(grown), grown))
     return out
 
 
