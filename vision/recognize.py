@@ -34,8 +34,11 @@ __all__ = ["CardReader", "CardSighting", "CardReading", "MODEL_PATH", "DECKS"]
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.onnx"
 #: The whole frame is read as one card (a close-up) only with at least this confidence.
 WHOLE_FRAME_CONFIDENCE = 0.9
-#: Below this best confidence a photo gets a second look for cards (coloured fields per hue).
-SECOND_LOOK_CONFIDENCE = 0.7
+#: A photo gets a second look for cards (the biggest coloured field of each hue) unless at least
+#: SECOND_LOOK_UNLESS cards are read with SURE confidence: a close-up or a hand-held card, whose
+#: outline fingers break and whose centre oval may be read alone, not a table of cards.
+SURE = 0.95
+SECOND_LOOK_UNLESS = 2
 
 
 @dataclass(frozen=True)
@@ -157,7 +160,7 @@ class CardReader:
             quads = quads + [whole]
         cands = self._candidates(image_bgr, quads, whole, deck)
         kept = self._select(cands, whole)
-        if not kept or max(r.confidence for r, _ in kept) < SECOND_LOOK_CONFIDENCE:
+        if sum(r.confidence >= SURE for r, _ in kept) < SECOND_LOOK_UNLESS:
             more = find_field_quads(image_bgr)
             if more:
                 cands = cands + self._candidates(image_bgr, more, None, deck)
