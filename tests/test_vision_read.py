@@ -109,3 +109,22 @@ def test_hand_held_card_is_found(reader, label):
     cv2.line(img, (int(lo[0]), int(lo[1])), (int(lo[0]) + 40, 600), skin, 80)
     got = reader.read(img)
     assert got and got[0].label == label, [(s.label, s.confidence) for s in got]
+
+
+@pytest.mark.parametrize("label,squash", [("green-5", 0.62), ("blue-8", 0.66), ("red-3", 0.6)])
+def test_card_tilted_towards_the_camera_is_read(reader, label, squash):
+    """A close-up of a card held tilted towards the camera: foreshortened along its length to
+    about as long as it is wide, its white border lost against a white wall. The second look
+    rectifies the coloured field's outline, undoing the foreshortening."""
+    from vision.synth import paste_card
+
+    rng = np.random.default_rng(zlib.crc32(label.encode()))
+    img = table("white", 800, 600, rng)
+    w = 300
+    h = w * 87 / 56 * squash
+    top, bottom = 0.9 * w, w  # the far edge looks shorter
+    quad = np.array([[400 - top / 2, 300 - h / 2], [400 + top / 2, 300 - h / 2],
+                     [400 + bottom / 2, 300 + h / 2], [400 - bottom / 2, 300 + h / 2]], np.float32)
+    paste_card(img, draw_card(label, 320, 496, rng=rng), quad)
+    got = reader.read(img)
+    assert got and got[0].label == label, [(s.label, round(s.confidence, 2)) for s in got]

@@ -107,7 +107,15 @@ def _grow(quad: Quad, border: float = BORDER) -> Quad:
     return _scaled(q, fw, 1 + 2 * border * (w * fw) / max(h, 1))
 
 
-def _quad_from_contour(cnt, min_area: float, max_area: float):
+#: Height / width of an outline that may be a card (a card seen from above: 1.55, give or take
+#: perspective and detector error).
+CARD_SHAPE = (1.2, 1.95)
+#: The same for the second look at a close-up or hand-held card: a card tilted towards the
+#: camera is foreshortened (rectifying its outline undoes that), down to a square outline.
+TILTED_CARD_SHAPE = (1.0, 2.3)
+
+
+def _quad_from_contour(cnt, min_area: float, max_area: float, shape=CARD_SHAPE):
     area = cv2.contourArea(cnt)
     if area < min_area * 0.7 or area > max_area:
         return None
@@ -138,8 +146,10 @@ def _quad_from_contour(cnt, min_area: float, max_area: float):
     if w < 8:
         return None
     ratio = h / w
-    if not 1.2 <= ratio <= 1.95:
+    if not shape[0] <= ratio <= shape[1]:
         return None
+    if ratio < CARD_SHAPE[0] and harea < 0.9 * cv2.contourArea(quad):
+        return None  # a near-square outline must be filled like a card's (a round pawn is not)
     # each corner angle: no more than ~45 degrees off square (a card under a steep perspective)
     for i in range(4):
         a, b, c = quad[i - 1], quad[i], quad[(i + 1) % 4]
@@ -242,7 +252,7 @@ def _unlike_table(hsv: np.ndarray, sat: np.ndarray) -> np.ndarray:
     return (sat > 70) & ((d > 12) | (sat > t_sat + 60))
 
 
-def _paired_fields(contours, min_area: float, max_area: float):
+def _paired_fields(contours, min_area: float, max_area: float, shape=CARD_SHAPE):
     """Fields cut apart by the centre oval (classic prints): hulls of nearby pairs of pieces,
     and of nearby threes (the oval cuts the field in two and the symbol inside the oval, of the
     field's colour, is a third piece between them)."""
@@ -277,7 +287,8 @@ def _paired_fields(contours, min_area: float, max_area: float):
             groups.append((i, k, max(mid, key=lambda j: a[j])))
     out = []
     for g in groups:
-        q = _quad_from_contour(cv2.convexHull(np.vstack([pieces[i] for i in g])), min_area, max_area)
+        q = _quad_from_contour(cv2.convexHull(np.vstack([pieces[i] for i in g])), min_area, max_area,
+                               shape)
         if q is not None:
             out.append((cv2.contourArea(q), q))
             grown = _grow(q)
@@ -471,9 +482,11 @@ def find_field_quads(image: np.ndarray, min_side: float | None = None) -> list[Q
             continue
         cands.extend(_field_boxes(contours, min_area, max_area, n=2))
         for cnt in sorted(contours, key=cv2.contourArea, reverse=True)[:2]:
-            q = _quad_from_contour(cnt, min_area, max_area)
+            q = _quad_from_contour(cnt, min_area, max_area, TILTED_CARD_SHAPE)
             if q is not None:
                 cands += [(cv2.contourArea(q), q), (cv2.contourArea(_grow(q)), _grow(q))]
         cands.extend(_paired_fields(sorted(contours, key=cv2.contourArea, reverse=True)[:4],
-                                    min_area, max_area))
-    return [order_quad(k2 / scale) for k2 in _dedup(cands, _DEDUP_IOU)]
+                                    min_area, max_area, TILTED_CARD_SHAPE))
+    out = [order_quad(k2 / scale) for k2 in _dedup(cands, _DEDUP_IOU)]
+    # a near-square outline may be a card foreshortened along its length: read it both ways
+    return out + [np.roll(q, 1, axis=0) for q in out if _sides(q)[2] < 1.25 * _sides(q)[1]]
