@@ -39,6 +39,10 @@ WHOLE_FRAME_CONFIDENCE = 0.9
 #: outline fingers break and whose centre oval may be read alone, not a table of cards.
 SURE = 0.95
 SECOND_LOOK_UNLESS = 2
+#: A sighting's outline is replaced by the largest same-label candidate around it up to this many
+#: times its area: the card's own outline, when the kept one was its field (0.7 of the card) or
+#: its centre oval (0.4-0.5).
+OUTLINE_GROWTH = 2.5
 
 
 @dataclass(frozen=True)
@@ -165,15 +169,16 @@ class CardReader:
             if more:
                 cands = cands + self._candidates(image_bgr, more, None, deck)
                 kept = self._select(cands, whole)
-        # report the card's outer outline: a slightly larger candidate of the same label
+        # report the card's outer outline: the largest candidate of the same label around the
+        # kept one, up to OUTLINE_GROWTH times its area (the field or the oval inside the border)
         out = []
         for r, q in kept:
             best = q
-            area = cv2.contourArea(q)
+            area = inner = cv2.contourArea(q)
             for r2, q2, _ in cands:
                 a2 = cv2.contourArea(q2)
-                if r2.label == r.label and area < a2 < area * 1.5 and _overlap(q, q2) > 0.9 \
-                        and _aspect_ok(q2):
+                if r2.label == r.label and area < a2 < inner * OUTLINE_GROWTH \
+                        and _overlap(q, q2) > 0.9 and _aspect_ok(q2):
                     best, area = q2, a2
             c = best.mean(0)
             out.append(CardSighting(r.label, r.confidence, r.runners_up,
