@@ -26,15 +26,22 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 
 _G: dict = {}
 
+#: ``none`` gets this many times a face's samples: it stands for every kind of non-card.
+NONE_SHARE = 5
+#: Share of the ``none`` samples cut from real photos' backgrounds (with --background-negatives).
+BACKGROUND_SHARE = 0.3
+
 
 def _gen(job):
     """Worker: render samples for a list of (class index, source kind, source index, seed)."""
-    from vision.train.augment import card_sample, negative_sample
+    from vision.train.augment import background_sample, card_sample, negative_sample
 
     out = np.zeros((len(job), CARD_H, CARD_W, 3), np.uint8)
     for i, (cls, pool, idx, seed) in enumerate(job):
         rng = np.random.default_rng(seed)
-        if cls == CLASSES.index(NONE):
+        if cls == CLASSES.index(NONE) and pool == "none/background":
+            out[i] = background_sample(rng, _G["pools"][pool][idx])
+        elif cls == CLASSES.index(NONE):
             out[i] = negative_sample(rng, _G["textures"], _G["all_cards"])
         else:
             out[i] = card_sample(rng, _G["pools"][pool][idx], _G["textures"], _G["all_cards"])
@@ -44,7 +51,7 @@ def _gen(job):
 def build(args):
     from tqdm import tqdm
 
-    from vision.train.sources import art_cards, proc_cards, real_cards
+    from vision.train.sources import art_cards, background_crops, proc_cards, real_cards
 
     root = require_data()
     photos = [p for p in load_photos(root) if p.split == "train"
@@ -65,7 +72,10 @@ def build(args):
     real = real_cards(photos, teacher)
     art = art_cards(root)
     proc = proc_cards(args.proc_per_label, seed=args.seed)
-    print(f"sources: {len(real)} real crops, {len(art)} art cells, {len(proc)} procedural", flush=True)
+    background = background_crops(photos, args.background_negatives, seed=args.seed) \
+        if args.background_negatives else []
+    print(f"sources: {len(real)} real crops, {len(art)} art cells, {len(proc)} procedural, "
+          f"{len(background)} real non-card outlines", flush=True)
     by_label: dict[str, dict[str, list[np.ndarray]]] = defaultdict(lambda: defaultdict(list))
     for s in real + art + proc:
         by_label[s.label][s.kind].append(s.image)
@@ -77,12 +87,15 @@ def build(args):
         if img is not None:
             s = 400 / max(img.shape[:2])
             textures.append(cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA))
-    pools = {}
+    pools = {"none/background": background}
     jobs = []
     for ci, label in enumerate(CLASSES):
         if label == NONE:
-            n = args.per_class * 5
-            jobs += [(ci, "", 0, int(rng.integers(2**31))) for _ in range(n)]
+            for _ in range(args.per_class * NONE_SHARE):
+                # (no draw without background crops: the default run's samples stay as they were)
+                cut = bool(background) and rng.random() < BACKGROUND_SHARE
+                jobs.append((ci, "none/background" if cut else "",
+                             int(rng.integers(len(background))) if cut else 0, int(rng.integers(2**31))))
             continue
         kinds = by_label.get(label)
         if not kinds:
@@ -230,6 +243,9 @@ def main(argv=None):
     p.add_argument("--hold-out-validation", action="store_true",
                    help="leave the validation photos out (vision.data.VALIDATION_SHARE of the "
                         "train photos), to compare variants with companion evaluate --split validation")
+    p.add_argument("--background-negatives", type=int, default=0, metavar="N",
+                   help="also teach as 'none' up to N outlines a training photo that lie outside "
+                        "its card (keys, screen icons); default 0")
     p.add_argument("--out", default=str(MODELS / "cards.onnx"))
     p.add_argument("--dump", default=None, help="write a contact sheet of samples to this PNG")
     args = p.parse_args(argv)

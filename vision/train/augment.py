@@ -280,3 +280,12 @@ def negative_sample(rng, textures, cards, out_size=(CARD_W, CARD_H)):
     quad += rng.normal(0, cw * 0.03, (4, 2)).astype(np.float32)
     canvas = _degrade(rng, _light(rng, canvas))
     return normalize_card(rectify(canvas, quad, out_size))
+
+
+def background_sample(rng, crop: np.ndarray, out_size=(CARD_W, CARD_H)):
+    """A real non-card outline (see :func:`vision.train.sources.background_crops`), either way
+    up, under another light and blur."""
+    if rng.random() < 0.5:
+        crop = crop[::-1, ::-1]
+    img = _degrade(rng, _light(rng, np.ascontiguousarray(crop)))
+    return normalize_card(cv2.resize(img, out_size, interpolation=cv2.INTER_AREA))

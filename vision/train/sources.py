@@ -174,3 +174,41 @@ def real_cards(photos: list[Photo], reader=None) -> list[Source]:
             continue
         out.append(Source(rectify(img, q, (128, 192)), p.label, "real", group))
     return out
+
+
+def background_crops(photos: list[Photo], per_photo: int = 3, seed: int = 0,
+                     max_share: float = 0.4) -> list[np.ndarray]:
+    """Real non-card outlines (class ``none``): candidate quads of the photos that lie outside
+    the photo's card (keyboard keys, screen icons, window corners, mugs), rectified as the
+    reader would see them. Drawn negatives miss these; the model read some as cards.
+
+    No model is asked where the card is: every outline holding a fair share of the label's
+    colour may be (part of) it, and only outlines clear of all of those, without that colour,
+    and smaller than ``max_share`` of the biggest of them are taken (another card lying in the
+    photo, the labels naming one card a photo, is not taught as ``none``)."""
+    from tqdm import tqdm
+
+    from vision.recognize import _overlap
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for p in tqdm(photos, desc="background crops", unit="photo"):
+        if p.label.startswith("*") or p.source in ("classic_crops", "classic_more/rectified_crops"):
+            continue
+        img = cv2.imread(str(p.path))
+        if img is None:
+            continue
+        colour = p.label.split("-")[0] if p.label.split("-")[0] in _HUES else None
+        quads = find_quads(img)
+        crops = [rectify(img, q, (128, 192)) for q in quads]
+        share = [_colour_share(c, colour) for c in crops]
+        cardlike = [q for q, s in zip(quads, share) if s >= 0.15]
+        if not cardlike:
+            continue
+        limit = max_share * max(cv2.contourArea(q) for q in cardlike)
+        outside = [c for q, c, s in zip(quads, crops, share)
+                   if s < 0.1 and cv2.contourArea(q) < limit
+                   and all(_overlap(q, k) < 0.05 for k in cardlike)]
+        for i in rng.permutation(len(outside))[:per_photo]:
+            out.append(outside[int(i)])
+    return out
