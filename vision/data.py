@@ -61,6 +61,11 @@ class Photo:
         return "/".join(parts[:2]) if parts[0] == "classic_more" else parts[0]
 
     @property
+    def is_crop(self) -> bool:
+        """A photo that is one rectified card filling the frame (no detection needed)."""
+        return self.source in ("classic_crops", "classic_more/rectified_crops")
+
+    @property
     def reader_deck(self) -> str:
         """The deck to read the photo with (:meth:`vision.recognize.CardReader.read`):
         ``classic`` or ``flip``."""

@@ -488,5 +488,9 @@ def find_field_quads(image: np.ndarray, min_side: float | None = None) -> list[Q
         cands.extend(_paired_fields(sorted(contours, key=cv2.contourArea, reverse=True)[:4],
                                     min_area, max_area, TILTED_CARD_SHAPE))
     out = [order_quad(k2 / scale) for k2 in _dedup(cands, _DEDUP_IOU)]
-    # a near-square outline may be a card foreshortened along its length: read it both ways
-    return out + [np.roll(q, 1, axis=0) for q in out if _sides(q)[2] < 1.25 * _sides(q)[1]]
+    both_ways = []
+    for q in out:
+        _, w, h = _sides(q)
+        if h < 1.25 * w:  # near-square: maybe a card foreshortened along its length
+            both_ways.append(np.roll(q, 1, axis=0))
+    return out + both_ways

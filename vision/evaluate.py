@@ -172,7 +172,7 @@ def eval_composite(reader: CardReader, scenes: int = 16, per_scene: int = 15, se
         img = cv2.imread(str(p.path))
         if img is None:
             continue
-        if p.source in ("classic_crops", "classic_more/rectified_crops"):
+        if p.is_crop:
             if img.shape[1] > img.shape[0]:
                 img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
             crops.append((p.label, img))

@@ -82,6 +82,12 @@ def proc_cards(per_label: int, seed: int = 0) -> list[Source]:
 _HUES = {"red": [(0, 10), (165, 180)], "yellow": [(18, 38)], "green": [(40, 90)], "blue": [(90, 130)]}
 
 
+def _label_colour(label: str) -> str | None:
+    """The label's colour among :data:`_HUES`, or None (a wild, a back)."""
+    colour = label.split("-")[0]
+    return colour if colour in _HUES else None
+
+
 def _colour_share(card: np.ndarray, colour: str | None) -> float:
     hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
     h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
@@ -118,7 +124,7 @@ def best_quad(image: np.ndarray, label: str, reader=None, deck: str = "auto"):
     """
     if reader is not None:
         return _taught_quad(image, label, reader, deck)
-    colour = label.split("-")[0] if label.split("-")[0] in _HUES else None
+    colour = _label_colour(label)
     best, best_score = None, 0.0
     for q in find_quads(image, extra=False)[:30]:
         card = rectify(image, q)
@@ -163,7 +169,7 @@ def real_cards(photos: list[Photo], reader=None) -> list[Source]:
         if img is None:
             continue
         group = "flip_light" if p.deck == "flip-light" else "classic"
-        if p.source in ("classic_crops", "classic_more/rectified_crops") or p.rel.endswith(
+        if p.is_crop or p.rel.endswith(
                 "flip_light_symbols/wild.jpg"):
             if img.shape[1] > img.shape[0]:
                 img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
@@ -193,12 +199,12 @@ def background_crops(photos: list[Photo], per_photo: int = 3, seed: int = 0,
     rng = np.random.default_rng(seed)
     out = []
     for p in tqdm(photos, desc="background crops", unit="photo"):
-        if p.label.startswith("*") or p.source in ("classic_crops", "classic_more/rectified_crops"):
+        if p.label.startswith("*") or p.is_crop:
             continue
         img = cv2.imread(str(p.path))
         if img is None:
             continue
-        colour = p.label.split("-")[0] if p.label.split("-")[0] in _HUES else None
+        colour = _label_colour(p.label)
         quads = find_quads(img)
         crops = [rectify(img, q, (128, 192)) for q in quads]
         share = [_colour_share(c, colour) for c in crops]
