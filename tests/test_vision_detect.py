@@ -7,13 +7,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import BORDER, find_quads, quad_iou
+from vision.detect import BORDER, CARD_RATIO, find_quads, quad_iou
 
 W, H = 1280, 720
 
 
 def _card_quad(cx, cy, w, angle):
-    h = w * 87 / 56
+    h = w * CARD_RATIO
     return cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
 
 

@@ -271,17 +271,17 @@ def _paired_fields(contours, min_area: float, max_area: float, shape=CARD_SHAPE)
     a = np.array(areas)
     c = np.array(centres)
     dist = np.linalg.norm(c[:, None] - c[None], axis=2)
-    groups = []
-    for i, j in zip(*np.nonzero(np.triu(dist <= 1.6 * np.sqrt(a[:, None] + a[None]), 1))):
-        if max(a[i], a[j]) <= 3 * min(a[i], a[j]):
-            groups.append((i, j))
+    joint = a[:, None] + a[None]  # two pieces' joint area
+    near = np.triu(dist <= 1.6 * np.sqrt(joint), 1)
+    pairs = {(i, j) for i, j in zip(*np.nonzero(near)) if max(a[i], a[j]) <= 3 * min(a[i], a[j])}
+    groups = sorted(pairs)
     # threes: two halves too far apart for a pair, with a piece (the symbol) midway between them
     # that brings them within a pair's reach of the three's joint area
-    for i, k in zip(*np.nonzero(np.triu(dist <= 1.6 * np.sqrt(a[:, None] + a[None] + a.max()), 1))):
-        if (i, k) in groups or max(a[i], a[k]) > 3 * min(a[i], a[k]):
+    for i, k in zip(*np.nonzero(np.triu(dist <= 1.6 * np.sqrt(joint + a.max()), 1))):
+        if (i, k) in pairs or max(a[i], a[k]) > 3 * min(a[i], a[k]):
             continue
         off = np.linalg.norm(c - (c[i] + c[k]) / 2, axis=1)
-        mid = np.nonzero((off <= 0.3 * dist[i, k]) & (dist[i, k] <= 1.6 * np.sqrt(a[i] + a[k] + a)))[0]
+        mid = np.nonzero((off <= 0.3 * dist[i, k]) & (dist[i, k] <= 1.6 * np.sqrt(joint[i, k] + a)))[0]
         mid = [j for j in mid if j != i and j != k]
         if mid:
             groups.append((i, k, max(mid, key=lambda j: a[j])))
