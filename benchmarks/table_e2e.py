@@ -18,7 +18,7 @@ import argparse
 import json
 import sys
 
-from companion.commands.bench import bench
+from app.commands.bench import bench
 
 if __name__ == "__main__":
     p = argparse.ArgumentParser()

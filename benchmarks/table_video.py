@@ -19,9 +19,9 @@ from pathlib import Path
 import cv2
 
 from vision.sources import OpenCVSource
-from vision.synthetic import SyntheticTable
-from vision.synthetic.pile_script import PileScript
-from vision.synthetic.script import GridScript, run_script
+from simulator import SyntheticTable
+from simulator.pile_script import PileScript
+from simulator.script import GridScript, run_script
 
 
 def main(game: str, n: int, w: int, h: int, seed: int = 1) -> dict:

@@ -8,8 +8,8 @@ from companion.bus import EventBus
 from companion.engine.actions import action_from_json
 from companion.referee.camera import CameraReferee, Expected, decide, expected_of
 from companion.referee.table import Table
-from vision.pawn import PawnReading
-from vision.table_reader import RegionReading, TableReading
+from companion.reading import PawnReading
+from companion.reading import RegionReading, TableReading
 
 GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
         ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],

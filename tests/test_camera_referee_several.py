@@ -6,8 +6,8 @@ from __future__ import annotations
 from companion.bus import EventBus
 from companion.referee.camera import CameraReferee
 from companion.referee.table import Table
-from vision.pawn import PawnReading
-from vision.table_reader import RegionReading, TableReading
+from companion.reading import PawnReading
+from companion.reading import RegionReading, TableReading
 
 GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
         ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],

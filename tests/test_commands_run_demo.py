@@ -12,16 +12,16 @@ import time
 import urllib.request
 from pathlib import Path
 
-from companion.demo.bots import Bot
+from simulator.bots import Bot
 from companion.eventlog import EventLog
 from companion.host import Host
-from companion.runner import TableLoop, demo_setup
+from app.runner import TableLoop, demo_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def companion(*args, env=None, **kwargs):
-    return subprocess.Popen([sys.executable, "-m", "companion", *args], cwd=ROOT, text=True,
+    return subprocess.Popen([sys.executable, "-m", "app", *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, **(env or {})}, **kwargs)
 
@@ -58,7 +58,7 @@ def test_demo_serves_the_table_and_its_bots_play_until_stopped(tmp_path):
 
 def test_run_without_gpio_says_so_and_fails():
     env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
-    proc = subprocess.run([sys.executable, "-m", "companion", "run", "--port", "0"], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "app", "run", "--port", "0"], cwd=ROOT,
                           text=True, capture_output=True, env=env, timeout=60)
     assert proc.returncode == 1
     assert "no GPIO" in proc.stderr and "mock pins" in proc.stderr
@@ -67,7 +67,7 @@ def test_run_without_gpio_says_so_and_fails():
 def test_a_bad_configuration_exits_2_naming_the_key(tmp_path):
     bad = tmp_path / "companion.toml"
     bad.write_text("[web]\nprot = 80\n")
-    proc = subprocess.run([sys.executable, "-m", "companion", "demo", "--config", str(bad)],
+    proc = subprocess.run([sys.executable, "-m", "app", "demo", "--config", str(bad)],
                           cwd=ROOT, text=True, capture_output=True, timeout=60)
     assert proc.returncode == 2
     assert "no key 'prot'" in proc.stderr

@@ -15,10 +15,10 @@ from gpiozero import LED
 from gpiozero.exc import BadPinFactory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion import doctor
-from companion.cli import main
+from app import doctor
+from app.cli import main
 from companion.config import load_config
-from companion.doctor import (CheckResult, check_addresses, check_camera, check_config,
+from app.doctor import (CheckResult, check_addresses, check_camera, check_config,
                               check_database, check_markers, check_model, check_pins,
                               check_port, check_signals, format_line, run_checks)
 from hardware.pinmap import PinMap
@@ -64,7 +64,7 @@ def grey(value, shape=(72, 128, 3)):
 @pytest.fixture(scope="module")
 def table_image():
     """A synthetic table frame, the mat's four corner markers in view."""
-    from vision.sources import SyntheticSource
+    from simulator.source import SyntheticSource
 
     return SyntheticSource(960, 540).read().image
 

@@ -5,7 +5,7 @@ The full >= 300-action run is ``benchmarks/table_e2e.py`` (too slow for the test
 
 from __future__ import annotations
 
-from vision.synthetic.script import GridScript, reference_events, run_script
+from simulator.script import GridScript, reference_events, run_script
 
 
 def test_script_is_a_legal_game():
@@ -29,7 +29,7 @@ def _exact(script, **kw):
 
 
 def test_short_flip_game_with_a_flip_and_illegal_cards_gives_exactly_the_scripted_events():
-    from vision.synthetic.pile_script import PileScript
+    from simulator.pile_script import PileScript
 
     script = PileScript(8, game="flip", seed=1, illegal_rate=0.2)
     assert sum(b.expect_refusal for b in script.beats) == 2
@@ -39,7 +39,7 @@ def test_short_flip_game_with_a_flip_and_illegal_cards_gives_exactly_the_scripte
 
 
 def test_short_classic_game_with_wilds_gives_exactly_the_scripted_events():
-    from vision.synthetic.pile_script import PileScript
+    from simulator.pile_script import PileScript
 
     script = PileScript(8, game="classic", seed=6, illegal_rate=0.2)
     assert any(b.action and b.action.get("card", "").startswith("wild") for b in script.beats)
@@ -53,9 +53,9 @@ def test_without_markers_the_grid_cards_calibrate_the_view():
     import pytest
 
     from vision.geometry import CalibrationFailed, Layout, view_from_grid_cards
-    from vision.synthetic import SyntheticTable
-    from vision.synthetic.render import CameraPose
-    from vision.synthetic.scene import Scene
+    from simulator import SyntheticTable
+    from simulator.render import CameraPose
+    from simulator.scene import Scene
 
     layout = Layout()
     scene = GridScript(1, seed=1)._setup_scene
@@ -79,8 +79,8 @@ def test_without_markers_a_nudged_camera_is_followed_by_the_tables_texture():
 
     import cv2
     from vision.geometry import Layout, follow_view, view_from_grid_cards
-    from vision.synthetic import SyntheticTable
-    from vision.synthetic.render import CameraPose
+    from simulator import SyntheticTable
+    from simulator.render import CameraPose
 
     layout = Layout()
     scene = GridScript(1, seed=1)._setup_scene
@@ -115,8 +115,8 @@ def test_the_grid_cards_calibrate_the_view_even_with_a_few_cards_hidden():
     import numpy as np
 
     from vision.geometry import Layout, card_blobs, view_from_grid_cards
-    from vision.synthetic import SyntheticTable
-    from vision.synthetic.render import CameraPose
+    from simulator import SyntheticTable
+    from simulator.render import CameraPose
 
     layout = Layout()
     cells = np.array([layout.cell_center(r, c) for r in range(5) for c in range(5)])

@@ -11,11 +11,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.config import Config, load_config
-from companion.demo.bots import Bot
+from simulator.bots import Bot
 from companion.host import Host
-from companion.runner import CameraUnavailable, CameraWorker, Companion, TableLoop, demo_setup, open_camera
+from app.runner import CameraUnavailable, CameraWorker, Companion, TableLoop, demo_setup, open_camera
 from vision.sources import CameraLost, FrameSource
-from vision.synthetic.demo_table import DemoTable
+from simulator.demo_table import DemoTable
 
 
 def _grid_host() -> Host:

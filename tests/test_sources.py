@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from companion.bus import EventBus
+from simulator.source import open_source
+from vision import sources as vision_sources
 from vision.sources import (CameraLost, Frame, FolderSource, FrameSource, OpenCVSource,
-                            ResilientSource, open_source)
+                            ResilientSource)
 
 
 def test_folder_source_in_name_order(tmp_path):
@@ -20,7 +22,7 @@ def test_folder_source_in_name_order(tmp_path):
 
 
 def test_video_file_round_trip_with_times(tmp_path):
-    from companion.commands.record import record
+    from app.commands.record import record
 
     out = str(tmp_path / "t.avi")
     src = open_source("synthetic", width=160, height=90)
@@ -34,6 +36,12 @@ def test_video_file_round_trip_with_times(tmp_path):
 def test_unknown_spec_is_refused():
     with pytest.raises(ValueError):
         open_source("webcam:3")
+
+
+def test_vision_alone_has_no_synthetic_table():
+    # the synthetic table lives in the simulator, above vision: vision refuses it by name
+    with pytest.raises(ValueError):
+        vision_sources.open_source("synthetic")
 
 
 def test_missing_video_is_camera_lost(tmp_path):

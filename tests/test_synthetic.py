@@ -7,7 +7,7 @@ import pytest
 
 from vision.geometry import Layout, view_from_markers
 from vision.pawn import find_pawn
-from vision.synthetic import Arm, CameraPose, Placement, Scene, SyntheticTable
+from simulator import Arm, CameraPose, Placement, Scene, SyntheticTable
 from vision.table_reader import TableReader
 
 L = Layout()
@@ -80,7 +80,7 @@ def test_a_card_put_on_another_never_lands_exactly_on_it():
     import math
     import random
 
-    from vision.synthetic.script import _landing
+    from simulator.script import _landing
 
     rng = random.Random(4)
     below = _landing(rng, "red-5", None)

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _run(*args):
-    return subprocess.run([sys.executable, "-m", "companion", "recognize", *args], cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "app", "recognize", *args], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
 
 

@@ -38,7 +38,7 @@ def test_validation_photos_are_train_photos_set_aside_never_test_photos():
 
 
 def test_evaluate_refuses_a_missing_model(tmp_path, capsys):
-    from companion.cli import main
+    from app.cli import main
 
     assert main(["evaluate", "--model", str(tmp_path / "nope.onnx"), "--parts", "real"]) == 2
     assert "card model not found" in capsys.readouterr().err

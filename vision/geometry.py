@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 __all__ = [
-    "CARD_MM", "Layout", "View", "Region", "LensModel", "CalibrationFailed", "ARUCO_DICT",
+    "CARD_MM", "Layout", "View", "Region", "LensModel", "CalibrationFailed", "ARUCO_DICT", "marker_image",
     "CORNER_IDS", "PAWN_ID", "aruco_detector", "detect_markers", "view_from_markers",
     "view_from_grid_cards", "card_blobs", "REGION_NAMES",
 ]
@@ -464,3 +464,13 @@ def follow_view(view: View, before: np.ndarray, after: np.ndarray, min_inliers: 
     if M is None or inliers is None or int(inliers.sum()) < min_inliers:
         return None
     return View(M @ view.H, view.image_size, view.lens, view.source)
+
+
+def marker_image(marker_id: int, px: int) -> np.ndarray:
+    """An ArUco marker of the kit's dictionary, ``px`` square, with its white quiet zone included."""
+    inner = int(round(px * 6 / 8))
+    mk = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), marker_id, inner)
+    out = np.full((px, px), 255, np.uint8)
+    o = (px - inner) // 2
+    out[o:o + inner, o:o + inner] = mk
+    return out

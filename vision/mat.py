@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from .geometry import CORNER_IDS, CORNER_NAMES, PAWN_ID, Layout
-from .synthetic.render import marker_image
+from .geometry import marker_image
 
 __all__ = ["kit_pages", "write_kit", "write_pdf", "A4_MM"]
 

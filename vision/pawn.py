@@ -14,36 +14,14 @@ PawnReading(cell=(2, 2), mm=(225.0, 302.5), seen=True)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
+
+from companion.reading import NO_PAWN, PawnReading
 
 from .geometry import PAWN_ID, Layout, View, aruco_detector
 
 __all__ = ["PawnReading", "find_pawn", "pawn_place", "NO_PAWN"]
-
-
-@dataclass(frozen=True)
-class PawnReading:
-    """Where the pawn is: ``cell`` (row, col) -- one step outside 0..4 when it left the board --
-    its centre on the mat (mm), and whether it was ``seen`` at all (False: off the table or hidden).
-    """
-
-    cell: tuple[int, int] | None
-    mm: tuple[float, float] | None = None
-    seen: bool = True
-
-    @property
-    def on_board(self) -> bool:
-        return self.cell is not None and 0 <= self.cell[0] < 5 and 0 <= self.cell[1] < 5
-
-    def to_json(self) -> dict:
-        return {"cell": list(self.cell) if self.cell else None,
-                "mm": [round(v, 1) for v in self.mm] if self.mm else None, "seen": self.seen}
-
-
-NO_PAWN = PawnReading(None, None, False)
 
 
 def pawn_place(layout: Layout, mm: tuple[float, float]) -> PawnReading:

@@ -1,24 +1,25 @@
 """Frame sources: the Pi camera, an OpenCV capture (USB webcam or video file), a folder of
-images, and the synthetic table. All give :class:`Frame` values (BGR image, time, index).
+images (and, through the simulator, the synthetic table). All give :class:`Frame` values (BGR image, time, index).
 
 Chosen by a spec string (``camera.source`` in the configuration, ``--source`` on the command
 line)::
 
-    auto                   the Pi camera where there is one, else the synthetic table
+    auto                   the Pi camera where there is one, else the synthetic table (when given)
     picamera               the Raspberry Pi camera (picamera2, imported only here)
     opencv:0               a USB webcam by index
     opencv:/path/game.mp4  a video file (its own timestamps, or a ``.times`` file from ``record``)
     folder:/path/images    every image of a folder, in name order
-    synthetic              the synthetic table (a scripted demo game)
+    synthetic              the synthetic table (a scripted demo game; :mod:`simulator.source`
+                           lends it, this module knows only real frames)
 
 A camera that disappears never crashes the table: :class:`ResilientSource` publishes
 ``camera`` {status: "lost"} on the bus, retries with a growing pause, and publishes
 ``camera`` {status: "ok"} when frames come again.
 
->>> src = open_source("synthetic", width=320, height=180)
->>> frame = next(iter(src)); frame.image.shape
-(180, 320, 3)
->>> src.close()
+>>> open_source("webcam:3")
+Traceback (most recent call last):
+...
+ValueError: unknown camera source 'webcam:3': expected auto, picamera, opencv:N, opencv:PATH, folder:PATH or synthetic
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import cv2
 import numpy as np
 
 __all__ = ["Frame", "FrameSource", "PiCameraSource", "OpenCVSource", "FolderSource",
-           "SyntheticSource", "ResilientSource", "CameraLost", "open_source", "pi_camera_present",
+           "ResilientSource", "CameraLost", "open_source", "pi_camera_present",
            "read_times"]
 
 log = logging.getLogger(__name__)
@@ -218,46 +219,6 @@ class FolderSource(FrameSource):
         return Frame(image, i / self.fps, i)
 
 
-class SyntheticSource(FrameSource):
-    """Frames of the synthetic table: a scripted game (``script``, see
-    :mod:`vision.synthetic.script`), or a still table when there is none."""
-
-    name = "synthetic"
-
-    def __init__(self, width: int = 1280, height: int = 720, fps: float = 30.0, script=None,
-                 seed: int = 0, loop: bool = True):
-        from .synthetic import SyntheticTable
-        from .synthetic.scene import Scene
-
-        self.table = SyntheticTable(width, height, seed=seed)
-        self.fps = fps
-        self.script = script
-        self.loop = loop
-        self.finite = script is not None and not loop
-        self._still = Scene()
-        self._index = 0
-        self._steps = iter(script.frames()) if script is not None else None
-
-    def read(self) -> Frame | None:
-        if self._steps is None:
-            scene = self._still
-        else:
-            step = next(self._steps, None)
-            if step is None:
-                if not self.loop:
-                    return None
-                self._steps = iter(self.script.frames())
-                step = next(self._steps)
-            scene = step.scene
-            if step.pose is not None:
-                self.table.pose = step.pose
-            if step.lighting is not None:
-                self.table.lighting = step.lighting
-        i = self._index
-        self._index += 1
-        return Frame(self.table.render(scene), i / self.fps, i)
-
-
 class ResilientSource(FrameSource):
     """Wraps a source that may fail: reopens it (``open_fn``) after a growing pause and says so
     on the bus (``camera`` {status: lost|ok}). Never raises :class:`CameraLost`."""
@@ -324,13 +285,19 @@ def pi_camera_present() -> bool:
 
 
 def open_source(spec: str = "auto", *, width: int = 1280, height: int = 720, fps: int = 15,
-                script=None) -> FrameSource:
-    """The source a spec string names (see the module docs)."""
+                synthetic: Callable[[], FrameSource] | None = None) -> FrameSource:
+    """The source a spec string names (see the module docs).
+
+    ``synthetic`` opens the synthetic table (the simulator passes it, see
+    :func:`simulator.source.open_source`); without it ``synthetic`` and an ``auto`` with no Pi
+    camera are refused."""
     kind, _, arg = spec.partition(":")
     if kind == "auto":
         if pi_camera_present():
             return PiCameraSource(width, height, fps)
-        return SyntheticSource(width, height, script=script)
+        if synthetic is None:
+            raise CameraLost("no Pi camera found, and no synthetic table to fall back to")
+        return synthetic()
     if kind == "picamera":
         return PiCameraSource(width, height, fps)
     if kind == "opencv":
@@ -338,7 +305,7 @@ def open_source(spec: str = "auto", *, width: int = 1280, height: int = 720, fps
         return OpenCVSource(device, width, height, fps)
     if kind == "folder":
         return FolderSource(arg, fps=fps)
-    if kind == "synthetic":
-        return SyntheticSource(width, height, script=script)
+    if kind == "synthetic" and synthetic is not None:
+        return synthetic()
     raise ValueError(f"unknown camera source {spec!r}: expected auto, picamera, opencv:N, "
                      "opencv:PATH, folder:PATH or synthetic")

@@ -40,7 +40,10 @@ from companion.cards import BACK, FACE_SETS
 from .geometry import (CARD_MM, REGION_NAMES, CalibrationFailed, Layout, LensModel, View,
                        cell_name, detect_markers, follow_view, view_from_grid_cards,
                        view_from_markers)
-from .pawn import NO_PAWN, PawnReading, find_pawn
+from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, RegionReading, TableReading,
+                               look_difference)
+
+from .pawn import find_pawn
 from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
@@ -48,12 +51,6 @@ __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "Templ
            "look_difference"]
 
 log = logging.getLogger(__name__)
-
-#: The label of a region where no card lies.
-EMPTY = "empty"
-#: Probability given to a label a reading does not list (never zero: scores are logarithms).
-FLOOR = 1e-4
-
 
 def labels_for_game(game: str) -> tuple[str, ...]:
     """Labels the cards of a game can show: classic faces, or both Flip sides (and ``back``)."""
@@ -65,98 +62,6 @@ def labels_for_game(game: str) -> tuple[str, ...]:
     return tuple(names) + (BACK,)
 
 
-# --- readings ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class RegionReading:
-    """What one region (a grid cell, the discard pile) shows: the best label, its confidence,
-    the likeliest labels with their probabilities, and whether the votes agreed."""
-
-    label: str
-    confidence: float
-    probs: tuple[tuple[str, float], ...] = ()
-    agreed: bool = True
-    remembered: bool = False  # covered by the pawn: the card from memory
-    #: how the region looked when read (the change detector's small grey crop): tells a new
-    #: card of the same face from the card that was there (see :func:`look_difference`)
-    look: Any = field(default=None, compare=False, repr=False)
-
-    def p(self, label: str) -> float:
-        """Probability of ``label`` (a small floor for labels not listed)."""
-        for k, v in self.probs:
-            if k == label:
-                return max(v, FLOOR)
-        return FLOOR
-
-    @classmethod
-    def of(cls, probs: dict[str, float], agreed: bool = True, top: int = 6,
-           look=None) -> "RegionReading":
-        items = sorted(probs.items(), key=lambda kv: -kv[1])[:top]
-        if not items:
-            return cls(EMPTY, 1.0, ((EMPTY, 1.0),), agreed, look=look)
-        label, conf = items[0]
-        return cls(label, float(conf), tuple((k, round(float(v), 5)) for k, v in items), agreed,
-                   look=look)
-
-    def to_json(self) -> dict[str, Any]:
-        out = {"label": self.label, "confidence": round(self.confidence, 4),
-               "probs": [[k, round(v, 4)] for k, v in self.probs[:4]]}
-        if not self.agreed:
-            out["agreed"] = False
-        if self.remembered:
-            out["remembered"] = True
-        return out
-
-
-@dataclass(frozen=True)
-class TableReading:
-    """A stable reading of the whole table (frozen).
-
-    ``cells`` is 25 region readings row by row (empty tuple when the game has no grid);
-    ``discard`` the discard pile's top; ``pawn`` where the pawn stands; ``draw_changes`` counts
-    the times the draw pile changed since reading started; ``changed`` names the regions read
-    again for this reading.
-    """
-
-    seq: int
-    time: float
-    cells: tuple[RegionReading, ...]
-    discard: RegionReading | None
-    pawn: PawnReading
-    draw_changes: int = 0
-    changed: tuple[str, ...] = ()
-    view_source: str = ""
-
-    def cell(self, row: int, col: int) -> RegionReading:
-        return self.cells[row * 5 + col]
-
-    @property
-    def grid_labels(self) -> list[list[str]]:
-        return [[self.cell(r, c).label for c in range(5)] for r in range(5)] if self.cells else []
-
-    @property
-    def confident(self) -> float:
-        """The lowest confidence of any region read again for this reading."""
-        regions = [self.region(n) for n in self.changed]
-        confs = [r.confidence for r in regions if r is not None]
-        return min(confs) if confs else 1.0
-
-    def region(self, name: str) -> RegionReading | None:
-        if name == "discard":
-            return self.discard
-        if name.startswith("cell-") and self.cells:
-            _, r, c = name.split("-")
-            return self.cell(int(r), int(c))
-        return None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "time": round(self.time, 3),
-                "grid": [[self.cell(r, c).to_json() for c in range(5)] for r in range(5)] if self.cells else None,
-                "discard": self.discard.to_json() if self.discard else None,
-                "pawn": self.pawn.to_json(), "draw_changes": self.draw_changes,
-                "changed": list(self.changed), "view": self.view_source}
-
-
 @dataclass(frozen=True)
 class FrameReport:
     """What the reader did with one frame (for the benchmark, the live view and the tests)."""
@@ -165,24 +70,6 @@ class FrameReport:
     ms: float
     reading: TableReading | None = None
     read: tuple[str, ...] = ()
-
-
-def look_difference(a, b) -> float | None:
-    """How different two looks of a region (:attr:`RegionReading.look`) are: 0 for the same
-    thing, about 4 and up for something else (1 - correlation in percent, so light drift does
-    not count, plus half the mean absolute difference left after the brightness change); None
-    when they cannot be compared (no look, or another size)."""
-    if a is None or b is None or a.shape != b.shape or a.size < 4:
-        return None
-    a = a.astype(np.float32).ravel()
-    b = b.astype(np.float32).ravel()
-    va, vb = a.var(), b.var()
-    if va < 30.0 and vb < 30.0:
-        ncc = 1.0
-    else:
-        ncc = float(((a - a.mean()) * (b - b.mean())).mean() / max(np.sqrt(va * vb), 1e-6))
-    mad = max(0.0, float(np.abs(a - b).mean()) - abs(float(a.mean() - b.mean())))
-    return 100.0 * (1.0 - ncc) + 0.5 * mad
 
 
 # --- finding and classifying the card in a region ------------------------------------------------

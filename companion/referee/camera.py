@@ -1,7 +1,7 @@
 """The camera referee: stable table readings in, actions on the :class:`~.table.Table` out.
 
 The referee never trusts a raw difference between two frames. For each stable reading
-(:class:`vision.table_reader.TableReading`) it
+(:class:`companion.reading.TableReading`) it
 
 1. works out what the table *should* look like from the engine's state (:func:`expected_of`),
 2. finds the regions that differ from it *and* changed since the last reading (a difference that
@@ -35,11 +35,7 @@ import numpy as np
 
 from ..bus import BusMessage, EventBus
 from ..engine.actions import Action, Discard, Move, Play, Reveal, action_from_json
-
-
-def look_difference(a, b) -> float | None:
-    from vision.table_reader import look_difference as difference
-    return difference(a, b)
+from ..reading import look_difference
 
 __all__ = ["Expected", "expected_of", "Candidate", "Decision", "score_actions", "decide",
            "CameraReferee", "EMPTY"]
@@ -53,7 +49,7 @@ PAWN_GAIN = math.log(200.0)
 _NOT_A_CARD = {EMPTY, "back", "none"}
 #: Engine events after which the table is laid out anew (the grid's next game, a new round).
 _NEW_LAYOUT = ("new-game", "round")
-#: Look difference (:func:`vision.table_reader.look_difference`) above which a region that reads
+#: Look difference (:func:`companion.reading.look_difference`) above which a region that reads
 #: the card it held shows a new card of the same face (or that card moved).
 SAME_FACE_LOOK = 4.0
 #: The same after the camera was nudged and the whole table read again through the new view.

@@ -44,5 +44,5 @@ def contains(actual, expected, where="answer") -> None:
 
 def run_cli(text: str) -> subprocess.CompletedProcess:
     """``companion replay -`` as a process, fed ``text``."""
-    return subprocess.run([sys.executable, "-m", "companion", "replay", "-"], input=text,
+    return subprocess.run([sys.executable, "-m", "app", "replay", "-"], input=text,
                           capture_output=True, text=True, cwd=ROOT, timeout=60)

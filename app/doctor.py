@@ -107,7 +107,7 @@ def _service_active() -> bool:
 
 def check_config(path: str | Path | None, overrides: dict[str, Any] | None = None):
     """Load the configuration: returns ``(CheckResult, Config or None)``."""
-    from .config import ConfigError, load_config
+    from companion.config import ConfigError, load_config
 
     try:
         config = load_config(path, overrides)
@@ -598,7 +598,7 @@ def run_checks(config, *, pin_factory=None, open_source: Callable[[], Any] | Non
         else:
             if open_source is None:
                 def open_source():
-                    from vision.sources import open_source as open_spec
+                    from simulator.source import open_source as open_spec
                     c = config.camera
                     return open_spec(c.source, width=c.width, height=c.height, fps=c.fps)
             add(check_camera(open_source, spec=config.camera.source, frames=frames,

@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from ..engine.errors import SetupError
-from ..replay import replay_lines
+from companion.engine.errors import SetupError
+from companion.replay import replay_lines
 
 
 def register(sub: argparse._SubParsersAction) -> None:

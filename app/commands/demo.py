@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    from ..runner import Companion
+    from app.runner import Companion
 
     config = load_from_args(args)
     if config is None:

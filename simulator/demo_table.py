@@ -97,7 +97,7 @@ class DemoTable:
     # --- frames ------------------------------------------------------------------------------
 
     def read(self):
-        from ..sources import Frame
+        from vision.sources import Frame
 
         if self.realtime:
             delay = self._next - time.monotonic()

@@ -36,8 +36,8 @@ def _pct(values, q):
 
 def bench(width: int, height: int, actions: int, seed: int = 0, game: str = "grid",
           markers: bool = True) -> dict:
-    from vision.synthetic.pile_script import PileScript
-    from vision.synthetic.script import GridScript, run_script
+    from simulator.pile_script import PileScript
+    from simulator.script import GridScript, run_script
 
     script = GridScript(actions, seed=seed) if game == "grid" else PileScript(actions, game=game, seed=seed)
     started = time.perf_counter()

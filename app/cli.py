@@ -1,6 +1,6 @@
 """The ``companion`` command line.
 
-Each subcommand lives in its own module under :mod:`companion.commands` and registers itself with
+Each subcommand lives in its own module under :mod:`app.commands` and registers itself with
 ``register(subparsers)``; the module's ``run(args)`` returns the exit status. Add a command by
 adding a module and naming it in :data:`COMMANDS`.
 """
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for name in COMMANDS:
-        importlib.import_module(f"companion.commands.{name}").register(sub)
+        importlib.import_module(f"app.commands.{name}").register(sub)
     return parser
 
 

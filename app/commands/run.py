@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from gpiozero.exc import PinFactoryFallback
     from hardware.errors import HardwareError
 
-    from ..runner import CameraUnavailable, Companion
+    from app.runner import CameraUnavailable, Companion
 
     config = load_from_args(args)
     if config is None:

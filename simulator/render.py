@@ -24,7 +24,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from ..geometry import CARD_MM, CORNER_IDS, PAWN_ID, ARUCO_DICT, Layout, LensModel, View
+from vision.geometry import CARD_MM, CORNER_IDS, PAWN_ID, Layout, LensModel, View, marker_image
 from .scene import Arm, Placement, Scene
 
 __all__ = ["CameraPose", "Lighting", "SyntheticTable", "marker_image"]
@@ -62,16 +62,6 @@ class Lighting:
 
 
 @lru_cache(maxsize=64)
-def marker_image(marker_id: int, px: int) -> np.ndarray:
-    """An ArUco marker of the kit's dictionary, ``px`` square, with its white quiet zone included."""
-    inner = int(round(px * 6 / 8))
-    mk = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), marker_id, inner)
-    out = np.full((px, px), 255, np.uint8)
-    o = (px - inner) // 2
-    out[o:o + inner, o:o + inner] = mk
-    return out
-
-
 class SyntheticTable:
     """Renders frames ``width`` x ``height`` of a :class:`Scene` seen by a simulated camera."""
 
@@ -177,7 +167,7 @@ class SyntheticTable:
 
     @lru_cache(maxsize=512)
     def _sprite(self, label: str, face_set: str | None) -> tuple[np.ndarray, np.ndarray]:
-        from ..card_art import draw_card
+        from vision.card_art import draw_card
 
         w = int(round(CARD_MM[0] * self.mat_px))
         h = int(round(CARD_MM[1] * self.mat_px))

@@ -2,8 +2,8 @@
 
 A :class:`Scene` is the physical table, not the game state: where each card lies (with the few
 millimetres and degrees a hand leaves), the pawn's position, what lies on the piles, and the
-arms reaching over the table. :mod:`vision.synthetic.script` turns a game into a timeline of
-scenes; :mod:`vision.synthetic.render` draws them.
+arms reaching over the table. :mod:`simulator.script` turns a game into a timeline of
+scenes; :mod:`simulator.render` draws them.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from companion.decks import classic_deck
 from companion.engine.actions import action_from_json
 from companion.replay import start_game
 
-from ..geometry import Layout
+from vision.geometry import Layout
 from .render import CameraPose, Lighting
 from .scene import Arm, Placement, Scene, SIDES_OF_SEATS
 
@@ -466,7 +466,7 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
     from companion.referee.camera import CameraReferee
     from companion.referee.table import Table
 
-    from ..table_reader import TableReader
+    from vision.table_reader import TableReader
     from .render import SyntheticTable
 
     expected = reference_events(script)

@@ -51,7 +51,8 @@ def record(source, out: str, seconds: float, fps: float) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.sources import CameraLost, open_source
+    from vision.sources import CameraLost
+    from simulator.source import open_source
 
     try:
         source = open_source(args.source, width=args.width, height=args.height, fps=args.fps)

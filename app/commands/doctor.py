@@ -13,7 +13,7 @@ HELP = "check camera, markers, pins, LEDs and buzzer, model, database, port: one
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from ..doctor import CHECKS
+    from app.doctor import CHECKS
 
     p = sub.add_parser(
         "doctor", help=HELP,
@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import doctor
+    from app import doctor
 
     wanted = [c for c in (args.only or doctor.CHECKS) if c not in args.skip]
     printed = []

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..config import Config, ConfigError, load_config
+from companion.config import Config, ConfigError, load_config
 
 
 def add_config_options(p: argparse.ArgumentParser, default_host: str | None = None) -> None:

@@ -4,7 +4,7 @@
 (mode referee: :class:`CameraWorker` reads it and referees; a camera that cannot be opened is
 :class:`CameraUnavailable`, one that disappears later gives ``camera`` lost/ok events);
 ``companion demo`` builds one with gpiozero's mock pins, bots and, in referee mode, the
-synthetic table (:class:`vision.synthetic.demo_table.DemoTable`): the bots' card plays and pawn
+synthetic table (:class:`simulator.demo_table.DemoTable`): the bots' card plays and pawn
 moves are done there by arms crossing the table and read back by the camera referee, while
 what only a phone can say (a wild's colour, UNO, accept/challenge, draws) goes straight to the
 table. ``companion demo --mode timer`` has no camera: the bots act on the table directly.
@@ -25,11 +25,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from .config import Config
-from .deal import deal_grid, opening_card
-from .demo.bots import Bot
-from .eventlog import EventLog
-from .host import Host
+from companion.config import Config
+from companion.deal import deal_grid, opening_card
+from simulator.bots import Bot
+from companion.eventlog import EventLog
+from companion.host import Host
 
 __all__ = ["Companion", "TableLoop", "CameraWorker", "demo_setup", "CameraUnavailable", "open_camera"]
 
@@ -57,8 +57,9 @@ class CameraUnavailable(RuntimeError):
 
 def open_camera(spec: str, width: int, height: int, fps: int):
     """Open the configured camera for ``companion run``; raises
-    :class:`~companion.runner.CameraUnavailable` with what to do when there is none."""
-    from vision.sources import CameraLost, open_source, pi_camera_present
+    :class:`~app.runner.CameraUnavailable` with what to do when there is none."""
+    from vision.sources import CameraLost, pi_camera_present
+    from simulator.source import open_source
 
     if spec == "auto" and not pi_camera_present():
         raise CameraUnavailable(
@@ -77,7 +78,7 @@ def open_camera(spec: str, width: int, height: int, fps: int):
 def open_source_again(cam):
     """Reopen the configured camera after it was lost (:class:`~vision.sources.CameraLost`
     while it is still missing: the worker keeps retrying)."""
-    from vision.sources import open_source
+    from simulator.source import open_source
 
     return open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps)
 
@@ -117,7 +118,7 @@ class CameraWorker(_Background):
                  classifier_for: Callable[[str], Any] | None = None, retry_s: float = 1.0):
         from vision.sources import ResilientSource
 
-        from .referee.camera import CameraReferee
+        from companion.referee.camera import CameraReferee
 
         self.host = host
         self.referee = CameraReferee(lambda: host.table, host.bus, host=host)
@@ -425,7 +426,7 @@ class Companion:
         """The camera referee: the demo's synthetic table, or the configured camera."""
         cam = config.camera
         if demo:
-            from vision.synthetic.demo_table import DemoTable
+            from simulator.demo_table import DemoTable
 
             self.demo_table = DemoTable(self.host, cam.width, cam.height, seed=seed)
             worker = CameraWorker(self.host, lambda: self.demo_table, first=self.demo_table)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..cards import CLASSIC, DARK, LIGHT
-from ..deal import deal_grid
-from ..engine.actions import Action, Move, Play, Round
+from companion.cards import CLASSIC, DARK, LIGHT
+from companion.deal import deal_grid
+from companion.engine.actions import Action, Move, Play, Round
 
 __all__ = ["Bot"]
 
@@ -82,7 +82,7 @@ class Bot:
         return None if game.apply(state, action).ok else action
 
     def _next_grid_game(self, public: dict[str, Any]) -> Action:
-        from ..cards import parse_card
+        from companion.cards import parse_card
 
         grid = tuple(tuple(parse_card(c) for c in row) for row in deal_grid(self.rng))
         return Round(by=public["turn"], grid=grid)

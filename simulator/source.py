@@ -1,0 +1,62 @@
+"""The synthetic table as a frame source, beside the real ones of :mod:`vision.sources`.
+
+>>> src = open_source("synthetic", width=320, height=180)
+>>> frame = next(iter(src)); frame.image.shape
+(180, 320, 3)
+>>> src.close()
+"""
+
+from __future__ import annotations
+
+from vision import sources
+from vision.sources import Frame, FrameSource
+
+from .render import SyntheticTable
+from .scene import Scene
+
+__all__ = ["SyntheticSource", "open_source"]
+
+
+class SyntheticSource(FrameSource):
+    """Frames of the synthetic table: a scripted game (``script``, see
+    :mod:`simulator.script`), or a still table when there is none."""
+
+    name = "synthetic"
+
+    def __init__(self, width: int = 1280, height: int = 720, fps: float = 30.0, script=None,
+                 seed: int = 0, loop: bool = True):
+        self.table = SyntheticTable(width, height, seed=seed)
+        self.fps = fps
+        self.script = script
+        self.loop = loop
+        self.finite = script is not None and not loop
+        self._still = Scene()
+        self._index = 0
+        self._steps = iter(script.frames()) if script is not None else None
+
+    def read(self) -> Frame | None:
+        if self._steps is None:
+            scene = self._still
+        else:
+            step = next(self._steps, None)
+            if step is None:
+                if not self.loop:
+                    return None
+                self._steps = iter(self.script.frames())
+                step = next(self._steps)
+            scene = step.scene
+            if step.pose is not None:
+                self.table.pose = step.pose
+            if step.lighting is not None:
+                self.table.lighting = step.lighting
+        i = self._index
+        self._index += 1
+        return Frame(self.table.render(scene), i / self.fps, i)
+
+
+def open_source(spec: str = "auto", *, width: int = 1280, height: int = 720, fps: int = 15,
+                script=None) -> FrameSource:
+    """:func:`vision.sources.open_source`, with the synthetic table for ``synthetic`` and for an
+    ``auto`` that finds no Pi camera."""
+    return sources.open_source(spec, width=width, height=height, fps=fps,
+                               synthetic=lambda: SyntheticSource(width, height, script=script))
