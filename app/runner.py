@@ -372,13 +372,14 @@ class Companion:
     """Everything of one running companion. Build it, :meth:`start` it, :meth:`stop` it."""
 
     def __init__(self, config: Config, *, demo: bool, pin_factory=None, log_path: Path | None = None,
-                 seed: int | None = None, pace: float = 1.5, out: TextIO | None = None,
+                 seed: int | None = None, pace: float = 1.5, out: TextIO | None = None, faces=None,
                  web: bool = True):
         from hardware.buttons import TableButtons
         from hardware.pinmap import PinMap
         from hardware.signals import Signals
 
         self.config = config
+        self.faces = faces  # the demo table's card faces (simulator.faces); None: the drawings
         self.demo = demo
         self.out = out
         if log_path is None and demo:
@@ -428,7 +429,7 @@ class Companion:
         if demo:
             from simulator.demo_table import DemoTable
 
-            self.demo_table = DemoTable(self.host, cam.width, cam.height, seed=seed)
+            self.demo_table = DemoTable(self.host, cam.width, cam.height, seed=seed, faces=self.faces)
             worker = CameraWorker(self.host, lambda: self.demo_table, first=self.demo_table)
             self.demo_table.referee = worker.referee
             return worker

@@ -33,11 +33,11 @@ class DemoTable:
 
     def __init__(self, host, width: int = 1280, height: int = 720, *, fps: float = 10.0,
                  seed: int | None = None, give_up_s: float = 8.0, answer_after_s: float = 0.6,
-                 realtime: bool = True):
+                 realtime: bool = True, faces=None):
         from .render import SyntheticTable
 
         self.host = host
-        self.renderer = SyntheticTable(width, height, seed=seed or 0)
+        self.renderer = SyntheticTable(width, height, seed=seed or 0, faces=faces)
         self.layout = self.renderer.layout
         self.fps = fps
         self.rng = random.Random(seed)

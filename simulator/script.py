@@ -456,11 +456,12 @@ def reference_events(script) -> list[tuple]:
 
 def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.0,
                classifier=None, frames_source=None, seed: int = 0, markers: bool = True,
-               reader=None) -> RunResult:
+               reader=None, faces=None) -> RunResult:
     """Play ``script`` through the synthetic camera, the reader and the camera referee.
 
     ``frames_source`` (optional) replaces the synthetic renderer with an iterator of
-    ``(image, FrameStep)`` (the video-file test replays recorded frames this way).
+    ``(image, FrameStep)`` (the video-file test replays recorded frames this way). ``faces``
+    (:mod:`simulator.faces`) draws the cards: the art (default) or real photos.
     """
     from companion.bus import EventBus
     from companion.referee.camera import CameraReferee
@@ -519,7 +520,7 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
         referee.answer(pick, by="player")
 
     if frames_source is None:
-        renderer = SyntheticTable(width, height, seed=seed, markers=markers)
+        renderer = SyntheticTable(width, height, seed=seed, markers=markers, faces=faces)
 
         def frames():
             for step in script.frames():

@@ -29,7 +29,7 @@ at set-up (:func:`view_from_grid_cards`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -471,6 +471,7 @@ def follow_view(view: View, before: np.ndarray, after: np.ndarray, min_inliers: 
     return View(M @ view.H, view.image_size, view.lens, view.source)
 
 
+@lru_cache(maxsize=64)
 def marker_image(marker_id: int, px: int) -> np.ndarray:
     """An ArUco marker of the kit's dictionary, ``px`` square, with its white quiet zone included."""
     inner = int(round(px * 6 / 8))
