@@ -52,6 +52,10 @@ class CameraSection:
     width: int = 1280
     height: int = 720
     fps: int = 15
+    #: Failed reads in a row before the table hears "camera lost" (a glitch is not a loss).
+    lost_after: int = 3
+    #: Good frames in a row before the table hears "camera ok" again (no flapping).
+    ok_after: int = 5
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,10 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
         raise ConfigError(f"[table] mode must be referee, timer or scoreboard, got {section.mode!r}")
     if cls is TableSection and section.game not in ("grid", "flip", "classic"):
         raise ConfigError(f"[table] game must be grid, flip or classic, got {section.game!r}")
+    if cls is CameraSection:
+        for key in ("lost_after", "ok_after"):
+            if getattr(section, key) < 1:
+                raise ConfigError(f"[camera] {key} must be 1 or more, got {getattr(section, key)}")
     if cls is WebSection and not 0 <= section.port < 65536:
         # 0 asks the system for any free port (tests, a second demo on one laptop).
         raise ConfigError(f"[web] port must be 0-65535, got {section.port}")
