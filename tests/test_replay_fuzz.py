@@ -269,3 +269,15 @@ def test_a_set_up_line_that_cannot_be_read_exits_2_with_one_message(tmp_path):
         out, err, status = run_command(str(path))
         assert status == 2 and out == ""
         assert err.startswith("companion replay: bad set-up line:") and err.count("\n") == 1, err
+
+
+def test_a_reader_that_goes_away_is_no_traceback(tmp_path):
+    setup, script = GAMES[1]
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b"\n".join([_dump(setup)] + [_dump(script[0])] * 20_000) + b"\n")
+    proc = subprocess.Popen([sys.executable, "-m", "app", "replay", str(path)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert _strict_json(proc.stdout.readline())  # like `| head -1`
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 1 and b"Traceback" not in err, err.decode()

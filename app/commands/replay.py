@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from companion.replay import replay_stream
@@ -25,4 +26,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     with stream:
-        return replay_stream(stream, sys.stdout, sys.stderr)
+        try:
+            return replay_stream(stream, sys.stdout, sys.stderr)
+        except BrokenPipeError:
+            # The reader went away (`| head`): stop quietly, and keep Python from reporting the
+            # failed flush of standard output at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
