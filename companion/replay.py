@@ -87,10 +87,10 @@ class Replay:
     def __init__(self, setup_line: str | bytes | dict[str, Any]):
         self.game, self.state = start_game(setup_line)
 
-    def answer(self, line: str | bytes | dict[str, Any]) -> dict[str, Any]:
+    def answer(self, line: str | bytes | Any) -> dict[str, Any]:
         """The answer to one action line (text, bytes or parsed JSON); never raises on input."""
         try:
-            obj = line if isinstance(line, dict) else read_json_line(line)
+            obj = read_json_line(line) if isinstance(line, (str, bytes, bytearray)) else line
             action = action_from_json(obj)
         except RuleError as exc:
             return self._refusal(exc)

@@ -161,7 +161,8 @@ def test_retries_back_off_up_to_the_limit():
 def test_a_video_that_ends_says_so_once():
     src, said, _ = _resilient("fff", finite=True)
     assert [src.read() is not None for _ in range(5)] == [True, True, True, False, False]
-    assert said == [{"status": "ended", "source": "script", "reason": "the video ended"}]
+    assert said == [{"status": "ended", "source": "script",
+                     "reason": "the script source has no more frames"}]
     assert src.status == "ended"
 
 
@@ -181,3 +182,16 @@ def test_a_reopened_folder_resumes_where_it_was(tmp_path):
         frames.append(frame.index)
     assert len(opened) == 2
     assert frames == [0, 1, 3, 4, 5]  # not back to 0 after the reopen; the bad image skipped
+
+
+def test_the_end_of_a_video_file_is_said_as_such(tmp_path):
+    from app.commands.record import record
+
+    out = str(tmp_path / "t.avi")
+    n = record(open_source("synthetic", width=160, height=90), out, seconds=0.2, fps=30)
+    bus, said = EventBus(), []
+    bus.subscribe(lambda m: said.append(m.data), {"camera"})
+    src = ResilientSource(lambda: OpenCVSource(out), bus, sleep=lambda s: None)
+    assert sum(1 for _ in src) == n
+    assert src.read() is None
+    assert said == [{"status": "ended", "source": "opencv", "reason": "the video ended"}]

@@ -341,8 +341,10 @@ class ResilientSource(FrameSource):
 
     def _ended(self) -> None:
         name = self.source.name if self.source is not None else self.name
-        log.warning("camera: the %s source ended; nothing more to see", name)
-        self._publish("ended", source=name, reason="the video ended")
+        reason = {"opencv": "the video ended", "folder": "the last image was read"}.get(
+            name, f"the {name} source has no more frames")
+        log.warning("camera: %s; nothing more to see", reason)
+        self._publish("ended", source=name, reason=reason)
 
     def _close_quietly(self) -> None:
         source, self.source = self.source, None
