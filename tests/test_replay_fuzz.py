@@ -206,6 +206,7 @@ def run_command(file: str) -> tuple[str, str, int]:
 # No shrinking: a run of 120 lines, some of them 100 KB, shrinks for minutes; the failing line is
 # in the assertion's message.
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None, report_multiple_bugs=False,
+                print_blob=True,
                 phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
 
 
