@@ -115,7 +115,8 @@ class CameraWorker(_Background):
     """
 
     def __init__(self, host, open_source: Callable[[], Any], *, first=None, jpeg_per_s: float = 3.0,
-                 classifier_for: Callable[[str], Any] | None = None, retry_s: float = 1.0):
+                 classifier_for: Callable[[str], Any] | None = None, retry_s: float = 1.0,
+                 lost_after: int = 3, ok_after: int = 5):
         from vision.sources import ResilientSource
 
         from companion.referee.camera import CameraReferee
@@ -132,7 +133,8 @@ class CameraWorker(_Background):
             return open_source()
 
         self.source = ResilientSource(reopen, host.bus, retry_s=retry_s, stop=self._stop.is_set,
-                                      sleep=lambda s: self._stop.wait(s))
+                                      sleep=lambda s: self._stop.wait(s), lost_after=lost_after,
+                                      ok_after=ok_after)
         self.jpeg_every = 1.0 / jpeg_per_s if jpeg_per_s > 0 else math.inf
         self.classifier_for = classifier_for or _default_classifier_for()
         self.reader = None
@@ -140,6 +142,7 @@ class CameraWorker(_Background):
         self.last_report = None
         self._last_jpeg = -math.inf
         self._forget = False
+        self._failing: str | None = None  # the error the last frames failed with, said once
         self._answers: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
         self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started"})
 
@@ -193,8 +196,14 @@ class CameraWorker(_Background):
                     self._stop.wait(0.5)
                     continue
                 self.process(frame.image)
-            except Exception:  # noqa: BLE001 - the camera thread must outlive one bad frame
-                log.exception("camera frame failed")
+                self._failing = None
+            except Exception as exc:  # noqa: BLE001 - the camera thread must outlive one bad frame
+                # The source's own errors are ResilientSource's (camera lost); these are the
+                # reader's. The same error frame after frame is logged once, not every frame.
+                failing = f"{type(exc).__name__}: {exc}"
+                if failing != self._failing:
+                    log.exception("camera frame failed")
+                    self._failing = failing
                 self._stop.wait(0.2)
 
     def process(self, image) -> Any:
@@ -434,7 +443,8 @@ class Companion:
             self.demo_table.referee = worker.referee
             return worker
         first = open_camera(cam.source, cam.width, cam.height, cam.fps)
-        return CameraWorker(self.host, lambda: open_source_again(cam), first=first)
+        return CameraWorker(self.host, lambda: open_source_again(cam), first=first,
+                            lost_after=cam.lost_after, ok_after=cam.ok_after)
 
     def start(self) -> "Companion":
         if self._want_web:

@@ -71,6 +71,7 @@ class DemoTable:
         table = self.host.table
         with self._lock:
             self._job = {"action": action, "region": region, "frame": 0, "started": time.monotonic(),
+                         "table": table,
                          "state": table.state_json() if table is not None else None,
                          "seat": action.by, "placement": self._placement(action)}
         return True
@@ -144,11 +145,18 @@ class DemoTable:
         from .scene import Arm, Scene
 
         table = self.host.table
+        job = self._job
+        if job is not None and job["table"] is not table:
+            # The match ended (or another began) under the arm: its action is moot. Dropping
+            # the job is what lets the bots (who wait while an arm is busy) start the next one.
+            with self._lock:
+                if self._job is job:
+                    self._job = None
+            job = None
         if table is None:
             return Scene()
         state = table.state_json()
         game = table.game.name
-        job = self._job
         if job is not None:
             moved_on = state != job["state"]
             if moved_on or time.monotonic() - job["started"] > self.give_up_s:

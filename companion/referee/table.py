@@ -137,10 +137,10 @@ class Table:
         state_json = self.game.to_json(outcome.state)
         if record and changed and self.log is not None:
             # Written (and synced) before anything is signalled: a crash loses nothing said.
-            self.log.append(self.match_id, action_json, events, source=source)
-            if state_json.get("champions"):
-                self.log.finish_match(self.match_id, {"champions": state_json["champions"],
-                                                      "scores": state_json.get("scores")})
+            # The action that wins the match closes it in the same transaction.
+            finish = ({"champions": state_json["champions"], "scores": state_json.get("scores")}
+                      if state_json.get("champions") else None)
+            self.log.append(self.match_id, action_json, events, source=source, finish=finish)
         if publish:
             self.bus.publish("action", action=action_json, source=source, ok=outcome.ok,
                              error=outcome.error.code if outcome.error else None)
