@@ -195,7 +195,7 @@ ACTIONS: dict[str, type[Action]] = {
 
 def _card(value: Any, field: str) -> Card:
     if not isinstance(value, str):
-        raise BadInput(f"{field!r} must be a card name string, got {value!r}")
+        raise BadInput(f"{field!r} must be a card name string, got {_short(value)}")
     try:
         return parse_card(value)
     except UnknownCard as exc:
@@ -205,19 +205,19 @@ def _card(value: Any, field: str) -> Card:
 def _cell(value: Any, field: str) -> Cell:
     if (not isinstance(value, (list, tuple)) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise BadInput(f"{field!r} must be [row, col] with two integers, got {value!r}")
+        raise BadInput(f"{field!r} must be [row, col] with two integers, got {_short(value)}")
     return (value[0], value[1])
 
 
 def _int(value: Any, field: str, minimum: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise BadInput(f"{field!r} must be an integer >= {minimum}, got {value!r}")
+        raise BadInput(f"{field!r} must be an integer >= {minimum}, got {_short(value)}")
     return value
 
 
 def _str(value: Any, field: str) -> str:
     if not isinstance(value, str) or not value:
-        raise BadInput(f"{field!r} must be a non-empty string, got {value!r}")
+        raise BadInput(f"{field!r} must be a non-empty string, got {_short(value)}")
     return value
 
 
@@ -230,8 +230,14 @@ def _grid(value: Any, field: str) -> tuple[tuple[Card, ...], ...]:
 
 def _cards(value: Any, field: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise BadInput(f"{field!r} must be a list of card names, got {value!r}")
+        raise BadInput(f"{field!r} must be a list of card names, got {_short(value)}")
     return tuple(_card(c, field) for c in value)
+
+
+def _short(value: Any) -> str:
+    """``repr(value)``, cut short: a refusal quotes what was sent, never megabytes of it."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:80] + "..."
 
 
 # field name -> (reader, minimum for ints)
@@ -248,8 +254,8 @@ def action_from_json(obj: Any) -> Action:
     by, do = obj.get("by"), obj.get("do")
     if not isinstance(by, str) or not by:
         raise BadInput("an action needs 'by': the seat that acts")
-    if do not in ACTIONS:
-        raise BadInput(f"unknown 'do' {do!r}: expected one of {', '.join(sorted(ACTIONS))}")
+    if not isinstance(do, str) or do not in ACTIONS:
+        raise BadInput(f"unknown 'do' {_short(do)}: expected one of {', '.join(sorted(ACTIONS))}")
     cls = ACTIONS[do]
     kwargs: dict[str, Any] = {"by": by}
     wanted = {f.name: f for f in fields(cls) if f.name != "by"}
