@@ -10,8 +10,9 @@ actions the rules allow now. After each request:
 * a refused request (4xx), and any GET, changed nothing: the table, its state and history,
   the event log, the web state (open question, undo request) and the bus (nothing published);
 * after an accepted one the replay invariants hold: replaying the set-up and the actions the
-  table took gives the table's state, the event log holds those same actions, and the state is
-  well formed (seats, turn, scores, hands).
+  table took gives the table's state, the event log holds those same actions, the state is
+  well formed (seats, turn, scores, hands), and the engine's own invariants (those of its
+  property tests: cards conserved, one seat on turn, ...) hold.
 
 At least 10,000 requests a run (``FUZZ_REQUESTS`` in all, shared by the match kinds).
 """
@@ -35,6 +36,8 @@ from companion.eventlog import EventLog
 from companion.host import Host
 from companion.replay import Replay
 from tests.support.games import flip_setup, grid_setup
+from tests.test_engine_flip_props import check_invariants as flip_invariants
+from tests.test_engine_grid_props import check_invariants as grid_invariants
 from web import create_app
 from web.auth import COOKIE
 
@@ -51,6 +54,8 @@ SETUPS = {
     "scoreboard": {"setup": {"game": "scoreboard", "seats": ["ann", "ben", "cai"],
                              "options": {"target": 60}}},
 }
+#: The engines' own state invariants (their property tests'), checked after accepted requests.
+ENGINE_INVARIANTS = {"grid": grid_invariants, "flip": flip_invariants, "classic": flip_invariants}
 EXAMPLES = math.ceil(FUZZ_REQUESTS / PER_EXAMPLE / len(SETUPS))
 
 ROUTES = ["/", "/setup", "/scoreboard", "/seat/ann", "/seat/north", "/join/tok",
@@ -305,6 +310,9 @@ class World:
         assert set(state["winners"]) <= set(seats) and set(state["champions"]) <= set(seats)
         assert all(isinstance(n, int) and n >= 0 for n in state["hands"].values())
         assert state["draw_pile"] is None or state["draw_pile"] >= 0
+        engine_invariants = ENGINE_INVARIANTS.get(table.game.name)
+        if engine_invariants is not None:
+            engine_invariants(table.game, table.state)
 
 
 @pytest.mark.parametrize("game", list(SETUPS))
