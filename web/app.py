@@ -9,9 +9,10 @@ Refusals are JSON ``{"ok": false, "error": CODE, "message": ...}`` with a 4xx st
 changed: every view raises :class:`ApiError` for that, and every ``POST`` goes through
 :func:`post_guard` (origin, joined phone, CSRF header, a JSON object body, the match). Every
 input from the request (body, headers, path, query, cookies) is checked here, at the edge, so
-that nothing the network sends reaches the engines unread or answers a 500. When the request is fine but the rule engine refuses the action, the answer is the
-replay answer with HTTP 200 and ``ok: false`` (a refused flip/classic play may still have cost
-a penalty, and its ``events`` and ``state`` say so).
+that nothing the network sends reaches the engines unread or answers a 500. When the request
+is fine but the rule engine refuses the action, the answer is the replay answer with HTTP 200
+and ``ok: false`` (a refused flip/classic play may still have cost a penalty, and its
+``events`` and ``state`` say so).
 """
 
 from __future__ import annotations
@@ -316,7 +317,8 @@ def _check_phone(need_seat: bool) -> Phone:
     _check_origin()
     phone: Phone | None = g.phone
     if phone is None:
-        raise ApiError(401, "not-joined", "join the table first: scan the QR code on the table view")
+        raise ApiError(401, "not-joined",
+                       "join the table first: scan the QR code on the table view")
     header = request.headers.get(CSRF_HEADER)
     # The token is hex: anything else is wrong before the (ASCII-only) constant-time compare.
     if header is None or not header.isascii() or not _phones().csrf_ok(phone, header):
@@ -335,7 +337,8 @@ def _json_body() -> dict[str, Any]:
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:   # UnicodeDecodeError is a ValueError
-        raise ApiError(400, "bad-input", f"the body is not UTF-8 JSON: {type(exc).__name__}") from None
+        raise ApiError(400, "bad-input",
+                       f"the body is not UTF-8 JSON: {type(exc).__name__}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad-input", "the body must be a JSON object")
     return data
@@ -623,13 +626,15 @@ def api_action(phone: Phone, data: dict[str, Any], table):
         raise ApiError(400, "bad-input", f"'do' must be an action word, got {_short(do)}")
     if phone.seat is None:
         if do not in ORGANISER_ACTIONS:
-            raise ApiError(403, "no-seat", f"the organiser may only send {', '.join(sorted(ORGANISER_ACTIONS))}")
+            raise ApiError(403, "no-seat", "the organiser may only send "
+                                           f"{', '.join(sorted(ORGANISER_ACTIONS))}")
         if not isinstance(data.get("by"), str) or data["by"] not in table.seats:
             raise ApiError(400, "bad-input", "'by' must name a seat of this match")
     else:
         data.setdefault("by", phone.seat)
         if data.get("by") != phone.seat:
-            raise ApiError(403, "wrong-seat", f"this phone plays {phone.seat}, not {_short(data.get('by'))}")
+            raise ApiError(403, "wrong-seat",
+                           f"this phone plays {phone.seat}, not {_short(data.get('by'))}")
         if phone.seat not in table.seats:
             raise ApiError(403, "wrong-seat", f"{phone.seat} has no seat in this match: join again")
     try:
@@ -685,7 +690,8 @@ def api_confirm(phone: Phone, data: dict[str, Any]):
                         choice=choice, index=data["choice"])
     if isinstance(choice, dict) and isinstance(choice.get("action"), dict):
         if table is None:
-            raise ApiError(409, "no-match", "no match is being played: start one on the set-up page")
+            raise ApiError(409, "no-match",
+                           "no match is being played: start one on the set-up page")
         return jsonify(table.act(choice["action"], source="phone").to_json())
     return jsonify({"ok": True}), 202
 
@@ -695,7 +701,8 @@ def api_confirm(phone: Phone, data: dict[str, Any]):
 def api_match_start(phone: Phone, data: dict[str, Any]):
     """Start a match from a replay set-up object (``{"setup": {...}}``)."""
     if not isinstance(data.get("setup"), dict):
-        raise ApiError(400, "bad-setup", 'the body must be {"setup": {"game": ..., "seats": [...]}}')
+        raise ApiError(400, "bad-setup",
+                       'the body must be {"setup": {"game": ..., "seats": [...]}}')
     try:
         table = _host().start_match(data)
     except (SetupError, RuleError, KeyError, TypeError, ValueError) as exc:
