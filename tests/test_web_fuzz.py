@@ -219,13 +219,14 @@ class World:
             self.host.bus.publish("confirm-needed", seat=None, question="who?", choices=[
                 {"label": seat, "action": {"by": seat, "do": "pass"}}, "nobody"])
         self.role_names = sorted(self.roles)
+        self.replay, self.replay_table = (None, []), None
         self.sent = 0
 
     def legal_action(self, draw, role):
         table = self.host.table
         if table is None:
             return {"do": "pass"}
-        legal = [a.to_json() for a in itertools.islice(table.game.legal_actions(table.state), 300)]
+        legal = [a.to_json() for a in itertools.islice(table.game.legal_actions(table.state), 150)]
         mine = [a for a in legal if a["by"] == role] or legal
         if not mine:
             return {"do": "round", "by": self.seats[0]}
@@ -257,8 +258,9 @@ class World:
     def snapshot(self):
         table = self.host.table
         web = self.app.extensions["companion"]["web"]
+        # The two newest matches: a request can only start one, or touch the one being played.
         log = [(m["id"], m["ended"], m["result"], len(self.host.log.entries(m["id"])))
-               for m in self.host.log.matches()]
+               for m in self.host.log.matches(limit=2)]
         return (id(table), table and table.state_json(), table and table.actions_taken(), log,
                 web.confirm, web.undo_request, len(self.published))
 
@@ -290,9 +292,13 @@ class World:
         if table is None:
             return
         taken = table.actions_taken()
-        replay = Replay(table.setup)
-        for action in taken:
+        # The replay goes on from where it was while the table only grew (else it starts over).
+        replay, done = self.replay
+        if replay is None or self.replay_table is not table or taken[:len(done)] != done:
+            replay, done = Replay(table.setup), []
+        for action in taken[len(done):]:
             replay.answer(action)
+        self.replay, self.replay_table = (replay, list(taken)), table
         state = table.state_json()
         assert replay.game.to_json(replay.state) == state, f"{where}: the replay disagrees"
         logged = []
