@@ -115,7 +115,7 @@ def _query_text(text: str) -> str:
 
 @functools.lru_cache(maxsize=None)
 def action_bodies(seats: tuple[str, ...]):
-    """Actions in the replay form, right or subtly wrong (each field present one time in six)."""
+    """Actions in the replay form, right or subtly wrong: a ``do`` and up to three fields."""
     seat_list = list(seats)
     fields = {"by": st.sampled_from(seat_list + ["zed", ""]) | junk,
               "card": st.sampled_from(CARD_NAMES) | texts | junk,
@@ -127,8 +127,16 @@ def action_bodies(seats: tuple[str, ...]):
               "target": st.sampled_from(seat_list) | junk,
               "verdict": st.sampled_from(["guilty", "innocent", "maybe"]),
               "cards": st.lists(st.sampled_from(CARD_NAMES), max_size=8) | junk}
-    return st.fixed_dictionaries({"do": st.sampled_from(sorted(ACTIONS)) | junk},
-                                 optional=fields)
+    names = st.lists(st.sampled_from(sorted(fields)), max_size=3, unique=True)
+    dos = st.sampled_from(sorted(ACTIONS)) | junk
+
+    @st.composite
+    def bodies(draw):
+        body = {"do": draw(dos)}
+        for name in draw(names):
+            body[name] = draw(fields[name])
+        return body
+    return bodies()
 
 
 SETUP_FIELDS = st.sampled_from(["game", "seats", "first", "dealer", "start", "grid", "options"])
