@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ..bus import EventBus
 from ..engine import Game
 from ..engine.actions import Action, Timeout, action_from_json
-from ..engine.errors import BadInput, RuleError
+from ..engine.errors import BadInput, RuleError, SetupError
 from ..replay import start_game
 from .timer import TurnTimer
 
@@ -84,11 +84,20 @@ class Table:
     @classmethod
     def resume(cls, log, bus: EventBus | None = None, *,
                clock: Callable[[], float] = time.monotonic) -> "Table | None":
-        """The unfinished match in ``log``, replayed to exactly where it stopped; None if none."""
+        """The unfinished match in ``log``, replayed to exactly where it stopped; None if none.
+
+        A match whose set-up today's rules refuse (an old log: e.g. a seat name that cannot be
+        printed) cannot be resumed: it is marked finished, with the reason, and None is returned.
+        """
         found = log.unfinished()
         if found is None:
             return None
         setup, actions = found
+        try:
+            start_game(setup)
+        except SetupError as exc:
+            log.finish_match(log.current_match_id(), {"ended_by": "unresumable", "reason": str(exc)})
+            return None
         return cls(setup, bus, log=log, clock=clock, resume_actions=actions)
 
     # --- what the table knows ---------------------------------------------------------------

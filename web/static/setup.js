@@ -105,7 +105,7 @@ form.addEventListener("submit", async (e) => {
 });
 
 $("#end-match").addEventListener("click", async () => {
-  if (!confirm(T("end_confirm"))) return;
+  if (!(await confirmDialog(T("end_confirm"), { yes: T("end_match"), danger: true }))) return;
   const r = await post("/api/match/end", {});
   if (r.ok) toast("✓ " + T("end_match"));
 });
