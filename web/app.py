@@ -37,6 +37,7 @@ from companion.cards import CLASSIC, DARK, LIGHT
 from companion.decks import classic_deck
 from companion.engine import GAME_NAMES, RuleError, SetupError, game_class
 from companion.engine.actions import action_from_json
+from companion.engine.errors import shown
 from companion.host import Host, NoMatch
 
 from . import i18n, qr
@@ -601,7 +602,7 @@ def api_join(phone: None, data: dict[str, Any]):
     if seat is not None:
         table = _host().table
         if not isinstance(seat, str) or table is None or seat not in table.seats:
-            raise ApiError(404, "unknown-seat", f"no seat {_short(seat)} in the match being played")
+            raise ApiError(404, "unknown-seat", f"no seat {shown(seat)} in the match being played")
     phone, cookie = _phones().new_cookie(seat)
     response = jsonify({"ok": True, "seat": seat, "csrf": _phones().csrf_for(phone),
                         "next": url_for("web.seat_page", seat=seat) if seat else url_for("web.setup_page")})
@@ -623,7 +624,7 @@ def api_leave(phone: Phone):
 def api_action(phone: Phone, data: dict[str, Any], table):
     do = data.get("do")
     if not isinstance(do, str):
-        raise ApiError(400, "bad-input", f"'do' must be an action word, got {_short(do)}")
+        raise ApiError(400, "bad-input", f"'do' must be an action word, got {shown(do)}")
     if phone.seat is None:
         if do not in ORGANISER_ACTIONS:
             raise ApiError(403, "no-seat", "the organiser may only send "
@@ -634,7 +635,7 @@ def api_action(phone: Phone, data: dict[str, Any], table):
         data.setdefault("by", phone.seat)
         if data.get("by") != phone.seat:
             raise ApiError(403, "wrong-seat",
-                           f"this phone plays {phone.seat}, not {_short(data.get('by'))}")
+                           f"this phone plays {phone.seat}, not {shown(data.get('by'))}")
         if phone.seat not in table.seats:
             raise ApiError(403, "wrong-seat", f"{phone.seat} has no seat in this match: join again")
     try:
@@ -716,11 +717,6 @@ def api_match_start(phone: Phone, data: dict[str, Any]):
 def api_match_end(phone: Phone, table):
     _host().end_match()
     return jsonify({"ok": True})
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:80] + "..."
 
 
 # --- refusals ------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Iterator, TypeVar
 
 from .actions import ACTIONS, Action
-from .errors import BadInput, RuleError, SetupError
+from .errors import BadInput, RuleError, SetupError, shown
 from .events import Event
 
 __all__ = ["Outcome", "Game", "options_from_json", "read_seats", "seat_name_problem",
@@ -82,20 +82,15 @@ def read_seats(setup: dict[str, Any], minimum: int = 2, maximum: int = 10) -> tu
     seats = setup.get("seats")
     if not isinstance(seats, list) or not minimum <= len(seats) <= maximum:
         raise SetupError(f"'seats' must list {minimum} to {maximum} distinct seat names, "
-                         f"clockwise; got {_short(seats)}")
+                         f"clockwise; got {shown(seats)}")
     for seat in seats:
         problem = seat_name_problem(seat)
         if problem is not None:
             raise SetupError(f"bad seat name: {problem} (a seat name is 1 to {SEAT_NAME_MAX} "
                              f"printable characters)")
     if len(set(seats)) != len(seats):
-        raise SetupError(f"'seats' must list distinct seat names; got {_short(seats)}")
+        raise SetupError(f"'seats' must list distinct seat names; got {shown(seats)}")
     return tuple(seats)
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def options_from_json(cls: type, data: Any) -> Any:
