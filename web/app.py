@@ -34,8 +34,9 @@ from companion.engine.actions import action_from_json
 from companion.host import Host, NoMatch
 
 from . import i18n, qr
-from .auth import COOKIE, CSRF_HEADER, Phone, Phones
-from .netinfo import is_loopback, lan_ip
+from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
+                   SeatTaken)
+from .netinfo import is_local_address, is_loopback, lan_ip, own_names
 from .scores import chart_svg, scoreboard
 from .stream import Broadcaster, TooManyClients
 
@@ -100,13 +101,21 @@ class WebState:
 
 def create_app(host: Host, *, secret_key: str | None = None, public_url: str | None = None,
                join_token: str | None = None, heartbeat_s: float = 15.0,
-               max_streams: int = 64) -> Flask:
+               max_streams: int = 32, table_streams: int = 8, phones_per_seat: int = 1,
+               cookie_max_age_s: float = COOKIE_MAX_AGE_S, allowed_hosts: tuple[str, ...] = (),
+               max_body: int = 64 * 1024) -> Flask:
     """The web app for ``host``.
 
-    ``secret_key`` signs the phone cookies (a random one per run when not given: phones then
-    re-join after a restart). ``public_url`` (``http://192.168.1.20:8000``) overrides the address
-    put in the QR code; by default it is this machine's LAN IP address and the port the page was
-    asked on. ``join_token`` fixes the token of the join link (random by default).
+    ``secret_key`` signs the phone cookies (a random one per run when not given). Joined phones
+    are remembered in memory only: after a restart they scan the QR code again. ``public_url``
+    (``http://192.168.1.20:8000``) overrides the address put in the QR code; by default it is
+    this machine's LAN IP address and the port the page was asked on. ``join_token`` fixes the
+    token of the join link (random by default). ``max_streams`` event streams are kept for joined
+    phones and ``table_streams`` for pages without a cookie (table screens, spectators).
+    ``phones_per_seat`` (1) is how many phones may hold one seat (the organiser may change it when
+    starting a match); ``cookie_max_age_s`` how long a join lasts. The app answers only to
+    loopback, this machine's names and addresses, ``public_url``'s host and ``allowed_hosts``.
+    ``max_body`` bytes is the largest request body (413 beyond).
     """
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config.update(
@@ -114,14 +123,27 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
         PUBLIC_URL=public_url.rstrip("/") if public_url else None,
         JSON_SORT_KEYS=False,
         SEND_FILE_MAX_AGE_DEFAULT=300,
+        MAX_CONTENT_LENGTH=max_body,
     )
+    public_host = urlsplit(public_url).hostname if public_url else None
+    phones = Phones(app.config["SECRET_KEY"], join_token, max_age_s=cookie_max_age_s,
+                    per_seat=phones_per_seat)
+    broadcaster = Broadcaster(host.bus, heartbeat_s=heartbeat_s, max_clients=max_streams,
+                              max_anonymous=table_streams)
     app.extensions["companion"] = {
         "host": host,
-        "phones": Phones(app.config["SECRET_KEY"], join_token),
-        "stream": Broadcaster(host.bus, heartbeat_s=heartbeat_s, max_clients=max_streams),
+        "phones": phones,
+        "hosts": AllowedHosts(own_names(public_host, *allowed_hosts), is_local=is_local_address),
+        "stream": broadcaster,
         "web": WebState(host),
         "lan_ip": lan_ip(),
     }
+
+    def revoke_seats_on_a_new_match(message: BusMessage) -> None:
+        if message.type == "match-started":
+            broadcaster.close_owners(phones.revoke_seats())
+
+    host.bus.subscribe(revoke_seats_on_a_new_match)
     app.register_blueprint(bp)
     app.before_request(_before)
     app.after_request(_after)
@@ -147,7 +169,10 @@ def _web() -> WebState:
     return _ext()["web"]
 
 
-def _before() -> None:
+def _before() -> Response | None:
+    if not _ext()["hosts"].host_ok(request.host):
+        return error(400, "bad-host", f"this server does not answer to {request.host!r}: open "
+                                      f"the address shown on the table view")
     g.lang = i18n.choose(request.args.get("lang"), request.cookies.get("lang"),
                          request.accept_languages)
     g.phone = _phones().read_cookie(request.cookies.get(COOKIE))
@@ -211,11 +236,18 @@ def _join_url() -> str:
     return f"{base}/join/{_phones().join_token}"
 
 
-def _guard(*, need_seat: bool = False) -> Response | Phone:
-    """The checks of every POST: same origin, a joined phone, its CSRF header."""
+def _origin_error() -> Response | None:
     origin = request.headers.get("Origin")
-    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
+    if origin is not None and not _ext()["hosts"].origin_ok(origin, request.host):
         return error(403, "bad-origin", f"requests from {origin} are not accepted")
+    return None
+
+
+def _guard(*, need_seat: bool = False, organiser: bool = False) -> Response | Phone:
+    """The checks of every POST: same origin, a joined phone, its CSRF header (and its role)."""
+    refused = _origin_error()
+    if refused is not None:
+        return refused
     phone: Phone | None = g.phone
     if phone is None:
         return error(401, "not-joined", "join the table first: scan the QR code on the table view")
@@ -223,6 +255,9 @@ def _guard(*, need_seat: bool = False) -> Response | Phone:
         return error(403, "bad-csrf", f"missing or wrong {CSRF_HEADER} header: reload the page")
     if need_seat and phone.seat is None:
         return error(403, "no-seat", "this phone joined as the organiser: it has no seat to play")
+    if organiser and not phone.is_organiser:
+        return error(403, "organiser-only", f"this phone plays {phone.seat}: only the organiser "
+                                            f"starts and ends matches")
     return phone
 
 
@@ -245,8 +280,7 @@ def _table_or_error():
 @bp.get("/")
 def table_view():
     url = _join_url()
-    return render_template("table.html", page="table", join_url=url,
-                           qr_svg=qr.svg(qr.encode(url, "M"), title=url))
+    return render_template("table.html", page="table", join_url=url, qr_svg=qr.svg(url))
 
 
 @bp.get("/seat/<seat>")
@@ -282,7 +316,7 @@ def setup_page():
                            options_json=json.dumps(options), games=GAME_NAMES,
                            default_game=default, mode=host.mode,
                            has_camera_grid=reading_grid is not None,
-                           join_token=_phones().join_token)
+                           phones_per_seat=_phones().per_seat)
 
 
 @bp.get("/join/<token>")
@@ -364,7 +398,7 @@ def api_state():
 def api_events():
     broadcaster: Broadcaster = _ext()["stream"]
     try:
-        client = broadcaster.open()
+        client = broadcaster.open(g.phone.pid if g.phone else None)
     except TooManyClients as exc:
         return error(503, "too-many-streams", str(exc))
     response = Response(stream_with_context(broadcaster.stream(client)),
@@ -384,8 +418,12 @@ def api_frame():
 
 @bp.get("/api/qr.svg")
 def api_qr():
+    """The join QR code, for the organiser only (the table view draws its own)."""
+    phone: Phone | None = g.phone
+    if phone is None or not phone.is_organiser:
+        return error(403, "organiser-only", "the join code is shown on the table view")
     url = _join_url()
-    return Response(qr.svg(qr.encode(url, "M"), title=url), mimetype="image/svg+xml",
+    return Response(qr.svg(url), mimetype="image/svg+xml",
                     headers={"Cache-Control": "no-store"})
 
 
@@ -447,9 +485,9 @@ def api_camera_grid():
 
 @bp.post("/api/join")
 def api_join():
-    origin = request.headers.get("Origin")
-    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
-        return error(403, "bad-origin", f"requests from {origin} are not accepted")
+    refused = _origin_error()
+    if refused is not None:
+        return refused
     data = _json_body()
     if isinstance(data, Response):
         return data
@@ -460,10 +498,14 @@ def api_join():
         table = _host().table
         if not isinstance(seat, str) or table is None or seat not in table.seats:
             return error(404, "unknown-seat", f"no seat {seat!r} in the match being played")
-    phone, cookie = _phones().new_cookie(seat)
+    try:
+        phone, cookie = _phones().join(seat)
+    except SeatTaken as exc:
+        return error(409, exc.code, str(exc))
     response = jsonify({"ok": True, "seat": seat, "csrf": _phones().csrf_for(phone),
                         "next": url_for("web.seat_page", seat=seat) if seat else url_for("web.setup_page")})
-    response.set_cookie(COOKIE, cookie, max_age=7 * 86400, httponly=True, samesite="Strict",
+    response.set_cookie(COOKIE, cookie, max_age=int(_phones().max_age_s), httponly=True,
+                        samesite="Strict",
                         secure=request.is_secure)
     return response
 
@@ -473,6 +515,8 @@ def api_leave():
     phone = _guard()
     if isinstance(phone, Response):
         return phone
+    _phones().leave(phone)                      # the cookie is refused from now on, even if kept
+    _ext()["stream"].close_owners([phone.pid])
     response = jsonify({"ok": True})
     response.delete_cookie(COOKIE)
     return response
@@ -607,8 +651,9 @@ def api_confirm():
 
 @bp.post("/api/match")
 def api_match_start():
-    """Start a match from a replay set-up object (``{"setup": {...}}``)."""
-    phone = _guard()
+    """Start a match from a replay set-up object (``{"setup": {...}}``, and optionally
+    ``"phones_per_seat": n``). The organiser only; every seated phone joins again."""
+    phone = _guard(organiser=True)
     if isinstance(phone, Response):
         return phone
     data = _json_body()
@@ -616,17 +661,23 @@ def api_match_start():
         return data
     if not isinstance(data.get("setup"), dict):
         return error(400, "bad-setup", 'the body must be {"setup": {"game": ..., "seats": [...]}}')
+    per_seat = data.pop("phones_per_seat", _phones().per_seat)
+    try:
+        Phones.check_per_seat(per_seat)
+    except ValueError as exc:
+        return error(400, "bad-input", str(exc))
     try:
         table = _host().start_match(data)
     except (SetupError, RuleError, KeyError, TypeError, ValueError) as exc:
         return error(400, "bad-setup", str(exc) or type(exc).__name__)
+    _phones().per_seat = per_seat
     return jsonify({"ok": True, "game": table.game.name, "seats": table.seats,
                     "state": table.state_json()})
 
 
 @bp.post("/api/match/end")
 def api_match_end():
-    phone = _guard()
+    phone = _guard(organiser=True)
     if isinstance(phone, Response):
         return phone
     table = _table_or_error()
@@ -641,6 +692,12 @@ def _not_found(exc):
     if request.path.startswith("/api/"):
         return error(404, "not-found", f"no such API: {request.path}")
     return exc
+
+
+@bp.app_errorhandler(413)
+def _too_large(exc):
+    return error(413, "too-large", f"the body is over {current_app.config['MAX_CONTENT_LENGTH']} "
+                                   f"bytes")
 
 
 @bp.app_errorhandler(405)

@@ -98,7 +98,7 @@ form.addEventListener("submit", async (e) => {
     setup.dealer = form.first.value;
     setup.start = form.start.value.trim();
   }
-  const r = await post("/api/match", { setup });
+  const r = await post("/api/match", { setup, phones_per_seat: Number(form.phones_per_seat.value) || 1 });
   result.textContent = r.ok ? T("started_ok") : `${T("err")}: ${r.message || r.error}`;
   result.className = "result " + (r.ok ? "ok" : "bad");
   if (r.ok) setTimeout(() => { location.href = "/"; }, 700);
