@@ -113,11 +113,15 @@ class WebServer:
 
     def shutdown(self) -> None:
         self._close_streams()
+        # The streams have ended: the workers finish their last writes, then stop.
+        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         # Closing every socket from the server's own loop makes that loop return.
-        self.server.trigger.pull_trigger(lambda: wasyncore.close_all(self.server._map))
+        try:
+            self.server.trigger.pull_trigger(lambda: wasyncore.close_all(self.server._map))
+        except OSError:      # another thread's wake-up ran our close first: already closed
+            pass
         if self._thread is not None:
             self._thread.join(timeout=5)
-        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
 
     def _close_streams(self) -> None:
         ext = self.app.extensions["companion"]
