@@ -38,13 +38,14 @@ class ServerLimits:
     arrive whole (headers and body) within this time once it has begun, or its connection is
     dropped (a slow-sending client holds no thread, but it would hold a connection);
     ``idle_timeout_s``: a connection with nothing sent either way is closed; ``connections``: the
-    most open connections (more wait in the kernel's queue); ``spare_threads``: workers beyond one
-    per event stream, for the other requests.
+    most open connections (more wait in the kernel's queue; each costs a file descriptor and a
+    few kB, never a thread); ``spare_threads``: workers beyond one per event stream, for the other
+    requests; ``check_every_s``: how often the timeouts are checked.
     """
 
     def __init__(self, *, max_body: int = 64 * 1024, max_header: int = 32 * 1024,
-                 request_timeout_s: float = 20.0, idle_timeout_s: int = 60,
-                 connections: int = 200, spare_threads: int = 8, check_every_s: float = 5.0):
+                 request_timeout_s: float = 10.0, idle_timeout_s: int = 30,
+                 connections: int = 500, spare_threads: int = 8, check_every_s: int = 2):
         self.max_body = max_body
         self.max_header = max_header
         self.request_timeout_s = request_timeout_s
@@ -75,7 +76,7 @@ class _Server(TcpWSGIServer):
     silent for ``channel_timeout``; one byte every few seconds would keep a half-sent request)."""
 
     channel_class = _Channel
-    request_timeout_s = 20.0
+    request_timeout_s = 10.0
 
     def maintenance(self, now):
         super().maintenance(now)
@@ -92,7 +93,7 @@ class WebServer:
     def __init__(self, app, server: _Server, address: str):
         self.app = app
         self.server = server
-        self.port = server.effective_port
+        self.port = int(server.effective_port)
         shown = "127.0.0.1" if address in ("0.0.0.0", "") else address
         self.url = f"http://{shown}:{self.port}"
         self._thread: threading.Thread | None = None
@@ -128,6 +129,19 @@ class WebServer:
         ext["stream"].close()
 
 
+def _allow_open_files(wanted: int) -> None:
+    """Raise this process's soft limit of open files towards ``wanted`` (a Pi's systemd gives
+    services 1024), never above the hard limit."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Linux
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
 def serve(host, address: str = "0.0.0.0", port: int = 8000, *, block: bool = True,
           limits: ServerLimits | None = None, **app_options: Any) -> WebServer:
     """Serve the app for ``host`` on ``address:port`` with waitress.
@@ -153,6 +167,7 @@ def serve(host, address: str = "0.0.0.0", port: int = 8000, *, block: bool = Tru
         connection_limit=limits.connections, ident="companion",
         # The table never sits behind a proxy: X-Forwarded-* headers are dropped, not believed.
         clear_untrusted_proxy_headers=True)
+    _allow_open_files(limits.connections + 64)
     server = _Server(app, map={}, adj=adj)
     server.request_timeout_s = limits.request_timeout_s
     web = WebServer(app, server, address)
