@@ -499,9 +499,11 @@ def api_join():
         if not isinstance(seat, str) or table is None or seat not in table.seats:
             return error(404, "unknown-seat", f"no seat {seat!r} in the match being played")
     try:
-        phone, cookie = _phones().join(seat)
+        phone, cookie = _phones().join(seat, replacing=g.phone)
     except SeatTaken as exc:
         return error(409, exc.code, str(exc))
+    if g.phone is not None:                     # this phone joined before: its old cookie ends
+        _ext()["stream"].close_owners([g.phone.pid])
     response = jsonify({"ok": True, "seat": seat, "csrf": _phones().csrf_for(phone),
                         "next": url_for("web.seat_page", seat=seat) if seat else url_for("web.setup_page")})
     response.set_cookie(COOKIE, cookie, max_age=int(_phones().max_age_s), httponly=True,

@@ -112,19 +112,24 @@ class Phones:
     def token_ok(self, token: object) -> bool:
         return isinstance(token, str) and hmac.compare_digest(token, self.join_token)
 
-    def join(self, seat: str | None) -> tuple[Phone, str]:
+    def join(self, seat: str | None, replacing: Phone | None = None) -> tuple[Phone, str]:
         """Let a new phone in on ``seat`` (None: organiser); its cookie value comes back.
 
+        ``replacing``: the phone's current join, if it has one (it picks a seat again); it is
+        dropped once the new one is made, and does not count against the seat.
         Raises :class:`SeatTaken` when the seat already has :attr:`per_seat` phones."""
         phone = Phone(secrets.token_urlsafe(12), seat)
+        old = replacing.pid if replacing is not None else None
         now = self._clock()
         with self._lock:
             self._forget_expired(now)
             if seat is not None:
-                holders = sum(1 for held, _ in self._joined.values() if held == seat)
+                holders = sum(1 for pid, (held, _) in self._joined.items()
+                              if held == seat and pid != old)
                 if holders >= self._per_seat:
                     raise SeatTaken(f"{seat} is taken by another phone: ask the organiser to "
                                     f"allow more phones per seat")
+            self._joined.pop(old, None)
             self._joined[phone.pid] = (seat, now + self.max_age_s)
         return phone, self._serializer.dumps({"pid": phone.pid, "seat": seat})
 
