@@ -263,6 +263,14 @@ def test_a_seated_phone_cannot_start_or_end_a_match(flip, app):
     assert flip.table is not None and flip.table.match_id == match_id and flip.table.game.name == "flip"
 
 
+def test_the_setup_page_tells_a_seated_phone_to_join_as_the_organiser(flip, app):
+    ann, _ = joined(app, "ann")
+    note = '<p class="note">Only the organiser sets up a match'
+    assert note in ann.get("/setup").get_data(as_text=True)
+    organiser, _ = joined(app, None)
+    assert note not in organiser.get("/setup").get_data(as_text=True)
+
+
 def test_the_organiser_starts_and_ends_a_match(host, app):
     organiser, h = joined(app, None)
     assert organiser.post("/api/match", json=TIMER, headers=h).json["ok"]
