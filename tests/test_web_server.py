@@ -217,4 +217,8 @@ def test_shutdown_ends_the_streams_and_the_threads(host):
     assert status == 200
     web.shutdown()
     sock.close()
+    for _ in range(100):          # a worker may still be returning from its last task
+        if threading.active_count() <= before:
+            break
+        time.sleep(0.1)
     assert threading.active_count() <= before
