@@ -111,6 +111,14 @@ def test_a_chunked_body_over_the_limit_is_refused(server):
     sock.close()
 
 
+def test_headers_over_the_limit_are_refused(server):
+    sock = _connect(server)
+    sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 40_000
+                 + b"\r\n\r\n")
+    assert _status(sock) == 431
+    sock.close()
+
+
 def test_300_idle_connections_do_not_make_300_threads(server):
     before = threading.active_count()
     socks = [_connect(server) for _ in range(300)]
