@@ -171,6 +171,27 @@ def test_the_organiser_allows_more_phones_per_seat(host, app):
     assert join(app, "ann")[1].json["error"] == "seat-taken"
 
 
+def test_the_organiser_allows_a_second_phone_during_a_match(flip, app):
+    joined(app, "ann")
+    assert join(app, "ann")[1].status_code == 409
+    organiser, h = joined(app, None)
+    r = organiser.post("/api/settings", json={"phones_per_seat": 2}, headers=h)
+    assert r.status_code == 200 and r.json == {"ok": True, "phones_per_seat": 2}
+    joined(app, "ann")                       # the new phone gets the seat, the match goes on
+    assert flip.table.state_json()["turn"] == "ann"
+
+
+@pytest.mark.parametrize("value", [0, 9, "2", True, None])
+def test_bad_settings_are_400_and_only_the_organiser_may_change_them(flip, app, value):
+    organiser, h = joined(app, None)
+    r = organiser.post("/api/settings", json={"phones_per_seat": value}, headers=h)
+    assert r.status_code == 400 and r.json["error"] == "bad-input"
+    ann, ha = joined(app, "ann")
+    r = ann.post("/api/settings", json={"phones_per_seat": 3}, headers=ha)
+    assert r.status_code == 403 and r.json["error"] == "organiser-only"
+    assert app.extensions["companion"]["phones"].per_seat == 1
+
+
 @pytest.mark.parametrize("value", [0, 9, "2", True, None, 1.5])
 def test_a_bad_phones_per_seat_is_400_and_starts_nothing(host, app, value):
     organiser, h = joined(app, None)

@@ -257,7 +257,7 @@ def _guard(*, need_seat: bool = False, organiser: bool = False) -> Response | Ph
         return error(403, "no-seat", "this phone joined as the organiser: it has no seat to play")
     if organiser and not phone.is_organiser:
         return error(403, "organiser-only", f"this phone plays {phone.seat}: only the organiser "
-                                            f"starts and ends matches")
+                                            f"sets up, starts and ends matches")
     return phone
 
 
@@ -675,6 +675,22 @@ def api_match_start():
     _phones().per_seat = per_seat
     return jsonify({"ok": True, "game": table.game.name, "seats": table.seats,
                     "state": table.state_json()})
+
+
+@bp.post("/api/settings")
+def api_settings():
+    """The organiser changes ``{"phones_per_seat": n}`` during a match (a player changed phones)."""
+    phone = _guard(organiser=True)
+    if isinstance(phone, Response):
+        return phone
+    data = _json_body()
+    if isinstance(data, Response):
+        return data
+    try:
+        _phones().per_seat = data.get("phones_per_seat")
+    except ValueError as exc:
+        return error(400, "bad-input", str(exc))
+    return jsonify({"ok": True, "phones_per_seat": _phones().per_seat})
 
 
 @bp.post("/api/match/end")

@@ -104,6 +104,12 @@ form.addEventListener("submit", async (e) => {
   if (r.ok) setTimeout(() => { location.href = "/"; }, 700);
 });
 
+// Phones per seat also applies at once, to the match being played (a player changed phones).
+form.phones_per_seat.addEventListener("change", async () => {
+  const r = await post("/api/settings", { phones_per_seat: Number(form.phones_per_seat.value) || 1 });
+  if (r.ok) toast("✓ " + T("phones_per_seat") + ": " + r.phones_per_seat);
+});
+
 $("#end-match").addEventListener("click", async () => {
   if (!confirm(T("end_confirm"))) return;
   const r = await post("/api/match/end", {});
