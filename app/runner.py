@@ -17,7 +17,6 @@ import logging
 import math
 import queue
 import random
-import secrets
 import signal
 import tempfile
 import threading
@@ -450,13 +449,11 @@ class Companion:
         if self._want_web:
             from web import serve
 
-            # One line per phone request drowns the events; warnings and errors still show.
-            logging.getLogger("werkzeug").setLevel(logging.WARNING)
-
             address = self.config.web.host
             self.web_server = serve(self.host, address, self.config.web.port, block=False,
                                     public_url=self.config.web.public_url or None,
-                                    secret_key=self._secret_key())
+                                    phones_per_seat=self.config.web.phones_per_seat,
+                                    allowed_hosts=self.config.web.allowed_hosts)
             if self.out is not None:
                 print(f"table view on {self.web_server.url}/  (phones join from its QR code)",
                       file=self.out, flush=True)
@@ -464,18 +461,6 @@ class Companion:
             self.camera.start()
         self.loop.start()
         return self
-
-    def _secret_key(self) -> str:
-        """The key that signs the phones' cookies, kept beside the event log so that joined
-        phones stay joined when the companion restarts."""
-        path = Path(self.event_log.path).with_name("web-secret")
-        try:
-            return path.read_text().strip()
-        except FileNotFoundError:
-            key = secrets.token_hex(32)
-            path.touch(mode=0o600)
-            path.write_text(key)
-            return key
 
     def run_until_stopped(self) -> None:
         """Block until Ctrl-C or SIGTERM, then stop everything."""

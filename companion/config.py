@@ -67,6 +67,10 @@ class WebSection:
     port: int = 8000
     #: The address phones use (in the QR code); empty = this machine's LAN IP address.
     public_url: str = ""
+    #: How many phones may hold one seat (the organiser may change it on the set-up page).
+    phones_per_seat: int = 1
+    #: More names the web page answers to (besides loopback, the LAN address and host name).
+    allowed_hosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,8 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
     if cls is WebSection and not 0 <= section.port < 65536:
         # 0 asks the system for any free port (tests, a second demo on one laptop).
         raise ConfigError(f"[web] port must be 0-65535, got {section.port}")
+    if cls is WebSection and not 1 <= section.phones_per_seat <= 8:
+        raise ConfigError(f"[web] phones_per_seat must be 1-8, got {section.phones_per_seat}")
     return section
 
 

@@ -1,5 +1,5 @@
 """Real-browser tests: Debian's Chromium, driven by Playwright, on phone-sized pages of the app
-served by a real threaded werkzeug server on 127.0.0.1.
+served by the real waitress server (``web.serve``) on 127.0.0.1.
 
 Skipped with a clear message when Chromium or Playwright is absent (``scripts/install-browser.sh``
 installs Chromium; Playwright comes with the ``test`` extra). Screenshots of every page are kept

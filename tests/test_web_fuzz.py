@@ -218,7 +218,9 @@ class World:
             cookie = r.headers["Set-Cookie"].split(";")[0].split("=", 1)[1]
             self.roles["organiser" if seat is None else seat] = (cookie, r.json["csrf"])
         phones = self.app.extensions["companion"]["phones"]
-        stale_phone, stale_cookie = phones.new_cookie("zed")   # a seat of no match being played
+        # a cookie signed by this server but revoked (its phone left): refused like any other
+        stale_phone, stale_cookie = phones.join(None)
+        phones.leave(stale_phone)
         self.roles["stale"] = (stale_cookie, phones.csrf_for(stale_phone))
         self.published = []
         self.host.bus.subscribe(lambda m: self.published.append(m.type))

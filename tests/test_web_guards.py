@@ -162,8 +162,7 @@ class HoldFirst:
 
 
 def test_two_seats_agreeing_at_once_undo_exactly_one_action(app, host):
-    host.start_match(TIMER)
-    phones = {seat: joined(app, seat) for seat in ("ann", "ben", "cai")}
+    phones = {}
 
     def tap(seat):
         c, h = phones[seat]
@@ -171,6 +170,8 @@ def test_two_seats_agreeing_at_once_undo_exactly_one_action(app, host):
 
     for trial in range(200):
         host.start_match(TIMER)
+        # a new match revokes the seated phones: they join again
+        phones.update({seat: joined(app, seat) for seat in ("ann", "ben", "cai")})
         for seat in ("ann", "ben"):
             c, h = phones[seat]
             assert c.post("/api/action", json={"do": "pass"}, headers=h).json["ok"]
@@ -186,8 +187,7 @@ def test_two_seats_agreeing_at_once_undo_exactly_one_action(app, host):
 
 
 def test_two_answers_to_one_camera_question_play_it_once(app, host):
-    host.start_match(TIMER)
-    phones = {seat: joined(app, seat) for seat in ("ben", "cai")}
+    phones = {}
 
     def answer(seat):
         c, h = phones[seat]
@@ -195,6 +195,7 @@ def test_two_answers_to_one_camera_question_play_it_once(app, host):
 
     for trial in range(200):
         host.start_match(TIMER)
+        phones.update({seat: joined(app, seat) for seat in ("ben", "cai")})
         host.bus.publish("confirm-needed", seat=None, question="who passed?",
                          choices=[{"label": "ann", "action": {"by": "ann", "do": "pass"}}])
         calls = (answer("ben"), answer("cai"))

@@ -41,8 +41,9 @@ from companion.engine.errors import shown
 from companion.host import Host, NoMatch
 
 from . import i18n, qr
-from .auth import COOKIE, CSRF_HEADER, Phone, Phones
-from .netinfo import is_loopback, lan_ip
+from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
+                   SeatTaken)
+from .netinfo import is_local_address, is_loopback, lan_ip, own_names
 from .scores import chart_svg, scoreboard
 from .stream import Broadcaster, TooManyClients
 
@@ -152,13 +153,21 @@ class WebState:
 
 def create_app(host: Host, *, secret_key: str | None = None, public_url: str | None = None,
                join_token: str | None = None, heartbeat_s: float = 15.0,
-               max_streams: int = 64) -> Flask:
+               max_streams: int = 32, table_streams: int = 8, phones_per_seat: int = 1,
+               cookie_max_age_s: float = COOKIE_MAX_AGE_S, allowed_hosts: tuple[str, ...] = (),
+               max_body: int = MAX_BODY_BYTES) -> Flask:
     """The web app for ``host``.
 
-    ``secret_key`` signs the phone cookies (a random one per run when not given: phones then
-    re-join after a restart). ``public_url`` (``http://192.168.1.20:8000``) overrides the address
-    put in the QR code; by default it is this machine's LAN IP address and the port the page was
-    asked on. ``join_token`` fixes the token of the join link (random by default).
+    ``secret_key`` signs the phone cookies (a random one per run when not given). Joined phones
+    are remembered in memory only: after a restart they scan the QR code again. ``public_url``
+    (``http://192.168.1.20:8000``) overrides the address put in the QR code; by default it is
+    this machine's LAN IP address and the port the page was asked on. ``join_token`` fixes the
+    token of the join link (random by default). ``max_streams`` event streams are kept for joined
+    phones and ``table_streams`` for pages without a cookie (table screens, spectators).
+    ``phones_per_seat`` (1) is how many phones may hold one seat (the organiser may change it when
+    starting a match); ``cookie_max_age_s`` how long a join lasts. The app answers only to
+    loopback, this machine's names and addresses, ``public_url``'s host and ``allowed_hosts``.
+    ``max_body`` bytes is the largest request body (413 beyond).
     """
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config.update(
@@ -166,15 +175,27 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
         PUBLIC_URL=public_url.rstrip("/") if public_url else None,
         JSON_SORT_KEYS=False,
         SEND_FILE_MAX_AGE_DEFAULT=300,
-        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        MAX_CONTENT_LENGTH=max_body,
     )
+    public_host = urlsplit(public_url).hostname if public_url else None
+    phones = Phones(app.config["SECRET_KEY"], join_token, max_age_s=cookie_max_age_s,
+                    per_seat=phones_per_seat)
+    broadcaster = Broadcaster(host.bus, heartbeat_s=heartbeat_s, max_clients=max_streams,
+                              max_anonymous=table_streams)
     app.extensions["companion"] = {
         "host": host,
-        "phones": Phones(app.config["SECRET_KEY"], join_token),
-        "stream": Broadcaster(host.bus, heartbeat_s=heartbeat_s, max_clients=max_streams),
+        "phones": phones,
+        "hosts": AllowedHosts(own_names(public_host, *allowed_hosts), is_local=is_local_address),
+        "stream": broadcaster,
         "web": WebState(host),
         "lan_ip": lan_ip(),
     }
+
+    def revoke_seats_on_a_new_match(message: BusMessage) -> None:
+        if message.type == "match-started":
+            broadcaster.close_owners(phones.revoke_seats())
+
+    host.bus.subscribe(revoke_seats_on_a_new_match)
     app.register_blueprint(bp)
     app.before_request(_before)
     app.after_request(_after)
@@ -200,7 +221,10 @@ def _web() -> WebState:
     return _ext()["web"]
 
 
-def _before() -> None:
+def _before() -> Response | None:
+    if not _ext()["hosts"].host_ok(request.host):
+        return error(400, "bad-host", f"this server does not answer to {request.host!r}: open "
+                                      f"the address shown on the table view")
     g.lang = i18n.choose(request.args.get("lang"), request.cookies.get("lang"),
                          request.accept_languages)
     cookie = request.cookies.get(COOKIE)
@@ -282,13 +306,14 @@ def _join_url() -> str:
     return f"{base}/join/{_phones().join_token}"
 
 
-def post_guard(*, joined: bool = True, seat: bool = False, body: bool = True,
-               table: bool = False):
+def post_guard(*, joined: bool = True, seat: bool = False, organiser: bool = False,
+               body: bool = True, table: bool = False):
     """The checks of every ``POST``, in this order, each refusing with :class:`ApiError`:
 
     * a browser's ``Origin``, when sent, is this server (403 ``bad-origin``);
     * ``joined``: a joined phone (401 ``not-joined``) with its ``X-CSRF-Token`` (403
-      ``bad-csrf``); ``seat``: and a seat, not the organiser (403 ``no-seat``);
+      ``bad-csrf``); ``seat``: and a seat, not the organiser (403 ``no-seat``); ``organiser``:
+      the organiser, not a seated phone (403 ``organiser-only``);
     * ``body``: the body is one JSON object (400 ``bad-input``);
     * ``table``: a match is being played (409 ``no-match``).
 
@@ -298,7 +323,7 @@ def post_guard(*, joined: bool = True, seat: bool = False, body: bool = True,
     def wrap(view):
         @functools.wraps(view)
         def guarded(**kwargs: Any):
-            kwargs["phone"] = _check_phone(seat) if joined else _check_origin()
+            kwargs["phone"] = _check_phone(seat, organiser) if joined else _check_origin()
             if body:
                 kwargs["data"] = _json_body()
             if table:
@@ -310,11 +335,12 @@ def post_guard(*, joined: bool = True, seat: bool = False, body: bool = True,
 
 def _check_origin() -> None:
     origin = request.headers.get("Origin")
-    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
-        raise ApiError(403, "bad-origin", f"requests from {origin[:200]!r} are not accepted")
+    # compared with the allowed hosts, never with the Host header (a DNS-rebinding page sets both)
+    if origin is not None and not _ext()["hosts"].origin_ok(origin, request.host):
+        raise ApiError(403, "bad-origin", f"requests from {shown(origin)} are not accepted")
 
 
-def _check_phone(need_seat: bool) -> Phone:
+def _check_phone(need_seat: bool, organiser: bool = False) -> Phone:
     _check_origin()
     phone: Phone | None = g.phone
     if phone is None:
@@ -326,6 +352,9 @@ def _check_phone(need_seat: bool) -> Phone:
         raise ApiError(403, "bad-csrf", f"missing or wrong {CSRF_HEADER} header: reload the page")
     if need_seat and phone.seat is None:
         raise ApiError(403, "no-seat", "this phone joined as the organiser: it has no seat to play")
+    if organiser and not phone.is_organiser:
+        raise ApiError(403, "organiser-only", f"this phone plays {phone.seat}: only the organiser "
+                                              f"sets up, starts and ends matches")
     return phone
 
 
@@ -393,8 +422,7 @@ def _text_arg(name: str, most: int = 200) -> str | None:
 @bp.get("/")
 def table_view():
     url = _join_url()
-    return _page("table.html", page="table", join_url=url,
-                 qr_svg=qr.svg(qr.encode(url, "M"), title=url))
+    return _page("table.html", page="table", join_url=url, qr_svg=qr.svg(url))
 
 
 @bp.get("/seat/<seat>")
@@ -430,7 +458,7 @@ def setup_page():
                  options_json=json.dumps(options), games=GAME_NAMES,
                  default_game=default, mode=host.mode,
                  has_camera_grid=reading_grid is not None,
-                 join_token=_phones().join_token)
+                 phones_per_seat=_phones().per_seat)
 
 
 @bp.get("/join/<token>")
@@ -514,7 +542,7 @@ def api_state():
 def api_events():
     broadcaster: Broadcaster = _ext()["stream"]
     try:
-        client = broadcaster.open()
+        client = broadcaster.open(g.phone.pid if g.phone else None)
     except TooManyClients as exc:
         return error(503, "too-many-streams", str(exc))
     response = Response(stream_with_context(broadcaster.stream(client)),
@@ -534,8 +562,12 @@ def api_frame():
 
 @bp.get("/api/qr.svg")
 def api_qr():
+    """The join QR code, for the organiser only (the table view draws its own)."""
+    phone: Phone | None = g.phone
+    if phone is None or not phone.is_organiser:
+        return error(403, "organiser-only", "the join code is shown on the table view")
     url = _join_url()
-    return Response(qr.svg(qr.encode(url, "M"), title=url), mimetype="image/svg+xml",
+    return Response(qr.svg(url), mimetype="image/svg+xml",
                     headers={"Cache-Control": "no-store"})
 
 
@@ -603,10 +635,16 @@ def api_join(phone: None, data: dict[str, Any]):
         table = _host().table
         if not isinstance(seat, str) or table is None or seat not in table.seats:
             raise ApiError(404, "unknown-seat", f"no seat {shown(seat)} in the match being played")
-    phone, cookie = _phones().new_cookie(seat)
+    try:
+        phone, cookie = _phones().join(seat, replacing=g.phone)
+    except SeatTaken as exc:
+        raise ApiError(409, exc.code, str(exc)) from None
+    if g.phone is not None:                     # this phone joined before: its old cookie ends
+        _ext()["stream"].close_owners([g.phone.pid])
     response = jsonify({"ok": True, "seat": seat, "csrf": _phones().csrf_for(phone),
                         "next": url_for("web.seat_page", seat=seat) if seat else url_for("web.setup_page")})
-    response.set_cookie(COOKIE, cookie, max_age=7 * 86400, httponly=True, samesite="Strict",
+    response.set_cookie(COOKIE, cookie, max_age=int(_phones().max_age_s), httponly=True,
+                        samesite="Strict",
                         secure=request.is_secure)
     return response
 
@@ -614,6 +652,8 @@ def api_join(phone: None, data: dict[str, Any]):
 @bp.post("/api/leave")
 @post_guard(body=False)
 def api_leave(phone: Phone):
+    _phones().leave(phone)                      # the cookie is refused from now on, even if kept
+    _ext()["stream"].close_owners([phone.pid])
     response = jsonify({"ok": True})
     response.delete_cookie(COOKIE)
     return response
@@ -698,22 +738,40 @@ def api_confirm(phone: Phone, data: dict[str, Any]):
 
 
 @bp.post("/api/match")
-@post_guard()
+@post_guard(organiser=True)
 def api_match_start(phone: Phone, data: dict[str, Any]):
-    """Start a match from a replay set-up object (``{"setup": {...}}``)."""
+    """Start a match from a replay set-up object (``{"setup": {...}}``, and optionally
+    ``"phones_per_seat": n``). The organiser only; every seated phone joins again."""
     if not isinstance(data.get("setup"), dict):
         raise ApiError(400, "bad-setup",
                        'the body must be {"setup": {"game": ..., "seats": [...]}}')
+    per_seat = data.pop("phones_per_seat", _phones().per_seat)
+    try:
+        Phones.check_per_seat(per_seat)
+    except ValueError as exc:
+        raise ApiError(400, "bad-input", str(exc)) from None
     try:
         table = _host().start_match(data)
     except (SetupError, RuleError, KeyError, TypeError, ValueError) as exc:
         raise ApiError(400, "bad-setup", str(exc) or type(exc).__name__) from None
+    _phones().per_seat = per_seat
     return jsonify({"ok": True, "game": table.game.name, "seats": table.seats,
                     "state": table.state_json()})
 
 
+@bp.post("/api/settings")
+@post_guard(organiser=True)
+def api_settings(phone: Phone, data: dict[str, Any]):
+    """The organiser changes ``{"phones_per_seat": n}`` during a match (a player changed phones)."""
+    try:
+        _phones().per_seat = data.get("phones_per_seat")
+    except ValueError as exc:
+        raise ApiError(400, "bad-input", str(exc)) from None
+    return jsonify({"ok": True, "phones_per_seat": _phones().per_seat})
+
+
 @bp.post("/api/match/end")
-@post_guard(body=False, table=True)
+@post_guard(organiser=True, body=False, table=True)
 def api_match_end(phone: Phone, table):
     _host().end_match()
     return jsonify({"ok": True})
@@ -741,4 +799,7 @@ def _http_error(exc: HTTPException):
         return error(404, "not-found", f"no such API: {request.path[:200]}")
     if exc.code == 405:
         return error(405, "bad-method", f"{request.method} is not accepted on {request.path[:200]}")
+    if exc.code == 413:
+        return error(413, "too-large",
+                     f"the body is over {current_app.config['MAX_CONTENT_LENGTH']} bytes")
     return error(exc.code, _HTTP_CODES.get(exc.code, "bad-request"), exc.description or exc.name)
