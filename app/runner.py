@@ -497,8 +497,16 @@ class Companion:
                 continue
             fields = " ".join(f"{k}={v}" for k, v in message.data.items()
                               if k not in ("state", "message") and v not in (None, "", [], {}))
-            print(f"{time.strftime('%H:%M:%S')} {message.type:<14} {fields}", file=self.out,
-                  flush=True)
+            line = f"{time.strftime('%H:%M:%S')} {message.type:<14} {fields}"
+            try:
+                print(line, file=self.out, flush=True)
+            except (UnicodeError, ValueError, OSError):
+                # a name the terminal cannot show (a lone surrogate) or a closed terminal: the
+                # line is shown escaped, or dropped; the thread, and the queue behind it, go on
+                try:
+                    print(line.encode("ascii", "backslashreplace").decode(), file=self.out, flush=True)
+                except (ValueError, OSError):
+                    pass
             if message.type in ("turn", "illegal", "flipped", "won", "match-over", "penalty"):
                 self.signals.flush(0.2)  # so the line shows what the pins show now
                 print(f"{'':9}{'pins':<14} {self.signals.describe()}", file=self.out, flush=True)

@@ -185,3 +185,28 @@ def test_demo_bots_play_through_the_camera():
     camera = [s for s in sources if s[0] in ("camera", "confirm")]
     assert len(camera) >= 3, sources
     assert not [s for s in sources if s[0] == "bot" and s[1] in ("play", "move", "discard")]
+
+
+def test_the_terminal_survives_a_name_it_cannot_print(tmp_path):
+    # a seat named with a lone surrogate once killed the terminal thread (its queue then grew
+    # without bound); the line is shown escaped and the next ones still come
+    import io
+    import time as _time
+
+    toml = tmp_path / "c.toml"
+    toml.write_text('[table]\nmode = "timer"\n')
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")  # strict: a surrogate raises
+    companion = Companion(load_config(toml), demo=False, pin_factory=MockFactory(pin_class=MockPWMPin),
+                          log_path=tmp_path / "e.sqlite3", web=False, out=out)
+    companion.host.bus.publish("refused", seat="b\udc80d", code="x")
+    companion.host.bus.publish("refused", seat="after", code="y")
+    deadline = _time.monotonic() + 10
+    text = ""
+    while _time.monotonic() < deadline and "after" not in text:
+        join = getattr(companion.host.bus, "join", None)
+        if join:
+            join()
+        _time.sleep(0.05)
+        out.flush()
+        text = out.buffer.getvalue().decode("utf-8", "replace")
+    assert "b\\udc80d" in text and "after" in text
