@@ -1,8 +1,10 @@
 """Configuration: defaults, the TOML file, overrides, and clear errors for every bad key."""
 
+from pathlib import Path
+
 import pytest
 
-from companion.config import ConfigError, load_config
+from companion.config import ConfigError, default_state_dir, load_config
 
 
 def test_defaults_need_no_file():
@@ -44,3 +46,10 @@ def test_bad_configuration_names_the_key(tmp_path, text, expected):
 def test_a_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(tmp_path / "nope.toml")
+
+
+def test_the_default_log_lies_in_this_tests_own_state_folder(own_state_dir):
+    # tests/conftest.py: no test (nor a companion process it starts) writes the real
+    # ~/.local/state log, nor the one of a test running beside it (pytest -n)
+    assert default_state_dir() == own_state_dir / "uno-companion"
+    assert own_state_dir != Path.home() / ".local" / "state"

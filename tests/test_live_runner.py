@@ -78,6 +78,7 @@ def test_a_camera_that_disappears_gives_lost_events_and_never_raises():
     assert len([s for s in seen if s["status"] == "lost"]) == 1  # said once
 
 
+@pytest.mark.slow
 def test_the_worker_reads_frames_publishes_readings_and_a_frame_picture():
     host = _grid_host()
     table = DemoTable(host, 1280, 720, seed=1, realtime=False)
@@ -109,6 +110,7 @@ def test_web_answers_close_the_question_without_playing_twice_and_the_button_con
     assert calls == [(1, "north", False), (2, "south", True)]
 
 
+@pytest.mark.slow
 def test_demo_bots_play_through_the_camera():
     """The bots' card plays and pawn moves are done on the synthetic table and read back."""
     host = _grid_host()

@@ -37,6 +37,7 @@ def test_pawn_is_found_on_its_cell(table):
     assert find_pawn(gray, table.view, L).cell == (1, 3)
 
 
+@pytest.mark.slow
 def test_reader_reads_the_grid_and_quiet_frames_are_quiet(table):
     reader = TableReader("grid", view=table.view)
     sc = scene()
@@ -64,6 +65,7 @@ def test_hands_pause_reading(table):
     assert states[-1] == "hands"
 
 
+@pytest.mark.slow
 def test_camera_nudge_recalibrates(table):
     reader = TableReader("grid")
     sc = scene()
