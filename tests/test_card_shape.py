@@ -19,25 +19,15 @@ from vision.card_art import draw_card
 
 # --- the former copies ------------------------------------------------------------------------
 
-def synth_mask(tw, th):
-    """vision.synth.paste_card's and vision.train.augment._paste's mask, as they were."""
+def former_mask(tw, th, ratio=0.06, line=cv2.LINE_8):
+    """vision.synth.paste_card's and vision.train.augment._paste's mask, as they were; with
+    ``ratio=0.07, line=cv2.LINE_AA``, simulator.render.SyntheticTable._sprite's."""
     mask = np.zeros((th, tw), np.uint8)
-    r = max(2, int(tw * 0.06))
+    r = max(2, int(tw * ratio))
     cv2.rectangle(mask, (r, 0), (tw - 1 - r, th - 1), 255, -1)
     cv2.rectangle(mask, (0, r), (tw - 1, th - 1 - r), 255, -1)
     for cx, cy in ((r, r), (tw - 1 - r, r), (r, th - 1 - r), (tw - 1 - r, th - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1)
-    return mask
-
-
-def render_mask(w, h):
-    """simulator.render.SyntheticTable._sprite's mask, as it was."""
-    mask = np.zeros((h, w), np.uint8)
-    r = max(2, int(w * 0.07))
-    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+        cv2.circle(mask, (cx, cy), r, 255, -1, line)
     return mask
 
 
@@ -75,19 +65,19 @@ sizes = st.tuples(st.integers(8, 260), st.integers(8, 390))
 @given(sizes)
 def test_the_mask_is_the_synthetic_photos_mask_pixel_for_pixel(size):
     w, h = size
-    assert np.array_equal(card_mask(w, h, corner=0.06), synth_mask(w, h))
+    assert np.array_equal(card_mask(w, h, corner=0.06), former_mask(w, h))
 
 
 @settings(max_examples=60, deadline=None)
 @given(sizes)
 def test_the_antialiased_mask_is_the_simulated_cameras_mask_pixel_for_pixel(size):
     w, h = size
-    assert np.array_equal(card_mask(w, h, corner=0.07, antialias=True), render_mask(w, h))
+    assert np.array_equal(card_mask(w, h, corner=0.07, antialias=True), former_mask(w, h, 0.07, cv2.LINE_AA))
 
 
 def test_the_two_kinds_of_corner_differ_so_the_comparisons_above_can_fail():
-    assert not np.array_equal(card_mask(128, 192, corner=0.07, antialias=True), synth_mask(128, 192))
-    assert not np.array_equal(card_mask(128, 192, corner=0.06), render_mask(128, 192))
+    assert not np.array_equal(card_mask(128, 192, corner=0.07, antialias=True), former_mask(128, 192))
+    assert not np.array_equal(card_mask(128, 192, corner=0.06), former_mask(128, 192, 0.07, cv2.LINE_AA))
 
 
 @settings(max_examples=60, deadline=None)
