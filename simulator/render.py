@@ -62,7 +62,6 @@ class Lighting:
     tint: float = 0.0
 
 
-@lru_cache(maxsize=64)
 class SyntheticTable:
     """Renders frames ``width`` x ``height`` of a :class:`Scene` seen by a simulated camera."""
 
