@@ -23,10 +23,13 @@ run: install
 	else echo "No Pi camera found: starting the simulated table."; \
 	     $(BIN)/companion demo --host 127.0.0.1 --port 8000; fi
 
+# Every test and doctest (pyproject.toml), on every core: -n auto (pytest-xdist), the slow ones
+# handed out first (tests/conftest.py), the browser tests on one worker (--dist loadgroup).
+# One file: `.venv/bin/python -m pytest tests/test_bus.py`; no slow ones: `-m "not slow"`.
 test: install
 	sh scripts/install-browser.sh
 	sh scripts/install-test-tools.sh
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

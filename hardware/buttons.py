@@ -21,7 +21,7 @@ same button (``debounce``), which also covers a finger that presses twice.
 >>> from companion.bus import EventBus
 >>> bus, factory, actions = EventBus(), MockFactory(), []
 >>> buttons = TableButtons(bus, act=actions.append, pin_factory=factory)
->>> _ = bus.publish("turn", seat="ann")
+>>> _ = bus.publish("match-started", game="classic", state={"turn": "ann"})
 >>> factory.pin(24).drive_low(); factory.pin(24).drive_high()  # press and release draw/pass
 >>> actions
 [{'by': 'ann', 'do': 'draw', 'count': 1}]

@@ -25,6 +25,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.card_shape import card_mask
 from vision.geometry import CARD_MM, CORNER_IDS, PAWN_ID, Layout, LensModel, View, marker_image
 from .faces import ArtFaces
 from .scene import Arm, Placement, Scene
@@ -173,13 +174,7 @@ class SyntheticTable:
         w = int(round(CARD_MM[0] * self.mat_px))
         h = int(round(CARD_MM[1] * self.mat_px))
         img = self.faces.card(label, face_set, copy, w, h)
-        mask = np.zeros((h, w), np.uint8)
-        r = max(2, int(w * 0.07))
-        cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
-        cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
-        for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-            cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
-        return img, mask
+        return img, card_mask(w, h, corner=0.07, antialias=True)
 
     def _paste(self, canvas: np.ndarray, p: Placement, center_mm: tuple[float, float],
                lift: float = 0.0) -> None:

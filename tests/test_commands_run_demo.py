@@ -12,6 +12,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from simulator.bots import Bot
 from companion.eventlog import EventLog
 from companion.host import Host
@@ -26,6 +28,7 @@ def companion(*args, env=None, **kwargs):
                             env={**os.environ, **(env or {})}, **kwargs)
 
 
+@pytest.mark.slow
 def test_demo_serves_the_table_and_its_bots_play_until_stopped(tmp_path):
     proc = companion("demo", "--port", "0", "--pace", "0.05", "--seed", "4",
                      "--log", str(tmp_path / "events.sqlite3"))

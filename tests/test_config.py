@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import ConfigError, load_config
+from companion.config import ConfigError, default_state_dir, load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,3 +92,8 @@ def test_camera_hysteresis_keys(tmp_path):
     path.write_text("[camera]\nok_after = 0\n")
     with pytest.raises(ConfigError, match="ok_after must be 1 or more"):
         load_config(path)
+def test_the_default_log_lies_in_this_tests_own_state_folder(own_state_dir):
+    # tests/conftest.py: no test (nor a companion process it starts) writes the real
+    # ~/.local/state log, nor the one of a test running beside it (pytest -n)
+    assert default_state_dir() == own_state_dir / "uno-companion"
+    assert own_state_dir != Path.home() / ".local" / "state"

@@ -22,6 +22,8 @@ import pytest
 from companion.replay import Replay
 from tests.support.games import flip_setup, grid_setup, random_script
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 PACE = 0.01  # seconds between two actions of the writer, so random kills land all over the match
 

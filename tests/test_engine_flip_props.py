@@ -12,6 +12,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,7 @@ def choices(game, s) -> list:
     return [a for a in acts if a.do != "penalty"] + penalties[:1]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(setup=setups(), data=st.data())
 def test_random_legal_games_keep_every_invariant(setup, data):
@@ -128,6 +130,7 @@ def any_action(seats: list[str]):
     )
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(setup=setups(), data=st.data())
 def test_random_actions_never_crash_and_refusals_change_only_what_the_rules_say(setup, data):

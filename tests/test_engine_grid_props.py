@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import fields
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,6 +90,7 @@ def pick_legal(data, game: GridGame, state: GridState) -> Action:
     return data.draw(st.sampled_from(by_kind[kind]))
 
 
+@pytest.mark.slow
 @FAST
 @given(setup=games(), data=st.data())
 def test_random_legal_games_keep_every_invariant(setup, data):
@@ -156,6 +158,7 @@ def same_except_penalty(before: GridState, after: GridState, seat: str) -> bool:
             and [s[-1] for s in before.stacks] == [s[-1] for s in after.stacks])
 
 
+@pytest.mark.slow
 @FAST
 @given(setup=games(), data=st.data())
 def test_random_actions_never_crash_and_a_refusal_changes_only_the_penalty(setup, data):
@@ -194,6 +197,7 @@ json_values = st.recursive(
     max_leaves=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(line=st.fixed_dictionaries({"by": st.sampled_from(["north", "south", "east"]),
                                    "do": st.sampled_from(["play", "move", "discard", "timeout",

@@ -5,7 +5,12 @@ The full >= 300-action run is ``benchmarks/table_e2e.py`` (too slow for the test
 
 from __future__ import annotations
 
+import pytest
+
 from simulator.script import GridScript, reference_events, run_script
+
+# every test here but the first plays a game through the renderer and the camera
+pytestmark = pytest.mark.slow
 
 
 def test_script_is_a_legal_game():

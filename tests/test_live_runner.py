@@ -134,6 +134,7 @@ def test_the_same_frame_error_again_and_again_is_logged_once(caplog):
     tracebacks = [r for r in caplog.records if r.exc_info]
     assert len(tracebacks) == 1 and "no model" in str(tracebacks[0].exc_info[1])
 
+@pytest.mark.slow
 def test_the_worker_reads_frames_publishes_readings_and_a_frame_picture():
     host = _grid_host()
     table = DemoTable(host, 1280, 720, seed=1, realtime=False)
@@ -165,6 +166,7 @@ def test_web_answers_close_the_question_without_playing_twice_and_the_button_con
     assert calls == [(1, "north", False), (2, "south", True)]
 
 
+@pytest.mark.slow
 def test_demo_bots_play_through_the_camera():
     """The bots' card plays and pawn moves are done on the synthetic table and read back."""
     host = _grid_host()

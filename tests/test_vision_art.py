@@ -51,6 +51,7 @@ def test_order_quad_is_portrait_clockwise():
     assert cross > 0  # clockwise on screen (y down)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["wood", "cloth", "white", "dark"])
 def test_detector_finds_every_card_on_synthetic_tables(kind):
     rng = np.random.default_rng(11)

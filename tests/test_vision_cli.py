@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.card_art import draw_card
 from vision.synth import compose_table
@@ -28,6 +29,7 @@ def _table(tmp_path, labels, name):
     return str(path), placed
 
 
+@pytest.mark.slow
 def test_json_contract(tmp_path):
     path, placed = _table(tmp_path, ["red-7", "wild", "back"], "t.png")
     r = _run(path, "--json")
@@ -45,6 +47,7 @@ def test_json_contract(tmp_path):
         assert all(isinstance(lab, str) and 0 <= p <= 1 for lab, p in c["runners_up"])
 
 
+@pytest.mark.slow
 def test_bad_images_are_reported_and_the_rest_read(tmp_path):
     good, _ = _table(tmp_path, ["blue-3"], "good.png")
     corrupt = tmp_path / "corrupt.jpg"
@@ -58,6 +61,7 @@ def test_bad_images_are_reported_and_the_rest_read(tmp_path):
     assert "corrupt.jpg" in r.stderr and "missing.png" in r.stderr
 
 
+@pytest.mark.slow
 def test_human_summary_and_deck(tmp_path):
     path, _ = _table(tmp_path, ["purple-skip-everyone"], "d.png")
     r = _run(path, "--deck", "flip")

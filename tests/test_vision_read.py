@@ -31,6 +31,7 @@ def _matched(placed, sightings):
     ("wood", CLASSIC, 1.9), ("cloth", LIGHT, 1.3), ("white", CLASSIC, 1.05), ("dark", DARK, 1.9),
     ("white", DARK, 1.3), ("dark", LIGHT, 1.05),
 ])
+@pytest.mark.slow
 def test_procedural_cards_on_tables_are_found_and_read(reader, kind, fs, spacing):
     rng = np.random.default_rng(zlib.crc32(f"{kind}/{fs.name}/{spacing}".encode()))
     faces = [c.name for c in fs.faces]
@@ -72,6 +73,7 @@ def test_back_is_read_as_back(reader):
     assert reader.classify(draw_card(BACK, 64, 96)).label == BACK
 
 
+@pytest.mark.slow
 def test_non_card_objects_are_left_out(reader):
     rng = np.random.default_rng(3)
     for kind in ("wood", "white", "dark", "cloth"):

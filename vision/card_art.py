@@ -23,6 +23,8 @@ import numpy as np
 
 from companion.cards import BACK, CLASSIC, DARK, LIGHT, FaceSet, parse_card
 
+from .card_shape import draw_rounded_rect
+
 __all__ = ["draw_card", "face_set_of", "COLORS_BGR"]
 
 #: Printed colours (BGR) of each card colour.
@@ -164,13 +166,6 @@ def _place(img, mask, x, y, fill, outline=None, outline_px=0, rotate180=False):
     _paint(roi, sub, fill)
 
 
-def _rounded(mask, x0, y0, x1, y1, r):
-    cv2.rectangle(mask, (x0 + r, y0), (x1 - r, y1), 255, -1)
-    cv2.rectangle(mask, (x0, y0 + r), (x1, y1 - r), 255, -1)
-    for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
-
-
 def _quadrant_oval(img, center, axes, angle, colors):
     """A tilted oval split in four colours (the wild)."""
     h, w = img.shape[:2]
@@ -233,11 +228,11 @@ def draw_card(label: str, width: int = 128, height: int = 192, *,
     img[:] = (120, 120, 120)
     border = _color(rng, BLACK if dark else WHITE)
     card = np.zeros((H, W), np.uint8)
-    _rounded(card, 0, 0, W - 1, H - 1, int(W * 0.07))
+    draw_rounded_rect(card, 0, 0, W - 1, H - 1, int(W * 0.07))
     _paint(img, card, border)
     inset = int(W * _jit(rng, 0.075, 0.015))
     field_mask = np.zeros((H, W), np.uint8)
-    _rounded(field_mask, inset, inset, W - 1 - inset, H - 1 - inset, int(W * 0.05))
+    draw_rounded_rect(field_mask, inset, inset, W - 1 - inset, H - 1 - inset, int(W * 0.05))
     cx, cy = W // 2, H // 2
     axes = (int(W * _jit(rng, 0.36, 0.03)), int(H * _jit(rng, 0.45, 0.03)))
     angle = _jit(rng, 30, 6)

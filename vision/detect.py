@@ -14,63 +14,25 @@ confidence decide which are cards (see :mod:`vision.recognize`).
 
 A quad is a float32 array of four (x, y) corners in image pixels, ordered so that the first edge
 (corner 0 -> 1) is a short edge and the corners go clockwise in the image: the rectified card is
-portrait. Which of the two short edges comes first is arbitrary (the classifier reads cards
-either way up).
+portrait (:func:`vision.card_shape.order_quad`; the classifier reads cards either way up).
+:func:`rectify` and :func:`order_quad` live in :mod:`vision.card_shape` and are named here too.
 """
 
 from __future__ import annotations
 
-import math
-
 import cv2
 import numpy as np
 
+# the card's shape (size, corner order, rectification) lives in card_shape; named here too
+from .card_shape import CARD_H, CARD_RATIO, CARD_W, Quad, order_quad, rectify
+
 __all__ = ["CARD_W", "CARD_H", "find_quads", "find_field_quads", "rectify", "order_quad", "quad_iou", "Quad"]
 
-#: Canonical rectified card size (portrait), the classifier's input.
-CARD_W, CARD_H = 64, 96
-#: Printed card proportions (height / width), 87 x 56 mm.
-CARD_RATIO = 87.0 / 56.0
 #: Share of the card width taken by the border around the coloured field.
 BORDER = 0.075
 
-Quad = np.ndarray
-
 _WORK_MAX = 960  # longest side the detector works at
 _DEDUP_IOU = 0.9  # candidates overlapping a larger one by this IoU are dropped as duplicates
-
-
-def order_quad(pts: np.ndarray) -> Quad:
-    """Corners clockwise (in image coordinates) starting at a short edge."""
-    # plain floats: four points, called thousands of times a photo (numpy costs 6x more here)
-    p = np.asarray(pts, np.float32).reshape(4, 2).tolist()
-    cx = (p[0][0] + p[1][0] + p[2][0] + p[3][0]) / 4
-    cy = (p[0][1] + p[1][1] + p[2][1] + p[3][1]) / 4
-    p.sort(key=lambda q: math.atan2(q[1] - cy, q[0] - cx))  # clockwise on screen (y down)
-    d = [math.hypot(p[(i + 1) % 4][0] - p[i][0], p[(i + 1) % 4][1] - p[i][1]) for i in range(4)]
-    if d[0] + d[2] > d[1] + d[3]:  # edges 0-1 and 2-3 are the long ones
-        p = p[1:] + p[:1]
-    # a stable choice between the two short edges: start at the upper one
-    if p[0][1] + p[1][1] > p[2][1] + p[3][1] + 1e-3:
-        p = p[2:] + p[:2]
-    return np.array(p, np.float32)
-
-
-def rectify(image: np.ndarray, quad: Quad, size: tuple[int, int] = (CARD_W, CARD_H)) -> np.ndarray:
-    """The card inside ``quad`` warped to a portrait ``size`` (w, h) BGR image."""
-    w, h = size
-    q = np.asarray(quad, np.float32)
-    # warp at up to 2x the target and shrink with area averaging (no aliasing on big cards)
-    side = max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]) / CARD_RATIO)
-    f = 2 if side >= 2 * w else 1
-    W, H = w * f, h * f
-    dst = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
-    m = cv2.getPerspectiveTransform(q, dst)
-    out = cv2.warpPerspective(image, m, (W, H), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REPLICATE)
-    if f != 1:
-        out = cv2.resize(out, (w, h), interpolation=cv2.INTER_AREA)
-    return out
 
 
 def quad_iou(a: Quad, b: Quad) -> float:
@@ -371,6 +333,19 @@ def _field_boxes(contours, min_area: float, max_area: float, n: int = 3):
     return out
 
 
+def _work_image(image: np.ndarray, min_side: float | None):
+    """The image the detector works on (longest side at most ``_WORK_MAX``), its scale, the
+    smallest card width looked for there (``min_side`` of ``image``, by default 2.5 % of its
+    longer side), and the smallest and largest card areas kept there."""
+    H, W = image.shape[:2]
+    scale = min(1.0, _WORK_MAX / max(H, W))
+    small = image if scale == 1.0 else cv2.resize(image, (int(W * scale), int(H * scale)),
+                                                  interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    ms = (min_side if min_side is not None else 0.025 * max(H, W)) * scale
+    return small, scale, ms, ms * ms * CARD_RATIO, 0.9 * h * w
+
+
 def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int = 120, *,
                extra: bool = True) -> list[Quad]:
     """Candidate card outlines in a BGR image, in image pixels, largest first, deduplicated.
@@ -380,16 +355,10 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     judge (boxed biggest fields, cells of merged blobs of touching cards); without them the
     outlines are tight (what :func:`vision.train.sources.best_quad` crops training cards by).
     """
-    H, W = image.shape[:2]
-    scale = min(1.0, _WORK_MAX / max(H, W))
-    small = image if scale == 1.0 else cv2.resize(image, (int(W * scale), int(H * scale)),
-                                                  interpolation=cv2.INTER_AREA)
+    small, scale, ms, min_area, max_area = _work_image(image, min_side)
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     h, w = small.shape[:2]
-    ms = (min_side if min_side is not None else 0.025 * max(H, W)) * scale
-    min_area = ms * ms * CARD_RATIO
-    max_area = 0.9 * h * w
     cands: list[tuple[float, Quad]] = []
     blobs, field_quads, field_areas = [], [], []
     apart = max(2, int(round(ms * 0.06)))
@@ -460,14 +429,7 @@ def find_field_quads(image: np.ndarray, min_side: float | None = None) -> list[Q
     biggest coloured field of each hue band, boxed to a field's proportions and grown by the
     border (a hand-held card whose outline is broken by fingers, whose field merges with the
     hand or the desk in the plain saturation map)."""
-    H, W = image.shape[:2]
-    scale = min(1.0, _WORK_MAX / max(H, W))
-    small = image if scale == 1.0 else cv2.resize(image, (int(W * scale), int(H * scale)),
-                                                  interpolation=cv2.INTER_AREA)
-    h, w = small.shape[:2]
-    ms = (min_side if min_side is not None else 0.025 * max(H, W)) * scale
-    min_area = ms * ms * CARD_RATIO
-    max_area = 0.9 * h * w
+    small, scale, _, min_area, max_area = _work_image(image, min_side)
     hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     st = max(70.0, float(np.percentile(sat, 50)) + 45)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.detect import CARD_RATIO, order_quad
+from vision.card_shape import CARD_RATIO, card_mask, order_quad
 
 __all__ = ["TABLES", "table", "compose_table", "Placed", "paste_card", "non_card_objects"]
 
@@ -67,12 +67,7 @@ def paste_card(canvas: np.ndarray, card: np.ndarray, quad: np.ndarray, shadow: b
     roi = canvas[y0:y1, x0:x1]
     warped = cv2.warpPerspective(card, T, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA
                                  if tw > (x1 - x0) else cv2.INTER_LINEAR)
-    mask = np.zeros((th, tw), np.uint8)
-    r = max(2, int(tw * 0.06))
-    cv2.rectangle(mask, (r, 0), (tw - 1 - r, th - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (tw - 1, th - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (tw - 1 - r, r), (r, th - 1 - r), (tw - 1 - r, th - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1)
+    mask = card_mask(tw, th, corner=0.06)
     wm = cv2.warpPerspective(mask, T, (x1 - x0, y1 - y0)).astype(np.float32)[..., None] / 255
     if shadow:
         sm = cv2.GaussianBlur(wm, (0, 0), 2.0)

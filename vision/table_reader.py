@@ -43,6 +43,7 @@ from .geometry import (CARD_MM, REGION_NAMES, CalibrationFailed, Layout, LensMod
 from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, RegionReading, TableReading,
                                look_difference)
 
+from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .pawn import find_pawn
 from .stabilise import ChangeDetector, FrameChange, Votes
 
@@ -119,21 +120,8 @@ def _card_from_mask(mask: np.ndarray, px_per_mm: float, strict: bool = False) ->
         rw, rh = cw, ch
         if abs(ang) > 20:
             ang = 0.0
-    box = cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float32)
-    # corners clockwise from the top-left one
-    s = box.sum(1)
-    start = int(np.argmin(s))
-    box = np.roll(box, -start, 0)
-    a, b = box[1] - box[0], box[2] - box[1]
-    if a[0] * b[1] - a[1] * b[0] < 0:
-        box = box[[0, 3, 2, 1]]
-    return box
-
-
-def rectify_card(patch: np.ndarray, quad: np.ndarray, size=(64, 96)) -> np.ndarray:
-    dst = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
-    M = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    return cv2.warpPerspective(patch, M, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # corners clockwise from the upper short edge: the top-left one, the card lying portrait
+    return order_quad(cv2.boxPoints(((cx, cy), (rw, rh), ang)))
 
 
 class Classifier(Protocol):
@@ -488,7 +476,7 @@ class TableReader:
             if quad is None:
                 self._votes[name].add(EMPTY, {EMPTY: 1.0})
                 continue
-            patches.append(rectify_card(patch, quad))
+            patches.append(rectify(patch, quad, (CARD_W, CARD_H)))
             kept.append(name)
         for name, probs in zip(kept, self.classifier.classify_many(patches)):
             label = max(probs, key=probs.get)

@@ -3,7 +3,7 @@
 Each sample places the card on a random table with a random perspective, sometimes next to or
 under another card or a finger, lights it (colour cast, shadow, glare, exposure), blurs and
 compresses it, then rectifies it back through a slightly wrong quad (detector error), exactly as
-:func:`vision.detect.rectify` and :func:`vision.color.normalize_card` do at run time.
+:func:`vision.card_shape.rectify` and :func:`vision.color.normalize_card` do at run time.
 Negatives (class ``none``) are table patches, non-card objects and badly placed quads.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.card_shape import CARD_H, CARD_W, card_mask, rectify
 from vision.color import normalize_card
-from vision.detect import CARD_H, CARD_W, rectify
 
 T = 160  # template card width; height T * 1.5
 
@@ -172,12 +172,7 @@ def _paste(canvas, tpl, quad):
     M = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
     S = canvas.shape[1], canvas.shape[0]
     warped = cv2.warpPerspective(tpl, M, S, flags=cv2.INTER_LINEAR)
-    mask = np.zeros((th, tw), np.uint8)
-    r = max(2, int(tw * 0.06))
-    cv2.rectangle(mask, (r, 0), (tw - 1 - r, th - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (tw - 1, th - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (tw - 1 - r, r), (r, th - 1 - r), (tw - 1 - r, th - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1)
+    mask = card_mask(tw, th, corner=0.06)
     wm = cv2.warpPerspective(mask, M, S, flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
     canvas[:] = (canvas * (1 - wm) + warped * wm).astype(np.uint8)
 

@@ -1,0 +1,27 @@
+"""What every test shares: its own state folder, and the slow tests handed out first.
+
+* Each test gets its own ``XDG_STATE_HOME`` (so its own default event log,
+  ``<state>/uno-companion/events.sqlite3``): a test, or a ``companion`` process it starts,
+  never writes the developer's real log, nor one another test run in parallel writes.
+* The tests marked ``slow`` (``@pytest.mark.slow``; registered in pyproject.toml) run first: with
+  ``-n auto`` (pytest-xdist) the long ones are then spread over the workers from the start
+  instead of one of them ending the run alone. ``-m "not slow"`` leaves them out.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def own_state_dir(tmp_path_factory, monkeypatch):
+    """A fresh ``XDG_STATE_HOME`` for the test (and the processes it starts)."""
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)  # systemd's, which would win
+    return state
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests first, each group in its collected order."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
