@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -74,6 +73,7 @@ class SyntheticTable:
         self.width, self.height = width, height
         #: where the card faces come from (:mod:`simulator.faces`: drawn art, or real photos)
         self.faces = faces if faces is not None else ArtFaces()
+        self._sprites: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self.layout = layout
         self.pose = pose
         self.lighting = lighting
@@ -169,12 +169,20 @@ class SyntheticTable:
                 base[int(my0):int(my0) + px, int(mx0):int(mx0) + px] = m[..., None]
         return np.clip(base, 0, 255).astype(np.uint8)
 
-    @lru_cache(maxsize=512)
     def _sprite(self, label: str, face_set: str | None, copy: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        w = int(round(CARD_MM[0] * self.mat_px))
-        h = int(round(CARD_MM[1] * self.mat_px))
-        img = self.faces.card(label, face_set, copy, w, h)
-        return img, card_mask(w, h, corner=0.07, antialias=True)
+        # cached per table (a cache on the method would keep every table ever made alive, each
+        # with its noise bank: gigabytes over a benchmark's hundreds of tables)
+        key = (label, face_set, copy)
+        found = self._sprites.get(key)
+        if found is None:
+            w = int(round(CARD_MM[0] * self.mat_px))
+            h = int(round(CARD_MM[1] * self.mat_px))
+            found = (self.faces.card(label, face_set, copy, w, h),
+                     card_mask(w, h, corner=0.07, antialias=True))
+            if len(self._sprites) >= 512:
+                self._sprites.pop(next(iter(self._sprites)))
+            self._sprites[key] = found
+        return found
 
     def _paste(self, canvas: np.ndarray, p: Placement, center_mm: tuple[float, float],
                lift: float = 0.0) -> None:
