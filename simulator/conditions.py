@@ -10,8 +10,8 @@ Effects on a whole frame are plain functions of (image, frame number, context) s
 be tested alone; effects on the script (askew cards, nudges) are keyword arguments of the
 script; the sleeve is a face source wrapped around the real one.
 
->>> sorted(CONDITIONS)[:3]
-['askew', 'cup-phone', 'daylight']
+>>> CONDITIONS["jpeg-60"].hard, CONDITIONS["plain"].hard
+(True, False)
 >>> jpeg(np.full((8, 8, 3), 128, np.uint8), 0, None).shape
 (8, 8, 3)
 """
