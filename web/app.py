@@ -553,6 +553,8 @@ def api_undo():
     if data.get("cancel"):
         if pending is None or pending["by"] != phone.seat:
             return error(409, "no-undo-request", "you have not asked for an undo")
+        with web.lock:  # at once: the bus tells the other pages a moment later
+            web.undo_request = None
         bus.publish("undo-cancelled", by=phone.seat)
         return jsonify({"ok": True, "undo_request": None})
     if pending is None:
