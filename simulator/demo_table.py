@@ -75,10 +75,11 @@ class DemoTable:
         if region is None:
             return False
         table = self.host.table
+        state = table.state_json() if table is not None else None  # (the table's lock, not under ours)
+        placement = self._placement(action)
         with self._lock:
             self._job = {"action": action, "region": region, "frame": 0, "started": time.monotonic(),
-                         "state": table.state_json() if table is not None else None,
-                         "seat": action.by, "placement": self._placement(action)}
+                         "state": state, "seat": action.by, "placement": placement}
         return True
 
     def _on_event(self, message) -> None:
