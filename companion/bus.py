@@ -110,7 +110,12 @@ class EventBus:
         if closed:
             log.warning("event %s published after the bus was closed: dropped", type)
         elif start:
-            dispatcher.start()  # outside the lock: the new thread takes it at once
+            try:
+                dispatcher.start()  # outside the lock: the new thread takes it at once
+            except RuntimeError:  # the interpreter is shutting down: no new threads
+                with self._cond:
+                    self._dispatcher = None  # (the next publish tries again)
+                log.warning("event %s queued but no dispatcher could start", type)
         return message
 
     def join(self, timeout: float | None = None) -> bool:
@@ -155,7 +160,7 @@ class EventBus:
                 except Exception:  # noqa: BLE001 - one broken subscriber must not silence the table
                     log.exception("event subscriber %r failed on %s", callback, message.type)
             with self._cond:
-                self._delivered = message.seq
+                self._delivered = max(self._delivered, message.seq)
                 self._cond.notify_all()
 
 
