@@ -172,3 +172,17 @@ def test_scoreboard_only_mode_has_no_turn_so_no_timer():
     assert table.timer.seat is None
     table.act({"by": "ben", "do": "score", "points": 12})
     assert table.act({"by": "ann", "do": "round"}).state["scores"] == {"ann": 12, "ben": 0}
+
+
+def test_the_host_says_a_match_started_and_ended_in_order_and_after_logging_it(tmp_path):
+    log = EventLog(tmp_path / "events.sqlite3")
+    host = Host(log)
+    said = []
+    host.bus.subscribe(lambda m: said.append((m.type, log.unfinished() is None)),
+                       {"table-ready", "match-started", "match-ended"})
+    host.start_match(flip_setup("flip", seats=("ann", "ben"), start="red-5"))
+    host.end_match()
+    assert host.bus.join(timeout=30)
+    # the log already holds what each event says: a match being played, then finished
+    assert said == [("table-ready", False), ("match-started", False), ("match-ended", True)]
+    assert host.table is None
