@@ -17,7 +17,6 @@ import logging
 import math
 import queue
 import random
-import secrets
 import signal
 import tempfile
 import threading
@@ -117,7 +116,8 @@ class CameraWorker(_Background):
     """
 
     def __init__(self, host, open_source: Callable[[], Any], *, first=None, jpeg_per_s: float = 3.0,
-                 classifier_for: Callable[[str], Any] | None = None, retry_s: float = 1.0):
+                 classifier_for: Callable[[str], Any] | None = None, retry_s: float = 1.0,
+                 lost_after: int = 3, ok_after: int = 5):
         from vision.sources import ResilientSource
 
         from companion.referee.camera import CameraReferee
@@ -135,7 +135,8 @@ class CameraWorker(_Background):
 
         # while the camera is lost, answers and the referee's re-checks still go on
         self.source = ResilientSource(reopen, host.bus, retry_s=retry_s, stop=self._stop.is_set,
-                                      sleep=lambda s: (self.step(), self._stop.wait(s)))
+                                      sleep=lambda s: (self.step(), self._stop.wait(s)),
+                                      lost_after=lost_after, ok_after=ok_after)
         self.jpeg_every = 1.0 / jpeg_per_s if jpeg_per_s > 0 else math.inf
         self.classifier_for = classifier_for or _default_classifier_for()
         self.reader = None
@@ -143,6 +144,7 @@ class CameraWorker(_Background):
         self.last_report = None
         self._last_jpeg = -math.inf
         self._forget = False
+        self._failing: str | None = None  # the error the last frames failed with, said once
         self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started"})
 
     # --- the bus (dispatcher thread: only queue) -----------------------------------------------
@@ -193,9 +195,15 @@ class CameraWorker(_Background):
                     self._stop.wait(0.5)
                 else:
                     self.process(frame.image)
+                    self._failing = None
                 self.step()
-            except Exception:  # noqa: BLE001 - the camera thread must outlive one bad frame
-                log.exception("camera frame failed")
+            except Exception as exc:  # noqa: BLE001 - the camera thread must outlive one bad frame
+                # The source's own errors are ResilientSource's (camera lost); these are the
+                # reader's. The same error frame after frame is logged once, not every frame.
+                failing = f"{type(exc).__name__}: {exc}"
+                if failing != self._failing:
+                    log.exception("camera frame failed")
+                    self._failing = failing
                 self._stop.wait(0.2)
 
     def process(self, image) -> Any:
@@ -373,13 +381,14 @@ class Companion:
     """Everything of one running companion. Build it, :meth:`start` it, :meth:`stop` it."""
 
     def __init__(self, config: Config, *, demo: bool, pin_factory=None, log_path: Path | None = None,
-                 seed: int | None = None, pace: float = 1.5, out: TextIO | None = None,
+                 seed: int | None = None, pace: float = 1.5, out: TextIO | None = None, faces=None,
                  web: bool = True):
         from hardware.buttons import TableButtons
         from hardware.pinmap import PinMap
         from hardware.signals import Signals
 
         self.config = config
+        self.faces = faces  # the demo table's card faces (simulator.faces); None: the drawings
         self.demo = demo
         self.out = out
         if log_path is None and demo:
@@ -428,24 +437,23 @@ class Companion:
         if demo:
             from simulator.demo_table import DemoTable
 
-            self.demo_table = DemoTable(self.host, cam.width, cam.height, seed=seed)
+            self.demo_table = DemoTable(self.host, cam.width, cam.height, seed=seed, faces=self.faces)
             worker = CameraWorker(self.host, lambda: self.demo_table, first=self.demo_table)
             self.demo_table.attach(worker.referee)
             return worker
         first = open_camera(cam.source, cam.width, cam.height, cam.fps)
-        return CameraWorker(self.host, lambda: open_source_again(cam), first=first)
+        return CameraWorker(self.host, lambda: open_source_again(cam), first=first,
+                            lost_after=cam.lost_after, ok_after=cam.ok_after)
 
     def start(self) -> "Companion":
         if self._want_web:
             from web import serve
 
-            # One line per phone request drowns the events; warnings and errors still show.
-            logging.getLogger("werkzeug").setLevel(logging.WARNING)
-
             address = self.config.web.host
             self.web_server = serve(self.host, address, self.config.web.port, block=False,
                                     public_url=self.config.web.public_url or None,
-                                    secret_key=self._secret_key())
+                                    phones_per_seat=self.config.web.phones_per_seat,
+                                    allowed_hosts=self.config.web.allowed_hosts)
             if self.out is not None:
                 print(f"table view on {self.web_server.url}/  (phones join from its QR code)",
                       file=self.out, flush=True)
@@ -453,18 +461,6 @@ class Companion:
             self.camera.start()
         self.loop.start()
         return self
-
-    def _secret_key(self) -> str:
-        """The key that signs the phones' cookies, kept beside the event log so that joined
-        phones stay joined when the companion restarts."""
-        path = Path(self.event_log.path).with_name("web-secret")
-        try:
-            return path.read_text().strip()
-        except FileNotFoundError:
-            key = secrets.token_hex(32)
-            path.touch(mode=0o600)
-            path.write_text(key)
-            return key
 
     def run_until_stopped(self) -> None:
         """Block until Ctrl-C or SIGTERM, then stop everything."""
@@ -502,8 +498,16 @@ class Companion:
                 continue
             fields = " ".join(f"{k}={v}" for k, v in message.data.items()
                               if k not in ("state", "message") and v not in (None, "", [], {}))
-            print(f"{time.strftime('%H:%M:%S')} {message.type:<14} {fields}", file=self.out,
-                  flush=True)
+            line = f"{time.strftime('%H:%M:%S')} {message.type:<14} {fields}"
+            try:
+                print(line, file=self.out, flush=True)
+            except (UnicodeError, ValueError, OSError):
+                # a name the terminal cannot show (a lone surrogate) or a closed terminal: the
+                # line is shown escaped, or dropped; the thread, and the queue behind it, go on
+                try:
+                    print(line.encode("ascii", "backslashreplace").decode(), file=self.out, flush=True)
+                except (ValueError, OSError):
+                    pass
             if message.type in ("turn", "illegal", "flipped", "won", "match-over", "penalty"):
                 self.signals.flush(0.2)  # so the line shows what the pins show now
                 print(f"{'':9}{'pins':<14} {self.signals.describe()}", file=self.out, flush=True)

@@ -1,6 +1,6 @@
 """Load benchmark of the live stream: 20 phones following ``/api/events`` while actions stream in.
 
-It serves the real app on a threaded werkzeug server on 127.0.0.1 (a free port), opens N SSE
+It serves the real app with waitress (``web.serve``) on 127.0.0.1 (a free port), opens N SSE
 clients (raw sockets, one reader thread each, like N phones), then plays a flip match by
 ``POST /api/action`` from joined phones and by the referee directly. Each bus message carries
 its publish time (wall clock); every client notes when each ``data:`` line arrived. The figure
@@ -91,10 +91,9 @@ def main() -> int:
 
     host = Host(EventLog(":memory:"))
     host.start_match(SETUP)
+    # The readers have no cookie: they take the pool of pages without one (the table screens).
     server = serve(host, "127.0.0.1", 0, block=False, secret_key="bench", join_token="tok",
-                   heartbeat_s=2.0)
-    import logging
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+                   heartbeat_s=2.0, table_streams=args.clients)
     port = server.port
     stop = threading.Event()
     readers = [Reader(port, stop) for _ in range(args.clients)]

@@ -2,7 +2,9 @@
 
 Command-line options override the file. Unknown sections or keys and wrongly typed values stop
 the companion with a :class:`ConfigError` that names the key and what it expects: a typo in a
-config file must never be silently ignored on a table with no screen.
+config file must never be silently ignored on a table with no screen. A file that cannot be read
+at all (missing, a folder, not readable, not UTF-8, not TOML, nested too deeply) is one
+:class:`ConfigError` too, never a traceback.
 
 >>> cfg = load_config(None, {"web.port": 9000})
 >>> cfg.web.port, cfg.table.mode, cfg.rules["turn_seconds"]
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import reprlib
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +55,10 @@ class CameraSection:
     width: int = 1280
     height: int = 720
     fps: int = 15
+    #: Failed reads in a row before the table hears "camera lost" (a glitch is not a loss).
+    lost_after: int = 3
+    #: Good frames in a row before the table hears "camera ok" again (no flapping).
+    ok_after: int = 5
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,10 @@ class WebSection:
     port: int = 8000
     #: The address phones use (in the QR code); empty = this machine's LAN IP address.
     public_url: str = ""
+    #: How many phones may hold one seat (the organiser may change it on the set-up page).
+    phones_per_seat: int = 1
+    #: More names the web page answers to (besides loopback, the LAN address and host name).
+    allowed_hosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,6 +99,35 @@ _SECTIONS = {"table": TableSection, "camera": CameraSection, "web": WebSection, 
 _FREE_SECTIONS = ("rules", "pins")  # checked by the engine and by hardware/
 
 
+def _shown(value: Any) -> str:
+    """A value as the message echoes it: cut short (a file may hold a huge list)."""
+    return reprlib.repr(value)
+
+
+def _read_toml(path: str | Path) -> dict[str, Any]:
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"configuration file {path} does not exist") from None
+    except IsADirectoryError:
+        raise ConfigError(f"configuration file {path} is a folder, not a file") from None
+    except OSError as exc:
+        raise ConfigError(f"configuration file {path} cannot be read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"configuration file {path} is not UTF-8 text (line {line}, byte "
+                          f"0x{raw[exc.start]:02x})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"configuration file {path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"configuration file {path} is not valid TOML for this companion: "
+                          "a value nested too deeply") from None
+
+
 def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
     known = {f.name: f for f in dataclasses.fields(cls)}
     kwargs = {}
@@ -97,40 +137,41 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
         default = known[key].default
         if isinstance(default, tuple):
             if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"[{name}] {key} must be a list of strings, got {value!r}")
+                raise ConfigError(f"[{name}] {key} must be a list of strings, got {_shown(value)}")
             value = tuple(value)
         elif isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool)):
-            raise ConfigError(f"[{name}] {key} must be a whole number, got {value!r}")
+            raise ConfigError(f"[{name}] {key} must be a whole number, got {_shown(value)}")
         elif isinstance(default, str) and not isinstance(value, str):
-            raise ConfigError(f"[{name}] {key} must be a string, got {value!r}")
+            raise ConfigError(f"[{name}] {key} must be a string, got {_shown(value)}")
         kwargs[key] = value
     section = cls(**kwargs)
     if cls is TableSection and section.mode not in ("referee", "timer", "scoreboard"):
         raise ConfigError(f"[table] mode must be referee, timer or scoreboard, got {section.mode!r}")
     if cls is TableSection and section.game not in ("grid", "flip", "classic"):
         raise ConfigError(f"[table] game must be grid, flip or classic, got {section.game!r}")
+    if cls is CameraSection:
+        for key in ("lost_after", "ok_after"):
+            if getattr(section, key) < 1:
+                raise ConfigError(f"[camera] {key} must be 1 or more, got {getattr(section, key)}")
     if cls is WebSection and not 0 <= section.port < 65536:
         # 0 asks the system for any free port (tests, a second demo on one laptop).
         raise ConfigError(f"[web] port must be 0-65535, got {section.port}")
+    if cls is WebSection and not 1 <= section.phones_per_seat <= 8:
+        raise ConfigError(f"[web] phones_per_seat must be 1-8, got {section.phones_per_seat}")
     return section
 
 
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> Config:
     """Read ``path`` (None: defaults only) and apply ``overrides`` ({"web.port": 9000, ...})."""
-    data: dict[str, Any] = {}
-    if path is not None:
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except FileNotFoundError:
-            raise ConfigError(f"configuration file {path} does not exist") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"configuration file {path} is not valid TOML: {exc}") from None
+    data: dict[str, Any] = _read_toml(path) if path is not None else {}
     for dotted, value in (overrides or {}).items():
         if value is None:
             continue
         section, _, key = dotted.partition(".")
-        data.setdefault(section, {})[key] = value
+        if not isinstance(data.setdefault(section, {}), dict):
+            raise ConfigError(f"[{section}] must be a table of keys, got {section} = "
+                              f"{_shown(data[section])}")
+        data[section][key] = value
     unknown = set(data) - set(_SECTIONS) - set(_FREE_SECTIONS)
     if unknown:
         raise ConfigError(f"unknown section(s) {', '.join(sorted(unknown))}; known: "

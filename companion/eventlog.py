@@ -118,19 +118,29 @@ class EventLog:
             return int(cur.lastrowid)
 
     def append(self, match_id: int, action: dict[str, Any], events: Iterable[dict[str, Any]],
-               source: str = "phone") -> None:
-        """Append one action and its events; returns once it is on disk."""
+               source: str = "phone", *, finish: dict[str, Any] | None = None) -> None:
+        """Append one action and its events; returns once it is on disk.
+
+        ``finish`` (the match's result) closes the match in the same transaction: the action
+        that won a match and the match's end are on disk together or not at all, so a kill
+        between them can never leave a won match unfinished (and later "abandoned")."""
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(
                 "INSERT INTO entries (match_id, source, action, events, time) VALUES (?,?,?,?,?)",
                 (match_id, source, json.dumps(action), json.dumps(list(events)), self._clock()))
+            if finish is not None:
+                self._finish(match_id, finish)
+
+    def _finish(self, match_id: int, result: dict[str, Any]) -> None:
+        self._db.execute("UPDATE matches SET ended=?, result=? WHERE id=? AND ended IS NULL",
+                         (self._clock(), json.dumps(result), match_id))
 
     def finish_match(self, match_id: int, result: dict[str, Any]) -> None:
+        """Close a match with no action of its own (the table ended it)."""
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("UPDATE matches SET ended=?, result=? WHERE id=? AND ended IS NULL",
-                             (self._clock(), json.dumps(result), match_id))
+            self._finish(match_id, result)
 
     # --- reading ------------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ event                         signal
 ``won``, ``round-over`` ...   the winners' seat LEDs blink and a fanfare plays, until the next
                               round starts; ``match-over`` plays the champion's tune
 ``camera`` lost               the status LED double-blinks blue until the camera is back
+``camera`` ended              the status LED stays blue: the video being refereed ended
 ``uno``                       a two-note call
 ``match-started``             a two-note start
 ============================  ===============================================================
@@ -63,7 +64,7 @@ from gpiozero.exc import GPIOZeroError, PinPWMUnsupported
 from gpiozero.tones import Tone
 
 from .errors import PinUnavailable
-from .patterns import (AMBER, CAMERA_LOST, DARK_SIDE, DIM_GREEN, GREEN, LIGHT_SIDE, OFF, RED,
+from .patterns import (AMBER, CAMERA_ENDED, CAMERA_LOST, DARK_SIDE, DIM_GREEN, GREEN, LIGHT_SIDE, OFF, RED,
                        WIN_BLINK, colour_name, flash, full_colour, pulse)
 from .pinmap import SIDES, PinMap
 from .timeline import EPS, Loop, ManualClock, RealClock, Track
@@ -251,7 +252,7 @@ class Signals:
         self._side: str | None = None
         self._confirming = False
         self._confirm_anchor = 0.0
-        self._camera_lost = False
+        self._camera = "ok"  # ok, lost or ended: the last ``camera`` status
         self._camera_anchor = 0.0
         self._last_action_ok: bool | None = None
         self._won_this_action = False
@@ -303,7 +304,8 @@ class Signals:
                               "seats": [s for s, sd in self._sides.items() if sd == side]}
             status_rgb = self._outputs["status"] or OFF
             side_rgb = self._outputs["side"] or OFF
-            mode = "camera-lost" if self._camera_lost else "confirm" if self._confirming else "ok"
+            mode = (f"camera-{self._camera}" if self._camera != "ok"
+                    else "confirm" if self._confirming else "ok")
             return {
                 "seats": leds,
                 "turn": self._turn,
@@ -467,8 +469,9 @@ class Signals:
             colour = {"light": LIGHT_SIDE, "dark": DARK_SIDE}.get(self._side or "", OFF)
             return colour, None, None
         if channel == "status":
-            if self._camera_lost:
-                return self._loop(CAMERA_LOST, self._camera_anchor, t)
+            if self._camera != "ok":
+                pattern = CAMERA_LOST if self._camera == "lost" else CAMERA_ENDED
+                return self._loop(pattern, self._camera_anchor, t)
             if self._confirming:
                 return self._loop(self._confirm_pulse, self._confirm_anchor, t)
             # Without PWM a "dim" green would be full green and hide the green flash: stay dark.
@@ -605,13 +608,12 @@ class Signals:
         self._confirming = False
 
     def _on_camera(self, data: dict, now: float) -> None:
-        lost = data.get("status") == "lost"
-        if lost and not self._camera_lost:
-            self._camera_lost, self._camera_anchor = True, now
-            self._signal(now, "camera-lost")
-        elif not lost and self._camera_lost:
-            self._camera_lost = False
-            self._signal(now, "camera-back")
+        status = data.get("status") if data.get("status") in ("lost", "ended") else "ok"
+        if status == self._camera:
+            return
+        was, self._camera, self._camera_anchor = self._camera, status, now
+        self._signal(now, "camera-back" if status == "ok" and was == "lost"
+                     else None if status == "ok" else "camera-lost")
 
     def _on_uno(self, data: dict, now: float) -> None:
         self._signal(now, "uno")

@@ -33,11 +33,11 @@ class DemoTable:
 
     def __init__(self, host, width: int = 1280, height: int = 720, *, fps: float = 10.0,
                  seed: int | None = None, give_up_s: float = 8.0, answer_after_s: float = 0.6,
-                 realtime: bool = True):
+                 realtime: bool = True, faces=None):
         from .render import SyntheticTable
 
         self.host = host
-        self.renderer = SyntheticTable(width, height, seed=seed or 0)
+        self.renderer = SyntheticTable(width, height, seed=seed or 0, faces=faces)
         self.layout = self.renderer.layout
         self.fps = fps
         self.rng = random.Random(seed)
@@ -79,7 +79,8 @@ class DemoTable:
         placement = self._placement(action)
         with self._lock:
             self._job = {"action": action, "region": region, "frame": 0, "started": time.monotonic(),
-                         "state": state, "seat": action.by, "placement": placement}
+                         "table": table, "state": state, "seat": action.by,
+                         "placement": placement}
         return True
 
     def _on_event(self, message) -> None:
@@ -152,11 +153,18 @@ class DemoTable:
         from .scene import Arm, Scene
 
         table = self.host.table
+        job = self._job
+        if job is not None and job["table"] is not table:
+            # The match ended (or another began) under the arm: its action is moot. Dropping
+            # the job is what lets the bots (who wait while an arm is busy) start the next one.
+            with self._lock:
+                if self._job is job:
+                    self._job = None
+            job = None
         if table is None:
             return Scene()
         state = table.state_json()
         game = table.game.name
-        job = self._job
         if job is not None:
             moved_on = state != job["state"]
             if moved_on or time.monotonic() - job["started"] > self.give_up_s:

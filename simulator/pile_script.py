@@ -55,7 +55,7 @@ class PileScript(TableScript):
 
     def _placement(self, name: str, side: str | None = None, mm: float = 2.0,
                    below: Placement | None = None) -> Placement:
-        p = _landing(self.rng, name, below, mm, 6)
+        p = _landing(self.rng, name, below, *self._spread(mm, 6))
         fs = "classic" if self.game == "classic" else (side or self.side)
         return Placement(p.label, p.dx, p.dy, p.angle, fs)
 

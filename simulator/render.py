@@ -17,6 +17,7 @@ moves.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -25,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import CARD_MM, CORNER_IDS, PAWN_ID, Layout, LensModel, View, marker_image
+from .faces import ArtFaces
 from .scene import Arm, Placement, Scene
 
 __all__ = ["CameraPose", "Lighting", "SyntheticTable", "marker_image"]
@@ -61,15 +63,16 @@ class Lighting:
     tint: float = 0.0
 
 
-@lru_cache(maxsize=64)
 class SyntheticTable:
     """Renders frames ``width`` x ``height`` of a :class:`Scene` seen by a simulated camera."""
 
     def __init__(self, width: int = 1280, height: int = 720, *, layout: Layout = Layout(),
                  pose: CameraPose = CameraPose(), lighting: Lighting = Lighting(), seed: int = 0,
                  noise: float = 3.0, blur: float = 0.6, cloth=(70, 105, 40), markers: bool = True,
-                 mat_px_per_mm: float | None = None):
+                 mat_px_per_mm: float | None = None, faces=None):
         self.width, self.height = width, height
+        #: where the card faces come from (:mod:`simulator.faces`: drawn art, or real photos)
+        self.faces = faces if faces is not None else ArtFaces()
         self.layout = layout
         self.pose = pose
         self.lighting = lighting
@@ -166,12 +169,10 @@ class SyntheticTable:
         return np.clip(base, 0, 255).astype(np.uint8)
 
     @lru_cache(maxsize=512)
-    def _sprite(self, label: str, face_set: str | None) -> tuple[np.ndarray, np.ndarray]:
-        from vision.card_art import draw_card
-
+    def _sprite(self, label: str, face_set: str | None, copy: int = 0) -> tuple[np.ndarray, np.ndarray]:
         w = int(round(CARD_MM[0] * self.mat_px))
         h = int(round(CARD_MM[1] * self.mat_px))
-        img = draw_card(label, w, h, face_set=face_set)
+        img = self.faces.card(label, face_set, copy, w, h)
         mask = np.zeros((h, w), np.uint8)
         r = max(2, int(w * 0.07))
         cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
@@ -182,7 +183,8 @@ class SyntheticTable:
 
     def _paste(self, canvas: np.ndarray, p: Placement, center_mm: tuple[float, float],
                lift: float = 0.0) -> None:
-        img, mask = self._sprite(p.label, p.face_set)
+        copy = _copy_of(p) if self.faces.varies_by_copy else 0
+        img, mask = self._sprite(p.label, p.face_set, copy)
         h, w = mask.shape
         cx, cy = self._mm_to_canvas(center_mm[0] + p.dx, center_mm[1] + p.dy)
         M = cv2.getRotationMatrix2D((w / 2, h / 2), -p.angle, 1.0)
@@ -325,3 +327,10 @@ class SyntheticTable:
             img = cv2.add(img, n * self.noise, dtype=cv2.CV_8U)
         self._frame += 1
         return img
+
+
+def _copy_of(p: Placement) -> int:
+    """Which physical copy of its face a card is: the same card wherever it lies, two cards put
+    down in different places usually different copies (stable across runs, unlike ``hash``)."""
+    key = f"{p.label}/{p.dx:.3f}/{p.dy:.3f}/{p.angle:.3f}".encode()
+    return int.from_bytes(hashlib.blake2s(key, digest_size=4).digest(), "big")

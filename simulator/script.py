@@ -102,8 +102,11 @@ class TableScript:
                  illegal_rate: float = 0.06, distractor_rate: float = 0.35, nudge_every: int = 80,
                  drift: float = 0.06, layout: Layout = Layout(), frames_in: int = 5,
                  frames_hold: int = 3, frames_out: int = 5, frames_rest: int = 10,
-                 min_game_actions: int = 40):
+                 min_game_actions: int = 40, askew: tuple[float, float] | None = None):
         self.n_actions = actions
+        #: (mm, degrees): how far off its place and how turned a card may land; None: the usual
+        #: care (3 mm and 5 degrees on the grid, 2 mm and 6 degrees on the piles)
+        self.askew = askew
         self.seats = tuple(seats)
         self.rng = random.Random(seed)
         self.illegal_rate = illegal_rate
@@ -124,6 +127,10 @@ class TableScript:
     def table_actions(self) -> list[dict[str, Any]]:
         """Every scripted action, in order (camera and phone)."""
         return [b.action for b in self.beats if b.action is not None]
+
+    def _spread(self, mm: float = 3.0, deg: float = 5.0) -> tuple[float, float]:
+        """How far off its place a card lands (the script's ``askew``, else ``mm``/``deg``)."""
+        return self.askew if self.askew is not None else (mm, deg)
 
     def _side(self, seat: str) -> str:
         return seat if seat in ("north", "east", "south", "west") else \
@@ -214,7 +221,7 @@ class GridScript(TableScript):
         self.stacks = [[deck.pop()] for _ in range(25)]
         self.discard: list[str] = []
         self.pile = deck
-        self.places = [[_jitter(self.rng, s[0])] for s in self.stacks]
+        self.places = [[_jitter(self.rng, s[0], *self._spread())] for s in self.stacks]
         self.discard_places: list[Placement] = []
         self.pawn_cell = (2, 2)
 
@@ -265,7 +272,7 @@ class GridScript(TableScript):
         self.stacks = [[deck.pop()] for _ in range(25)]
         self.discard, self.discard_places = [], []
         self.pile = deck
-        self.places = [[_jitter(self.rng, s[0])] for s in self.stacks]
+        self.places = [[_jitter(self.rng, s[0], *self._spread())] for s in self.stacks]
         self.pawn_cell = (2, 2)
         return [[self.stacks[r * 5 + c][0] for c in range(5)] for r in range(5)]
 
@@ -315,7 +322,8 @@ class GridScript(TableScript):
                 assert out.ok, (action, out.error)
                 hand.remove(card)
                 self.discard.append(card)
-                self.discard_places.append(_landing(rng, card, self.discard_places[-1] if self.discard_places else None, 2, 6))
+                self.discard_places.append(_landing(rng, card, self.discard_places[-1] if self.discard_places else None,
+                                                    *self._spread(2, 6)))
                 self._after(out)
                 state = out.state
                 beat = Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile, card),
@@ -348,7 +356,7 @@ class GridScript(TableScript):
                     hand.remove(card)
                     i = cell[0] * 5 + cell[1]
                     self.stacks[i].append(card)
-                    self.places[i].append(_landing(self.rng, card, self.places[i][-1]))
+                    self.places[i].append(_landing(self.rng, card, self.places[i][-1], *self._spread()))
                     self._after(out)
                     return Beat(action, True, self._scene(), self._arm(seat, self.layout.cell_center(*cell), card),
                                 distractor=self._distractor(seat)), out.state
@@ -383,7 +391,7 @@ class GridScript(TableScript):
                 if not out.ok and out.error.code == "not-matching":
                     i = cell[0] * 5 + cell[1]
                     before = list(self.places[i])
-                    self.places[i].append(_landing(self.rng, card, self.places[i][-1]))
+                    self.places[i].append(_landing(self.rng, card, self.places[i][-1], *self._spread()))
                     wrong = Beat(action, True, self._scene(), self._arm(seat, self.layout.cell_center(*cell), card),
                                  expect_refusal=True)
                     self.places[i] = before
@@ -457,11 +465,12 @@ def reference_events(script) -> list[tuple]:
 
 def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.0,
                classifier=None, frames_source=None, seed: int = 0, markers: bool = True,
-               reader=None) -> RunResult:
+               reader=None, faces=None) -> RunResult:
     """Play ``script`` through the synthetic camera, the reader and the camera referee.
 
     ``frames_source`` (optional) replaces the synthetic renderer with an iterator of
-    ``(image, FrameStep)`` (the video-file test replays recorded frames this way).
+    ``(image, FrameStep)`` (the video-file test replays recorded frames this way). ``faces``
+    (:mod:`simulator.faces`) draws the cards: the art (default) or real photos.
     """
     from companion.bus import EventBus
     from companion.referee.camera import CameraReferee
@@ -529,7 +538,7 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
         sync()
 
     if frames_source is None:
-        renderer = SyntheticTable(width, height, seed=seed, markers=markers)
+        renderer = SyntheticTable(width, height, seed=seed, markers=markers, faces=faces)
 
         def frames():
             for step in script.frames():

@@ -1,8 +1,14 @@
 """Configuration: defaults, the TOML file, overrides, and clear errors for every bad key."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from companion.config import ConfigError, load_config
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_defaults_need_no_file():
@@ -44,3 +50,45 @@ def test_bad_configuration_names_the_key(tmp_path, text, expected):
 def test_a_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(tmp_path / "nope.toml")
+
+
+@pytest.mark.parametrize("content, expected", [
+    (b'[table]\nmode = "\xff"\n', r"not UTF-8 text \(line 2, byte 0xff\)"),
+    (b"a = " + b"[" * 5000 + b"]" * 5000 + b"\n", "nested too deeply"),
+    (b"web = 5\n", r"\[web\] must be a table of keys"),
+])
+def test_a_file_that_cannot_be_read_is_one_clear_error(tmp_path, content, expected):
+    path = tmp_path / "bad.toml"
+    path.write_bytes(content)
+    with pytest.raises(ConfigError, match=expected):
+        load_config(path, {"web.port": 9000})
+
+
+def test_a_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(ConfigError, match="is a folder"):
+        load_config(tmp_path)
+
+
+@pytest.mark.parametrize("content", [b'[table]\nmode = "\xff"\n', b"a = " + b"[" * 5000 + b"]" * 5000,
+                                     b"web = 5\n", b"[camera]\nlost_after = 0\n"])
+def test_the_command_says_a_bad_file_in_one_line_without_a_traceback(tmp_path, content):
+    path = tmp_path / "bad.toml"
+    path.write_bytes(content)
+    done = subprocess.run([sys.executable, "-m", "app", "doctor", "--config", str(path)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "Traceback" not in done.stderr + done.stdout
+    done = subprocess.run([sys.executable, "-m", "app", "run", "--config", str(path), "--port", "9"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("companion run: ") and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_camera_hysteresis_keys(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[camera]\nlost_after = 5\nok_after = 10\n")
+    cfg = load_config(path)
+    assert (cfg.camera.lost_after, cfg.camera.ok_after) == (5, 10)
+    assert (load_config(None).camera.lost_after, load_config(None).camera.ok_after) == (3, 5)
+    path.write_text("[camera]\nok_after = 0\n")
+    with pytest.raises(ConfigError, match="ok_after must be 1 or more"):
+        load_config(path)

@@ -5,6 +5,7 @@ import sqlite3
 import pytest
 
 from companion.eventlog import FORMAT_VERSION, EventLog
+from companion.host import Host
 
 SETUP = {"setup": {"game": "flip", "seats": ["ann", "ben"], "dealer": "ben", "start": "red-5"}}
 
@@ -86,3 +87,37 @@ def test_appending_to_an_unknown_match_fails_loudly():
     log = EventLog(":memory:")
     with pytest.raises(sqlite3.IntegrityError):
         log.append(999, {"by": "ann", "do": "draw"}, [])
+
+
+class _Killed(BaseException):
+    """The process dies here (kill -9, the plug pulled)."""
+
+
+def test_a_kill_right_after_the_winning_action_still_leaves_the_match_won(tmp_path, monkeypatch):
+    path = tmp_path / "events.sqlite3"
+    host = Host(EventLog(path), mode="scoreboard")
+    table = host.start_match({"setup": {"game": "scoreboard", "seats": ["ann", "ben"],
+                                        "options": {"target": 10}}})
+    assert table.act({"by": "ben", "do": "score", "points": 30}).ok
+
+    def killed(*args, **kwargs):  # anything written after the winning action is lost
+        raise _Killed
+
+    monkeypatch.setattr(EventLog, "finish_match", killed)
+    try:
+        table.act({"by": "ann", "do": "round"})  # ann wins the match
+    except _Killed:
+        pass
+    monkeypatch.undo()
+    again = EventLog(path)  # the restart
+    assert again.unfinished() is None
+    [match] = again.matches()
+    assert match["result"]["champions"] == ["ann"] and "abandoned" not in match["result"]
+    assert [e["action"]["do"] for e in again.entries(match["id"])] == ["score", "round"]
+
+
+def test_append_with_finish_closes_the_match(tmp_path):
+    log = EventLog(tmp_path / "events.sqlite3")
+    match = log.start_match({"setup": {"game": "timer", "seats": ["ann", "ben"]}})
+    log.append(match, {"by": "ann", "do": "timeout"}, [{"type": "won"}], finish={"champions": ["ann"]})
+    assert log.unfinished() is None and log.matches()[0]["result"] == {"champions": ["ann"]}

@@ -244,6 +244,17 @@ def test_camera_lost_wins_over_a_pending_confirmation(rig):
     assert rig.signals.snapshot()["status"]["mode"] == "confirm"
 
 
+
+def test_a_video_that_ends_leaves_the_status_led_blue_and_says_so(rig):
+    rig.send("camera", status="ended", source="opencv", reason="the video ended")
+    assert rig.freqs() == notes_of("camera-lost")
+    rig.reset()
+    rig.advance(3.0 - rig.clock.now())
+    snap = rig.signals.snapshot()["status"]
+    assert snap["mode"] == "camera-ended" and snap["color"] == "blue"
+    rig.send("camera", status="ended")  # again: nothing new
+    assert rig.freqs() == []
+
 # --- flip, wins ------------------------------------------------------------------------------
 
 def test_flip_changes_the_side_led_with_a_falling_or_rising_tune(rig):

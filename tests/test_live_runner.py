@@ -3,11 +3,13 @@ missing or vanishing camera, and the table's answers (web, confirm button)."""
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -15,7 +17,7 @@ from companion.config import Config, load_config
 from simulator.bots import Bot
 from companion.host import Host
 from app.runner import CameraUnavailable, CameraWorker, Companion, TableLoop, demo_setup, open_camera
-from vision.sources import CameraLost, FrameSource
+from vision.sources import CameraLost, Frame, FrameSource
 from simulator.demo_table import DemoTable
 from tests.support.readings import GRID, SETUP, reading, with_cell
 
@@ -79,6 +81,59 @@ def test_a_camera_that_disappears_gives_lost_events_and_never_raises():
     assert seen and seen[0]["status"] == "lost" and "unplugged" in seen[0]["reason"]
     assert len([s for s in seen if s["status"] == "lost"]) == 1  # said once
 
+
+
+class _DriverFails(FrameSource):
+    name = "driver"
+
+    def read(self):
+        raise RuntimeError("VIDIOC_DQBUF: No such device")
+
+
+def test_any_camera_error_is_camera_lost_once_without_tracebacks(caplog):
+    host = _grid_host()
+    lost = threading.Event()
+    seen = []
+    host.bus.subscribe(lambda m: (seen.append(m.data), lost.set()), {"camera"})
+    worker = CameraWorker(host, _DriverFails, first=_DriverFails(), retry_s=0.001)
+    worker.source.max_retry_s = 0.002
+    with caplog.at_level(logging.DEBUG):
+        worker.start()
+        try:
+            assert lost.wait(10), "no camera lost"
+            worker._stop.wait(0.05)  # more failed reads after the loss
+        finally:
+            worker.stop()
+    assert [d["status"] for d in seen] == ["lost"]
+    assert "RuntimeError: VIDIOC_DQBUF" in seen[0]["reason"]
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
+
+
+class _Frames(FrameSource):
+    """``n`` frames, then it stops the worker that reads it."""
+
+    def __init__(self, n, stop):
+        self.n, self.stop = n, stop
+
+    def read(self):
+        self.n -= 1
+        if self.n < 0:
+            self.stop()
+        return Frame(np.zeros((90, 160, 3), np.uint8), 0.0, 0)
+
+
+def test_the_same_frame_error_again_and_again_is_logged_once(caplog):
+    host = _grid_host()
+
+    def classifier_for(game):
+        raise ValueError("no model for this game")
+
+    worker = CameraWorker(host, lambda: None, first=None, classifier_for=classifier_for)
+    worker.source = _Frames(4, worker._stop.set)
+    with caplog.at_level(logging.ERROR, logger="app.runner"):
+        worker._run()  # in this thread, until the source has given its frames
+    tracebacks = [r for r in caplog.records if r.exc_info]
+    assert len(tracebacks) == 1 and "no model" in str(tracebacks[0].exc_info[1])
 
 def test_the_worker_reads_frames_publishes_readings_and_a_frame_picture():
     host = _grid_host()
@@ -148,3 +203,28 @@ def test_demo_bots_play_through_the_camera():
     camera = [s for s in sources if s[0] in ("camera", "confirm")]
     assert len(camera) >= 3, sources
     assert not [s for s in sources if s[0] == "bot" and s[1] in ("play", "move", "discard")]
+
+
+def test_the_terminal_survives_a_name_it_cannot_print(tmp_path):
+    # a seat named with a lone surrogate once killed the terminal thread (its queue then grew
+    # without bound); the line is shown escaped and the next ones still come
+    import io
+    import time as _time
+
+    toml = tmp_path / "c.toml"
+    toml.write_text('[table]\nmode = "timer"\n')
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")  # strict: a surrogate raises
+    companion = Companion(load_config(toml), demo=False, pin_factory=MockFactory(pin_class=MockPWMPin),
+                          log_path=tmp_path / "e.sqlite3", web=False, out=out)
+    companion.host.bus.publish("refused", seat="b\udc80d", code="x")
+    companion.host.bus.publish("refused", seat="after", code="y")
+    deadline = _time.monotonic() + 10
+    text = ""
+    while _time.monotonic() < deadline and "after" not in text:
+        join = getattr(companion.host.bus, "join", None)
+        if join:
+            join()
+        _time.sleep(0.05)
+        out.flush()
+        text = out.buffer.getvalue().decode("utf-8", "replace")
+    assert "b\\udc80d" in text and "after" in text

@@ -1,5 +1,5 @@
 """Real-browser tests: Debian's Chromium, driven by Playwright, on phone-sized pages of the app
-served by a real threaded werkzeug server on 127.0.0.1.
+served by the real waitress server (``web.serve``) on 127.0.0.1.
 
 Skipped with a clear message when Chromium or Playwright is absent (``scripts/install-browser.sh``
 installs Chromium; Playwright comes with the ``test`` extra). Screenshots of every page are kept
@@ -373,3 +373,43 @@ def test_scoreboard_round_from_the_phones(table, browser):
     assert tv.locator("#turn").inner_text() == "Round 2"
     shot(tv, "table-view-scoreboard")
     ctx.close()
+
+
+def test_dialogs_take_the_focus_and_esc_cancels_them(table, browser):
+    host, server = table
+    host.start_match(SCORES)
+    ben = join(browser, server, "ben")
+    wait_live(ben)
+    opener = ben.get_by_role("button", name="Type my points")
+    opener.click()
+    ben.wait_for_selector("dialog.sheet[open]")
+    assert ben.evaluate("document.activeElement.closest('dialog.sheet') !== null")
+    ben.locator('.numpad [data-key="7"]').click()
+    # the pad is drawn again for each key: the focus stays on the key just pressed
+    assert ben.evaluate("document.activeElement.dataset.key") == "7"
+    ben.keyboard.press("Escape")
+    ben.wait_for_selector("dialog.sheet[open]", state="detached")
+    assert ben.evaluate("document.activeElement.dataset.do") == "score"   # back to the opener
+    assert host.table.state_json()["entered"] == {}                     # nothing was sent
+    opener.click()                                                     # it opens again after Esc
+    ben.locator('.numpad [data-key="5"]').click()
+    ben.locator(".sheet [data-send]").click()
+    ben.wait_for_function("document.querySelector('#prompt').textContent.includes('5')",
+                          timeout=3000)
+    assert host.table.state_json()["entered"] == {"ben": 5}
+    ben.context.close()
+
+    organiser = join(browser, server, None)
+    end = organiser.locator("#end-match")
+    organiser.wait_for_function("!document.querySelector('#end-match').disabled", timeout=3000)
+    end.click()                                          # asked in the page's dialog ...
+    organiser.wait_for_selector("dialog.sheet[open]")
+    assert organiser.evaluate("document.activeElement.hasAttribute('data-cancel')")
+    organiser.keyboard.press("Escape")                   # ... Esc: the match goes on
+    organiser.wait_for_selector("dialog.sheet[open]", state="detached")
+    assert host.table is not None
+    end.click()
+    organiser.locator(".sheet [data-yes]").click()
+    organiser.wait_for_function("document.querySelector('#end-match').disabled", timeout=3000)
+    assert host.table is None
+    organiser.context.close()

@@ -12,9 +12,10 @@ line)::
     synthetic              the synthetic table (a scripted demo game; :mod:`simulator.source`
                            lends it, this module knows only real frames)
 
-A camera that disappears never crashes the table: :class:`ResilientSource` publishes
-``camera`` {status: "lost"} on the bus, retries with a growing pause, and publishes
-``camera`` {status: "ok"} when frames come again.
+A camera that fails never crashes the table: :class:`ResilientSource` publishes ``camera``
+{status: "lost", reason} on the bus after a few failed reads in a row, retries with a growing
+pause, and publishes ``camera`` {status: "ok"} after a few good frames in a row; a video that
+ends says ``camera`` {status: "ended"}.
 
 >>> open_source("webcam:3")
 Traceback (most recent call last):
@@ -66,6 +67,14 @@ class FrameSource:
     def read(self) -> Frame | None:
         """The next frame; None when a finite source has ended. Raises CameraLost."""
         raise NotImplementedError
+
+    @property
+    def position(self) -> int | None:
+        """The index of the next frame of a finite source; None for a live camera."""
+        return None
+
+    def seek(self, index: int) -> None:
+        """Go on from frame ``index`` (a finite source opened again); a live camera ignores it."""
 
     def __iter__(self) -> Iterator[Frame]:
         while True:
@@ -190,6 +199,15 @@ class OpenCVSource(FrameSource):
             t = self.clock()
         return Frame(image, t, i)
 
+    @property
+    def position(self) -> int | None:
+        return self._index if self.finite else None
+
+    def seek(self, index: int) -> None:
+        if self.finite and index > 0:
+            self.cap.set(cv2.CAP_PROP_POS_FRAMES, index)
+            self._index = index
+
     def close(self) -> None:
         self.cap.release()
 
@@ -218,59 +236,126 @@ class FolderSource(FrameSource):
             raise CameraLost(f"cannot read {self.paths[i // self.repeat]}")
         return Frame(image, i / self.fps, i)
 
+    @property
+    def position(self) -> int:
+        return self._index
+
+    def seek(self, index: int) -> None:
+        self._index = max(0, index)
+
 
 class ResilientSource(FrameSource):
-    """Wraps a source that may fail: reopens it (``open_fn``) after a growing pause and says so
-    on the bus (``camera`` {status: lost|ok}). Never raises :class:`CameraLost`."""
+    """Wraps a source that may fail; never raises, and tells the table what it sees.
+
+    * Any error of the source is a failed read: :class:`CameraLost`, an OpenCV error, an
+      ``OSError``, whatever a driver raises. The source is closed and opened again
+      (``open_fn``) after a pause that doubles with each failure in a row, from ``retry_s`` up
+      to ``max_retry_s``.
+    * Hysteresis: ``camera`` {status: "lost", reason} is published (and logged, once, without a
+      traceback) only after ``lost_after`` failed reads in a row, and {status: "ok"} only after
+      ``ok_after`` good frames in a row, so that a source failing now and then never flaps.
+    * A finite source that ends (a video, a folder) publishes ``camera`` {status: "ended"} once
+      and reads None from then on.
+    * A source opened again resumes where the last one stopped when it can (:meth:`FrameSource.seek`:
+      a folder, a video file), so a reopened folder does not start over at its first image.
+    """
 
     name = "resilient"
 
     def __init__(self, open_fn: Callable[[], FrameSource], bus=None, *, retry_s: float = 1.0,
-                 max_retry_s: float = 15.0, sleep: Callable[[float], None] = time.sleep,
+                 max_retry_s: float = 15.0, lost_after: int = 3, ok_after: int = 5,
+                 sleep: Callable[[float], None] = time.sleep,
                  stop: Callable[[], bool] = lambda: False):
         self.open_fn = open_fn
         self.bus = bus
         self.retry_s = retry_s
         self.max_retry_s = max_retry_s
+        self.lost_after = max(1, lost_after)
+        self.ok_after = max(1, ok_after)
         self.sleep = sleep
         self.stop = stop
         self.source: FrameSource | None = None
-        self.lost = False
+        #: ok, lost or ended: what the table was last told
+        self.status = "ok"
+        #: failed reads in a row, and good frames in a row since the camera was lost
         self.failures = 0
+        self.good = 0
+        self.reason: str | None = None
+        self._resume_at: int | None = None
+
+    @property
+    def lost(self) -> bool:
+        return self.status == "lost"
 
     def _publish(self, status: str, **data) -> None:
+        self.status = status
         if self.bus is not None:
             self.bus.publish("camera", status=status, **data)
 
     def read(self) -> Frame | None:
-        pause = self.retry_s
-        while not self.stop():
+        while self.status != "ended" and not self.stop():
             try:
                 if self.source is None:
-                    self.source = self.open_fn()
+                    self.source = self._open()
                 frame = self.source.read()
-                if frame is None:
-                    return None
-                if self.lost:
-                    self.lost = False
-                    self._publish("ok", source=self.source.name)
-                return frame
-            except CameraLost as exc:
-                self.failures += 1
-                if not self.lost:
-                    self.lost = True
-                    log.warning("camera lost: %s", exc)
-                    self._publish("lost", reason=str(exc))
-                if self.source is not None:
-                    self.source.close()
-                    self.source = None
-                self.sleep(pause)
-                pause = min(self.max_retry_s, pause * 2)
+            except Exception as exc:  # noqa: BLE001 - every driver fails in its own words
+                self._failed(exc)
+                continue
+            if frame is None:
+                self._ended()
+                return None
+            self._good()
+            return frame
         return None
+
+    def _open(self) -> FrameSource:
+        source = self.open_fn()
+        if self._resume_at is not None:
+            source.seek(self._resume_at)
+        return source
+
+    def _failed(self, exc: Exception) -> None:
+        self.reason = str(exc) if isinstance(exc, CameraLost) else f"{type(exc).__name__}: {exc}"
+        self.failures += 1
+        self.good = 0
+        if self.source is not None:
+            position = self.source.position
+            if position is not None:
+                self._resume_at = position
+            self._close_quietly()
+        if self.status == "ok" and self.failures >= self.lost_after:
+            log.warning("camera lost: %s", self.reason)
+            self._publish("lost", reason=self.reason)
+        else:
+            log.debug("camera read failed (%d in a row): %s", self.failures, self.reason)
+        self.sleep(min(self.max_retry_s, self.retry_s * 2 ** min(self.failures - 1, 16)))
+
+    def _good(self) -> None:
+        self.failures = 0
+        if self.status == "lost":
+            self.good += 1
+            if self.good >= self.ok_after:
+                self.good = 0
+                log.warning("camera back: %s", self.source.name)
+                self._publish("ok", source=self.source.name)
+
+    def _ended(self) -> None:
+        name = self.source.name if self.source is not None else self.name
+        reason = {"opencv": "the video ended", "folder": "the last image was read"}.get(
+            name, f"the {name} source has no more frames")
+        log.warning("camera: %s; nothing more to see", reason)
+        self._publish("ended", source=name, reason=reason)
+
+    def _close_quietly(self) -> None:
+        source, self.source = self.source, None
+        try:
+            source.close()
+        except Exception:  # noqa: BLE001 - a broken device may fail to close too
+            log.debug("closing the failed camera source failed", exc_info=True)
 
     def close(self) -> None:
         if self.source is not None:
-            self.source.close()
+            self._close_quietly()
 
 
 def pi_camera_present() -> bool:

@@ -368,7 +368,7 @@ class TableReader:
             return FrameReport("calibrating", _ms(start))
         voting = {n for n in self.region_names if len(self._votes[n])}
         todo = set(changed) | voting | self._postponed
-        if not todo and not self._dirty:
+        if not todo and not self._dirty and not self._pawn_dirty:
             self.detector.follow_drift(cur, change)
             return FrameReport("quiet", _ms(start))
         self._postponed = set()
@@ -512,19 +512,31 @@ class TableReader:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None)
         self._pawn_votes.append(seen)
+        votes = self._pawn_votes
+        need = self.votes_needed
+        sightings = [p for p in votes if p.seen]
+        misses = _trailing_misses(votes)
         # a pawn cannot vanish from the table: its marker missed in a frame or two (compression,
-        # glare) is no news; only a pawn missing for longer (lifted off, hidden) is
-        need = self.votes_needed if seen.seen or not self._pawn.seen else 3 * self.votes_needed
-        last = self._pawn_votes[-need:]
-        if len(last) == need and len({p.cell for p in last}) == 1:
-            if last[-1].cell != self._pawn.cell or not self._pawn.seen:
-                self._dirty.add("pawn")
-            self._pawn = last[-1]
-            self._pawn_votes.clear()
-            self._pawn_dirty = False
-        elif len(self._pawn_votes) > 4 * self.votes_needed + 2:
-            self._pawn_votes.clear()
-            self._pawn_dirty = False
+        # glare, a small marker in noise) is no news; the places it was seen vote among themselves
+        if len(sightings) >= need and len({p.cell for p in sightings[-need:]}) == 1:
+            self._settle_pawn(sightings[-1])
+        elif misses >= (need if not self._pawn.seen else 3 * need):
+            self._settle_pawn(seen)  # missing for long (lifted off, hidden): not seen
+        elif len(votes) > 4 * need + 2:
+            # the votes never agreed: say where the pawn was last seen, but not that it is seen
+            # there now (a stale place reported as seen was once called an illegal move)
+            self._settle_pawn(PawnReading(self._pawn.cell, self._pawn.mm, False))
+        else:
+            # no agreement yet: keep voting on the next frames, quiet ones included, and hold the
+            # reading back meanwhile (it would carry the pawn's old place)
+            self._pawn_dirty = True
+
+    def _settle_pawn(self, pawn: PawnReading) -> None:
+        if pawn.cell != self._pawn.cell or pawn.seen != self._pawn.seen:
+            self._dirty.add("pawn")
+        self._pawn = pawn
+        self._pawn_votes.clear()
+        self._pawn_dirty = False
 
     def _maybe_emit(self, t: float) -> TableReading | None:
         if any(len(v) for n, v in self._votes.items() if n != "draw") or self._pawn_dirty \
@@ -575,6 +587,16 @@ TOUCHED_CHANGE = 0.8
 #: A nudge followed by the table's texture moves the play area's corners by less than this
 #: (more is a bad match: the grid's cards calibrate the view again instead).
 _MAX_FOLLOW_PX = 120.0
+
+
+def _trailing_misses(votes: list[PawnReading]) -> int:
+    """How many of the last pawn votes in a row missed the marker."""
+    n = 0
+    for vote in reversed(votes):
+        if vote.seen:
+            break
+        n += 1
+    return n
 
 
 def _look(patch: np.ndarray | None) -> np.ndarray | None:

@@ -5,53 +5,122 @@
 >>> app.test_client().get("/api/state").json["playing"]
 False
 
-Run it with :func:`serve` (a threaded werkzeug server: one thread per open phone). See
-``docs/web.md`` for the pages, the API and how phones join.
+Run it with :func:`serve`: waitress, a production WSGI server in pure Python. One thread (the
+main loop) holds every connection, idle or half-sent, and a fixed pool of worker threads runs the
+requests; an open event stream keeps its worker, so the pool is sized for the streams allowed plus
+a few for the other requests. See ``docs/web.md`` for the pages, the API and how phones join.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 
-from werkzeug.serving import BaseWSGIServer, make_server
+from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
+from waitress.server import TcpWSGIServer
+from waitress import wasyncore
 
 from .app import create_app
 
-__all__ = ["create_app", "serve", "WebServer"]
+__all__ = ["create_app", "serve", "WebServer", "ServerLimits"]
 
 log = logging.getLogger(__name__)
+
+
+class ServerLimits:
+    """What one connection may cost (see docs/web.md). The defaults suit a Pi on a home network.
+
+    ``max_body``: the largest request body (the biggest real one, a grid set-up, is ~2 kB);
+    ``max_header``: the request line and headers together; ``request_timeout_s``: a request must
+    arrive whole (headers and body) within this time once it has begun, or its connection is
+    dropped (a slow-sending client holds no thread, but it would hold a connection);
+    ``idle_timeout_s``: a connection with nothing sent either way is closed; ``connections``: the
+    most open connections (more wait in the kernel's queue; each costs a file descriptor and a
+    few kB, never a thread); ``spare_threads``: workers beyond one per event stream, for the other
+    requests; ``check_every_s``: how often the timeouts are checked.
+    """
+
+    def __init__(self, *, max_body: int = 64 * 1024, max_header: int = 32 * 1024,
+                 request_timeout_s: float = 10.0, idle_timeout_s: int = 30,
+                 connections: int = 500, spare_threads: int = 8, check_every_s: int = 2):
+        self.max_body = max_body
+        self.max_header = max_header
+        self.request_timeout_s = request_timeout_s
+        self.idle_timeout_s = idle_timeout_s
+        self.connections = connections
+        self.spare_threads = spare_threads
+        self.check_every_s = check_every_s
+
+
+class _Channel(HTTPChannel):
+    """A connection that remembers when its unfinished request began."""
+
+    request_began: float | None = None
+
+    def received(self, data):
+        waiting = self.request is not None
+        result = super().received(data)
+        if self.request is None:
+            self.request_began = None
+        elif not waiting or self.request_began is None:
+            self.request_began = time.monotonic()
+        return result
+
+
+class _Server(TcpWSGIServer):
+    """waitress, plus: a request that has not arrived whole within ``request_timeout_s`` of its
+    first byte has its connection closed (waitress itself only closes connections that are
+    silent for ``channel_timeout``; one byte every few seconds would keep a half-sent request)."""
+
+    channel_class = _Channel
+    request_timeout_s = 10.0
+
+    def maintenance(self, now):
+        super().maintenance(now)
+        cutoff = time.monotonic() - self.request_timeout_s
+        for channel in list(self.active_channels.values()):
+            began = getattr(channel, "request_began", None)
+            if began is not None and began < cutoff and not channel.requests:
+                channel.will_close = True
 
 
 class WebServer:
     """A running app: ``url``, ``app``, ``server``; :meth:`shutdown` stops it and ends the streams."""
 
-    def __init__(self, app, server: BaseWSGIServer, address: str):
+    def __init__(self, app, server: _Server, address: str):
         self.app = app
         self.server = server
-        self.port = server.server_port
+        self.port = int(server.effective_port)
         shown = "127.0.0.1" if address in ("0.0.0.0", "") else address
         self.url = f"http://{shown}:{self.port}"
         self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
 
     def start(self) -> "WebServer":
         """Serve in a background (daemon) thread and return at once."""
-        self._thread = threading.Thread(target=self.server.serve_forever, name="web-server",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self.serve_forever, name="web-server", daemon=True)
         self._thread.start()
         return self
 
     def serve_forever(self) -> None:
         try:
-            self.server.serve_forever()
+            self.server.run()
         finally:
             self._close_streams()
+            self._stopped.set()
 
     def shutdown(self) -> None:
         self._close_streams()
-        self.server.shutdown()
-        self.server.server_close()
+        # The streams have ended: the workers finish their last writes, then stop.
+        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+        # Closing every socket from the server's own loop makes that loop return.
+        try:
+            self.server.trigger.pull_trigger(lambda: wasyncore.close_all(self.server._map))
+        except OSError:      # another thread's wake-up ran our close first: already closed
+            pass
         if self._thread is not None:
             self._thread.join(timeout=5)
 
@@ -60,20 +129,47 @@ class WebServer:
         ext["stream"].close()
 
 
-def serve(host, address: str = "0.0.0.0", port: int = 8000, *, block: bool = True,
-          **app_options: Any) -> WebServer:
-    """Serve the app for ``host`` on ``address:port`` with a threaded werkzeug server.
+def _allow_open_files(wanted: int) -> None:
+    """Raise this process's soft limit of open files towards ``wanted`` (a Pi's systemd gives
+    services 1024), never above the hard limit."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Linux
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
-    With ``block=True`` (the default, for ``companion run``/``demo``) it serves until
-    KeyboardInterrupt or :meth:`WebServer.shutdown` from another thread, then returns the
-    stopped server. With ``block=False`` it serves in a daemon thread and returns the running
-    :class:`WebServer` (tests and benchmarks; ``port=0`` picks a free port). ``app_options`` go
-    to :func:`create_app` (``secret_key``, ``public_url``...).
+
+def serve(host, address: str = "0.0.0.0", port: int = 8000, *, block: bool = True,
+          limits: ServerLimits | None = None, **app_options: Any) -> WebServer:
+    """Serve the app for ``host`` on ``address:port`` with waitress.
+
+    With ``block=True`` (the default) it serves until KeyboardInterrupt or
+    :meth:`WebServer.shutdown` from another thread, then returns the stopped server. With
+    ``block=False`` it serves in a daemon thread and returns the running :class:`WebServer`
+    (``companion run``/``demo``, tests and benchmarks; ``port=0`` picks a free port).
+    ``app_options`` go to :func:`create_app` (``secret_key``, ``public_url``, ``max_streams``...);
+    ``address`` is added to the names the app answers to. ``limits``: :class:`ServerLimits`.
     """
-    app = create_app(host, **app_options)
+    limits = limits or ServerLimits()
+    allowed = tuple(app_options.pop("allowed_hosts", ()) or ())
+    app = create_app(host, allowed_hosts=(address, *allowed), max_body=limits.max_body,
+                     **app_options)
     app.config["BIND_ADDRESS"] = address
-    server = make_server(address, port, app, threaded=True)
-    server.daemon_threads = True
+    streams = app.extensions["companion"]["stream"]
+    adj = Adjustments(
+        host=address, port=port,
+        threads=streams.max_clients + streams.max_anonymous + limits.spare_threads,
+        max_request_body_size=limits.max_body, max_request_header_size=limits.max_header,
+        channel_timeout=limits.idle_timeout_s, cleanup_interval=limits.check_every_s,
+        connection_limit=limits.connections, ident="companion",
+        # The table never sits behind a proxy: X-Forwarded-* headers are dropped, not believed.
+        clear_untrusted_proxy_headers=True)
+    _allow_open_files(limits.connections + 64)
+    server = _Server(app, map={}, adj=adj)
+    server.request_timeout_s = limits.request_timeout_s
     web = WebServer(app, server, address)
     log.info("web page on %s (join link in the QR code on the table view)", web.url)
     if not block:
@@ -82,6 +178,4 @@ def serve(host, address: str = "0.0.0.0", port: int = 8000, *, block: bool = Tru
         web.serve_forever()
     except KeyboardInterrupt:
         pass
-    finally:
-        web.server.server_close()
     return web

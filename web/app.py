@@ -6,13 +6,18 @@ Every asset is served from here: the companion works with no internet.
 
 Refusals are JSON ``{"ok": false, "error": CODE, "message": ...}`` with a 4xx status when the
 *request* is wrong (not joined, bad CSRF, wrong seat, malformed, no match) and nothing is
-changed; when the request is fine but the rule engine refuses the action, the answer is the
-replay answer with HTTP 200 and ``ok: false`` (a refused flip/classic play may still have cost
-a penalty, and its ``events`` and ``state`` say so).
+changed: every view raises :class:`ApiError` for that, and every ``POST`` goes through
+:func:`post_guard` (origin, joined phone, CSRF header, a JSON object body, the match). Every
+input from the request (body, headers, path, query, cookies) is checked here, at the edge, so
+that nothing the network sends reaches the engines unread or answers a 500. When the request
+is fine but the rule engine refuses the action, the answer is the replay answer with HTTP 200
+and ``ok: false`` (a refused flip/classic play may still have cost a penalty, and its
+``events`` and ``state`` say so).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import secrets
@@ -23,23 +28,26 @@ from dataclasses import fields
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, Flask, Response, current_app, g, jsonify, make_response, redirect,
-                   render_template, request, stream_with_context, url_for)
+from flask import (Blueprint, Flask, Response, current_app, g, jsonify, render_template, request,
+                   stream_with_context, url_for)
+from werkzeug.exceptions import HTTPException
 
 from companion.bus import BusMessage
-from companion.cards import CLASSIC, DARK, FACE_SETS, LIGHT
+from companion.cards import CLASSIC, DARK, LIGHT
 from companion.decks import classic_deck
 from companion.engine import GAME_NAMES, RuleError, SetupError, game_class
 from companion.engine.actions import action_from_json
+from companion.engine.errors import shown
 from companion.host import Host, NoMatch
 
 from . import i18n, qr
-from .auth import COOKIE, CSRF_HEADER, Phone, Phones
-from .netinfo import is_loopback, lan_ip
+from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
+                   SeatTaken)
+from .netinfo import is_local_address, is_loopback, lan_ip, own_names
 from .scores import chart_svg, scoreboard
 from .stream import Broadcaster, TooManyClients
 
-__all__ = ["create_app", "WebState"]
+__all__ = ["create_app", "WebState", "ApiError", "post_guard"]
 
 #: Actions a phone may send for its own seat (``timeout`` belongs to the turn timer).
 PHONE_ACTIONS = frozenset({"play", "move", "discard", "draw", "pass", "uno", "catch", "challenge",
@@ -47,11 +55,10 @@ PHONE_ACTIONS = frozenset({"play", "move", "discard", "draw", "pass", "uno", "ca
 #: What the organiser (joined with no seat) may send, naming the seat it is for: starting rounds,
 #: penalties, and (scoreboard) typing a player's points for them.
 ORGANISER_ACTIONS = frozenset({"round", "penalty", "score"})
-#: The highest hand a phone may type on the scoreboard (more is a typo, not a hand).
-MAX_HAND_POINTS = 9999
-#: The only actions of the two table modes with no rules (anything else: 400, unseen by the table).
-MODE_ACTIONS = {"timer": frozenset({"pass", "timeout"}),
-                "scoreboard": frozenset({"score", "show", "round"})}
+#: The largest request body (a set-up with a 5x5 grid is under 2 KiB): more is refused, 413.
+MAX_BODY_BYTES = 64 * 1024
+#: The deepest JSON nesting a body may have (a set-up is 4 deep): deeper is refused unread.
+MAX_JSON_DEPTH = 16
 #: Bus events not worth a line in "what happened" (big or very frequent).
 _QUIET = {"state", "table-ready", "action", "reading", "signals"}
 UNDO_REQUEST_S = 60.0
@@ -89,10 +96,56 @@ class WebState:
 
     def pending_undo(self) -> dict[str, Any] | None:
         with self.lock:
-            req = self.undo_request
-            if req is not None and time.monotonic() - req["at"] > UNDO_REQUEST_S:
-                self.undo_request = req = None
+            req = self._live_undo_request()
             return None if req is None else {"by": req["by"]}
+
+    def _live_undo_request(self) -> dict[str, Any] | None:
+        """The undo request, dropped once stale (the caller holds the lock)."""
+        req = self.undo_request
+        if req is not None and time.monotonic() - req["at"] > UNDO_REQUEST_S:
+            self.undo_request = req = None
+        return req
+
+    def undo_step(self, seat: str, cancel: bool) -> tuple[str, str]:
+        """Decide and record, in one step under the lock, what ``seat``'s undo tap means.
+
+        Returns ``(what, by)``: ``asked`` (a new request by ``seat``), ``agreed`` (the request of
+        ``by`` is taken: the caller undoes, and no other tap can take it too), ``cancelled``;
+        raises :class:`ApiError` (409) when there is nothing to do. Nothing is published here:
+        the caller tells the bus after the lock is let go.
+        """
+        with self.lock:
+            req = self._live_undo_request()
+            if cancel:
+                if req is None or req["by"] != seat:
+                    raise ApiError(409, "no-undo-request", "you have not asked for an undo")
+                self.undo_request = None
+                return "cancelled", seat
+            if req is None:
+                self.undo_request = {"by": seat, "at": time.monotonic()}
+                return "asked", seat
+            if req["by"] == seat:
+                raise ApiError(409, "waiting-for-agreement",
+                               "another player has to agree to the undo")
+            self.undo_request = None
+            return "agreed", req["by"]
+
+    def take_answer(self, seat: str, index: Any) -> tuple[dict[str, Any], Any]:
+        """Check ``seat``'s answer ``index`` to the open camera question and take the question,
+        in one step under the lock (so one question is answered once): ``(question, choice)``.
+        Raises :class:`ApiError` (and leaves the question open) when the answer is refused."""
+        with self.lock:
+            question = self.confirm
+            if question is None:
+                raise ApiError(409, "no-question", "the camera is not asking anything now")
+            if question.get("seat") not in (None, seat):
+                raise ApiError(403, "wrong-seat", f"this question is for {question['seat']}")
+            choices = question.get("choices") or []
+            if (not isinstance(index, int) or isinstance(index, bool)
+                    or not 0 <= index < len(choices)):
+                raise ApiError(400, "bad-input", f"'choice' must be an index 0..{len(choices) - 1}")
+            self.confirm = None
+            return question, choices[index]
 
     def close(self) -> None:
         self._unsubscribe()
@@ -100,13 +153,21 @@ class WebState:
 
 def create_app(host: Host, *, secret_key: str | None = None, public_url: str | None = None,
                join_token: str | None = None, heartbeat_s: float = 15.0,
-               max_streams: int = 64) -> Flask:
+               max_streams: int = 32, table_streams: int = 8, phones_per_seat: int = 1,
+               cookie_max_age_s: float = COOKIE_MAX_AGE_S, allowed_hosts: tuple[str, ...] = (),
+               max_body: int = MAX_BODY_BYTES) -> Flask:
     """The web app for ``host``.
 
-    ``secret_key`` signs the phone cookies (a random one per run when not given: phones then
-    re-join after a restart). ``public_url`` (``http://192.168.1.20:8000``) overrides the address
-    put in the QR code; by default it is this machine's LAN IP address and the port the page was
-    asked on. ``join_token`` fixes the token of the join link (random by default).
+    ``secret_key`` signs the phone cookies (a random one per run when not given). Joined phones
+    are remembered in memory only: after a restart they scan the QR code again. ``public_url``
+    (``http://192.168.1.20:8000``) overrides the address put in the QR code; by default it is
+    this machine's LAN IP address and the port the page was asked on. ``join_token`` fixes the
+    token of the join link (random by default). ``max_streams`` event streams are kept for joined
+    phones and ``table_streams`` for pages without a cookie (table screens, spectators).
+    ``phones_per_seat`` (1) is how many phones may hold one seat (the organiser may change it when
+    starting a match); ``cookie_max_age_s`` how long a join lasts. The app answers only to
+    loopback, this machine's names and addresses, ``public_url``'s host and ``allowed_hosts``.
+    ``max_body`` bytes is the largest request body (413 beyond).
     """
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config.update(
@@ -114,14 +175,27 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
         PUBLIC_URL=public_url.rstrip("/") if public_url else None,
         JSON_SORT_KEYS=False,
         SEND_FILE_MAX_AGE_DEFAULT=300,
+        MAX_CONTENT_LENGTH=max_body,
     )
+    public_host = urlsplit(public_url).hostname if public_url else None
+    phones = Phones(app.config["SECRET_KEY"], join_token, max_age_s=cookie_max_age_s,
+                    per_seat=phones_per_seat)
+    broadcaster = Broadcaster(host.bus, heartbeat_s=heartbeat_s, max_clients=max_streams,
+                              max_anonymous=table_streams)
     app.extensions["companion"] = {
         "host": host,
-        "phones": Phones(app.config["SECRET_KEY"], join_token),
-        "stream": Broadcaster(host.bus, heartbeat_s=heartbeat_s, max_clients=max_streams),
+        "phones": phones,
+        "hosts": AllowedHosts(own_names(public_host, *allowed_hosts), is_local=is_local_address),
+        "stream": broadcaster,
         "web": WebState(host),
         "lan_ip": lan_ip(),
     }
+
+    def revoke_seats_on_a_new_match(message: BusMessage) -> None:
+        if message.type == "match-started":
+            broadcaster.close_owners(phones.revoke_seats())
+
+    host.bus.subscribe(revoke_seats_on_a_new_match)
     app.register_blueprint(bp)
     app.before_request(_before)
     app.after_request(_after)
@@ -147,10 +221,15 @@ def _web() -> WebState:
     return _ext()["web"]
 
 
-def _before() -> None:
+def _before() -> Response | None:
+    if not _ext()["hosts"].host_ok(request.host):
+        return error(400, "bad-host", f"this server does not answer to {request.host!r}: open "
+                                      f"the address shown on the table view")
     g.lang = i18n.choose(request.args.get("lang"), request.cookies.get("lang"),
                          request.accept_languages)
-    g.phone = _phones().read_cookie(request.cookies.get(COOKIE))
+    cookie = request.cookies.get(COOKIE)
+    # A real cookie is URL-safe ASCII; anything else is nobody's (and never reaches the signer).
+    g.phone = _phones().read_cookie(cookie) if cookie and cookie.isascii() else None
 
 
 def _after(response: Response) -> Response:
@@ -188,10 +267,26 @@ def _decks() -> dict[str, Any]:
     return out
 
 
+class ApiError(Exception):
+    """A refused request: answered ``{"ok": false, "error": code, "message": ...}`` with the 4xx
+    ``status``. Raise it before anything is changed: a refused request changes nothing."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
 def error(status: int, code: str, message: str, **extra: Any) -> Response:
     response = jsonify({"ok": False, "error": code, "message": message, **extra})
     response.status_code = status
     return response
+
+
+def _page(template: str, status: int = 200, **context: Any) -> Response:
+    """A rendered page. Text from old event logs may hold what UTF-8 cannot carry (a lone
+    surrogate in a seat name): it is shown as ``?`` rather than failing the page."""
+    html = render_template(template, **context)
+    return Response(html.encode("utf-8", "replace"), status=status, mimetype="text/html")
 
 
 def _join_url() -> str:
@@ -211,33 +306,115 @@ def _join_url() -> str:
     return f"{base}/join/{_phones().join_token}"
 
 
-def _guard(*, need_seat: bool = False) -> Response | Phone:
-    """The checks of every POST: same origin, a joined phone, its CSRF header."""
+def post_guard(*, joined: bool = True, seat: bool = False, organiser: bool = False,
+               body: bool = True, table: bool = False):
+    """The checks of every ``POST``, in this order, each refusing with :class:`ApiError`:
+
+    * a browser's ``Origin``, when sent, is this server (403 ``bad-origin``);
+    * ``joined``: a joined phone (401 ``not-joined``) with its ``X-CSRF-Token`` (403
+      ``bad-csrf``); ``seat``: and a seat, not the organiser (403 ``no-seat``); ``organiser``:
+      the organiser, not a seated phone (403 ``organiser-only``);
+    * ``body``: the body is one JSON object (400 ``bad-input``);
+    * ``table``: a match is being played (409 ``no-match``).
+
+    The view is called with ``phone`` (None when ``joined`` is False), and ``data`` / ``table``
+    when asked for.
+    """
+    def wrap(view):
+        @functools.wraps(view)
+        def guarded(**kwargs: Any):
+            kwargs["phone"] = _check_phone(seat, organiser) if joined else _check_origin()
+            if body:
+                kwargs["data"] = _json_body()
+            if table:
+                kwargs["table"] = _require_table()
+            return view(**kwargs)
+        return guarded
+    return wrap
+
+
+def _check_origin() -> None:
     origin = request.headers.get("Origin")
-    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
-        return error(403, "bad-origin", f"requests from {origin} are not accepted")
+    # compared with the allowed hosts, never with the Host header (a DNS-rebinding page sets both)
+    if origin is not None and not _ext()["hosts"].origin_ok(origin, request.host):
+        raise ApiError(403, "bad-origin", f"requests from {shown(origin)} are not accepted")
+
+
+def _check_phone(need_seat: bool, organiser: bool = False) -> Phone:
+    _check_origin()
     phone: Phone | None = g.phone
     if phone is None:
-        return error(401, "not-joined", "join the table first: scan the QR code on the table view")
-    if not _phones().csrf_ok(phone, request.headers.get(CSRF_HEADER)):
-        return error(403, "bad-csrf", f"missing or wrong {CSRF_HEADER} header: reload the page")
+        raise ApiError(401, "not-joined",
+                       "join the table first: scan the QR code on the table view")
+    header = request.headers.get(CSRF_HEADER)
+    # The token is hex: anything else is wrong before the (ASCII-only) constant-time compare.
+    if header is None or not header.isascii() or not _phones().csrf_ok(phone, header):
+        raise ApiError(403, "bad-csrf", f"missing or wrong {CSRF_HEADER} header: reload the page")
     if need_seat and phone.seat is None:
-        return error(403, "no-seat", "this phone joined as the organiser: it has no seat to play")
+        raise ApiError(403, "no-seat", "this phone joined as the organiser: it has no seat to play")
+    if organiser and not phone.is_organiser:
+        raise ApiError(403, "organiser-only", f"this phone plays {phone.seat}: only the organiser "
+                                              f"sets up, starts and ends matches")
     return phone
 
 
-def _json_body() -> Response | dict[str, Any]:
-    data = request.get_json(silent=True, force=True)
+def _json_body() -> dict[str, Any]:
+    """The request body as one JSON object, or 400 ``bad-input`` (not UTF-8, not JSON, too deep,
+    numbers too long, not an object)."""
+    raw = request.get_data(cache=True)
+    if _json_depth(raw) > MAX_JSON_DEPTH:
+        raise ApiError(400, "bad-input", f"the body nests deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:   # UnicodeDecodeError is a ValueError
+        raise ApiError(400, "bad-input",
+                       f"the body is not UTF-8 JSON: {type(exc).__name__}") from None
     if not isinstance(data, dict):
-        return error(400, "bad-input", "the body must be a JSON object")
+        raise ApiError(400, "bad-input", "the body must be a JSON object")
     return data
 
 
-def _table_or_error():
+def _json_depth(raw: bytes) -> int:
+    """How deep brackets nest in ``raw``, outside strings (read only when it has many)."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_JSON_DEPTH:
+        return 0
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:          # backslash
+                escaped = True
+            elif byte == 0x22:          # closing quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in b"]}":
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _require_table():
     try:
         return _host().require_table()
     except NoMatch as exc:
-        return error(409, "no-match", str(exc))
+        raise ApiError(409, "no-match", str(exc)) from None
+
+
+def _text_arg(name: str, most: int = 200) -> str | None:
+    """A query argument, refused (400 ``bad-input``) when longer than ``most`` characters."""
+    value = request.args.get(name)
+    if value is not None and len(value) > most:
+        raise ApiError(400, "bad-input", f"?{name}= is longer than {most} characters")
+    return value
 
 
 # --- pages ---------------------------------------------------------------------------------
@@ -245,13 +422,12 @@ def _table_or_error():
 @bp.get("/")
 def table_view():
     url = _join_url()
-    return render_template("table.html", page="table", join_url=url,
-                           qr_svg=qr.svg(qr.encode(url, "M"), title=url))
+    return _page("table.html", page="table", join_url=url, qr_svg=qr.svg(url))
 
 
 @bp.get("/seat/<seat>")
 def seat_page(seat: str):
-    return render_template("seat.html", page="seat", seat=seat)
+    return _page("seat.html", page="seat", seat=seat)
 
 
 @bp.get("/scoreboard")
@@ -268,8 +444,8 @@ def scoreboard_page():
         current = scoreboard(match, live)
     chart = chart_svg(current, title=_t("scores_over_rounds")) if current and current.rounds else ""
     history = [(m, scoreboard(m)) for m in matches]
-    return render_template("scoreboard.html", page="scoreboard", current=current, chart=chart,
-                           live=live, history=history, fmt_time=_fmt_time)
+    return _page("scoreboard.html", page="scoreboard", current=current, chart=chart,
+                 live=live, history=history, fmt_time=_fmt_time)
 
 
 @bp.get("/setup")
@@ -278,23 +454,25 @@ def setup_page():
     reading_grid = _reading_grid()
     host = _host()
     default = host.default_game if host.default_game in GAME_NAMES else GAME_NAMES[0]
-    return render_template("setup.html", page="setup", options=options,
-                           options_json=json.dumps(options), games=GAME_NAMES,
-                           default_game=default, mode=host.mode,
-                           has_camera_grid=reading_grid is not None,
-                           join_token=_phones().join_token)
+    return _page("setup.html", page="setup", options=options,
+                 options_json=json.dumps(options), games=GAME_NAMES,
+                 default_game=default, mode=host.mode,
+                 has_camera_grid=reading_grid is not None,
+                 phones_per_seat=_phones().per_seat)
 
 
 @bp.get("/join/<token>")
 def join_page(token: str):
-    ok = _phones().token_ok(token)
+    ok = _token_ok(token)
     table = _host().table
     seats = table.seats if table is not None else []
-    response = make_response(render_template("join.html", page="join", token=token,
-                                             token_ok=ok, seats=seats))
-    if not ok:
-        response.status_code = 403
-    return response
+    return _page("join.html", 200 if ok else 403, page="join", token=token,
+                 token_ok=ok, seats=seats)
+
+
+def _token_ok(token: Any) -> bool:
+    """The join token, checked in constant time (which takes ASCII only: the token is)."""
+    return isinstance(token, str) and token.isascii() and _phones().token_ok(token)
 
 
 def _fmt_time(t: float | None) -> str:
@@ -364,7 +542,7 @@ def api_state():
 def api_events():
     broadcaster: Broadcaster = _ext()["stream"]
     try:
-        client = broadcaster.open()
+        client = broadcaster.open(g.phone.pid if g.phone else None)
     except TooManyClients as exc:
         return error(503, "too-many-streams", str(exc))
     response = Response(stream_with_context(broadcaster.stream(client)),
@@ -384,20 +562,22 @@ def api_frame():
 
 @bp.get("/api/qr.svg")
 def api_qr():
+    """The join QR code, for the organiser only (the table view draws its own)."""
+    phone: Phone | None = g.phone
+    if phone is None or not phone.is_organiser:
+        return error(403, "organiser-only", "the join code is shown on the table view")
     url = _join_url()
-    return Response(qr.svg(qr.encode(url, "M"), title=url), mimetype="image/svg+xml",
+    return Response(qr.svg(url), mimetype="image/svg+xml",
                     headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/api/legal")
 def api_legal():
     """The actions the rules allow now for one seat (``?seat=``, default: this phone's seat)."""
-    seat = request.args.get("seat") or (g.phone.seat if g.phone else None)
-    table = _table_or_error()
-    if isinstance(table, Response):
-        return table
+    seat = _text_arg("seat") or (g.phone.seat if g.phone else None)
+    table = _require_table()
     if seat not in table.seats:
-        return error(404, "unknown-seat", f"no seat {seat!r} in this match")
+        raise ApiError(404, "unknown-seat", f"no seat {seat!r} in this match")
     seen, out = set(), []
     for action in table.legal_actions():
         if action.by != seat:
@@ -428,7 +608,7 @@ def api_scoreboard():
 @bp.get("/api/deal-grid")
 def api_deal_grid():
     """Demo helper: 25 cards dealt from a shuffled classic deck (``?seed=`` for a fixed one)."""
-    seed = request.args.get("seed")
+    seed = _text_arg("seed")
     rng = random.Random(seed)
     deck = list(classic_deck())
     rng.shuffle(deck)
@@ -439,214 +619,187 @@ def api_deal_grid():
 def api_camera_grid():
     grid = _reading_grid()
     if grid is None:
-        return error(404, "no-reading", "the camera has not read a 5x5 grid yet")
+        raise ApiError(404, "no-reading", "the camera has not read a 5x5 grid yet")
     return jsonify({"ok": True, "grid": grid})
 
 
 # --- API: acting ---------------------------------------------------------------------------
 
 @bp.post("/api/join")
-def api_join():
-    origin = request.headers.get("Origin")
-    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
-        return error(403, "bad-origin", f"requests from {origin} are not accepted")
-    data = _json_body()
-    if isinstance(data, Response):
-        return data
-    if not _phones().token_ok(data.get("token")):
-        return error(403, "bad-token", "this join link is not valid: scan the QR code again")
+@post_guard(joined=False)
+def api_join(phone: None, data: dict[str, Any]):
+    if not _token_ok(data.get("token")):
+        raise ApiError(403, "bad-token", "this join link is not valid: scan the QR code again")
     seat = data.get("seat")
     if seat is not None:
         table = _host().table
         if not isinstance(seat, str) or table is None or seat not in table.seats:
-            return error(404, "unknown-seat", f"no seat {seat!r} in the match being played")
-    phone, cookie = _phones().new_cookie(seat)
+            raise ApiError(404, "unknown-seat", f"no seat {shown(seat)} in the match being played")
+    try:
+        phone, cookie = _phones().join(seat, replacing=g.phone)
+    except SeatTaken as exc:
+        raise ApiError(409, exc.code, str(exc)) from None
+    if g.phone is not None:                     # this phone joined before: its old cookie ends
+        _ext()["stream"].close_owners([g.phone.pid])
     response = jsonify({"ok": True, "seat": seat, "csrf": _phones().csrf_for(phone),
                         "next": url_for("web.seat_page", seat=seat) if seat else url_for("web.setup_page")})
-    response.set_cookie(COOKIE, cookie, max_age=7 * 86400, httponly=True, samesite="Strict",
+    response.set_cookie(COOKIE, cookie, max_age=int(_phones().max_age_s), httponly=True,
+                        samesite="Strict",
                         secure=request.is_secure)
     return response
 
 
 @bp.post("/api/leave")
-def api_leave():
-    phone = _guard()
-    if isinstance(phone, Response):
-        return phone
+@post_guard(body=False)
+def api_leave(phone: Phone):
+    _phones().leave(phone)                      # the cookie is refused from now on, even if kept
+    _ext()["stream"].close_owners([phone.pid])
     response = jsonify({"ok": True})
     response.delete_cookie(COOKIE)
     return response
 
 
 @bp.post("/api/action")
-def api_action():
-    phone = _guard()
-    if isinstance(phone, Response):
-        return phone
-    data = _json_body()
-    if isinstance(data, Response):
-        return data
-    table = _table_or_error()
-    if isinstance(table, Response):
-        return table
+@post_guard(table=True)
+def api_action(phone: Phone, data: dict[str, Any], table):
     do = data.get("do")
+    if not isinstance(do, str):
+        raise ApiError(400, "bad-input", f"'do' must be an action word, got {shown(do)}")
     if phone.seat is None:
         if do not in ORGANISER_ACTIONS:
-            return error(403, "no-seat", f"the organiser may only send {', '.join(sorted(ORGANISER_ACTIONS))}")
-        if data.get("by") not in table.seats:
-            return error(400, "bad-input", "'by' must name a seat of this match")
+            raise ApiError(403, "no-seat", "the organiser may only send "
+                                           f"{', '.join(sorted(ORGANISER_ACTIONS))}")
+        if not isinstance(data.get("by"), str) or data["by"] not in table.seats:
+            raise ApiError(400, "bad-input", "'by' must name a seat of this match")
     else:
         data.setdefault("by", phone.seat)
         if data.get("by") != phone.seat:
-            return error(403, "wrong-seat", f"this phone plays {phone.seat}, not {data.get('by')!r}")
+            raise ApiError(403, "wrong-seat",
+                           f"this phone plays {phone.seat}, not {shown(data.get('by'))}")
         if phone.seat not in table.seats:
-            return error(403, "wrong-seat", f"{phone.seat} has no seat in this match: join again")
+            raise ApiError(403, "wrong-seat", f"{phone.seat} has no seat in this match: join again")
     try:
         action = action_from_json(data)  # malformed or unknown cards: 400, the table never sees it
     except RuleError as exc:
-        return error(400, exc.code, exc.message)
-    refusal = _check_score_entry(table, action)
-    if refusal is not None:
-        return refusal
+        raise ApiError(400, exc.code, exc.message) from None
+    # What the game would only refuse as malformed (a mode's missing action, a typo of a hand,
+    # a card of another deck): 400 before the table sees it. The engine says which.
+    problem = table.game.malformed(action)
+    if problem is not None:
+        raise ApiError(400, problem.code, problem.message)
     if phone.seat is not None and do not in PHONE_ACTIONS:
-        return error(403, "not-from-phone", f"{do!r} is not sent from a phone")
-    answer = table.act(data, source="phone")
-    return jsonify(answer.to_json())
-
-
-def _check_score_entry(table, action) -> Response | None:
-    """Actions the table would only refuse as malformed (or take as a typo): 400 before it sees
-    them. The timer has only ``pass``; the scoreboard ``score``, ``show`` and ``round``."""
-    allowed = MODE_ACTIONS.get(table.game.name)
-    if allowed is not None and action.do not in allowed:
-        return error(400, "bad-input", f"the {table.game.name} has no {action.do!r} action: "
-                                       f"use {', '.join(sorted(allowed - {'timeout'}))}")
-    if action.do == "score" and action.points > MAX_HAND_POINTS:
-        return error(400, "bad-input", f"'points' must be 0..{MAX_HAND_POINTS}: a hand is never "
-                                       f"worth {action.points}")
-    if action.do == "show" and table.game.name == "scoreboard":
-        deck = getattr(table.game.options, "deck", "classic")
-        face_set = FACE_SETS.get(deck)
-        wrong = [c.name for c in action.cards if face_set is not None and c not in face_set]
-        if wrong:
-            return error(400, "bad-card", f"{', '.join(wrong)}: not in the {deck} deck this "
-                                          f"scoreboard counts")
-    return None
+        raise ApiError(403, "not-from-phone", f"{do!r} is not sent from a phone")
+    return jsonify(table.act(action, source="phone").to_json())
 
 
 @bp.post("/api/undo")
-def api_undo():
-    """Undo needs two: one seat asks, another agrees (``{"cancel": true}`` withdraws the ask)."""
-    phone = _guard(need_seat=True)
-    if isinstance(phone, Response):
-        return phone
-    data = _json_body()
-    if isinstance(data, Response):
-        return data
-    table = _table_or_error()
-    if isinstance(table, Response):
-        return table
+@post_guard(seat=True, table=True)
+def api_undo(phone: Phone, data: dict[str, Any], table):
+    """Undo needs two: one seat asks, another agrees (``{"cancel": true}`` withdraws the ask).
+
+    The request is asked, taken or withdrawn in one step under the web state's lock
+    (:meth:`WebState.undo_step`): two seats agreeing at once undo one action, not two.
+    """
     if phone.seat not in table.seats:
-        return error(403, "wrong-seat", f"{phone.seat} has no seat in this match")
-    web, bus = _web(), _host().bus
-    pending = web.pending_undo()
-    if data.get("cancel"):
-        if pending is None or pending["by"] != phone.seat:
-            return error(409, "no-undo-request", "you have not asked for an undo")
-        with web.lock:  # at once: the bus tells the other pages a moment later
-            web.undo_request = None
-        bus.publish("undo-cancelled", by=phone.seat)
+        raise ApiError(403, "wrong-seat", f"{phone.seat} has no seat in this match")
+    cancel = data.get("cancel", False)
+    if not isinstance(cancel, bool):
+        raise ApiError(400, "bad-input", "'cancel' must be true or false")
+    what, by = _web().undo_step(phone.seat, cancel)
+    bus = _host().bus
+    if what == "cancelled":
+        bus.publish("undo-cancelled", by=by)
         return jsonify({"ok": True, "undo_request": None})
-    if pending is None:
-        with web.lock:
-            web.undo_request = {"by": phone.seat, "at": time.monotonic()}
-        bus.publish("undo-requested", seat=phone.seat)
-        return jsonify({"ok": True, "undo_request": {"by": phone.seat}}), 202
-    if pending["by"] == phone.seat:
-        return error(409, "waiting-for-agreement", "another player has to agree to the undo")
-    answer = table.undo(by=pending["by"])
-    with web.lock:
-        web.undo_request = None
-    return jsonify(answer.to_json())
+    if what == "asked":
+        bus.publish("undo-requested", seat=by)
+        return jsonify({"ok": True, "undo_request": {"by": by}}), 202
+    return jsonify(table.undo(by=by).to_json())
 
 
 @bp.post("/api/confirm")
-def api_confirm():
+@post_guard(seat=True)
+def api_confirm(phone: Phone, data: dict[str, Any]):
     """Answer the camera's question (``confirm-needed``): ``{"choice": index}``.
 
     The answer is published as ``confirm-answer`` for the camera referee; a choice that carries
-    an ``action`` (replay form) is also played at once.
+    an ``action`` (replay form) is also played at once. The question is taken in one step under
+    the lock (:meth:`WebState.take_answer`): two taps at once answer it once.
     """
-    phone = _guard(need_seat=True)
-    if isinstance(phone, Response):
-        return phone
-    data = _json_body()
-    if isinstance(data, Response):
-        return data
-    web = _web()
-    with web.lock:
-        question = web.confirm
-    if question is None:
-        return error(409, "no-question", "the camera is not asking anything now")
-    if question.get("seat") not in (None, phone.seat):
-        return error(403, "wrong-seat", f"this question is for {question['seat']}")
-    choices = question.get("choices") or []
-    index = data.get("choice")
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(choices):
-        return error(400, "bad-input", f"'choice' must be an index 0..{len(choices) - 1}")
-    choice = choices[index]
+    table = _host().table
+    question, choice = _web().take_answer(phone.seat, data.get("choice"))
     _host().bus.publish("confirm-answer", seat=phone.seat, question=question.get("question"),
-                        choice=choice, index=index)
-    with web.lock:
-        web.confirm = None
+                        choice=choice, index=data["choice"])
     if isinstance(choice, dict) and isinstance(choice.get("action"), dict):
-        table = _table_or_error()
-        if isinstance(table, Response):
-            return table
+        if table is None:
+            raise ApiError(409, "no-match",
+                           "no match is being played: start one on the set-up page")
         return jsonify(table.act(choice["action"], source="phone").to_json())
     return jsonify({"ok": True}), 202
 
 
 @bp.post("/api/match")
-def api_match_start():
-    """Start a match from a replay set-up object (``{"setup": {...}}``)."""
-    phone = _guard()
-    if isinstance(phone, Response):
-        return phone
-    data = _json_body()
-    if isinstance(data, Response):
-        return data
+@post_guard(organiser=True)
+def api_match_start(phone: Phone, data: dict[str, Any]):
+    """Start a match from a replay set-up object (``{"setup": {...}}``, and optionally
+    ``"phones_per_seat": n``). The organiser only; every seated phone joins again."""
     if not isinstance(data.get("setup"), dict):
-        return error(400, "bad-setup", 'the body must be {"setup": {"game": ..., "seats": [...]}}')
+        raise ApiError(400, "bad-setup",
+                       'the body must be {"setup": {"game": ..., "seats": [...]}}')
+    per_seat = data.pop("phones_per_seat", _phones().per_seat)
+    try:
+        Phones.check_per_seat(per_seat)
+    except ValueError as exc:
+        raise ApiError(400, "bad-input", str(exc)) from None
     try:
         table = _host().start_match(data)
     except (SetupError, RuleError, KeyError, TypeError, ValueError) as exc:
-        return error(400, "bad-setup", str(exc) or type(exc).__name__)
+        raise ApiError(400, "bad-setup", str(exc) or type(exc).__name__) from None
+    _phones().per_seat = per_seat
     return jsonify({"ok": True, "game": table.game.name, "seats": table.seats,
                     "state": table.state_json()})
 
 
+@bp.post("/api/settings")
+@post_guard(organiser=True)
+def api_settings(phone: Phone, data: dict[str, Any]):
+    """The organiser changes ``{"phones_per_seat": n}`` during a match (a player changed phones)."""
+    try:
+        _phones().per_seat = data.get("phones_per_seat")
+    except ValueError as exc:
+        raise ApiError(400, "bad-input", str(exc)) from None
+    return jsonify({"ok": True, "phones_per_seat": _phones().per_seat})
+
+
 @bp.post("/api/match/end")
-def api_match_end():
-    phone = _guard()
-    if isinstance(phone, Response):
-        return phone
-    table = _table_or_error()
-    if isinstance(table, Response):
-        return table
+@post_guard(organiser=True, body=False, table=True)
+def api_match_end(phone: Phone, table):
     _host().end_match()
     return jsonify({"ok": True})
 
 
-@bp.app_errorhandler(404)
-def _not_found(exc):
-    if request.path.startswith("/api/"):
-        return error(404, "not-found", f"no such API: {request.path}")
-    return exc
+# --- refusals ------------------------------------------------------------------------------
+
+@bp.app_errorhandler(ApiError)
+def _refused(exc: ApiError):
+    return error(exc.status, exc.code, exc.message)
 
 
-@bp.app_errorhandler(405)
-def _bad_method(exc):
-    if request.path.startswith("/api/"):
-        return error(405, "bad-method", f"{request.method} is not accepted on {request.path}")
-    return exc
+#: The JSON codes of the HTTP errors werkzeug raises itself (the API answers them as JSON).
+_HTTP_CODES = {400: "bad-input", 404: "not-found", 405: "bad-method", 413: "too-large",
+               414: "too-large", 431: "too-large"}
+
+
+@bp.app_errorhandler(HTTPException)
+def _http_error(exc: HTTPException):
+    """Werkzeug's own refusals (no such route, wrong method, body too large, a malformed
+    request): JSON under ``/api/``, the plain page elsewhere; never a traceback."""
+    if not request.path.startswith("/api/") or exc.code is None or exc.code >= 500:
+        return exc
+    if exc.code == 404:
+        return error(404, "not-found", f"no such API: {request.path[:200]}")
+    if exc.code == 405:
+        return error(405, "bad-method", f"{request.method} is not accepted on {request.path[:200]}")
+    if exc.code == 413:
+        return error(413, "too-large",
+                     f"the body is over {current_app.config['MAX_CONTENT_LENGTH']} bytes")
+    return error(exc.code, _HTTP_CODES.get(exc.code, "bad-request"), exc.description or exc.name)

@@ -8,6 +8,11 @@ A client that stops reading must never hold up the table: when its queue is full
 is thrown away and replaced by one ``resync`` event (the page then reloads ``/api/state``).
 Heartbeat comments go out when nothing happened for a while, so a dead connection is noticed
 (the write fails) and its thread ends.
+
+Each stream holds a server thread, so they are counted in two pools: ``max_clients`` for joined
+phones (each phone at most ``per_owner`` at once: a phone that opens another closes its oldest,
+so a reload never locks it out) and ``max_anonymous`` for pages with no cookie (the table view on
+a TV, spectators). A client with no cookie can fill only its own small pool, never the phones'.
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ class TooManyClients(RuntimeError):
 class Client:
     """One open event stream. ``dropped`` counts messages lost to a full queue."""
 
-    def __init__(self, ident: int, maxsize: int):
+    def __init__(self, ident: int, maxsize: int, owner: str | None = None):
         self.ident = ident
+        self.owner = owner
         self.queue: queue.Queue = queue.Queue(maxsize=maxsize)
         self.dropped = 0
 
@@ -61,10 +67,12 @@ class Broadcaster:
     """Subscribes once to ``bus``; :meth:`stream` yields the SSE text for one client."""
 
     def __init__(self, bus: EventBus, *, queue_size: int = 256, heartbeat_s: float = 15.0,
-                 max_clients: int = 64):
+                 max_clients: int = 32, max_anonymous: int = 8, per_owner: int = 2):
         self.queue_size = queue_size
         self.heartbeat_s = heartbeat_s
         self.max_clients = max_clients
+        self.max_anonymous = max_anonymous
+        self.per_owner = per_owner
         self._clients: dict[int, Client] = {}
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
@@ -84,17 +92,43 @@ class Broadcaster:
         for client in clients:
             client.offer(payload)
 
-    def open(self) -> Client:
+    def open(self, owner: str | None = None) -> Client:
+        """A new stream for ``owner`` (a joined phone's id; None: a page with no cookie).
+
+        Raises :class:`TooManyClients` when the owner's pool is full. A phone over
+        ``per_owner`` streams gets one more by closing its oldest."""
         with self._lock:
-            if len(self._clients) >= self.max_clients:
-                raise TooManyClients(f"at most {self.max_clients} pages may follow the table at once")
-            client = Client(next(self._ids), self.queue_size)
+            pool = [c for c in self._clients.values() if (c.owner is None) == (owner is None)]
+            evicted: list[Client] = []
+            if owner is not None:
+                own = [c for c in pool if c.owner == owner]
+                evicted = own[:max(0, len(own) - self.per_owner + 1)]
+            limit = self.max_anonymous if owner is None else self.max_clients
+            if len(pool) - len(evicted) >= limit:
+                who = "pages without a joined phone" if owner is None else "joined phones"
+                raise TooManyClients(f"at most {limit} streams for {who} at once")
+            for old in evicted:
+                del self._clients[old.ident]
+            client = Client(next(self._ids), self.queue_size, owner)
             self._clients[client.ident] = client
-            return client
+        for old in evicted:          # delivered after the lock: never call out while holding it
+            _end(old)
+        return client
 
     def close_client(self, client: Client) -> None:
         with self._lock:
             self._clients.pop(client.ident, None)
+
+    def close_owners(self, owners: set[str] | list[str]) -> int:
+        """End every stream of these phones (they left or were revoked); returns how many."""
+        wanted = set(owners)
+        with self._lock:
+            gone = [c for c in self._clients.values() if c.owner in wanted]
+            for client in gone:
+                del self._clients[client.ident]
+        for client in gone:
+            _end(client)
+        return len(gone)
 
     def stream(self, client: Client) -> Iterator[str]:
         """The SSE text for ``client`` until it disconnects or :meth:`close` is called."""
@@ -119,8 +153,13 @@ class Broadcaster:
         with self._lock:
             clients = list(self._clients.values())
         for client in clients:
-            try:
-                client.queue.put_nowait(_CLOSE)
-            except queue.Full:
-                client._resync()
-                client.queue.put_nowait(_CLOSE)
+            _end(client)
+
+
+def _end(client: Client) -> None:
+    """Make ``client``'s stream return at its next read."""
+    try:
+        client.queue.put_nowait(_CLOSE)
+    except queue.Full:
+        client._resync()
+        client.queue.put_nowait(_CLOSE)

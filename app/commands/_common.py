@@ -33,3 +33,15 @@ def load_from_args(args: argparse.Namespace) -> Config | None:
     except ConfigError as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return None
+
+
+def open_faces(name: str, command: str):
+    """The face source ``--faces NAME`` names; False (after a message) when its data is missing."""
+    from simulator.faces import faces_named
+    from vision.data import DataMissing
+
+    try:
+        return faces_named(name)
+    except DataMissing as exc:
+        print(f"companion {command}: --faces {name}: {exc}", file=sys.stderr)
+        return False

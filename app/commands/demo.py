@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import add_config_options, load_from_args
+from ._common import add_config_options, load_from_args, open_faces
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,6 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed the bots and the deals")
     p.add_argument("--pace", type=float, default=1.5, help="seconds between two bot actions")
     p.add_argument("--quiet", action="store_true", help="do not print events in the terminal")
+    p.add_argument("--faces", choices=["art", "real"], default="art",
+                   help="the demo table's card faces: the drawings (default) or real photographed "
+                        "cards (needs the photo data, see docs/live-table.md)")
     p.set_defaults(run=run)
 
 
@@ -29,9 +32,12 @@ def run(args: argparse.Namespace) -> int:
     config = load_from_args(args)
     if config is None:
         return 2
+    faces = open_faces(args.faces, "demo")
+    if faces is False:
+        return 2
     companion = Companion(config, demo=True, pin_factory=MockFactory(pin_class=MockPWMPin),
                           log_path=args.log, seed=args.seed, pace=args.pace,
-                          out=None if args.quiet else sys.stdout)
+                          out=None if args.quiet else sys.stdout, faces=faces)
     try:
         companion.start()
     except OSError as exc:

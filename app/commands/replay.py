@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 
-from companion.engine.errors import SetupError
-from companion.replay import replay_lines
+from companion.replay import replay_stream
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,17 +19,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Bytes, decoded line by line in the replay: a bad byte spoils only its own line.
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+        stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
     except OSError as exc:
         print(f"companion replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     with stream:
         try:
-            for answer in replay_lines(stream):
-                sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
-                sys.stdout.flush()
-        except SetupError as exc:
-            print(f"companion replay: bad set-up line: {exc}", file=sys.stderr)
-            return 2
-    return 0
+            return replay_stream(stream, sys.stdout, sys.stderr)
+        except BrokenPipeError:
+            # The reader went away (`| head`): stop quietly, and keep Python from reporting the
+            # failed flush of standard output at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1

@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from ..cards import Card, UnknownCard, parse_card
-from .errors import BadCard, BadInput
+from .errors import BadCard, BadInput, shown
 
 __all__ = [
     "Action", "Play", "Move", "Discard", "Timeout", "Draw", "Pass", "Uno", "Catch", "Challenge",
@@ -193,9 +193,13 @@ ACTIONS: dict[str, type[Action]] = {
 
 # --- reading the replay form -------------------------------------------------------------------
 
+#: The largest count or points an action may carry: far above any real table, far below a
+#: number whose sums could no longer be written as JSON.
+MAX_INT = 1_000_000
+
 def _card(value: Any, field: str) -> Card:
     if not isinstance(value, str):
-        raise BadInput(f"{field!r} must be a card name string, got {value!r}")
+        raise BadInput(f"{field!r} must be a card name string, got {shown(value)}")
     try:
         return parse_card(value)
     except UnknownCard as exc:
@@ -205,19 +209,20 @@ def _card(value: Any, field: str) -> Card:
 def _cell(value: Any, field: str) -> Cell:
     if (not isinstance(value, (list, tuple)) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise BadInput(f"{field!r} must be [row, col] with two integers, got {value!r}")
+        raise BadInput(f"{field!r} must be [row, col] with two integers, got {shown(value)}")
     return (value[0], value[1])
 
 
 def _int(value: Any, field: str, minimum: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise BadInput(f"{field!r} must be an integer >= {minimum}, got {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= MAX_INT:
+        raise BadInput(f"{field!r} must be an integer from {minimum} to {MAX_INT}, "
+                       f"got {shown(value)}")
     return value
 
 
 def _str(value: Any, field: str) -> str:
     if not isinstance(value, str) or not value:
-        raise BadInput(f"{field!r} must be a non-empty string, got {value!r}")
+        raise BadInput(f"{field!r} must be a non-empty string, got {shown(value)}")
     return value
 
 
@@ -230,7 +235,7 @@ def _grid(value: Any, field: str) -> tuple[tuple[Card, ...], ...]:
 
 def _cards(value: Any, field: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise BadInput(f"{field!r} must be a list of card names, got {value!r}")
+        raise BadInput(f"{field!r} must be a list of card names, got {shown(value)}")
     return tuple(_card(c, field) for c in value)
 
 
@@ -248,14 +253,14 @@ def action_from_json(obj: Any) -> Action:
     by, do = obj.get("by"), obj.get("do")
     if not isinstance(by, str) or not by:
         raise BadInput("an action needs 'by': the seat that acts")
-    if do not in ACTIONS:
-        raise BadInput(f"unknown 'do' {do!r}: expected one of {', '.join(sorted(ACTIONS))}")
+    if not isinstance(do, str) or do not in ACTIONS:
+        raise BadInput(f"unknown 'do' {shown(do)}: expected one of {', '.join(sorted(ACTIONS))}")
     cls = ACTIONS[do]
     kwargs: dict[str, Any] = {"by": by}
     wanted = {f.name: f for f in fields(cls) if f.name != "by"}
     unknown = set(obj) - set(wanted) - {"by", "do"}
     if unknown:
-        raise BadInput(f"{do!r} takes no field(s) {', '.join(sorted(unknown))}")
+        raise BadInput(f"{do!r} takes no field(s) {', '.join(shown(k) for k in sorted(unknown)[:5])}")
     for name, f in wanted.items():
         if name not in obj or obj[name] is None:
             if f.default is f.default_factory:  # both MISSING: a required field

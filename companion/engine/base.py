@@ -18,11 +18,15 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Iterator, TypeVar
 
-from .actions import Action
-from .errors import RuleError, SetupError
+from .actions import ACTIONS, Action
+from .errors import BadInput, RuleError, SetupError, shown
 from .events import Event
 
-__all__ = ["Outcome", "Game", "options_from_json", "S"]
+__all__ = ["Outcome", "Game", "options_from_json", "read_seats", "seat_name_problem",
+           "SEAT_NAME_MAX", "S"]
+
+#: The longest seat name (characters). Names are shown on phones, the TV and the terminal.
+SEAT_NAME_MAX = 24
 
 S = TypeVar("S")
 
@@ -43,6 +47,50 @@ class Outcome(Generic[S]):
     @property
     def ok(self) -> bool:
         return self.error is None
+
+
+def seat_name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot name a seat, or None when it can.
+
+    A seat name is 1 to :data:`SEAT_NAME_MAX` printable characters (``str.isprintable``: no
+    control characters, no lone surrogates, which no page or terminal can show) and not only
+    spaces.
+
+    >>> seat_name_problem("ann") is None
+    True
+    >>> seat_name_problem("   ")
+    "'   ' is only spaces"
+    """
+    if not isinstance(name, str):
+        return f"{name!r} is not a string"
+    if not 1 <= len(name) <= SEAT_NAME_MAX:
+        return f"{name[:SEAT_NAME_MAX]!r}... is {len(name)} characters long" if name else \
+            "an empty name"
+    if not name.isprintable():
+        return f"{name!r} holds a character that cannot be printed"
+    if not name.strip():
+        return f"{name!r} is only spaces"
+    return None
+
+
+def read_seats(setup: dict[str, Any], minimum: int = 2, maximum: int = 10) -> tuple[str, ...]:
+    """The set-up's ``seats``: ``minimum``..``maximum`` distinct seat names, listed clockwise.
+
+    Every name must pass :func:`seat_name_problem`; anything else raises :class:`SetupError`
+    (so ``companion replay`` and the web's set-up refuse the same set-ups).
+    """
+    seats = setup.get("seats")
+    if not isinstance(seats, list) or not minimum <= len(seats) <= maximum:
+        raise SetupError(f"'seats' must list {minimum} to {maximum} distinct seat names, "
+                         f"clockwise; got {shown(seats)}")
+    for seat in seats:
+        problem = seat_name_problem(seat)
+        if problem is not None:
+            raise SetupError(f"bad seat name: {problem} (a seat name is 1 to {SEAT_NAME_MAX} "
+                             f"printable characters)")
+    if len(set(seats)) != len(seats):
+        raise SetupError(f"'seats' must list distinct seat names; got {shown(seats)}")
+    return tuple(seats)
 
 
 def options_from_json(cls: type, data: Any) -> Any:
@@ -87,6 +135,10 @@ class Game(ABC, Generic[S]):
 
     #: The ``game`` word of the replay set-up line.
     name: ClassVar[str]
+    #: The ``do`` words this game takes at all; any other action is malformed for it.
+    takes: ClassVar[frozenset[str]] = frozenset(ACTIONS)
+    #: The most points a typed hand (``score``) may hold; more is a typo, not a hand.
+    max_hand_points: ClassVar[int] = 9999
 
     @classmethod
     @abstractmethod
@@ -107,6 +159,21 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def to_json(self, state: S) -> dict[str, Any]:
         """The replay ``state`` object (DESIGN.md): turn, direction, top, color, pawn, ..."""
+
+    def malformed(self, action: Action) -> RuleError | None:
+        """The refusal of an action that is malformed *for this game* whatever the state: a
+        ``do`` it does not take, a typed hand over :attr:`max_hand_points`, (scoreboard) a card
+        not in its deck. None when the rules should judge it. :meth:`apply` refuses these the
+        same way; callers (the web) ask first so that the table never sees them.
+        """
+        if action.do not in self.takes:
+            return BadInput(f"the {self.name} has no {action.do!r} action: use "
+                            f"{', '.join(sorted(self.takes - {'timeout'}))}")
+        points = getattr(action, "points", None)
+        if action.do == "score" and isinstance(points, int) and points > self.max_hand_points:
+            return BadInput(f"'points' must be 0..{self.max_hand_points}: a hand is never worth "
+                            f"{points}")
+        return None
 
     def is_legal(self, state: S, action: Action) -> bool:
         return self.apply(state, action).ok

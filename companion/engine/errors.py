@@ -7,6 +7,9 @@ they mean (python-chess style), but all of them are reported the same way: ``cod
 
 from __future__ import annotations
 
+import reprlib
+from typing import Any
+
 __all__ = ["RuleError", "BadInput", "BadCard", "NotYourTurn", "IllegalAction", "SetupError"]
 
 
@@ -49,3 +52,18 @@ class IllegalAction(RuleError):
 
 class SetupError(ValueError):
     """A set-up that cannot start a game: wrong seats, a bad grid, an unknown option."""
+
+
+# A refusal quotes what was sent, cut short: a line or a body may hold megabytes or deep nesting.
+_echo = reprlib.Repr()
+_echo.maxlevel, _echo.maxstring, _echo.maxother, _echo.maxlong = 2, 40, 40, 40
+_echo.maxlist = _echo.maxdict = 5
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` cut short, for error messages.
+
+    >>> shown([[[[1]]]])
+    '[[[...]]]'
+    """
+    return _echo.repr(value)

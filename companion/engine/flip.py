@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Iterator
 from ..cards import Card, UnknownCard, parse_card
 from .actions import (Accept, Action, Catch, Challenge, Declare, Draw, Pass, Penalty, Play, Reveal,
                       Round, Show, Timeout, Uno)
-from .base import Game, Outcome, options_from_json
+from .base import Game, Outcome, options_from_json, read_seats
 from .errors import BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
 from .events import Event, event
 from .flip_round import deal, show_hand
@@ -73,10 +73,7 @@ class FlipGame(Game[FlipState]):
         if unknown:
             raise SetupError(f"unknown set-up field(s) {', '.join(unknown)}: expected "
                              f"{', '.join(sorted(_SETUP_KEYS))}")
-        seats = setup.get("seats")
-        if (not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats)
-                or not 2 <= len(seats) <= 10 or len(set(seats)) != len(seats)):
-            raise SetupError("'seats' must list 2 to 10 unique seat names, clockwise")
+        seats = list(read_seats(setup, 2, 10))
         dealer = setup.get("dealer", seats[-1])
         if dealer not in seats:
             raise SetupError(f"'dealer' must be one of the seats, got {dealer!r}")

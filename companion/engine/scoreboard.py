@@ -22,10 +22,9 @@ from typing import Any, Iterator
 
 from ..cards import FACE_SETS, UnknownCard
 from .actions import Action, Round, Score, Show
-from .base import Game, Outcome, options_from_json
+from .base import Game, Outcome, options_from_json, read_seats
 from .errors import BadCard, BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
 from .events import event
-from .timer import read_seats
 
 __all__ = ["ScoreGame", "ScoreOptions", "ScoreState"]
 
@@ -54,6 +53,7 @@ class ScoreState:
 class ScoreGame(Game[ScoreState]):
     name = "scoreboard"
     options_class = ScoreOptions
+    takes = frozenset({"score", "show", "round"})
 
     def __init__(self, options: ScoreOptions | None = None):
         self.options = options or ScoreOptions()
@@ -82,6 +82,9 @@ class ScoreGame(Game[ScoreState]):
         if state.champions:
             raise IllegalAction(f"the match is over: {', '.join(state.champions)} won it",
                                 "match-over")
+        problem = self.malformed(action)
+        if problem is not None:
+            raise problem
         seat = state.seats.index(action.by)
         if isinstance(action, Show):
             return self._enter(state, seat, self._points(action), [c.name for c in action.cards])
@@ -90,6 +93,18 @@ class ScoreGame(Game[ScoreState]):
         if isinstance(action, Round):
             return self._close_round(state, seat)
         raise BadInput(f"the scoreboard has no {action.do!r} action: use show, score or round")
+
+    def malformed(self, action: Action) -> RuleError | None:
+        """Besides :meth:`Game.malformed`: a laid-open card not in the ``deck`` this scoreboard
+        counts is a :class:`BadCard`."""
+        problem = super().malformed(action)
+        if problem is None and isinstance(action, Show):
+            face_set = FACE_SETS[self.options.deck]
+            wrong = [c.name for c in action.cards if c not in face_set]
+            if wrong:
+                return BadCard(f"{', '.join(wrong)}: not in the {self.options.deck} deck this "
+                               f"scoreboard counts")
+        return problem
 
     def _points(self, action: Show) -> int:
         face_set = FACE_SETS[self.options.deck]

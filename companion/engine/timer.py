@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
 from .actions import Action, Pass, Timeout
-from .base import Game, Outcome, options_from_json
+from .base import Game, Outcome, options_from_json, read_seats
 from .errors import BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
 from .events import event
 
@@ -40,21 +40,12 @@ class TimerState:
     turns: int = 0
 
 
-def read_seats(setup: dict[str, Any], minimum: int = 2, maximum: int = 10) -> tuple[str, ...]:
-    """The set-up's ``seats``: ``minimum``..``maximum`` distinct names, listed clockwise."""
-    seats = setup.get("seats")
-    if (not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats)
-            or len(set(seats)) != len(seats) or not minimum <= len(seats) <= maximum):
-        raise SetupError(f"'seats' must list {minimum} to {maximum} distinct seat names, "
-                         f"clockwise; got {seats!r}")
-    return tuple(seats)
-
-
 class TimerGame(Game[TimerState]):
     """Turns in seat order, ended by ``pass`` or by the timer."""
 
     name = "timer"
     options_class = TimerOptions
+    takes = frozenset({"pass", "timeout"})
 
     def __init__(self, options: TimerOptions | None = None):
         self.options = options or TimerOptions()
@@ -91,7 +82,7 @@ class TimerGame(Game[TimerState]):
             return self._next(state, events)
         if isinstance(action, Pass):
             return self._next(state, [])
-        raise BadInput(f"the timer has no {action.do!r} action: use pass or timeout")
+        raise self.malformed(action) or BadInput(f"the timer has no {action.do!r} action")
 
     @staticmethod
     def _next(state: TimerState, events: list):

@@ -220,7 +220,9 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     label = diffs[region]
     read_action = _action_read(region, label, seat, expected)
     got = reading.region(region) if region != "pawn" else None
-    confident = (region == "pawn" and reading.pawn.seen) or (
+    # a pawn marker seen where no single step reaches is a misread or moves the camera missed,
+    # never a move to call: only a sighting one step away is an illegal move
+    confident = (region == "pawn" and reading.pawn.seen and _one_step(expected.pawn, reading.pawn.cell)) or (
         got is not None and got.agreed and got.confidence >= illegal_confidence)
     legal_here = by_region.get(region, [])
     if read_action is not None and confident and not any(
@@ -232,6 +234,13 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     if read_action is not None and not any(_same(a, read_action) for a in choices):
         choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
     return Decision("ask", region, choices=choices, why=f"read {label}, unsure")
+
+
+def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool:
+    """``to`` is one king's step from ``start`` (the only pawn moves a player can make)."""
+    if start is None or to is None:
+        return False
+    return max(abs(to[0] - start[0]), abs(to[1] - start[1])) == 1
 
 
 def _differs(a: Action, b: Action) -> bool:

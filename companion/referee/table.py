@@ -25,7 +25,7 @@ from typing import Any, Callable
 from ..bus import EventBus, Outbox
 from ..engine import Game
 from ..engine.actions import Action, Timeout, action_from_json
-from ..engine.errors import BadInput, RuleError
+from ..engine.errors import BadInput, RuleError, SetupError
 from ..replay import start_game
 from .timer import TurnTimer
 
@@ -88,11 +88,20 @@ class Table:
     @classmethod
     def resume(cls, log, bus: EventBus | None = None, *,
                clock: Callable[[], float] = time.monotonic) -> "Table | None":
-        """The unfinished match in ``log``, replayed to exactly where it stopped; None if none."""
+        """The unfinished match in ``log``, replayed to exactly where it stopped; None if none.
+
+        A match whose set-up today's rules refuse (an old log: e.g. a seat name that cannot be
+        printed) cannot be resumed: it is marked finished, with the reason, and None is returned.
+        """
         found = log.unfinished()
         if found is None:
             return None
         setup, actions = found
+        try:
+            start_game(setup)
+        except SetupError as exc:
+            log.finish_match(log.current_match_id(), {"ended_by": "unresumable", "reason": str(exc)})
+            return None
         return cls(setup, bus, log=log, clock=clock, resume_actions=actions)
 
     # --- what the table knows ---------------------------------------------------------------
@@ -148,10 +157,10 @@ class Table:
         state_json = self.game.to_json(outcome.state)
         if record and changed and self.log is not None:
             # Written (and synced) before anything is signalled: a crash loses nothing said.
-            self.log.append(self.match_id, action_json, events, source=source)
-            if state_json.get("champions"):
-                self.log.finish_match(self.match_id, {"champions": state_json["champions"],
-                                                      "scores": state_json.get("scores")})
+            # The action that wins the match closes it in the same transaction.
+            finish = ({"champions": state_json["champions"], "scores": state_json.get("scores")}
+                      if state_json.get("champions") else None)
+            self.log.append(self.match_id, action_json, events, source=source, finish=finish)
         out.append(("action", {"action": action_json, "source": source, "ok": outcome.ok,
                                "error": outcome.error.code if outcome.error else None}))
         out.extend((e["type"], {k: v for k, v in e.items() if k != "type"}) for e in events)

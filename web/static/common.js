@@ -120,6 +120,105 @@ function toast(text, bad) {
   toast._t = setTimeout(() => { el.hidden = true; }, 3200);
 }
 
+/* --- dialogs ---------------------------------------------------------------------------------
+   Every dialog of the pages goes through openDialog (and confirmDialog): one modal <dialog> per
+   page (the page's #sheet, or one made on first use). The caller draws its content and handles
+   its taps; the promise resolves with the value given to done(), or null when the dialog is
+   cancelled: Esc, a [data-cancel] button, or another dialog opening over it. Focus moves into
+   the dialog ([autofocus], else its first enabled control), stays on the same control across
+   redraws, and goes back to where it was when the dialog closes. */
+
+const Dialog = { el: null, form: null, finish: null, opener: null, draw: null, onClick: null };
+
+function dialogElement() {
+  if (Dialog.el) return Dialog.el;
+  let el = document.getElementById("sheet");
+  if (!el) {
+    el = document.createElement("dialog");
+    el.id = "sheet";
+    el.className = "sheet";
+    el.innerHTML = '<form method="dialog" id="sheet-form"></form>';
+    document.body.appendChild(el);
+  }
+  Dialog.el = el;
+  Dialog.form = el.querySelector("form") || el;
+  el.addEventListener("cancel", () => closeDialog(null));                 // Esc
+  // Closed some other way (a browser's own Esc handling): an open dialog is never left waiting.
+  el.addEventListener("close", () => { if (!el.open) closeDialog(null); });
+  Dialog.form.addEventListener("submit", (e) => e.preventDefault());
+  Dialog.form.addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (!b || !Dialog.finish || b.disabled) return;
+    if (b.hasAttribute("data-cancel")) { closeDialog(null); return; }
+    if (Dialog.onClick) Dialog.onClick(b, closeDialog, redrawDialog);
+  });
+  return el;
+}
+
+/* opts: {draw: () => html, onClick: (button, done, redraw) => void, label: text}. */
+function openDialog(opts) {
+  const el = dialogElement();
+  const opener = Dialog.finish ? Dialog.opener : document.activeElement;
+  closeDialog(null);                       // one dialog at a time
+  return new Promise((resolve) => {
+    Dialog.finish = resolve;
+    Dialog.opener = opener;
+    Dialog.draw = opts.draw;
+    Dialog.onClick = opts.onClick || null;
+    if (opts.label) el.setAttribute("aria-label", opts.label); else el.removeAttribute("aria-label");
+    Dialog.form.innerHTML = Dialog.draw();
+    if (!el.open) el.showModal();
+    focusInDialog(null);
+  });
+}
+
+/* Draw the open dialog again (its state changed), keeping focus on the same control. */
+function redrawDialog() {
+  if (!Dialog.finish) return;
+  const key = controlKey(document.activeElement);
+  Dialog.form.innerHTML = Dialog.draw();
+  focusInDialog(key);
+}
+
+function closeDialog(value) {
+  const finish = Dialog.finish;
+  if (!finish) return;
+  Dialog.finish = null;
+  Dialog.onClick = null;
+  if (Dialog.el.open) Dialog.el.close();
+  const opener = Dialog.opener;
+  Dialog.opener = null;
+  if (opener && opener.isConnected && typeof opener.focus === "function") opener.focus();
+  finish(value === undefined ? null : value);
+}
+
+/* A control's identity across redraws: its tag and data-* attributes. */
+function controlKey(el) {
+  if (!el || !Dialog.form || !Dialog.form.contains(el)) return null;
+  return el.tagName + Object.keys(el.dataset).sort().map((k) => `|${k}=${el.dataset[k]}`).join("");
+}
+
+function focusInDialog(key) {
+  const controls = Array.from(Dialog.form.querySelectorAll(
+    "button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex='-1'])"));
+  const target = (key && controls.find((c) => controlKey(c) === key))
+    || Dialog.form.querySelector("[autofocus]") || controls[0];
+  if (target) target.focus();
+}
+
+/* A yes/no question in the page's own dialog (not window.confirm): true, or false when
+   cancelled. opts.yes names the button that says yes. */
+function confirmDialog(text, opts) {
+  opts = opts || {};
+  return openDialog({
+    label: text,
+    draw: () => `<h3>${esc(text)}</h3><div class="button-row">
+      <button type="button" class="btn ${opts.danger ? "danger" : "primary"} big" data-yes>${esc(opts.yes || T("ok"))}</button>
+      <button type="button" class="btn ghost" data-cancel autofocus>${esc(T("cancel"))}</button></div>`,
+    onClick: (b, done) => { if (b.hasAttribute("data-yes")) done(true); },
+  }).then((answer) => answer === true);
+}
+
 async function post(path, body) {
   let res;
   try {

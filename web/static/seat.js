@@ -4,8 +4,6 @@
 const root = $("#seat-app");
 const ME = root.dataset.seat;
 const JOINED = root.dataset.joined === "yes";
-const sheet = $("#sheet");
-const sheetForm = $("#sheet-form");
 let legal = { key: "", actions: [] };
 let gridPick = null; // the grid cell tapped last
 
@@ -16,55 +14,50 @@ function act(body) {
   });
 }
 
-function closeSheet() { if (sheet.open) sheet.close(); }
-
 /* --- the card picker (a bottom sheet) ------------------------------------------------------ */
 
 function pickCard(opts) {
   // opts: {title, deck, legalCards:Set|null, multi:bool, faces:[names]|null}
-  return new Promise((resolve) => {
-    const deck = opts.deck;
-    let color = deck.colors[0];
-    const hand = [];
-    function faces() {
-      if (opts.faces) return opts.faces;
-      return color === "*" ? deck.wilds : deck.faces.map((f) => `${color}-${f}`);
-    }
-    function draw() {
-      const colorBtns = opts.faces ? "" : deck.colors.concat(["*"]).map((c) =>
-        c === "*" ? `<button type="button" class="btn ${color === c ? "sel" : ""}" data-color="*" style="--c:var(--wild)"><span>W</span><span>${esc(T("wilds"))}</span></button>`
-          : `<button type="button" class="btn c-${c} ${color === c ? "sel" : ""}" data-color="${c}" style="--c:var(--${c})"><span>${COLOR_SYMBOL[c]}</span><span>${esc(colorName(c))}</span></button>`).join("");
-      const faceBtns = faces().map((name) => {
-        const dim = opts.legalCards && opts.legalCards.size && !opts.legalCards.has(name) ? "dim" : "";
-        const lit = opts.legalCards && opts.legalCards.has(name) ? "legal" : "";
-        return `<button type="button" data-card="${esc(name)}">${cardHtml(name, { cls: dim + " " + lit, side: deck === DECKS.dark ? "dark" : "light" })}</button>`;
-      }).join("");
-      const total = opts.multi && deck.points ? `<p class="hand-total">${esc(T("hand_total", { points: handPoints(hand, deck) }))}</p>` : "";
-      const handList = opts.multi ? `<div><b>${esc(T("hand_so_far"))}</b> <div class="hand-list">${hand.map((n, i) =>
-        `<button type="button" data-remove="${i}" aria-label="${esc(T("cancel"))} ${esc(cardWords(n))}">${cardHtml(n)}</button>`).join("")}</div>${total}</div>` : "";
-      sheetForm.innerHTML = `<h3>${esc(opts.title)}</h3>
-        ${opts.legalCards && opts.legalCards.size ? `<p class="muted small">${esc(T("legal_hint"))}</p>` : ""}
-        ${colorBtns ? `<div class="picker-colors">${colorBtns}</div>` : ""}
-        <div class="picker-faces">${faceBtns}</div>${handList}
-        <div class="button-row">
-          ${opts.multi ? `<button type="button" class="btn primary big" data-send>${esc(T("send"))}</button><button type="button" class="btn" data-clear>${esc(T("clear"))}</button>` : ""}
-          <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button></div>`;
-    }
-    sheetForm.onclick = (e) => {
-      const b = e.target.closest("button");
-      if (!b) return;
-      if (b.dataset.color) { color = b.dataset.color; draw(); return; }
-      if (b.dataset.remove !== undefined) { hand.splice(Number(b.dataset.remove), 1); draw(); return; }
+  const deck = opts.deck;
+  let color = deck.colors[0];
+  const hand = [];
+  function faces() {
+    if (opts.faces) return opts.faces;
+    return color === "*" ? deck.wilds : deck.faces.map((f) => `${color}-${f}`);
+  }
+  function draw() {
+    const colorBtns = opts.faces ? "" : deck.colors.concat(["*"]).map((c) =>
+      c === "*" ? `<button type="button" class="btn ${color === c ? "sel" : ""}" data-color="*" style="--c:var(--wild)"><span>W</span><span>${esc(T("wilds"))}</span></button>`
+        : `<button type="button" class="btn c-${c} ${color === c ? "sel" : ""}" data-color="${c}" style="--c:var(--${c})"><span>${COLOR_SYMBOL[c]}</span><span>${esc(colorName(c))}</span></button>`).join("");
+    const faceBtns = faces().map((name) => {
+      const dim = opts.legalCards && opts.legalCards.size && !opts.legalCards.has(name) ? "dim" : "";
+      const lit = opts.legalCards && opts.legalCards.has(name) ? "legal" : "";
+      return `<button type="button" data-card="${esc(name)}">${cardHtml(name, { cls: dim + " " + lit, side: deck === DECKS.dark ? "dark" : "light" })}</button>`;
+    }).join("");
+    const total = opts.multi && deck.points ? `<p class="hand-total">${esc(T("hand_total", { points: handPoints(hand, deck) }))}</p>` : "";
+    const handList = opts.multi ? `<div><b>${esc(T("hand_so_far"))}</b> <div class="hand-list">${hand.map((n, i) =>
+      `<button type="button" data-remove="${i}" aria-label="${esc(T("cancel"))} ${esc(cardWords(n))}">${cardHtml(n)}</button>`).join("")}</div>${total}</div>` : "";
+    return `<h3>${esc(opts.title)}</h3>
+      ${opts.legalCards && opts.legalCards.size ? `<p class="muted small">${esc(T("legal_hint"))}</p>` : ""}
+      ${colorBtns ? `<div class="picker-colors">${colorBtns}</div>` : ""}
+      <div class="picker-faces">${faceBtns}</div>${handList}
+      <div class="button-row">
+        ${opts.multi ? `<button type="button" class="btn primary big" data-send>${esc(T("send"))}</button><button type="button" class="btn" data-clear>${esc(T("clear"))}</button>` : ""}
+        <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button></div>`;
+  }
+  return openDialog({
+    label: opts.title,
+    draw,
+    onClick: (b, done, redraw) => {
+      if (b.dataset.color) { color = b.dataset.color; redraw(); return; }
+      if (b.dataset.remove !== undefined) { hand.splice(Number(b.dataset.remove), 1); redraw(); return; }
       if (b.dataset.card) {
-        if (opts.multi) { hand.push(b.dataset.card); draw(); return; }
-        closeSheet(); resolve(b.dataset.card); return;
+        if (opts.multi) { hand.push(b.dataset.card); redraw(); return; }
+        done(b.dataset.card); return;
       }
-      if (b.hasAttribute("data-send")) { closeSheet(); resolve(hand.slice()); return; }
-      if (b.hasAttribute("data-clear")) { hand.length = 0; draw(); return; }
-      if (b.hasAttribute("data-cancel")) { closeSheet(); resolve(null); }
-    };
-    draw();
-    sheet.showModal();
+      if (b.hasAttribute("data-send")) { done(hand.slice()); return; }
+      if (b.hasAttribute("data-clear")) { hand.length = 0; redraw(); }
+    },
   });
 }
 
@@ -78,70 +71,55 @@ function handPoints(hand, deck) {
 
 /* A number pad in the bottom sheet: the points of a hand, typed. */
 function pickPoints(title, start) {
-  return new Promise((resolve) => {
-    let digits = start ? String(start) : "";
-    function draw() {
+  let digits = start ? String(start) : "";
+  return openDialog({
+    label: title,
+    draw: () => {
       const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "⌫"].map((k) =>
         `<button type="button" class="btn key ${k === "C" || k === "⌫" ? "ghost" : ""}" data-key="${k}" aria-label="${k === "⌫" ? "backspace" : k === "C" ? esc(T("clear")) : k}">${k}</button>`).join("");
-      sheetForm.innerHTML = `<h3>${esc(title)}</h3>
+      return `<h3>${esc(title)}</h3>
         <output class="pad-display" aria-live="polite">${esc(digits || "0")}</output>
         <div class="numpad">${keys}</div>
         <div class="button-row"><button type="button" class="btn primary big" data-send>${esc(T("send"))}</button>
         <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button></div>`;
-    }
-    sheetForm.onclick = (e) => {
-      const b = e.target.closest("button");
-      if (!b) return;
+    },
+    onClick: (b, done, redraw) => {
       const k = b.dataset.key;
       if (k) {
         if (k === "C") digits = "";
         else if (k === "⌫") digits = digits.slice(0, -1);
         else if (digits.length < 4) digits = (digits === "0" ? "" : digits) + k;
-        draw();
+        redraw();
         return;
       }
-      closeSheet();
-      resolve(b.hasAttribute("data-send") ? Number(digits || "0") : null);
-    };
-    draw();
-    sheet.showModal();
+      if (b.hasAttribute("data-send")) done(Number(digits || "0"));
+    },
   });
 }
 
 function pickColor(colors, title) {
-  return new Promise((resolve) => {
-    sheetForm.innerHTML = `<h3>${esc(title || T("declare_q"))}</h3><div class="color-choices">${colors.map((c) =>
+  return openDialog({
+    label: title || T("declare_q"),
+    draw: () => `<h3>${esc(title || T("declare_q"))}</h3><div class="color-choices">${colors.map((c) =>
       `<button type="button" class="btn c-${c}" data-color="${c}" style="--c:var(--${c})">${esc(colorWords(c))}</button>`).join("")}</div>
-      <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button>`;
-    sheetForm.onclick = (e) => {
-      const b = e.target.closest("button");
-      if (!b) return;
-      closeSheet();
-      resolve(b.dataset.color || null);
-    };
-    sheet.showModal();
+      <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button>`,
+    onClick: (b, done) => { if (b.dataset.color) done(b.dataset.color); },
   });
 }
 
 function pickCount(title, most) {
-  return new Promise((resolve) => {
-    let n = 1;
-    const max = Math.max(1, most || 60);
-    function draw() {
-      sheetForm.innerHTML = `<h3>${esc(title)}</h3><div class="stepper">
+  let n = 1;
+  const max = Math.max(1, most || 60);
+  return openDialog({
+    label: title,
+    draw: () => `<h3>${esc(title)}</h3><div class="stepper">
         <button type="button" class="btn" data-d="-1">−</button><output>${n}</output><button type="button" class="btn" data-d="1">+</button></div>
         <div class="button-row"><button type="button" class="btn primary big" data-send>${esc(T("send"))}</button>
-        <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button></div>`;
-    }
-    sheetForm.onclick = (e) => {
-      const b = e.target.closest("button");
-      if (!b) return;
-      if (b.dataset.d) { n = Math.min(max, Math.max(1, n + Number(b.dataset.d))); draw(); return; }
-      closeSheet();
-      resolve(b.hasAttribute("data-send") ? n : null);
-    };
-    draw();
-    sheet.showModal();
+        <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button></div>`,
+    onClick: (b, done, redraw) => {
+      if (b.dataset.d) { n = Math.min(max, Math.max(1, n + Number(b.dataset.d))); redraw(); return; }
+      if (b.hasAttribute("data-send")) done(n);
+    },
   });
 }
 
@@ -351,17 +329,17 @@ root.addEventListener("click", async (e) => {
     case "accept": return act({ do: "accept" });
     case "challenge": {
       const p = s.pending;
-      sheetForm.innerHTML = `<h3>${esc(T("verdict_q", { accused: p.accused }))}</h3><div class="controls">
-        <button type="button" class="btn danger big" data-v="guilty">${esc(T("guilty"))}</button>
-        <button type="button" class="btn go big" data-v="innocent">${esc(T("innocent"))}</button></div>
-        <button type="button" class="btn ghost" data-v="">${esc(T("cancel"))}</button>`;
-      sheetForm.onclick = (ev) => {
-        const v = ev.target.closest("button");
-        if (!v) return;
-        closeSheet();
-        if (v.dataset.v) act({ do: "challenge", verdict: v.dataset.v });
-      };
-      return sheet.showModal();
+      const question = T("verdict_q", { accused: p.accused });
+      const verdict = await openDialog({
+        label: question,
+        draw: () => `<h3>${esc(question)}</h3><div class="controls">
+          <button type="button" class="btn danger big" data-v="guilty">${esc(T("guilty"))}</button>
+          <button type="button" class="btn go big" data-v="innocent">${esc(T("innocent"))}</button></div>
+          <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button>`,
+        onClick: (v, done) => { if (v.dataset.v) done(v.dataset.v); },
+      });
+      if (verdict) act({ do: "challenge", verdict });
+      return;
     }
     case "reveal": {
       const p = s.pending;
@@ -404,24 +382,21 @@ async function tapCell(s, key) {
     gridPick = null;
     return;
   }
-  sheetForm.innerHTML = `<h3>${esc(cellWords([r, c]))}</h3><div class="controls">
-    <button type="button" class="btn primary big wide" data-g="move" ${canMove ? "" : "disabled"}>♟ ${esc(T("move_pawn"))}</button>
-    <button type="button" class="btn big wide" data-g="play">${esc(T("play_here"))}</button></div>
-    <button type="button" class="btn ghost" data-g="">${esc(T("cancel"))}</button>`;
-  sheetForm.onclick = async (ev) => {
-    const b = ev.target.closest("button");
-    if (!b) return;
-    closeSheet();
-    const what = b.dataset.g;
-    if (what === "move") act({ do: "move", to: [r, c] });
-    if (what === "play") {
-      const card = await pickCard({ title: T("play_here") + " " + cellWords([r, c]), deck: DECKS.classic, legalCards: legalPlayCards(key) });
-      if (card) act({ do: "play", card, cell: [r, c] });
-    }
-    gridPick = null;
-    render(App.state, "pick");
-  };
-  sheet.showModal();
+  const what = await openDialog({
+    label: cellWords([r, c]),
+    draw: () => `<h3>${esc(cellWords([r, c]))}</h3><div class="controls">
+      <button type="button" class="btn primary big wide" data-g="move" ${canMove ? "" : "disabled"}>♟ ${esc(T("move_pawn"))}</button>
+      <button type="button" class="btn big wide" data-g="play">${esc(T("play_here"))}</button></div>
+      <button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button>`,
+    onClick: (b, done) => { if (b.dataset.g) done(b.dataset.g); },
+  });
+  if (what === "move") act({ do: "move", to: [r, c] });
+  if (what === "play") {
+    const card = await pickCard({ title: T("play_here") + " " + cellWords([r, c]), deck: DECKS.classic, legalCards: legalPlayCards(key) });
+    if (card) act({ do: "play", card, cell: [r, c] });
+  }
+  gridPick = null;
+  render(App.state, "pick");
 }
 
 App.onChange(render);

@@ -98,14 +98,20 @@ form.addEventListener("submit", async (e) => {
     setup.dealer = form.first.value;
     setup.start = form.start.value.trim();
   }
-  const r = await post("/api/match", { setup });
+  const r = await post("/api/match", { setup, phones_per_seat: Number(form.phones_per_seat.value) || 1 });
   result.textContent = r.ok ? T("started_ok") : `${T("err")}: ${r.message || r.error}`;
   result.className = "result " + (r.ok ? "ok" : "bad");
   if (r.ok) setTimeout(() => { location.href = "/"; }, 700);
 });
 
+// Phones per seat also applies at once, to the match being played (a player changed phones).
+form.phones_per_seat.addEventListener("change", async () => {
+  const r = await post("/api/settings", { phones_per_seat: Number(form.phones_per_seat.value) || 1 });
+  if (r.ok) toast("✓ " + T("phones_per_seat") + ": " + r.phones_per_seat);
+});
+
 $("#end-match").addEventListener("click", async () => {
-  if (!confirm(T("end_confirm"))) return;
+  if (!(await confirmDialog(T("end_confirm"), { yes: T("end_match"), danger: true }))) return;
   const r = await post("/api/match/end", {});
   if (r.ok) toast("✓ " + T("end_match"));
 });

@@ -1,0 +1,197 @@
+"""The torture benchmark: the live table under every hard condition, on many seeds, art and real
+faces, with every wrong call counted.
+
+    .venv/bin/python benchmarks/table_torture.py [--games grid,flip,classic] [--seeds 20]
+        [--first-seed 1] [--actions 20] [--faces art,real] [--conditions plain,glare,...]
+        [--out benchmarks/results/table_torture.json] [--jobs 2]
+
+Each run plays a scripted game (``simulator.script.GridScript`` or ``PileScript``) on the
+synthetic table under one condition of :mod:`simulator.conditions`, through the reader and the
+camera referee, with players who answer the referee's questions truthfully. Per condition and
+face source it reports:
+
+* ``actions``: scripted table actions;
+* ``wrong_commits``: actions the table recorded that nobody made (a play committed from a
+  misread) -- the target is 0;
+* ``false_illegal_calls``: legal actions (or nothing at all) called illegal -- target 0;
+* ``missed_actions``: actions made at the table that the table never recorded -- target 0;
+* ``questions_per_100``: questions asked per 100 actions -- at most 5 in plain conditions, 10 in
+  hard ones;
+* ``event_latency_s``: median and p95 from the hand leaving the table to the event;
+* every run that was not exact, with its seed and its first difference (to replay it).
+
+A progress bar (tqdm) runs on stderr. Exit status 1 unless every target holds. Without the
+photo data, ``--faces real`` is skipped with a message (the art runs still run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PLAIN_QUESTIONS, HARD_QUESTIONS = 5.0, 10.0
+
+
+def _actions(events: list[tuple]) -> list[tuple[str, bool]]:
+    """The ``action`` events of a run, as (canonical action, accepted)."""
+    out = []
+    for kind, data in events:
+        if kind != "action":
+            continue
+        d = dict(ast.literal_eval(data))
+        out.append((json.dumps(d["action"], sort_keys=True), bool(d["ok"])))
+    return out
+
+
+def score(expected: list[tuple], got: list[tuple]) -> dict:
+    """Wrong commits, false illegal calls and missed actions of one run (multisets: order and
+    timing aside, what the table recorded against what was done)."""
+    want, have = Counter(_actions(expected)), Counter(_actions(got))
+    extra, missing = have - want, want - have
+    return {
+        "wrong_commits": sum(n for (a, ok), n in extra.items() if ok),
+        "false_illegal_calls": sum(n for (a, ok), n in extra.items() if not ok),
+        "missed_actions": sum(n for (a, ok), n in missing.items() if ok),
+    }
+
+
+def play(job: dict) -> dict:
+    """One scripted game under one condition (runs in a worker process)."""
+    from simulator.conditions import CONDITIONS, FrameContext, GlossyFaces
+    from simulator.faces import faces_named
+    from simulator.pile_script import PileScript
+    from simulator.render import SyntheticTable
+    from simulator.script import GridScript, run_script
+
+    cond = CONDITIONS[job["condition"]]
+    game, seed = job["game"], job["seed"]
+    width, height = cond.size or (1280, 720)
+    script = (GridScript(job["actions"], seed=seed, **cond.script) if game == "grid"
+              else PileScript(job["actions"], game=game, seed=seed, **cond.script))
+    faces = faces_named(job["faces"])
+    if cond.glossy:
+        faces = GlossyFaces(faces)
+    renderer = SyntheticTable(width, height, seed=seed, faces=faces)
+    if cond.lighting is not None:
+        renderer.lighting = cond.lighting
+
+    def frames():
+        for n, step in enumerate(script.frames()):
+            if step.pose is not None:
+                renderer.pose = step.pose
+            if step.lighting is not None:
+                # the script's light drift, on top of the condition's light
+                renderer.lighting = step.lighting if cond.lighting is None else type(step.lighting)(
+                    gain=step.lighting.gain * cond.lighting.gain, slope=cond.lighting.slope,
+                    angle=step.lighting.angle, tint=cond.lighting.tint)
+            image = renderer.render(step.scene)
+            ctx = FrameContext(renderer, step)
+            for effect in cond.effects:
+                image = effect(image, n, ctx)
+            yield image, step
+
+    started = time.perf_counter()
+    result = run_script(script, width=width, height=height, seed=seed, frames_source=frames())
+    counted = score(result.expected, result.got)
+    return {**job, **counted, "exact": result.exact, "first_difference": result.first_difference(),
+            "actions": len([b for b in script.beats if b.action is not None]),
+            "questions": result.questions, "latencies_s": result.latencies_s,
+            "wall_s": round(time.perf_counter() - started, 1),
+            "faces_drawn_as_art": sorted(getattr(faces, "fallbacks", ()))}
+
+
+def summarise(runs: list[dict]) -> list[dict]:
+    """One row per condition and face source, with the worst case and every wrong call."""
+    from simulator.conditions import CONDITIONS
+
+    rows = []
+    keys = sorted({(r["condition"], r["faces"]) for r in runs}, key=lambda k: (list(CONDITIONS).index(k[0]), k[1]))
+    for cond, faces in keys:
+        mine = [r for r in runs if r["condition"] == cond and r["faces"] == faces]
+        actions = sum(r["actions"] for r in mine)
+        lat = sorted(x for r in mine for x in r["latencies_s"])
+        per_run_q = [100.0 * r["questions"] / max(1, r["actions"]) for r in mine]
+        limit = HARD_QUESTIONS if CONDITIONS[cond].hard else PLAIN_QUESTIONS
+        row = {
+            "condition": cond, "faces": faces, "runs": len(mine), "actions": actions,
+            "wrong_commits": sum(r["wrong_commits"] for r in mine),
+            "false_illegal_calls": sum(r["false_illegal_calls"] for r in mine),
+            "missed_actions": sum(r["missed_actions"] for r in mine),
+            "questions_per_100": round(100.0 * sum(r["questions"] for r in mine) / max(1, actions), 2),
+            "questions_per_100_worst_run": round(max(per_run_q), 2) if per_run_q else None,
+            "questions_limit": limit,
+            "exact_runs": sum(1 for r in mine if r["exact"]),
+            "event_latency_s_median": round(statistics.median(lat), 3) if lat else None,
+            "event_latency_s_p95": round(lat[min(len(lat) - 1, int(0.95 * (len(lat) - 1)))], 3) if lat else None,
+            "not_exact": [{"game": r["game"], "seed": r["seed"], "first_difference": r["first_difference"]}
+                          for r in mine if not r["exact"]],
+        }
+        row["meets_targets"] = (row["wrong_commits"] == 0 and row["false_illegal_calls"] == 0
+                                and row["missed_actions"] == 0 and row["questions_per_100"] <= limit)
+        rows.append(row)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    from simulator.conditions import CONDITIONS
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", default="grid,flip,classic")
+    p.add_argument("--seeds", type=int, default=20, help="seeds per game (default 20)")
+    p.add_argument("--first-seed", type=int, default=1)
+    p.add_argument("--actions", type=int, default=20, help="scripted actions per run (default 20)")
+    p.add_argument("--faces", default="art,real")
+    p.add_argument("--conditions", default=",".join(CONDITIONS))
+    p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    p.add_argument("--out", type=Path, default=None, help="write the JSON report here too")
+    a = p.parse_args(argv)
+
+    faces = a.faces.split(",")
+    if "real" in faces:
+        from vision.data import DataMissing, require_data
+        try:
+            require_data()
+        except DataMissing as exc:
+            print(f"table_torture: real faces skipped: {exc}", file=sys.stderr)
+            faces.remove("real")
+    unknown = [c for c in a.conditions.split(",") if c not in CONDITIONS]
+    if unknown:
+        p.error(f"unknown condition(s) {', '.join(unknown)}: expected {', '.join(CONDITIONS)}")
+    jobs = [{"game": g, "seed": s, "condition": c, "faces": f, "actions": a.actions}
+            for c in a.conditions.split(",") for f in faces for g in a.games.split(",")
+            for s in range(a.first_seed, a.first_seed + a.seeds)
+            if not (c == "pawn-hidden" and g != "grid")]  # only the grid game has a pawn
+    from tqdm import tqdm
+
+    runs = []
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=a.jobs) as pool:
+        for run in tqdm(pool.map(play, jobs), total=len(jobs), desc="torture", unit="game",
+                        file=sys.stderr):
+            runs.append(run)
+    rows = summarise(runs)
+    report = {"command": " ".join(["benchmarks/table_torture.py", *(argv or sys.argv[1:])]),
+              "wall_s": round(time.perf_counter() - started, 1), "games": a.games.split(","),
+              "seeds": [a.first_seed, a.first_seed + a.seeds - 1], "actions_per_run": a.actions,
+              "conditions": rows,
+              "all_targets_met": all(r["meets_targets"] for r in rows)}
+    text = json.dumps(report, indent=1)
+    if a.out is not None:
+        a.out.parent.mkdir(parents=True, exist_ok=True)
+        a.out.write_text(text + "\n")
+    print(text)
+    return 0 if report["all_targets_met"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""The torture benchmark's parts: its scoring of a run, and the conditions' frame effects."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+from simulator.conditions import (CONDITIONS, FrameContext, GlossyFaces, cup_and_phone, glare, jpeg,
+                                  low_contrast, motion_blur)
+from simulator.faces import ArtFaces
+from simulator.render import SyntheticTable
+from simulator.scene import Scene
+from simulator.script import GridScript
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("table_torture", ROOT / "benchmarks" / "table_torture.py")
+torture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(torture)
+
+
+def _event(action: dict, ok: bool, error=None) -> tuple:
+    return ("action", repr(sorted({"action": action, "ok": ok, "error": error}.items())))
+
+
+PLAY = {"by": "north", "do": "play", "card": "red-7", "cell": [0, 0]}
+MOVE = {"by": "south", "do": "move", "to": [1, 2]}
+WRONG = {"by": "north", "do": "play", "card": "red-1", "cell": [0, 0]}
+
+
+def test_an_exact_run_scores_nothing():
+    events = [_event(PLAY, True), ("turn", "x"), _event(MOVE, True)]
+    assert torture.score(events, list(events)) == {
+        "wrong_commits": 0, "false_illegal_calls": 0, "missed_actions": 0}
+
+
+def test_a_misread_play_is_one_wrong_commit_and_one_missed_action():
+    assert torture.score([_event(PLAY, True)], [_event(WRONG, True)]) == {
+        "wrong_commits": 1, "false_illegal_calls": 0, "missed_actions": 1}
+
+
+def test_a_legal_move_called_illegal_is_a_false_call_and_a_miss():
+    got = [_event(MOVE, False, "not-adjacent")]
+    assert torture.score([_event(MOVE, True)], got) == {
+        "wrong_commits": 0, "false_illegal_calls": 1, "missed_actions": 1}
+
+
+def test_a_scripted_illegal_attempt_called_illegal_is_no_false_call():
+    events = [_event(WRONG, False, "not-matching")]
+    assert torture.score(events, list(events))["false_illegal_calls"] == 0
+
+
+def test_every_condition_changes_the_frame_and_keeps_its_shape():
+    renderer = SyntheticTable(320, 180, seed=1)
+    script = GridScript(2, seed=1)
+    step = next(iter(script.frames()))
+    image = renderer.render(step.scene)
+    ctx = FrameContext(renderer, step)
+    for effect in (jpeg, low_contrast, glare, motion_blur, cup_and_phone):
+        out = effect(image, 30, ctx)
+        assert out.shape == image.shape and out.dtype == np.uint8
+        assert np.abs(out.astype(int) - image).mean() > 0.3, effect.__name__
+
+
+def test_a_sleeve_adds_a_sheen_to_every_card():
+    plain = ArtFaces().card("blue-4", None, 0, 64, 96)
+    glossy = GlossyFaces(ArtFaces()).card("blue-4", None, 0, 64, 96)
+    assert glossy.mean() > plain.mean() + 3
+
+
+def test_askew_cards_land_further_off_their_places_with_the_same_game():
+    tidy = GridScript(6, seed=4)
+    askew = GridScript(6, seed=4, askew=(15.0, 25.0))
+    assert tidy.table_actions == askew.table_actions
+    assert max(abs(p.dx) for stack in tidy.places for p in stack) <= 3.0
+    assert max(abs(p.dx) for stack in askew.places for p in stack) > 5.0
+    assert max(abs((p.angle + 90) % 180 - 90) for stack in askew.places for p in stack) > 8.0
+
+
+def test_the_conditions_named_by_the_issue_are_all_there():
+    assert {"plain", "640x480", "1920x1080", "dim", "tungsten", "daylight", "glare", "motion-blur",
+            "jpeg-60", "nudged", "askew", "sleeve-gloss", "pawn-hidden", "cup-phone"} <= set(CONDITIONS)
+    assert not CONDITIONS["plain"].hard and CONDITIONS["glare"].hard
