@@ -109,8 +109,10 @@ class CameraWorker(_Background):
     """The camera referee of a running companion (see the module docs).
 
     ``open_source()`` opens the frame source (again, after the camera was lost); ``first`` is
-    an already opened one. Call :meth:`start`, :meth:`step` from the table loop (answers, the
-    referee's re-check), :meth:`stop`.
+    an already opened one. Call :meth:`start` and :meth:`stop`. The camera thread owns the
+    referee: it feeds it each reading and ticks it after each frame; the table's answers (the
+    web's ``confirm-answer``, the confirm button) are queued to it
+    (:meth:`CameraReferee.answer <companion.referee.camera.CameraReferee.answer>`).
     """
 
     def __init__(self, host, open_source: Callable[[], Any], *, first=None, jpeg_per_s: float = 3.0,
@@ -131,9 +133,10 @@ class CameraWorker(_Background):
                 return source
             return open_source()
 
+        # while the camera is lost, answers and the referee's re-checks still go on
         self.source = ResilientSource(reopen, host.bus, retry_s=retry_s, stop=self._stop.is_set,
-                                      sleep=lambda s: self._stop.wait(s), lost_after=lost_after,
-                                      ok_after=ok_after)
+                                      sleep=lambda s: (self.step(), self._stop.wait(s)),
+                                      lost_after=lost_after, ok_after=ok_after)
         self.jpeg_every = 1.0 / jpeg_per_s if jpeg_per_s > 0 else math.inf
         self.classifier_for = classifier_for or _default_classifier_for()
         self.reader = None
@@ -142,40 +145,37 @@ class CameraWorker(_Background):
         self._last_jpeg = -math.inf
         self._forget = False
         self._failing: str | None = None  # the error the last frames failed with, said once
-        self._answers: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
         self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started"})
 
-    # --- the bus (publisher's thread: only queue) ----------------------------------------------
+    # --- the bus (dispatcher thread: only queue) -----------------------------------------------
 
     def _on_event(self, message) -> None:
         if message.type == "match-started":
             self._forget = True
-        else:
-            self._answers.put(message.data)
+            return
+        data = message.data
+        choice = data.get("choice")
+        index = data.get("index")
+        if isinstance(choice, dict) and "id" in choice:
+            index = choice["id"]
+        # the web plays a choice's action itself: the referee only closes its question
+        played = isinstance(choice, dict) and isinstance(choice.get("action"), dict)
+        if isinstance(index, int):
+            self.referee.answer(index, by=data.get("seat") or "phone", act=not played)
 
     def step(self) -> None:
-        """From the table loop: apply the table's answers, let the referee re-check."""
-        while True:
-            try:
-                data = self._answers.get_nowait()
-            except queue.Empty:
-                break
-            choice = data.get("choice")
-            index = data.get("index")
-            if isinstance(choice, dict) and "id" in choice:
-                index = choice["id"]
-            # the web plays a choice's action itself: the referee only closes its question
-            played = isinstance(choice, dict) and isinstance(choice.get("action"), dict)
-            if isinstance(index, int):
-                self.referee.answer(index, by=data.get("seat") or "phone", act=not played)
+        """On the camera thread (after each frame; tests call it): handle the queued answers
+        and events, run the turn timer, let the referee re-check."""
         self.referee.tick()
 
     def confirm(self):
-        """The confirm button: yes, what the camera suggests first is what happened."""
+        """The confirm button (its own thread): yes, what the camera suggests first is what
+        happened. Returns the referee's future (see ``CameraReferee.answer``), None when
+        nothing is asked."""
         question = self.referee.question
         if question is None:
             return None
-        return self.referee.answer(question.choices[0]["id"], by="button")
+        return self.referee.answer(question.choices[0]["id"], by="button", question_id=question.id)
 
     # --- the camera thread ----------------------------------------------------------------------
 
@@ -193,9 +193,10 @@ class CameraWorker(_Background):
                 frame = self.source.read()
                 if frame is None:  # a finite source ended (a video): nothing more to see
                     self._stop.wait(0.5)
-                    continue
-                self.process(frame.image)
-                self._failing = None
+                else:
+                    self.process(frame.image)
+                    self._failing = None
+                self.step()
             except Exception as exc:  # noqa: BLE001 - the camera thread must outlive one bad frame
                 # The source's own errors are ResilientSource's (camera lost); these are the
                 # reader's. The same error frame after frame is logged once, not every frame.
@@ -234,7 +235,7 @@ class CameraWorker(_Background):
             return
         self._last_jpeg = now
         try:
-            self.host.last_frame_jpeg = annotated_jpeg(image, self.reader, report)
+            self.host.show_frame(annotated_jpeg(image, self.reader, report))
         except Exception:  # noqa: BLE001 - a picture for the web page is never worth a crash
             log.exception("could not draw the camera frame")
 
@@ -323,7 +324,7 @@ class TableLoop(_Background):
         self.pace = pace
         self.rules = rules or {}
         self.rng = random.Random(seed)
-        self.step = step  # the camera referee's step, when there is a camera
+        self.step = step  # called each heartbeat (a hook; the camera ticks its referee itself)
         self.period = period
         self._init_background()
         self._next_bot: float | None = None  # set from the first tick's clock
@@ -340,7 +341,7 @@ class TableLoop(_Background):
                 log.exception("table loop step failed")
 
     def tick(self, now: float) -> None:
-        """One heartbeat: the camera step, the timer, and (demo) the bots' next move."""
+        """One heartbeat: the step hook, the timer, and (demo) the bots' next move."""
         if self.step is not None:
             self.step()
         table = self.host.table
@@ -421,7 +422,6 @@ class Companion:
                                                  confirm=self.camera.confirm)
         self.loop = TableLoop(self.host, bots=Bot(seed) if demo else None, pace=pace,
                               rules=config.rules, seed=seed,
-                              step=self.camera.step if self.camera is not None else None,
                               hands=self.demo_table)
         self.web_server = None
         self._want_web = web
@@ -439,7 +439,7 @@ class Companion:
 
             self.demo_table = DemoTable(self.host, cam.width, cam.height, seed=seed, faces=self.faces)
             worker = CameraWorker(self.host, lambda: self.demo_table, first=self.demo_table)
-            self.demo_table.referee = worker.referee
+            self.demo_table.attach(worker.referee)
             return worker
         first = open_camera(cam.source, cam.width, cam.height, cam.fps)
         return CameraWorker(self.host, lambda: open_source_again(cam), first=first,
@@ -478,6 +478,7 @@ class Companion:
             self.camera.stop()
         if self.web_server is not None:
             self.web_server.shutdown()
+        self.host.close()  # what is still queued on the bus reaches the signals and terminal
         self.buttons.close()
         self.signals.close()
         self.event_log.close()

@@ -2,7 +2,10 @@
 
 The web app, the signals and the camera referee all reach the table through a :class:`Host`.
 It starts and ends matches, resumes an unfinished one from the event log, and keeps the last
-things worth showing that are not game state: the signal outputs and the last table reading.
+things worth showing that are not game state: the signal outputs, the last table reading and
+the last camera frame (handed in with :meth:`Host.show_signals`, :meth:`Host.show_reading`
+and :meth:`Host.show_frame`). Its lock only guards which table is current; matches start and
+end outside it, and their events are published after it is released.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from .bus import EventBus
+from .bus import EventBus, Outbox
 from .engine.errors import SetupError
 from .eventlog import EventLog
 from .referee.table import Table
@@ -45,29 +48,70 @@ class Host:
         self.default_game = self.DEFAULT_GAMES[mode]
         self.clock = clock
         self._lock = threading.RLock()
-        self.table: Table | None = Table.resume(self.log, self.bus, clock=clock)
-        #: Filled by the signals (which LEDs are lit, what the buzzer plays).
-        self.signals: Callable[[], dict[str, Any]] = lambda: {}
-        #: The last stable table reading (set by the camera referee), JSON-ready.
-        self.last_reading: dict[str, Any] | None = None
-        #: The latest camera frame with what was recognised drawn on it (JPEG bytes).
-        self.last_frame_jpeg: bytes | None = None
+        self._outbox = Outbox(self.bus)
+        self._table: Table | None = Table.resume(self.log, self.bus, clock=clock)
+        self._signals: Callable[[], dict[str, Any]] = lambda: {}
+        self._reading: dict[str, Any] | None = None
+        self._frame: bytes | None = None
+
+    # --- what others hand in (each a single reference swap: no lock needed to read it) ------
+
+    @property
+    def table(self) -> Table | None:
+        """The match being played (None between matches)."""
+        return self._table
+
+    @property
+    def signals(self) -> Callable[[], dict[str, Any]]:
+        """Which LEDs are lit and what the buzzer plays (a snapshot function)."""
+        return self._signals
+
+    def show_signals(self, snapshot: Callable[[], dict[str, Any]]) -> None:
+        """The signals say how to read their outputs (``snapshot()`` -> JSON-ready dict)."""
+        self._signals = snapshot
+
+    @property
+    def last_reading(self) -> dict[str, Any] | None:
+        """The last stable table reading (from the camera referee), JSON-ready."""
+        return self._reading
+
+    def show_reading(self, reading: dict[str, Any] | None) -> None:
+        """The camera referee's latest stable reading, JSON-ready (``GET /api/state``)."""
+        self._reading = reading
+
+    @property
+    def last_frame_jpeg(self) -> bytes | None:
+        """The latest camera frame with what was recognised drawn on it (JPEG bytes)."""
+        return self._frame
+
+    def show_frame(self, jpeg: bytes | None) -> None:
+        """The camera's latest annotated frame (``GET /api/frame.jpg``)."""
+        self._frame = jpeg
+
+    # --- matches --------------------------------------------------------------------------
 
     def start_match(self, setup: dict[str, Any]) -> Table:
         """Start a new match from a replay set-up object; an unfinished one is abandoned."""
+        table = Table(setup, self.bus, log=self.log, clock=self.clock)  # publishes table-ready
         with self._lock:
-            table = Table(setup, self.bus, log=self.log, clock=self.clock)
-            self.table = table
-            self.bus.publish("match-started", game=table.game.name, seats=table.seats)
-            return table
+            self._table = table
+            self._outbox.add([("match-started", {"game": table.game.name, "seats": table.seats})])
+        self._outbox.flush()
+        return table
 
     def end_match(self) -> None:
         with self._lock:
-            if self.table is not None and self.table.match_id is not None:
-                self.log.finish_match(self.table.match_id, {"ended_by": "table",
-                                                            "scores": self.table.state_json().get("scores")})
-            self.table = None
-            self.bus.publish("match-ended")
+            table, self._table = self._table, None
+            if table is not None and table.match_id is not None:
+                # written before anything is said (the log's and the table's locks are leaves)
+                self.log.finish_match(table.match_id, {"ended_by": "table",
+                                                       "scores": table.state_json().get("scores")})
+            self._outbox.add([("match-ended", {})])
+        self._outbox.flush()
+
+    def close(self) -> None:
+        """Deliver the events still queued on the bus and stop it (the companion is stopping)."""
+        self.bus.close()
 
     def require_table(self) -> Table:
         table = self.table
@@ -77,15 +121,14 @@ class Host:
 
     def snapshot(self) -> dict[str, Any]:
         """``GET /api/state``: the replay state plus game, seats, signals and the last reading."""
-        with self._lock:
-            table = self.table
-            out: dict[str, Any] = {"mode": self.mode, "signals": self.signals(),
-                                   "reading": self.last_reading}
-            if table is None:
-                return {**out, "game": None, "seats": [], "playing": False}
-            state = table.state_json()
-            return {**state, **out, "game": table.game.name, "seats": table.seats,
-                    "playing": True, "timer": {"seat": table.timer.seat,
-                                               "left": round(table.timer.left(), 1),
-                                               "seconds": table.timer.seconds,
-                                               "paused": table.timer.paused}}
+        table = self._table
+        out: dict[str, Any] = {"mode": self.mode, "signals": self._signals(),
+                               "reading": self._reading}
+        if table is None:
+            return {**out, "game": None, "seats": [], "playing": False}
+        state = table.state_json()
+        return {**state, **out, "game": table.game.name, "seats": table.seats,
+                "playing": True, "timer": {"seat": table.timer.seat,
+                                           "left": round(table.timer.left(), 1),
+                                           "seconds": table.timer.seconds,
+                                           "paused": table.timer.paused}}

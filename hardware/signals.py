@@ -273,7 +273,7 @@ class Signals:
             kwargs.setdefault("game", table.game.name)
             kwargs.setdefault("state", table.state_json())
         signals = cls(host.bus, pinmap, pin_factory, **kwargs)
-        host.signals = signals.snapshot
+        host.show_signals(signals.snapshot)
         return signals
 
     # --- the publisher's side: returns at once ---------------------------------------------

@@ -44,7 +44,7 @@ class DemoTable:
         self.give_up_s = give_up_s
         self.answer_after_s = answer_after_s
         self.realtime = realtime
-        self.referee = None  # set by the companion: questions are answered through it
+        self.referee = None  # questions are answered through it (:meth:`attach`)
         self._lock = threading.Lock()
         self._job: dict[str, Any] | None = None
         self._lying: dict[str, Any] = {}     # region -> Placement as it lies
@@ -52,6 +52,12 @@ class DemoTable:
         self._next = time.monotonic()
         self._question: tuple[float, dict] | None = None
         host.bus.subscribe(self._on_event, {"confirm-needed", "confirmed"})
+
+    def attach(self, referee) -> None:
+        """The camera referee reading this table: its questions are answered through it (its
+        :meth:`~companion.referee.camera.CameraReferee.answer` only queues: :meth:`read`, on
+        the camera thread, may call it)."""
+        self.referee = referee
 
     # --- the bots' side ---------------------------------------------------------------------
 
@@ -69,11 +75,12 @@ class DemoTable:
         if region is None:
             return False
         table = self.host.table
+        state = table.state_json() if table is not None else None  # (the table's lock, not under ours)
+        placement = self._placement(action)
         with self._lock:
             self._job = {"action": action, "region": region, "frame": 0, "started": time.monotonic(),
-                         "table": table,
-                         "state": table.state_json() if table is not None else None,
-                         "seat": action.by, "placement": self._placement(action)}
+                         "table": table, "state": state, "seat": action.by,
+                         "placement": placement}
         return True
 
     def _on_event(self, message) -> None:
@@ -83,9 +90,10 @@ class DemoTable:
             self._question = None
 
     def _answer(self) -> None:
-        if self._question is None or self.referee is None:
+        pending = self._question  # set by the bus's dispatcher thread: read it once
+        if pending is None or self.referee is None:
             return
-        since, q = self._question
+        since, q = pending
         if time.monotonic() - since < self.answer_after_s:
             return
         self._question = None

@@ -459,6 +459,7 @@ def reference_events(script) -> list[tuple]:
     for beat in script.beats:
         if beat.action is not None:
             table.act(beat.action, source="script")
+    bus.join()
     return got
 
 
@@ -505,6 +506,13 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
     pending_latency = False
     events_before = 0
 
+    def sync() -> None:
+        """Let the bus deliver what was published and the referee take it in, so that the run
+        is exact: every step sees what the steps before it caused (as at a table, only
+        without the threads' timing)."""
+        bus.join()
+        referee.run_pending()
+
     def answer_questions(beat_index: int) -> None:
         """A player answers the referee's question truthfully (what the script did)."""
         q = referee.question
@@ -526,6 +534,8 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
                              next(c["label"] for c in q.choices if c["id"] == pick)))
         result.answered += 1
         referee.answer(pick, by="player")
+        referee.run_pending()
+        sync()
 
     if frames_source is None:
         renderer = SyntheticTable(width, height, seed=seed, markers=markers, faces=faces)
@@ -544,6 +554,7 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
         now["beat"] = step.beat
         if step.phone is not None:
             table.act(step.phone, source="phone")
+            sync()
         if step.hand_left:
             hand_left_at = t
             events_before = len(got)
@@ -552,12 +563,15 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
         (result.quiet_ms if report.state in ("quiet", "moving", "settling", "hands") else result.change_ms).append(report.ms)
         if report.reading is not None:
             referee.on_reading(report.reading)
+            sync()
         referee.tick()
+        sync()
         answer_questions(step.beat)
         if pending_latency and len(got) > events_before and hand_left_at is not None:
             result.latencies_s.append(t - hand_left_at + report.ms / 1000.0)
             pending_latency = False
         result.frames += 1
+    sync()
     result.questions = referee.stats["questions"]
     result.camera_actions = referee.stats["commits"] + referee.stats["illegal"]
     result.stats = dict(referee.stats)

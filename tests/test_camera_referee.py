@@ -104,6 +104,7 @@ def test_live_referee_commits_and_publishes():
     table, ref, seen = make()
     ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-0-0",)))
     assert table.state_json()["grid"][0][0] == "red-7"
+    table.bus.join()
     actions = [m for m in seen if m.type == "action"]
     assert actions[-1].data["source"] == "camera" and actions[-1].data["ok"]
     assert any(m.type == "reading" for m in seen)
@@ -132,7 +133,10 @@ def test_a_play_made_before_the_first_look_is_asked_about_never_committed():
     q = ref.question
     assert q is not None and "first look" in q.question and "north" in q.question
     yes = next(c["id"] for c in q.choices if c["action"] and c["action"].get("card") == "red-7")
-    assert ref.answer(yes, by="north").ok
+    answer = ref.answer(yes, by="north")
+    assert not answer.done()  # queued for the referee's thread
+    ref.run_pending()
+    assert answer.result(timeout=0).ok
     assert table.state_json()["grid"][0][0] == "red-7"
 
 
@@ -150,6 +154,7 @@ def test_confident_illegal_play_is_called_once():
     rd = reading(GRID, seq=2, changed=("cell-0-0",), probs={"cell-0-0": {"blue-9": 0.999}})
     ref.on_reading(rd)
     ref.on_reading(reading(GRID, seq=3, changed=("cell-4-4",), probs={"cell-0-0": {"blue-9": 0.999}}))
+    table.bus.join()
     illegal = [m for m in seen if m.type == "refused"]
     assert len(illegal) == 1 and illegal[0].data["code"] == "not-matching"
     assert table.state_json()["grid"][0][0] == "red-1"
@@ -166,12 +171,15 @@ def test_question_pauses_timer_and_answer_acts():
     ref.on_reading(reading(GRID))
     ref.on_reading(reading(GRID, seq=2, changed=("cell-0-0",),
                            probs={"cell-0-0": {"red-8": 0.55, "red-0": 0.40, "red-1": 0.05}}))
+    bus.join()
     assert asked and asked[0].type == "confirm-needed"
     assert table.timer.paused
     q = ref.question
     pick = next(c["id"] for c in q.choices if c["action"] and c["action"].get("card") == "red-8")
     answer = ref.answer(pick, by="north")
-    assert answer.ok and table.state_json()["grid"][0][0] == "red-8"
+    ref.run_pending()
+    bus.join()
+    assert answer.result(timeout=0).ok and table.state_json()["grid"][0][0] == "red-8"
     assert asked[-1].type == "confirmed" and not table.timer.paused
 
 
@@ -179,6 +187,7 @@ def test_undo_does_not_replay_what_lies_there():
     table, ref, seen = make()
     ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-0-0",)))
     table.undo(by="table")
+    table.bus.join()  # the referee hears of the undo (queued for its thread)
     ref.tick()
     assert table.state_json()["grid"][0][0] == "red-1"
     # a reading of some other region does not bring the undone play back

@@ -26,7 +26,9 @@ class Rig:
         self.bus.publish("match-started", game=game, seats=["ann", "ben", "cai"])
 
     def press(self, pin):
-        """Press and release, then let time pass beyond the debounce."""
+        """Press and release (once what was published reached the buttons), then let time
+        pass beyond the debounce."""
+        self.bus.join()
         self.factory.pin(pin).drive_low()
         self.factory.pin(pin).drive_high()
         self.now += 1.0
@@ -88,6 +90,7 @@ def test_confirm_calls_back(rig):
 
 def test_bounces_and_double_presses_count_once(rig):
     rig.bus.publish("turn", seat="cai")
+    rig.bus.join()
     pin = rig.factory.pin(UNO)
     for _ in range(5):  # contact bounce: five edges within the debounce time
         pin.drive_low()

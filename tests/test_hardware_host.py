@@ -58,12 +58,14 @@ def clear(factory):
 def test_a_flip_round_on_the_lights(table):
     host, factory, signals = table
     table_ = host.start_match(flip())
+    host.bus.join()
     assert signals.flush()
     assert states(factory, NORTH) == [0, 1]  # ann starts (left of the dealer cai)
     assert states(factory, SIDE_G)[-1] == 1  # the light side: white
     clear(factory)
 
     assert table_.act({"by": "ann", "do": "play", "card": "red-7"}).ok
+    host.bus.join()
     assert signals.flush()
     assert states(factory, ST_G) == [0.15, 1, 0.15]  # a legal play: green flash ...
     assert factory.pin(BUZZER).frequencies == [Tone("E6").frequency, None]  # ... and a click
@@ -72,6 +74,7 @@ def test_a_flip_round_on_the_lights(table):
 
     answer = table_.act({"by": "ben", "do": "play", "card": "blue-3"})  # wrong card: penalty
     assert not answer.ok and answer.error == "not-matching"
+    host.bus.join()
     assert signals.flush()
     assert states(factory, ST_R) == [0, 1, 0]  # one red flash, one low buzz
     assert factory.pin(BUZZER).frequencies == [Tone("A3").frequency, None]
@@ -79,6 +82,7 @@ def test_a_flip_round_on_the_lights(table):
     clear(factory)
 
     assert table_.act({"by": "cai", "do": "play", "card": "red-flip"}).ok
+    host.bus.join()
     assert signals.flush()
     assert states(factory, SIDE_G) == [1, 0]  # dark side: purple
     assert factory.pin(BUZZER).frequencies == [  # the click, then the falling flip tune
@@ -91,14 +95,17 @@ def test_a_flip_round_on_the_lights(table):
 def test_the_draw_button_draws_then_passes_for_the_seat_on_turn(table):
     host, factory, signals = table
     table_ = host.start_match(flip())
+    host.bus.join()  # the buttons follow the table through the bus
     pin = factory.pin(DRAW)
     pin.drive_low(); pin.drive_high()
     state = table_.state_json()
     assert state["hands"]["ann"] == 8 and state["turn"] == "ann"
+    host.bus.join()
     pin.drive_low(); pin.drive_high()
     state = table_.state_json()
     assert state["turn"] == "ben" and state["hands"]["ann"] == 8
     assert [a["do"] for a in table_.actions_taken()] == ["draw", "pass"]
+    host.bus.join()
     assert signals.flush()
 
 

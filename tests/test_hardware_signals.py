@@ -73,7 +73,8 @@ class Rig:
 
     def send(self, type, **data):
         self.bus.publish(type, **data)
-        assert self.signals.flush()
+        assert self.bus.join()  # delivered to the signals' inbox ...
+        assert self.signals.flush()  # ... and shown
 
     def advance(self, seconds):
         self.clock.advance(seconds)
@@ -327,6 +328,7 @@ def test_match_end_turns_the_table_dark(rig):
 def test_a_flood_of_refusals_is_capped(rig):
     for _ in range(30):
         rig.bus.publish("refused", code="bad-input", message="...", source="phone")
+    assert rig.bus.join()
     assert rig.signals.flush()
     assert rig.freqs() == [hz("A3"), None] * 6  # each heard on its own
     assert rig.clock.now() == pytest.approx(6 * 0.6 + 5 * 0.05)
@@ -349,6 +351,7 @@ def test_describe_while_a_tune_plays():
     try:
         r.bus.publish("turn", seat="ann")
         r.bus.publish("timer", kind="expired", seat="ann", left=0)
+        assert r.bus.join()
         with r.signals._cond:  # let the worker take the events, without ending the tone
             r.signals._cond.wait_for(r.signals._settled, 5)
             assert r.signals.describe() == "N:● E:○ S:○ W:○ side:- status:red/time-up buzzer:time-up"
@@ -432,6 +435,7 @@ def test_publishing_never_waits_for_a_pattern():
     s = Signals(bus, PinMap(), pin_factory=factory, clock=RealClock())
     try:
         bus.publish("match-over", champions=["ann"])
+        assert bus.join()  # in the signals' inbox
         assert s.flush(timeout=0) is False  # still playing: the publisher did not wait
         assert factory.pin(BUZZER).state in (0, 0.5)
     finally:
@@ -444,6 +448,7 @@ def test_real_clock_flush_waits_for_a_short_pattern_to_end():
     s = Signals(bus, PinMap(), pin_factory=factory, clock=RealClock())
     try:
         bus.publish("action", action={"by": "a", "do": "play"}, ok=True, error=None)
+        assert bus.join()
         assert s.flush(timeout=5)
         assert [p.state for p in factory.pin(ST_G).states] == [0, DIM, 1, DIM]
         assert [p.state for p in factory.pin(BUZZER).states] == [0, 0.5, 0]

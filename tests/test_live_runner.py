@@ -19,6 +19,7 @@ from companion.host import Host
 from app.runner import CameraUnavailable, CameraWorker, Companion, TableLoop, demo_setup, open_camera
 from vision.sources import CameraLost, Frame, FrameSource
 from simulator.demo_table import DemoTable
+from tests.support.readings import GRID, SETUP, reading, with_cell
 
 
 def _grid_host() -> Host:
@@ -156,14 +157,30 @@ def test_web_answers_close_the_question_without_playing_twice_and_the_button_con
     host = _grid_host()
     worker = CameraWorker(host, lambda: None, first=None)
     calls = []
-    worker.referee.answer = lambda index, by="phone", question_id=None, act=True: calls.append((index, by, act))
+    worker.referee.answer = lambda index, by="phone", question_id=None, act=True: calls.append(
+        (index, by, act, threading.current_thread().name))
     host.bus.publish("confirm-answer", seat="north", question="?", index=1,
                      choice={"id": 1, "label": "x", "action": {"by": "north", "do": "move", "to": [1, 1]}})
     host.bus.publish("confirm-answer", seat="south", question="?", index=2,
                      choice={"id": 2, "label": "nothing", "action": None})
-    assert calls == []  # the bus thread only queues
-    worker.step()
-    assert calls == [(1, "north", False), (2, "south", True)]
+    host.bus.join()
+    # handed to the referee from the bus's thread (its answer only queues, for the camera's)
+    assert calls == [(1, "north", False, "event-bus"), (2, "south", True, "event-bus")]
+
+
+def test_the_confirm_button_answers_the_open_question_on_the_camera_thread():
+    host = Host(mode="referee")
+    table = host.start_match(SETUP)
+    worker = CameraWorker(host, lambda: None, first=None)
+    assert worker.confirm() is None  # nothing asked
+    # a play made before the camera's first look: asked, with that play offered first
+    worker.referee.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), changed=("cell-0-0",)))
+    assert worker.referee.question is not None
+    future = worker.confirm()  # the button's thread
+    assert not future.done() and worker.referee.question is not None  # only queued
+    worker.step()  # the camera thread handles it
+    assert future.result(timeout=0).ok and worker.referee.question is None
+    assert table.state_json()["grid"][0][0] == "red-7"
 
 
 @pytest.mark.slow
@@ -172,9 +189,8 @@ def test_demo_bots_play_through_the_camera():
     host = _grid_host()
     table = DemoTable(host, 1280, 720, seed=2, realtime=False, answer_after_s=0.0)
     worker = CameraWorker(host, lambda: table, first=table)
-    table.referee = worker.referee
-    loop = TableLoop(host, bots=Bot(seed=5, illegal_rate=0.0), pace=0.0, hands=table,
-                     step=worker.step)
+    table.attach(worker.referee)
+    loop = TableLoop(host, bots=Bot(seed=5, illegal_rate=0.0), pace=0.0, hands=table)
     sources = []
     host.bus.subscribe(lambda m: sources.append((m.data["source"], m.data["action"]["do"])), {"action"})
     now = time.monotonic()
@@ -182,6 +198,8 @@ def test_demo_bots_play_through_the_camera():
         now += 1.0
         loop.tick(now)
         worker.process(table.read().image)
+        worker.step()
+        host.bus.join()
         if sum(1 for s, _ in sources if s in ("camera", "confirm")) >= 3:
             break
     camera = [s for s in sources if s[0] in ("camera", "confirm")]

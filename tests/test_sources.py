@@ -78,6 +78,7 @@ def test_lost_camera_is_announced_and_retried():
     src = ResilientSource(open_fn, bus, sleep=lambda s: None, lost_after=1, ok_after=1)
     frames = [src.read() for _ in range(5)]
     assert all(f is not None for f in frames)
+    bus.join()
     assert [m.data["status"] for m in seen] == ["lost", "ok"]
     assert len(opened) == 2
 

@@ -34,9 +34,11 @@ def types(seen):
 def test_an_accepted_action_is_published_with_the_engine_events_and_the_new_state(bus_and_seen):
     bus, seen = bus_and_seen
     table = Table(flip_setup("classic", seats=("ann", "ben"), start="red-5"), bus)
+    bus.join()
     seen.clear()
     answer = table.act({"by": "ann", "do": "play", "card": "red-9"})
     assert answer.ok and answer.state["top"] == "red-9"
+    bus.join()
     assert types(seen)[0] == "action"
     assert "played" in types(seen) and types(seen)[-1] == "state"
     assert seen[0].data["action"] == {"by": "ann", "do": "play", "card": "red-9"}
@@ -49,6 +51,7 @@ def test_a_malformed_action_is_refused_with_bad_input_and_changes_nothing(bus_an
     answer = table.act({"by": "ann", "do": "dance"})
     assert not answer.ok and answer.error == "bad-input"
     assert table.state_json() == before
+    bus.join()
     assert seen[-1].type == "refused" and seen[-1].data["code"] == "bad-input"
 
 
@@ -65,6 +68,7 @@ def test_an_illegal_grid_play_is_published_as_refused_and_leaves_the_state(bus_a
     answer = table.act({"by": "north", "do": "play", "card": "red-1", "cell": [0, 0]})
     assert (answer.ok, answer.error) == (False, "not-matching")
     assert table.state_json() == before
+    bus.join()
     assert "illegal" in types(seen) and "refused" in types(seen)
 
 
@@ -89,6 +93,7 @@ def test_the_timer_restarts_on_each_turn_and_a_timeout_passes_the_turn(bus_and_s
     assert table.timer.seat == "ben" and table.timer.left() == 30
     clock.now = 51
     answer = table.poll_timer()
+    bus.join()
     timer_kinds = [m.data["kind"] for m in seen if m.type == "timer"]
     assert timer_kinds[-2:] == ["tick", "expired"]
     assert answer.ok and answer.action == {"by": "ben", "do": "timeout"}
@@ -155,6 +160,7 @@ def test_timer_only_mode_the_buzzer_times_every_turn_and_zero_moves_it_on(bus_an
     clock.now = 10
     table.poll_timer()
     assert table.state_json()["turn"] == "ann"
+    bus.join()
     kinds = [m.data["kind"] for m in seen if m.type == "timer"]
     assert kinds == ["warning", "tick", "tick", "tick", "tick", "tick", "expired"]
 
@@ -166,3 +172,17 @@ def test_scoreboard_only_mode_has_no_turn_so_no_timer():
     assert table.timer.seat is None
     table.act({"by": "ben", "do": "score", "points": 12})
     assert table.act({"by": "ann", "do": "round"}).state["scores"] == {"ann": 12, "ben": 0}
+
+
+def test_the_host_says_a_match_started_and_ended_in_order_and_after_logging_it(tmp_path):
+    log = EventLog(tmp_path / "events.sqlite3")
+    host = Host(log)
+    said = []
+    host.bus.subscribe(lambda m: said.append((m.type, log.unfinished() is None)),
+                       {"table-ready", "match-started", "match-ended"})
+    host.start_match(flip_setup("flip", seats=("ann", "ben"), start="red-5"))
+    host.end_match()
+    assert host.bus.join(timeout=30)
+    # the log already holds what each event says: a match being played, then finished
+    assert said == [("table-ready", False), ("match-started", False), ("match-ended", True)]
+    assert host.table is None

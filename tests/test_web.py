@@ -145,8 +145,8 @@ def test_state_without_a_match(client):
 
 
 def test_state_has_the_replay_fields_and_more(flip, client):
-    flip.signals = lambda: {"leds": {"green": True}, "buzzer": "tick"}
-    flip.last_reading = {"discard": "red-5"}
+    flip.show_signals(lambda: {"leds": {"green": True}, "buzzer": "tick"})
+    flip.show_reading({"discard": "red-5"})
     s = client.get("/api/state").json
     for key in ("turn", "direction", "side", "top", "color", "pawn", "last_cell", "hands",
                 "draw_pile", "pending", "winners", "scores", "over", "champions", "game", "seats",
@@ -159,7 +159,7 @@ def test_state_has_the_replay_fields_and_more(flip, client):
 def test_frame_is_204_until_the_camera_sends_one(host, client):
     r = client.get("/api/frame.jpg")
     assert r.status_code == 204
-    host.last_frame_jpeg = b"\xff\xd8fake\xff\xd9"
+    host.show_frame(b"\xff\xd8fake\xff\xd9")
     r = client.get("/api/frame.jpg")
     assert r.status_code == 200 and r.mimetype == "image/jpeg" and r.data.startswith(b"\xff\xd8")
     assert r.headers["Cache-Control"] == "no-store"
@@ -189,7 +189,7 @@ def test_deal_grid_is_a_legal_grid(client, host):
 def test_camera_grid_needs_a_reading(host, client):
     assert client.get("/api/camera-grid").status_code == 404
     grid = [[{"label": "red-1", "confidence": .9}] * 5 for _ in range(5)]
-    host.last_reading = {"grid": grid}
+    host.show_reading({"grid": grid})
     assert client.get("/api/camera-grid").json["grid"][0][0] == "red-1"
     assert 'id="deal-camera" >' in client.get("/setup").get_data(as_text=True).replace(
         'id="deal-camera"  >', 'id="deal-camera" >')
@@ -371,8 +371,9 @@ def test_undo_request_can_be_withdrawn_and_goes_stale(flip, app):
     assert ann.post("/api/undo", json={"cancel": True}, headers=ha).status_code == 409
     ann.post("/api/undo", json={}, headers=ha)
     assert ann.post("/api/undo", json={"cancel": True}, headers=ha).json["undo_request"] is None
-    ann.post("/api/undo", json={}, headers=ha)
+    assert ann.post("/api/undo", json={}, headers=ha).status_code == 202  # asked again at once
     ann.post("/api/action", json={"do": "play", "card": "red-7"}, headers=ha)   # the game moved on
+    flip.bus.join()
     assert ann.get("/api/state").json["undo_request"] is None
 
 
@@ -392,10 +393,12 @@ def test_confirm_answers_the_camera(flip, app):
     answers = []
     flip.bus.subscribe(answers.append, types={"confirm-answer"})
     flip.bus.publish("confirm-needed", question="red-7 or red-1?", choices=["red-7", "red-1"])
+    flip.bus.join()
     assert c.get("/api/state").json["confirm"]["question"] == "red-7 or red-1?"
     assert c.post("/api/confirm", json={"choice": 5}, headers=h).status_code == 400
     r = c.post("/api/confirm", json={"choice": 1}, headers=h)
     assert r.status_code == 202
+    flip.bus.join()
     assert answers[0].data["choice"] == "red-1" and answers[0].data["seat"] == "ann"
     assert c.get("/api/state").json["confirm"] is None
 
@@ -406,6 +409,7 @@ def test_confirm_for_another_seat_and_with_an_action(flip, app):
     play = {"by": "ann", "do": "play", "card": "red-7"}
     flip.bus.publish("confirm-needed", question="which?", seat="ann",
                      choices=[{"label": "red 7", "action": play}])
+    flip.bus.join()
     assert ben.post("/api/confirm", json={"choice": 0}, headers=hb).json["error"] == "wrong-seat"
     r = ann.post("/api/confirm", json={"choice": 0}, headers=ha)
     assert r.status_code == 200 and r.json["ok"] and flip.table.state_json()["turn"] == "ben"
@@ -533,6 +537,7 @@ def test_a_client_that_stops_reading_never_blocks_the_bus():
     slow = b.open()
     for i in range(50):
         bus.publish("turn", seat=f"s{i}")        # returns at once although nobody reads
+    assert bus.join(timeout=30)                  # and delivery never waits for a reader
     items = [slow.queue.get_nowait() for _ in range(slow.queue.qsize())]
     assert json.loads(items[0])["type"] == "resync"
     assert slow.dropped > 0
@@ -559,5 +564,6 @@ def test_close_ends_every_stream():
 def test_recent_events_in_state(flip, app):
     c, h = joined(app, "ann")
     c.post("/api/action", json={"do": "play", "card": "red-7"}, headers=h)
+    flip.bus.join()
     kinds = [e["type"] for e in c.get("/api/state").json["recent"]]
     assert "played" in kinds and "turn" in kinds and "state" not in kinds

@@ -59,12 +59,12 @@ def grid_setup(seed: int = 0) -> dict:
 def table(tmp_path_factory):
     host = Host(EventLog(tmp_path_factory.mktemp("web") / "log.db"))
     # The shape of hardware.signals.Signals.snapshot(): one seat LED lit, the rest dark.
-    host.signals = lambda: {
+    host.show_signals(lambda: {
         "seats": {"north": {"on": True, "pattern": "on", "seats": ["ann"]},
                   "east": {"on": False, "pattern": "off", "seats": ["ben"]}},
         "side": {"side": None, "color": "off", "rgb": [0, 0, 0]},
         "status": {"color": "off", "mode": "ok", "rgb": [0, 0, 0], "showing": None},
-        "buzzer": {"kind": "tonal", "note": None, "playing": None}}
+        "buzzer": {"kind": "tonal", "note": None, "playing": None}})
     server = serve(host, "127.0.0.1", 0, block=False, secret_key="browser-test",
                    join_token="join-me", heartbeat_s=5)
     yield host, server

@@ -100,6 +100,7 @@ def test_timer_match_end_my_turn_from_the_phone():
     r = ben.post("/api/action", json={"do": "pass"}, headers=hb)
     assert r.status_code == 200 and r.json["ok"]
     assert [e["type"] for e in r.json["events"]] == ["turn"]
+    host.bus.join()  # "recent" is the page's record of what the bus said
     s = ben.get("/api/state").json
     assert (s["turn"], s["turns"], s["timer"]["seat"]) == ("cai", 1, "cai")
     assert any(e["type"] == "turn" and e["seat"] == "cai" for e in s["recent"])

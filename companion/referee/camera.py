@@ -26,8 +26,9 @@ from __future__ import annotations
 import itertools
 import logging
 from collections import deque
+from concurrent.futures import Future
 import math
-import threading
+import queue
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -289,7 +290,15 @@ class CameraReferee:
 
     Call :meth:`on_reading` with each stable reading and :meth:`tick` often (it runs the turn
     timer and re-checks after phone actions). :meth:`answer` takes a phone's answer to the open
-    question. ``host`` (optional) receives ``last_reading``.
+    question. ``host`` (optional) is shown each reading (``Host.show_reading``).
+
+    One thread owns the referee: the one that calls :meth:`on_reading` and :meth:`tick` (the
+    camera thread; a scripted run's only thread). Everything else reaches it through a queue:
+    :meth:`answer` (from any thread) and the bus events it follows (from the bus's dispatcher)
+    are only queued, and handled on the owner's thread at the start of its next
+    :meth:`on_reading`, :meth:`tick` or :meth:`run_pending`. So the referee needs no lock, and
+    it calls the table and publishes holding none. Other threads may read :attr:`question`,
+    :attr:`has_baseline` and :attr:`stats` (snapshots; never changed from outside).
     """
 
     def __init__(self, table_of: Callable[[], Any], bus: EventBus, *, host=None,
@@ -301,7 +310,7 @@ class CameraReferee:
         self.commit_gain = math.log(commit_ratio)
         self.margin = math.log(margin_ratio)
         self.illegal_confidence = illegal_confidence
-        self._lock = threading.RLock()
+        self._inbox: queue.SimpleQueue = queue.SimpleQueue()  # (kind, payload, future)
         self._reading = None
         self._actionable: set[str] = set()
         self._doubts: set[str] = set()    # baseline regions that may show an early move
@@ -318,7 +327,15 @@ class CameraReferee:
                                                            "reshuffle", *_NEW_LAYOUT})
 
     def close(self) -> None:
+        """Stop following the bus; answers still queued get None."""
         self._unsubscribe()
+        while True:
+            try:
+                _, _, future = self._inbox.get_nowait()
+            except queue.Empty:
+                return
+            if future is not None:
+                future.set_result(None)
 
     @property
     def question(self) -> Question | None:
@@ -329,38 +346,59 @@ class CameraReferee:
         """A first reading of this match was taken (what lies there is the layout)."""
         return self._reading is not None
 
-    # --- events from elsewhere (bus thread: only set flags) -------------------------------
+    # --- from other threads: only queued, handled on the referee's thread ----------------
 
     def _on_event(self, message: BusMessage) -> None:
+        """The bus's dispatcher thread: queue the event for the referee's thread."""
+        self._inbox.put(("event", message, None))
+
+    def run_pending(self) -> None:
+        """On the referee's thread: handle the answers and bus events queued so far, in the
+        order they arrived (:meth:`on_reading` and :meth:`tick` start with this)."""
+        while True:
+            try:
+                kind, payload, future = self._inbox.get_nowait()
+            except queue.Empty:
+                return
+            if kind == "event":
+                self._event(payload)
+                continue
+            try:
+                result = self._answer(*payload)
+            except Exception as exc:  # noqa: BLE001 - the caller's future carries it
+                log.exception("answer %r failed", payload)
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+    def _event(self, message: BusMessage) -> None:
         if message.type == "action" and message.data.get("source") == "camera":
             return
         if message.type == "match-started" or message.type in _NEW_LAYOUT:
             # the table is laid out again: its next reading is the new baseline
-            with self._lock:
-                self._reading = None
-                self._doubts = set()
+            self._reading = None
+            self._doubts = set()
         if message.type in ("undone", "match-started", "reshuffle", *_NEW_LAYOUT):
             # the table must be put right by hand: what lies there now is no new action
-            with self._lock:
-                self._actionable.clear()
+            self._actionable.clear()
         self._recheck = True
 
     # --- readings -------------------------------------------------------------------------
 
     def on_reading(self, reading) -> list[Decision]:
         """A new stable reading: settle what it shows. Returns the decisions taken (for tests)."""
-        with self._lock:
-            self.stats["readings"] += 1
-            first = self._reading is None
-            self._reading = reading
-            if not first:  # the first reading is the table as it was laid out: the baseline
-                self._actionable |= set(reading.changed)
-            else:
-                self._doubt_baseline()
-            if self.host is not None:
-                self.host.last_reading = reading.to_json()
-            self.bus.publish("reading", reading=reading.to_json())
-            return self._settle()
+        self.run_pending()
+        self.stats["readings"] += 1
+        first = self._reading is None
+        self._reading = reading
+        if not first:  # the first reading is the table as it was laid out: the baseline
+            self._actionable |= set(reading.changed)
+        else:
+            self._doubt_baseline()
+        if self.host is not None:
+            self.host.show_reading(reading.to_json())
+        self.bus.publish("reading", reading=reading.to_json())
+        return self._settle()
 
     def _doubt_baseline(self) -> None:
         """The first reading is taken as the layout, but a region where it differs from the
@@ -383,16 +421,17 @@ class CameraReferee:
         self._actionable |= explained
 
     def tick(self) -> None:
-        """Run the turn timer; re-check the last reading after actions from phones."""
+        """Handle what was queued, run the turn timer; re-check the last reading after actions
+        from phones."""
+        self.run_pending()
         table = self.table_of()
         if table is None:
             return
         table.poll_timer()
         if self._recheck:
-            with self._lock:
-                self._recheck = False
-                if self._reading is not None:
-                    self._settle()
+            self._recheck = False
+            if self._reading is not None:
+                self._settle()
 
     def _settle(self) -> list[Decision]:
         table = self.table_of()
@@ -608,30 +647,37 @@ class CameraReferee:
                          seat=seat, region=decision.region)
 
     def answer(self, choice: int, by: str = "phone", question_id: int | None = None, *,
-               act: bool = True):
-        """A phone's (or a table button's) answer to the open question; returns the table's
-        :class:`~.table.Answer` for an action, None otherwise. ``act=False``: the chosen action
-        was already sent to the table (the web page does that); only close the question."""
-        with self._lock:
-            q = self._question
-            if q is None or (question_id is not None and question_id != q.id):
-                return None
-            picked = next((c for c in q.choices if c["id"] == choice), None)
-            if picked is None:
-                return None
-            result = None
-            table = self.table_of()
-            region = q.region
-            if picked["action"] is not None:
-                try:
-                    region = region_of(action_from_json(picked["action"])) or region
-                except Exception:  # noqa: BLE001 - a choice we made ourselves; keep the region
-                    pass
-            self._actionable.discard(region)
-            self._close_question(picked["action"], by, "answered")
-            if act and picked["action"] is not None and table is not None:
-                result = table.act(picked["action"], source="confirm")
-            return result
+               act: bool = True) -> "Future":
+        """A phone's (or a table button's) answer to the open question, from any thread. It is
+        queued for the referee's thread; the returned future gets the table's
+        :class:`~.table.Answer` for an action, None otherwise, once that thread handled it (its
+        next :meth:`tick`, :meth:`on_reading` or :meth:`run_pending`). ``act=False``: the
+        chosen action was already sent to the table (the web page does that); only close the
+        question."""
+        future: Future = Future()
+        self._inbox.put(("answer", (choice, by, question_id, act), future))
+        return future
+
+    def _answer(self, choice: int, by: str, question_id: int | None, act: bool):
+        q = self._question
+        if q is None or (question_id is not None and question_id != q.id):
+            return None
+        picked = next((c for c in q.choices if c["id"] == choice), None)
+        if picked is None:
+            return None
+        result = None
+        table = self.table_of()
+        region = q.region
+        if picked["action"] is not None:
+            try:
+                region = region_of(action_from_json(picked["action"])) or region
+            except Exception:  # noqa: BLE001 - a choice we made ourselves; keep the region
+                pass
+        self._actionable.discard(region)
+        self._close_question(picked["action"], by, "answered")
+        if act and picked["action"] is not None and table is not None:
+            result = table.act(picked["action"], source="confirm")
+        return result
 
     def _close_question(self, action, by: str, why: str) -> None:
         q = self._question

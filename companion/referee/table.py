@@ -5,11 +5,14 @@ table buttons, the turn timer and (through the camera referee) what the camera r
 
 * applies each action with the pure engine (refusals come back with their reason code),
 * writes the action and its events to the event log *before* anyone is told (if a log is given),
-* publishes every event on the :class:`~companion.bus.EventBus`,
+* publishes every event on the :class:`~companion.bus.EventBus` -- after releasing its lock,
+  in the order the state changed (a :class:`~companion.bus.Outbox`),
 * runs the turn timer from an injectable clock, and
 * can undo the last action (the engine is pure, so undo is "the state before").
 
 It is thread-safe: the camera loop, the web threads and the button callbacks all call it.
+Its lock guards the history and the timer; under it the table only changes state and writes
+the event log; it never publishes or calls anything else while holding it.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..bus import EventBus
+from ..bus import EventBus, Outbox
 from ..engine import Game
 from ..engine.actions import Action, Timeout, action_from_json
 from ..engine.errors import BadInput, RuleError, SetupError
@@ -67,6 +70,7 @@ class Table:
                  clock: Callable[[], float] = time.monotonic, resume_actions=None):
         self.setup = setup
         self.bus = bus or EventBus()
+        self._outbox = Outbox(self.bus)
         self.log = log
         self.game, state = start_game(setup)
         self._history: list[_Frame] = [_Frame(None, state)]
@@ -77,7 +81,7 @@ class Table:
         if log is not None:
             self.match_id = log.start_match(setup) if resume_actions is None else log.current_match_id()
         for action in resume_actions or ():
-            self._apply(action_from_json(action), record=False, publish=False)
+            self._apply(action_from_json(action), [], record=False)
         self.bus.publish("table-ready", game=self.game.name, state=self.state_json())
         self._restart_timer(new_turn=True)
 
@@ -126,17 +130,24 @@ class Table:
 
     def act(self, action: Action | dict[str, Any], source: str = "phone") -> Answer:
         """Apply one action (an :class:`Action` or its replay JSON form) and tell everyone."""
+        out: list[tuple[str, dict[str, Any]]] = []
         with self._lock:
             try:
                 parsed = action if isinstance(action, Action) else action_from_json(action)
             except RuleError as exc:
-                self.bus.publish("refused", code=exc.code, message=exc.message, source=source)
-                return Answer(False, (), self.state_json(), exc.code, exc.message,
-                              action if isinstance(action, dict) else None)
-            return self._apply(parsed, source=source)
+                out.append(("refused", {"code": exc.code, "message": exc.message, "source": source}))
+                answer = Answer(False, (), self.state_json(), exc.code, exc.message,
+                                action if isinstance(action, dict) else None)
+            else:
+                answer = self._apply(parsed, out, source=source)
+            self._outbox.add(out)
+        self._outbox.flush()
+        return answer
 
-    def _apply(self, action: Action, *, source: str = "phone", record: bool = True,
-               publish: bool = True) -> Answer:
+    def _apply(self, action: Action, out: list[tuple[str, dict[str, Any]]], *,
+               source: str = "phone", record: bool = True) -> Answer:
+        """Under the lock: apply ``action``, log it (``record``), and add the events to say to
+        ``out`` (published by the caller after the lock is released)."""
         outcome = self.game.apply(self.state, action)
         events = tuple(e.to_json() for e in outcome.events)
         action_json = action.to_json()
@@ -150,15 +161,13 @@ class Table:
             finish = ({"champions": state_json["champions"], "scores": state_json.get("scores")}
                       if state_json.get("champions") else None)
             self.log.append(self.match_id, action_json, events, source=source, finish=finish)
-        if publish:
-            self.bus.publish("action", action=action_json, source=source, ok=outcome.ok,
-                             error=outcome.error.code if outcome.error else None)
-            for e in events:
-                self.bus.publish(e["type"], **{k: v for k, v in e.items() if k != "type"})
-            if not outcome.ok:
-                self.bus.publish("refused", code=outcome.error.code, message=outcome.error.message,
-                                 seat=action.by, source=source)
-            self.bus.publish("state", state=state_json)
+        out.append(("action", {"action": action_json, "source": source, "ok": outcome.ok,
+                               "error": outcome.error.code if outcome.error else None}))
+        out.extend((e["type"], {k: v for k, v in e.items() if k != "type"}) for e in events)
+        if not outcome.ok:
+            out.append(("refused", {"code": outcome.error.code, "message": outcome.error.message,
+                                    "seat": action.by, "source": source}))
+        out.append(("state", {"state": state_json}))
         self._restart_timer(new_turn=any(e["type"] == "turn" for e in events))
         if outcome.error is not None:
             return Answer(False, events, state_json, outcome.error.code, outcome.error.message,
@@ -175,32 +184,40 @@ class Table:
             if self.log is not None:
                 self.log.append(self.match_id, {"by": by, "do": "undo"}, (), source="table")
             state_json = self.state_json()
-            self.bus.publish("undone", action=undone.action, by=by)
-            self.bus.publish("state", state=state_json)
+            self._outbox.add([("undone", {"action": undone.action, "by": by}),
+                              ("state", {"state": state_json})])
             self._restart_timer(new_turn=True)
-            return Answer(True, (), state_json, action={"by": by, "do": "undo"})
+        self._outbox.flush()
+        return Answer(True, (), state_json, action={"by": by, "do": "undo"})
 
     # --- the turn timer -----------------------------------------------------------------------
 
     def poll_timer(self) -> Answer | None:
         """Call often (the referee loop does): publishes timer signals, applies a timeout at 0."""
+        out: list[tuple[str, dict[str, Any]]] = []
         with self._lock:
             answer = None
             for signal in self.timer.poll():
-                self.bus.publish("timer", kind=signal.kind, seat=signal.seat, left=signal.left)
+                out.append(("timer", {"kind": signal.kind, "seat": signal.seat, "left": signal.left}))
                 if signal.kind == "expired":
-                    answer = self._apply(Timeout(by=signal.seat), source="timer")
-            return answer
+                    answer = self._apply(Timeout(by=signal.seat), out, source="timer")
+            self._outbox.add(out)
+        self._outbox.flush()
+        return answer
 
     def pause_timer(self) -> None:
         with self._lock:
             self.timer.pause()
-            self.bus.publish("timer", kind="paused", seat=self.timer.seat, left=int(self.timer.left()))
+            self._outbox.add([("timer", {"kind": "paused", "seat": self.timer.seat,
+                                         "left": int(self.timer.left())})])
+        self._outbox.flush()
 
     def resume_timer(self) -> None:
         with self._lock:
             self.timer.resume()
-            self.bus.publish("timer", kind="resumed", seat=self.timer.seat, left=int(self.timer.left()))
+            self._outbox.add([("timer", {"kind": "resumed", "seat": self.timer.seat,
+                                         "left": int(self.timer.left())})])
+        self._outbox.flush()
 
     def _restart_timer(self, new_turn: bool) -> None:
         """A new turn (a ``turn`` event, or another seat to act) gets the full time again."""
