@@ -631,6 +631,9 @@ def api_join(phone: None, data: dict[str, Any]):
     if not _token_ok(data.get("token")):
         raise ApiError(403, "bad-token", "this join link is not valid: scan the QR code again")
     seat = data.get("seat")
+    # a match started just before this request revokes the seats it replaces when the bus
+    # delivers match-started: let that happen first, so the new seat is free and stays joined
+    _host().bus.join(timeout=2.0)
     if seat is not None:
         table = _host().table
         if not isinstance(seat, str) or table is None or seat not in table.seats:
