@@ -37,7 +37,8 @@ from .flip_rules import (CLASSIC_VARIANT, FLIP, Variant, after_play, available_t
                          reveal_copies_ok, start_showing, uno_counts, wild_back_to_hand)
 from .flip_state import (ClassicOptions, FlipOptions, FlipState, Pending, entry_for_face,
                          face_set_of, narrow_entry)
-from .flip_view import describe_pending, legal_moves, state_json
+from .flip_view import describe_pending, legal_moves, state_json, table_look, waiting_for
+from .look import TableLook, WaitingFor
 
 __all__ = ["FlipGame", "ClassicGame", "FlipOptions", "ClassicOptions", "FlipState"]
 
@@ -399,6 +400,17 @@ class FlipGame(Game[FlipState]):
 
     def to_json(self, state: FlipState) -> dict[str, Any]:
         return state_json(self.name, state)
+
+    def table_look(self, state: FlipState) -> TableLook:
+        """The discard pile's top face (``None`` while a face turned up by a flip is unread)."""
+        return table_look(state)
+
+    def waiting_for(self, state: FlipState) -> WaitingFor:
+        """A turn, or the pending step (:class:`~.flip_state.Pending`) as an
+        :class:`~.look.Awaiting`: a reveal (by who played the flip; an opening one by anyone),
+        a colour, a challenge, a draw count, play-or-pass; then hands to show, the next round, or
+        the match over."""
+        return waiting_for(state)
 
 
 class ClassicGame(FlipGame):

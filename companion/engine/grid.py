@@ -35,6 +35,7 @@ from .actions import Action, Discard, Move, Play, Round, Timeout
 from .base import Game, Outcome
 from .errors import BadCard, BadInput, IllegalAction, NotYourTurn, RuleError
 from .events import Event, event
+from .look import Awaiting, TableLook, WaitingFor
 from .grid_rules import (CELLS, DRAW_PILE_LOW, SIZE, Cell, card_fits, is_adjacent,
                          match_champions, neighbours, on_board, sides_crossed, step_matches)
 from .grid_state import (Forced, GridOptions, GridState, check_copies, fresh_game, read_grid_names,
@@ -140,6 +141,24 @@ class GridGame(Game[GridState]):
             "turn_seconds": self.options.turn_seconds,
             "timeout_action": self.options.timeout_action,
         }
+
+    def table_look(self, state: GridState) -> TableLook:
+        """The 25 top cards, the discard pile's top and the pawn (as ``to_json`` shows them)."""
+        return TableLook(
+            grid=tuple(tuple(state.top((r, c)).name for c in range(SIZE)) for r in range(SIZE)),
+            discard=state.discards[-1].name if state.discards else None,
+            pawn=state.pawn)
+
+    def waiting_for(self, state: GridState) -> WaitingFor:
+        """A turn, forced plays (by the mover, with how many are owed), the next game (``round``,
+        by the seat that starts it) or nothing more (the match is won)."""
+        if state.match_over:
+            return WaitingFor(Awaiting.OVER)
+        if state.over:
+            return WaitingFor(Awaiting.ROUND, state.turn)
+        if state.pending is not None:
+            return WaitingFor(Awaiting.FORCED_PLAYS, state.pending.seat, state.pending.left)
+        return WaitingFor(Awaiting.TURN, state.turn)
 
     # --- dispatch ------------------------------------------------------------------------------
     def _accept(self, state: GridState, action: Action) -> tuple[GridState, Events]:

@@ -23,6 +23,7 @@ from ..bus import EventBus
 from ..engine import Game
 from ..engine.actions import Action, Timeout, action_from_json
 from ..engine.errors import BadInput, RuleError, SetupError
+from ..engine.look import TableLook, WaitingFor
 from ..replay import start_game
 from .timer import TurnTimer
 
@@ -113,6 +114,12 @@ class Table:
     def state_json(self) -> dict[str, Any]:
         with self._lock:
             return self.game.to_json(self.state)
+
+    def view(self) -> tuple[TableLook, WaitingFor]:
+        """What the table should look like and what it waits for, typed, at one moment."""
+        with self._lock:
+            state = self.state
+            return self.game.table_look(state), self.game.waiting_for(state)
 
     def legal_actions(self) -> list[Action]:
         with self._lock:
