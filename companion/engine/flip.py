@@ -45,8 +45,8 @@ __all__ = ["FlipGame", "ClassicGame", "FlipOptions", "ClassicOptions", "FlipStat
 _SETUP_KEYS = {"game", "seats", "dealer", "start", "options"}
 
 
-def _refuse(message: str, code: str) -> IllegalAction:
-    return IllegalAction(message, code)
+def _refuse(message: str, code: str, **params: object) -> IllegalAction:
+    return IllegalAction(message, code, **params)
 
 
 class FlipGame(Game[FlipState]):
@@ -130,7 +130,7 @@ class FlipGame(Game[FlipState]):
         if state.over:
             raise _refuse("the round is over", "round-over")
         if seat != state.turn:
-            raise NotYourTurn(f"it is {state.seats[state.turn]}'s turn")
+            raise NotYourTurn(f"it is {state.seats[state.turn]}'s turn", seat=state.seats[state.turn])
         pending = state.pending
         if pending is not None and pending.what not in allowed:
             raise _refuse(f"waiting for {pending.what} ({describe_pending(state)})",
@@ -145,7 +145,8 @@ class FlipGame(Game[FlipState]):
         if a.card.is_wild:
             check_color(state, a.color)
         elif a.color is not None and a.color != a.card.color:
-            raise _refuse(f"{a.card} is not a wild: no colour to declare", "unexpected-color")
+            raise _refuse(f"{a.card} is not a wild: no colour to declare", "unexpected-color",
+                          card=a.card)
         if not matches(a.card, state.top, state.color):
             raise self._wrong_card(state, seat, a.card)
         return after_play(self.variant, state, a.card, a.color, self.options.auto_uno_penalty,
@@ -154,7 +155,8 @@ class FlipGame(Game[FlipState]):
     def _wrong_card(self, state: FlipState, seat: int, card: Card) -> "_WrongCard":
         """RULES.md: the card goes back to the hand, the player draws 2, the turn passes."""
         error = _refuse(f"{card} does not match {state.top} (colour {state.color}): "
-                        "it goes back, 2 cards penalty, the turn passes", "not-matching")
+                        "it goes back, 2 cards penalty, the turn passes", "not-matching",
+                        card=card, onto=state.top, color=state.color)
         out = [event("illegal", seat=state.seats[seat], code=error.code, message=error.message)]
         state = replace(state, pending=None)
         state = penalize(state, seat, 2, "not-matching", out)

@@ -137,7 +137,8 @@ class Table:
             try:
                 parsed = action if isinstance(action, Action) else action_from_json(action)
             except RuleError as exc:
-                self.bus.publish("refused", code=exc.code, message=exc.message, source=source)
+                self.bus.publish("refused", code=exc.code, message=exc.message, params=exc.params,
+                                 source=source)
                 return Answer(False, (), self.state_json(), exc.code, exc.message,
                               action if isinstance(action, dict) else None)
             return self._apply(parsed, source=source)
@@ -164,7 +165,7 @@ class Table:
                 self.bus.publish(e["type"], **{k: v for k, v in e.items() if k != "type"})
             if not outcome.ok:
                 self.bus.publish("refused", code=outcome.error.code, message=outcome.error.message,
-                                 seat=action.by, source=source)
+                                 params=outcome.error.params, seat=action.by, source=source)
             self.bus.publish("state", state=state_json)
         self._restart_timer(new_turn=any(e["type"] == "turn" for e in events))
         if outcome.error is not None:
