@@ -72,10 +72,12 @@ def test_the_refused_event_carries_the_parameters():
     bus.subscribe(lambda m: refused.append(m.data), {"refused"})
     table = Table({"setup": {"game": "classic", "seats": ["ann", "ben"], "dealer": "ben",
                              "start": "red-5", "options": {"turn_seconds": 0}}}, bus)
-    table.act({"by": "ann", "do": "play", "card": "green-8"})
+    answer = table.act({"by": "ann", "do": "play", "card": "green-8"})
+    assert answer.to_json()["params"] == {"card": "green-8", "onto": "red-5", "color": "red"}
     table.act({"by": "ann", "do": "play", "card": "red-7"})  # ben's turn now
     assert refused[0]["code"] == "not-matching" and refused[0]["seat"] == "ann"
     assert refused[0]["params"] == {"card": "green-8", "onto": "red-5", "color": "red"}
     assert refused[1]["code"] == "not-your-turn" and refused[1]["params"] == {"seat": "ben"}
     table.act({"by": "ann", "do": "fly"})
     assert refused[2]["code"] == "bad-input" and refused[2]["params"] == {}
+    assert "params" not in table.act({"by": "ann", "do": "fly"}).to_json()

@@ -40,11 +40,15 @@ class Answer:
     error: str | None = None
     message: str | None = None
     action: dict[str, Any] | None = None
+    #: a refusal's parameters (:attr:`RuleError.params`), for words in the reader's language
+    params: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "events": list(self.events), "state": self.state}
         if not self.ok:
             out = {"ok": False, "error": self.error, "message": self.message, **out}
+            if self.params:
+                out["params"] = self.params
         return out
 
 
@@ -140,7 +144,7 @@ class Table:
                 self.bus.publish("refused", code=exc.code, message=exc.message, params=exc.params,
                                  source=source)
                 return Answer(False, (), self.state_json(), exc.code, exc.message,
-                              action if isinstance(action, dict) else None)
+                              action if isinstance(action, dict) else None, exc.params)
             return self._apply(parsed, source=source)
 
     def _apply(self, action: Action, *, source: str = "phone", record: bool = True,
@@ -170,7 +174,7 @@ class Table:
         self._restart_timer(new_turn=any(e["type"] == "turn" for e in events))
         if outcome.error is not None:
             return Answer(False, events, state_json, outcome.error.code, outcome.error.message,
-                          action_json)
+                          action_json, outcome.error.params)
         return Answer(True, events, state_json, action=action_json)
 
     def undo(self, by: str = "table") -> Answer:
