@@ -120,9 +120,13 @@ def test_unsure_question():
     assert q.choices[-1] == Choice(len(q.choices) - 1, nothing=NothingHappened.MISREAD)
     assert q.to_json()["choices"][-1] == {"id": len(q.choices) - 1, "action": None,
                                           "nothing": "misread"}
+    closed = []
+    rig.bus.subscribe(lambda m: closed.append(m.data), {"confirmed"})
     pick = next(c.id for c in q.choices if c.action is not None and c.action.card.name == "red-8")
     assert rig.referee.answer(pick, by="north").ok
     assert rig.table.state_json()["grid"][0][0] == "red-8" and rig.referee.question is None
+    assert closed == [{"id": q.id, "action": q.choice(pick).to_json()["action"], "by": "north",
+                       "why": "answered"}]
 
 
 def test_colour_question():

@@ -48,7 +48,7 @@ from ..reading import look_difference
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
-           "NothingHappened", "CameraReferee", "EMPTY"]
+           "NothingHappened", "Closed", "CameraReferee", "EMPTY"]
 
 log = logging.getLogger(__name__)
 
@@ -321,6 +321,16 @@ class NothingHappened(Enum):
     LAID_OUT = "laid-out"      #: the table was laid out like this
 
 
+class Closed(Enum):
+    """Why a question closed (``confirmed``'s ``why``)."""
+
+    ANSWERED = "answered"              #: a phone or a button answered it
+    NO_CHANGE = "no-change"            #: the region shows what is expected again
+    READ_CLEARLY = "read-clearly"      #: the camera then read the region clearly
+    CALLED_ILLEGAL = "called-illegal"  #: the camera then called the play illegal
+    REPLACED = "replaced"              #: a new question replaced it
+
+
 _QUESTION_OF = {Reason.COLOUR: QuestionKind.COLOUR, Reason.SAME_FACE: QuestionKind.SAME_FACE,
                 Reason.SEVERAL: QuestionKind.SEVERAL, Reason.FIRST_LOOK: QuestionKind.FIRST_LOOK}
 _NOTHING_OF = {QuestionKind.SAME_FACE: NothingHappened.ONLY_MOVED,
@@ -513,7 +523,7 @@ class CameraReferee:
                                                 and region not in decided):
                     self._actionable.discard(region)
             if self._question is not None and self._question.region not in diffs:
-                self._close_question(None, "table", "the table shows no change any more")
+                self._close_question(None, "table", Closed.NO_CHANGE)
             if not diffs and self._question is None and waiting.camera_watches \
                     and not any(d.kind is DecisionKind.ASK for d in done):
                 # (a card the pawn uncovered is no new card: its cell is left out)
@@ -556,7 +566,7 @@ class CameraReferee:
                 # the pile is turned over, with nothing expected there: no new action)
                 self._actionable.discard(decision.region)
                 if self._question is not None and self._question.region == decision.region:
-                    self._close_question(decision.action.to_json(), "camera", "read clearly")
+                    self._close_question(decision.action.to_json(), "camera", Closed.READ_CLEARLY)
                 if not answer.ok:  # the engine disagreed after all: leave it to the table
                     self._actionable.discard(decision.region)
                 continue
@@ -566,7 +576,7 @@ class CameraReferee:
                 # the card lies there until it is taken back: not a new action meanwhile
                 self._actionable.discard(decision.region)
                 if self._question is not None and self._question.region == decision.region:
-                    self._close_question(None, "camera", "called illegal")
+                    self._close_question(None, "camera", Closed.CALLED_ILLEGAL)
                 continue
             if decision.kind is DecisionKind.ASK:
                 self._ask(decision, waiting)
@@ -668,7 +678,7 @@ class CameraReferee:
         if self._question is not None and self._question.signature == question.signature:
             return
         if self._question is not None:
-            self._close_question(None, "camera", "replaced by a new question")
+            self._close_question(None, "camera", Closed.REPLACED)
         question = Question.of(next(self._ids), decision, acting_seat(waiting), card)
         self._question = question
         self.stats["questions"] += 1
@@ -697,17 +707,17 @@ class CameraReferee:
             if picked.action is not None:
                 region = region_of(picked.action) or region
             self._actionable.discard(region)
-            self._close_question(picked.to_json()["action"], by, "answered")
+            self._close_question(picked.to_json()["action"], by, Closed.ANSWERED)
             if act and picked.action is not None and table is not None:
                 result = table.act(picked.action, source="confirm")
             return result
 
-    def _close_question(self, action, by: str, why: str) -> None:
+    def _close_question(self, action, by: str, why: "Closed") -> None:
         q = self._question
         if q is None:
             return
         self._question = None
-        self.bus.publish("confirmed", id=q.id, action=action, by=by, why=why)
+        self.bus.publish("confirmed", id=q.id, action=action, by=by, why=why.value)
         table = self.table_of()
         if table is not None and table.timer.paused:
             table.resume_timer()
