@@ -439,7 +439,7 @@ def _english_words() -> set[str]:
 
     en, ja = strings("en"), strings("ja")
     english = set().union(*(words(v) for k, v in en.items() if k.startswith(_VOCABULARY)))
-    japanese = set().union(*(words(v) for k, v in ja.items() if en.get(k) != v))
+    japanese = set().union(*(words(v) for k, v in ja.items() if k.startswith(_VOCABULARY)))
     return english - japanese
 
 
