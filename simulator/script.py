@@ -500,7 +500,7 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
     bus.subscribe(lambda m: live_done.update([_akey(m.data["action"])]), {"action"})
     now = {"beat": -1}
     referee.on_decision = lambda d: result.trace.append(
-        (now["beat"], result.frames, d.kind, d.region,
+        (now["beat"], result.frames, d.kind.value, d.region,
          d.action.to_json() if d.action else [a.to_json() for a in d.choices], d.reason.value))
     pending_latency = False
     events_before = 0
