@@ -175,7 +175,7 @@ class CameraWorker(_Background):
         question = self.referee.question
         if question is None:
             return None
-        return self.referee.answer(question.choices[0]["id"], by="button", question_id=question.id)
+        return self.referee.answer(question.choices[0].id, by="button", question_id=question.id)
 
     # --- the camera thread ----------------------------------------------------------------------
 

@@ -501,8 +501,8 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
     bus.subscribe(lambda m: live_done.update([_akey(m.data["action"])]), {"action"})
     now = {"beat": -1}
     referee.on_decision = lambda d: result.trace.append(
-        (now["beat"], result.frames, d.kind, d.region,
-         d.action.to_json() if d.action else [a.to_json() for a in d.choices], d.why))
+        (now["beat"], result.frames, d.kind.value, d.region,
+         d.action.to_json() if d.action else [a.to_json() for a in d.choices], d.reason.value))
     pending_latency = False
     events_before = 0
 
@@ -524,14 +524,14 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
                   and live_done[_akey(b.action)] < scripted_until[i][_akey(b.action)]]
         pick = None
         for want in wanted:  # the earliest thing done that the referee has not recorded
-            pick = next((c["id"] for c in q.choices if c["action"] is not None
-                         and _akey(c["action"]) == _akey(want)), None)
+            pick = next((c.id for c in q.choices if c.action is not None
+                         and _akey(c.action.to_json()) == _akey(want)), None)
             if pick is not None:
                 break
         if pick is None:
-            pick = q.choices[-1]["id"]  # "nothing: the camera misread"
-        result.trace.append((beat_index, result.frames, "answer", q.question,
-                             next(c["label"] for c in q.choices if c["id"] == pick)))
+            pick = q.choices[-1].id  # nothing happened: the camera misread
+        result.trace.append((beat_index, result.frames, "answer", q.kind.value,
+                             q.choice(pick).to_json()))
         result.answered += 1
         referee.answer(pick, by="player")
         referee.run_pending()

@@ -6,7 +6,8 @@ import math
 
 from companion.bus import EventBus
 from companion.engine.actions import action_from_json
-from companion.referee.camera import CameraReferee, Expected, decide, expected_of
+from companion.referee.camera import (CameraReferee, DecisionKind, Expected, NothingHappened,
+                                      QuestionKind, Reason, decide, expected_of)
 from companion.referee.table import Table
 from companion.reading import PawnReading
 from companion.reading import RegionReading, TableReading
@@ -50,54 +51,54 @@ def make():
 
 def test_expected_of_grid_state():
     table = Table(SETUP, EventBus(), clock=lambda: 0.0)
-    exp = expected_of(table.state_json())
+    exp = expected_of(table.view()[0])
     assert exp.labels["cell-0-0"] == "red-1" and exp.labels["discard"] == "empty"
     assert exp.pawn == (2, 2)
 
 
 def test_decide_commits_a_clear_legal_play():
     table = Table(SETUP, EventBus(), clock=lambda: 0.0)
-    exp = expected_of(table.state_json())
+    exp = expected_of(table.view()[0])
     rd = reading(with_cell(GRID, 0, 0, "red-7"), changed=("cell-0-0",))
     d = decide(table.legal_actions(), exp, rd, {"cell-0-0"}, "north")
-    assert d.kind == "commit"
+    assert d.kind is DecisionKind.COMMIT
     assert d.action == action_from_json({"by": "north", "do": "play", "card": "red-7", "cell": [0, 0]})
 
 
 def test_decide_asks_when_two_faces_are_close():
     table = Table(SETUP, EventBus(), clock=lambda: 0.0)
-    exp = expected_of(table.state_json())
+    exp = expected_of(table.view()[0])
     rd = reading(GRID, probs={"cell-0-0": {"red-8": 0.55, "red-0": 0.40, "red-1": 0.05}})
     d = decide(table.legal_actions(), exp, rd, {"cell-0-0"}, "north")
-    assert d.kind == "ask"
+    assert d.kind is DecisionKind.ASK
     cards = {a.card.name for a in d.choices}
     assert {"red-8", "red-0"} <= cards
 
 
 def test_illegal_only_when_confident():
     table = Table(SETUP, EventBus(), clock=lambda: 0.0)
-    exp = expected_of(table.state_json())
+    exp = expected_of(table.view()[0])
     sure = reading(GRID, probs={"cell-0-0": {"blue-9": 0.995, "blue-8": 0.005}})
     d = decide(table.legal_actions(), exp, sure, {"cell-0-0"}, "north")
-    assert d.kind == "illegal" and d.action.card.name == "blue-9"
+    assert d.kind is DecisionKind.ILLEGAL and d.action.card.name == "blue-9"
     unsure = reading(GRID, probs={"cell-0-0": {"blue-9": 0.7, "blue-8": 0.3}})
     d = decide(table.legal_actions(), exp, unsure, {"cell-0-0"}, "north")
-    assert d.kind == "ask"
+    assert d.kind is DecisionKind.ASK
     # the card as read is offered, so the table can confirm the illegal play
     assert d.choices[0].card.name == "blue-9"
 
 
 def test_pawn_move_is_committed():
     table = Table(SETUP, EventBus(), clock=lambda: 0.0)
-    exp = expected_of(table.state_json())
+    exp = expected_of(table.view()[0])
     rd = reading(GRID, pawn=(1, 2), changed=("pawn",))
     d = decide(table.legal_actions(), exp, rd, {"pawn"}, "north")
-    assert d.kind == "commit" and d.action.to_json() == {"by": "north", "do": "move", "to": [1, 2]}
+    assert d.kind is DecisionKind.COMMIT and d.action.to_json() == {"by": "north", "do": "move", "to": [1, 2]}
 
 
 def test_nothing_changed_means_nothing_done():
     table = Table(SETUP, EventBus(), clock=lambda: 0.0)
-    assert decide(table.legal_actions(), expected_of(table.state_json()), reading(GRID), {"cell-0-0"}, "north") is None
+    assert decide(table.legal_actions(), expected_of(table.view()[0]), reading(GRID), {"cell-0-0"}, "north") is None
 
 
 def test_live_referee_commits_and_publishes():
@@ -131,8 +132,9 @@ def test_a_play_made_before_the_first_look_is_asked_about_never_committed():
     table, ref = _first_look_question()
     assert table.state_json()["grid"][0][0] == "red-1"
     q = ref.question
-    assert q is not None and "first look" in q.question and "north" in q.question
-    yes = next(c["id"] for c in q.choices if c["action"] and c["action"].get("card") == "red-7")
+    assert q is not None and q.kind is QuestionKind.FIRST_LOOK and q.seat == "north"
+    assert q.region == "cell-0-0" and q.card == "red-7"
+    yes = next(c.id for c in q.choices if c.action is not None and c.action.card.name == "red-7")
     answer = ref.answer(yes, by="north")
     assert not answer.done()  # queued for the referee's thread
     ref.run_pending()
@@ -142,8 +144,8 @@ def test_a_play_made_before_the_first_look_is_asked_about_never_committed():
 
 def test_a_first_look_answered_as_the_layout_is_left_alone():
     table, ref = _first_look_question()
-    no = next(c["id"] for c in ref.question.choices if c["action"] is None)
-    assert "laid out" in next(c["label"] for c in ref.question.choices if c["id"] == no)
+    no = next(c.id for c in ref.question.choices if c.action is None)
+    assert ref.question.choice(no).nothing is NothingHappened.LAID_OUT
     ref.answer(no, by="north")
     ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-4-4",)))
     assert ref.question is None and table.state_json()["grid"][0][0] == "red-1"
@@ -175,7 +177,7 @@ def test_question_pauses_timer_and_answer_acts():
     assert asked and asked[0].type == "confirm-needed"
     assert table.timer.paused
     q = ref.question
-    pick = next(c["id"] for c in q.choices if c["action"] and c["action"].get("card") == "red-8")
+    pick = next(c.id for c in q.choices if c.action is not None and c.action.card.name == "red-8")
     answer = ref.answer(pick, by="north")
     ref.run_pending()
     bus.join()

@@ -392,14 +392,20 @@ def test_confirm_answers_the_camera(flip, app):
     assert c.post("/api/confirm", json={"choice": 0}, headers=h).status_code == 409
     answers = []
     flip.bus.subscribe(answers.append, types={"confirm-answer"})
-    flip.bus.publish("confirm-needed", question="red-7 or red-1?", choices=["red-7", "red-1"])
+    # the camera referee's question, as data (the page words it)
+    misread = {"id": 1, "action": None, "nothing": "misread"}
+    flip.bus.publish("confirm-needed", id=3, kind="unsure", seat=None, region="discard",
+                     card="red-7", choices=[{"id": 0, "action": {"by": "ann", "do": "play",
+                                                                 "card": "red-7"}}, misread])
     flip.bus.join()
-    assert c.get("/api/state").json["confirm"]["question"] == "red-7 or red-1?"
+    confirm = c.get("/api/state").json["confirm"]
+    assert (confirm["kind"], confirm["card"], confirm["choices"][1]) == ("unsure", "red-7", misread)
     assert c.post("/api/confirm", json={"choice": 5}, headers=h).status_code == 400
     r = c.post("/api/confirm", json={"choice": 1}, headers=h)
     assert r.status_code == 202
     flip.bus.join()
-    assert answers[0].data["choice"] == "red-1" and answers[0].data["seat"] == "ann"
+    assert answers[0].data["choice"] == misread and answers[0].data["seat"] == "ann"
+    assert answers[0].data["question"] == 3
     assert c.get("/api/state").json["confirm"] is None
 
 
@@ -407,8 +413,9 @@ def test_confirm_for_another_seat_and_with_an_action(flip, app):
     ann, ha = joined(app, "ann")
     ben, hb = joined(app, "ben")
     play = {"by": "ann", "do": "play", "card": "red-7"}
-    flip.bus.publish("confirm-needed", question="which?", seat="ann",
-                     choices=[{"label": "red 7", "action": play}])
+    flip.bus.publish("confirm-needed", id=1, kind="unsure", seat="ann", region="discard",
+                     card="red-7", choices=[{"id": 0, "action": play},
+                                            {"id": 1, "action": None, "nothing": "misread"}])
     flip.bus.join()
     assert ben.post("/api/confirm", json={"choice": 0}, headers=hb).json["error"] == "wrong-seat"
     r = ann.post("/api/confirm", json={"choice": 0}, headers=ha)

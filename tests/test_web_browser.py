@@ -419,3 +419,131 @@ def test_dialogs_take_the_focus_and_esc_cancels_them(table, browser):
     organiser.wait_for_function("document.querySelector('#end-match').disabled", timeout=3000)
     assert host.table is None
     organiser.context.close()
+
+
+# --- the Japanese pages say the camera's questions, refusals and lights in Japanese ----------------
+
+QUESTION_GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
+                 ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],
+                 ["green-1", "green-2", "green-3", "green-4", "green-5"],
+                 ["yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-5"],
+                 ["red-6", "red-7", "red-8", "red-9", "blue-6"]]
+
+#: The message families the camera, the refusals and the lights panel are said with.
+_VOCABULARY = ("q_", "act_", "nothing_", "err_", "errp_", "led_", "status_", "sig_", "tune_",
+               "where_", "read_", "ev_", "color_", "face_", "side_")
+
+
+def _english_words() -> set[str]:
+    """Words of the English event and question vocabulary that no Japanese string uses."""
+    import re
+
+    from web.i18n import strings
+
+    def words(text: str) -> set[str]:
+        return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\{\w+\}", " ", text))}
+
+    en, ja = strings("en"), strings("ja")
+    english = set().union(*(words(v) for k, v in en.items() if k.startswith(_VOCABULARY)))
+    japanese = set().union(*(words(v) for k, v in ja.items() if k.startswith(_VOCABULARY)))
+    return english - japanese
+
+
+def _english_on(page, selector: str = "body") -> set[str]:
+    import re
+
+    text = re.sub(r"https?://\S+", " ", page.locator(selector).inner_text())  # the join link
+    return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)} & _english_words()
+
+
+def _reading(grid, seq, changed=(), probs=None):
+    from companion.reading import PawnReading, RegionReading, TableReading
+
+    probs = probs or {}
+    cells = tuple(RegionReading.of(probs.get(f"cell-{r}-{c}", {grid[r][c]: 0.999}))
+                  for r in range(5) for c in range(5))
+    return TableReading(seq, 0.0, cells, RegionReading.of({"empty": 0.999}), PawnReading((2, 2)),
+                        0, tuple(changed))
+
+
+def _phone(browser, server, seat: str, lang: str):
+    page = join(browser, server, seat)
+    page.goto(f"{server.url}/seat/{seat}?lang={lang}")
+    wait_live(page)
+    return page
+
+
+def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, browser):
+    from companion.referee.camera import CameraReferee
+
+    host, server = table
+    host.start_match({"setup": {"game": "grid", "seats": ["north", "south"], "first": "north",
+                                "grid": QUESTION_GRID, "options": {"turn_seconds": 0}}})
+    referee = CameraReferee(lambda: host.table, host.bus)
+    signals = host.signals
+    host.signals = lambda: {
+        "seats": {"north": {"on": True, "pattern": "on", "seats": ["north"]}},
+        "side": {"side": None, "color": "off", "rgb": [0, 0, 0]},
+        "status": {"color": "amber", "mode": "confirm", "rgb": [1, 0.5, 0], "showing": "confirm"},
+        "buzzer": {"kind": "tonal", "note": "A5", "playing": "question"}}
+    try:
+        ja = _phone(browser, server, "north", "ja")
+        en = _phone(browser, server, "south", "en")
+        # the camera's first look shows a card the deal does not: it asks north
+        referee.on_reading(_reading([["red-7"] + QUESTION_GRID[0][1:]] + QUESTION_GRID[1:], 1,
+                                    changed=("cell-0-0",)))
+        assert referee.question is not None and referee.question.kind.value == "first-look"
+        ja.wait_for_selector("#prompt:not([hidden]) button[data-confirm]", timeout=3000)
+        prompt = ja.locator("#prompt").inner_text()
+        assert "north" in prompt and "マス (0, 0)" in prompt and "最初" in prompt
+        buttons = ja.locator("#prompt button").all_inner_texts()
+        assert buttons[-1] == "いいえ、最初からこう並べた"
+        assert any("マス (0, 0)" in b and "出した" in b for b in buttons[:-1])
+        assert _english_on(ja) == set(), ja.locator("body").inner_text()
+        shot(ja, "seat-camera-question-ja")
+        # the same question on an English page is English (the check above can fail)
+        en.goto(f"{server.url}/seat/north?lang=en")
+        en.wait_for_selector("#events li", state="attached", timeout=3000)
+        en.locator("details.recent summary").click()
+        assert {"camera", "first", "look"} <= _english_on(en, "#events")
+        # answered "no" from the phone; then a wild read in a region: which colour?
+        ja.locator("#prompt button").last.click()
+        ja.wait_for_selector("#prompt", state="hidden", timeout=3000)
+        referee.on_reading(_reading(QUESTION_GRID, 2, changed=("cell-0-1",), probs={
+            "cell-0-1": {"red-8": 0.55, "red-0": 0.40, "red-2": 0.05}}))
+        assert referee.question is not None and referee.question.kind.value == "unsure"
+        ja.wait_for_selector("#prompt:not([hidden]) button[data-confirm]", timeout=3000)
+        assert "何もしていない（カメラの読み違い）" in ja.locator("#prompt").inner_text()
+        assert _english_on(ja) == set(), ja.locator("#prompt").inner_text()
+        ja.locator("#prompt button").last.click()
+        ja.wait_for_selector("#prompt", state="hidden", timeout=3000)
+        # a refusal: north plays a card that does not match
+        answer = host.table.act({"by": "north", "do": "play", "card": "blue-9", "cell": [0, 3]},
+                                source="test")
+        assert answer.error == "not-matching"
+        ja.locator("details.recent summary").click()
+        ja.wait_for_function("document.querySelector('#events').innerText.includes('反則')",
+                             timeout=3000)
+        events = ja.locator("#events").inner_text()
+        assert "合っていません" in events and "does not match" not in events
+        assert _english_on(ja) == set(), events
+        shot(ja, "seat-refusal-ja")
+        # the table view: the lights panel and the events
+        view = browser.new_context(locale="ja-JP", **PHONE).new_page()
+        view.goto(f"{server.url}/?lang=ja")
+        view.wait_for_selector("#signals .buzzer", timeout=3000)
+        view.wait_for_function("document.querySelector('#events').innerText.includes('反則')",
+                               timeout=3000)
+        lights = view.locator("#signals").inner_text()
+        assert "状態: カメラが確認中" in lights and "確認の音 (A5)" in lights and "消灯" in lights
+        assert _english_on(view) == set(), view.locator("body").inner_text()
+        shot(view, "table-lights-ja")
+        view.goto(f"{server.url}/?lang=en")
+        view.wait_for_selector("#signals .buzzer", timeout=3000)
+        assert {"status", "camera", "asks", "question"} <= _english_on(view, "#signals")
+        view.context.close()
+        ja.context.close()
+        en.context.close()
+    finally:
+        host.signals = signals
+        referee.close()

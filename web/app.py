@@ -730,7 +730,7 @@ def api_confirm(phone: Phone, data: dict[str, Any]):
     """
     table = _host().table
     question, choice = _web().take_answer(phone.seat, data.get("choice"))
-    _host().bus.publish("confirm-answer", seat=phone.seat, question=question.get("question"),
+    _host().bus.publish("confirm-answer", seat=phone.seat, question=question.get("id"),
                         choice=choice, index=data["choice"])
     if isinstance(choice, dict) and isinstance(choice.get("action"), dict):
         if table is None:

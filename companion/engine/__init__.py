@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 from .base import Game, Outcome
+from .look import Awaiting, TableLook, WaitingFor
 from .errors import BadCard, BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
 
 __all__ = ["GAME_NAMES", "game_class", "Game", "Outcome", "RuleError", "BadInput", "BadCard",
-           "NotYourTurn", "IllegalAction", "SetupError"]
+           "NotYourTurn", "IllegalAction", "SetupError", "TableLook", "WaitingFor", "Awaiting"]
 
 #: The rule engines (``game`` of a set-up line), then the two table modes with no rules:
 #: ``timer`` (turns ended by a phone or a button) and ``scoreboard`` (scores only).

@@ -9,6 +9,11 @@ referee and ``companion replay`` drive every variant through the same four calls
     outcome.ok, outcome.error, outcome.events, outcome.state
     for action in game.legal_actions(outcome.state): ...   # lazy
     game.to_json(outcome.state)                          # the replay ``state`` object
+
+and two typed views of a state (:mod:`companion.engine.look`), for the camera referee::
+
+    game.table_look(state)     # TableLook: grid tops by cell, discard top, pawn cell
+    game.waiting_for(state)    # WaitingFor: what is awaited (Awaiting), by which seat
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any, ClassVar, Generic, Iterator, TypeVar
 from .actions import ACTIONS, Action
 from .errors import BadInput, RuleError, SetupError, shown
 from .events import Event
+from .look import TableLook, WaitingFor
 
 __all__ = ["Outcome", "Game", "options_from_json", "read_seats", "seat_name_problem",
            "SEAT_NAME_MAX", "S"]
@@ -174,6 +180,14 @@ class Game(ABC, Generic[S]):
             return BadInput(f"'points' must be 0..{self.max_hand_points}: a hand is never worth "
                             f"{points}")
         return None
+
+    @abstractmethod
+    def table_look(self, state: S) -> TableLook:
+        """The face-up cards and the pawn as the state says they lie (agrees with ``to_json``)."""
+
+    @abstractmethod
+    def waiting_for(self, state: S) -> WaitingFor:
+        """What the table waits for now, and the seat that must act (agrees with ``to_json``)."""
 
     def is_legal(self, state: S, action: Action) -> bool:
         return self.apply(state, action).ok

@@ -14,14 +14,18 @@ __all__ = ["RuleError", "BadInput", "BadCard", "NotYourTurn", "IllegalAction", "
 
 
 class RuleError(Exception):
-    """Base of every refusal: ``code`` is stable, ``message`` says what happened in words."""
+    """Base of every refusal: ``code`` is stable, ``message`` says what happened in English
+    words (logs, the replay tool), ``params`` the values a page needs to say it in its own
+    language (JSON-ready: card names, cells as ``[row, col]``, seat names), e.g. ``not-matching``
+    with ``{"card": "green-8", "onto": "wild"}``. Only what the code's sentence names."""
 
     code = "illegal"
 
-    def __init__(self, message: str, code: str | None = None):
+    def __init__(self, message: str, code: str | None = None, **params: object):
         super().__init__(message)
         if code is not None:
             self.code = code
+        self.params = {k: _jsonable(v) for k, v in params.items() if v is not None}
 
     @property
     def message(self) -> str:
@@ -67,3 +71,11 @@ def shown(value: Any) -> str:
     '[[[...]]]'
     """
     return _echo.repr(value)
+
+
+def _jsonable(value: object) -> object:
+    if hasattr(value, "name") and hasattr(value, "face"):  # a Card
+        return value.name
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value

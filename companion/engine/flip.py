@@ -37,15 +37,16 @@ from .flip_rules import (CLASSIC_VARIANT, FLIP, Variant, after_play, available_t
                          reveal_copies_ok, start_showing, uno_counts, wild_back_to_hand)
 from .flip_state import (ClassicOptions, FlipOptions, FlipState, Pending, entry_for_face,
                          face_set_of, narrow_entry)
-from .flip_view import describe_pending, legal_moves, state_json
+from .flip_view import describe_pending, legal_moves, state_json, table_look, waiting_for
+from .look import TableLook, WaitingFor
 
 __all__ = ["FlipGame", "ClassicGame", "FlipOptions", "ClassicOptions", "FlipState"]
 
 _SETUP_KEYS = {"game", "seats", "dealer", "start", "options"}
 
 
-def _refuse(message: str, code: str) -> IllegalAction:
-    return IllegalAction(message, code)
+def _refuse(message: str, code: str, **params: object) -> IllegalAction:
+    return IllegalAction(message, code, **params)
 
 
 class FlipGame(Game[FlipState]):
@@ -129,7 +130,7 @@ class FlipGame(Game[FlipState]):
         if state.over:
             raise _refuse("the round is over", "round-over")
         if seat != state.turn:
-            raise NotYourTurn(f"it is {state.seats[state.turn]}'s turn")
+            raise NotYourTurn(f"it is {state.seats[state.turn]}'s turn", seat=state.seats[state.turn])
         pending = state.pending
         if pending is not None and pending.what not in allowed:
             raise _refuse(f"waiting for {pending.what} ({describe_pending(state)})",
@@ -144,7 +145,8 @@ class FlipGame(Game[FlipState]):
         if a.card.is_wild:
             check_color(state, a.color)
         elif a.color is not None and a.color != a.card.color:
-            raise _refuse(f"{a.card} is not a wild: no colour to declare", "unexpected-color")
+            raise _refuse(f"{a.card} is not a wild: no colour to declare", "unexpected-color",
+                          card=a.card)
         if not matches(a.card, state.top, state.color):
             raise self._wrong_card(state, seat, a.card)
         return after_play(self.variant, state, a.card, a.color, self.options.auto_uno_penalty,
@@ -153,7 +155,8 @@ class FlipGame(Game[FlipState]):
     def _wrong_card(self, state: FlipState, seat: int, card: Card) -> "_WrongCard":
         """RULES.md: the card goes back to the hand, the player draws 2, the turn passes."""
         error = _refuse(f"{card} does not match {state.top} (colour {state.color}): "
-                        "it goes back, 2 cards penalty, the turn passes", "not-matching")
+                        "it goes back, 2 cards penalty, the turn passes", "not-matching",
+                        card=card, onto=state.top, color=state.color)
         out = [event("illegal", seat=state.seats[seat], code=error.code, message=error.message)]
         state = replace(state, pending=None)
         state = penalize(state, seat, 2, "not-matching", out)
@@ -399,6 +402,17 @@ class FlipGame(Game[FlipState]):
 
     def to_json(self, state: FlipState) -> dict[str, Any]:
         return state_json(self.name, state)
+
+    def table_look(self, state: FlipState) -> TableLook:
+        """The discard pile's top face (``None`` while a face turned up by a flip is unread)."""
+        return table_look(state)
+
+    def waiting_for(self, state: FlipState) -> WaitingFor:
+        """A turn, or the pending step (:class:`~.flip_state.Pending`) as an
+        :class:`~.look.Awaiting`: a reveal (by who played the flip; an opening one by anyone),
+        a colour, a challenge, a draw count, play-or-pass; then hands to show, the next round, or
+        the match over."""
+        return waiting_for(state)
 
 
 class ClassicGame(FlipGame):

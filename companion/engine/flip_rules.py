@@ -112,7 +112,7 @@ def check_copies(state: FlipState, card: Card) -> None:
     """Refuse (``too-many-copies``) a face whose every copy already lies open: a misread."""
     if copies_left(state)[card] <= 0:
         raise IllegalAction(f"every {card} of the deck already lies open: check the reading",
-                            "too-many-copies")
+                            "too-many-copies", card=card)
 
 
 def check_color(state: FlipState, color: str | None) -> str:

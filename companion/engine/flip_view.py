@@ -10,11 +10,13 @@ from .flip_round import representative_hands
 from .flip_rules import (available_to_draw, catch_counts, copies_left, matches, reveal_copies_ok,
                          uno_counts)
 from .flip_state import CW, FlipState, face_set_of
+from .look import Awaiting, TableLook, WaitingFor
 
 if TYPE_CHECKING:
     from .flip import FlipGame
 
-__all__ = ["legal_moves", "state_json", "pending_json", "describe_pending"]
+__all__ = ["legal_moves", "state_json", "pending_json", "describe_pending", "table_look",
+           "waiting_for"]
 
 
 def legal_moves(game: "FlipGame", state: FlipState) -> Iterator[Action]:
@@ -122,6 +124,42 @@ def state_json(game_name: str, state: FlipState) -> dict[str, Any]:
         "over": state.over,
         "champions": [names[s] for s in state.champions],
     }
+
+
+def table_look(state: FlipState) -> TableLook:
+    """The discard pile's top face (``None`` while a turned-up face is unread); no grid, no pawn."""
+    return TableLook(discard=state.top.name if state.top else None)
+
+
+#: ``Pending.what`` -> what the table waits for.
+_AWAITING = {"declare": Awaiting.COLOUR, "reveal": Awaiting.REVEAL,
+             "challenge": Awaiting.CHALLENGE, "draw": Awaiting.DRAW_COUNT,
+             "play-or-pass": Awaiting.PLAY_OR_PASS, "show": Awaiting.SHOW,
+             "round": Awaiting.ROUND}
+
+
+def waiting_for(state: FlipState) -> WaitingFor:
+    """See :meth:`FlipGame.waiting_for`."""
+    names = state.seats
+    turn = names[state.turn]
+    if state.match_over:
+        return WaitingFor(Awaiting.OVER)
+    p = state.pending
+    if state.over:  # hands to show, then the next round
+        if p is not None and p.what == "show":
+            return WaitingFor(Awaiting.SHOW, seats=tuple(names[s] for s in p.seats))
+        seat = names[p.seat] if p is not None and p.seat is not None else None
+        return WaitingFor(Awaiting.ROUND, seat)
+    if p is None:
+        return WaitingFor(Awaiting.TURN, turn)
+    what = _AWAITING.get(p.what)
+    if what is None:  # pragma: no cover - every Pending.what is mapped above
+        raise ValueError(f"unknown pending {p.what!r}")
+    if what is Awaiting.SHOW:
+        return WaitingFor(what, seats=tuple(names[s] for s in p.seats))
+    if p.seat is None:  # an opening reveal: any seat sends it, the one on turn is expected to
+        return WaitingFor(what, turn, anyone=True)
+    return WaitingFor(what, names[p.seat])
 
 
 def describe_pending(state: FlipState) -> str:

@@ -35,6 +35,7 @@ from .actions import Action, Discard, Move, Play, Round, Timeout
 from .base import Game, Outcome
 from .errors import BadCard, BadInput, IllegalAction, NotYourTurn, RuleError
 from .events import Event, event
+from .look import Awaiting, TableLook, WaitingFor
 from .grid_rules import (CELLS, DRAW_PILE_LOW, SIZE, Cell, card_fits, is_adjacent,
                          match_champions, neighbours, on_board, sides_crossed, step_matches)
 from .grid_state import (Forced, GridOptions, GridState, check_copies, fresh_game, read_grid_names,
@@ -141,6 +142,24 @@ class GridGame(Game[GridState]):
             "timeout_action": self.options.timeout_action,
         }
 
+    def table_look(self, state: GridState) -> TableLook:
+        """The 25 top cards, the discard pile's top and the pawn (as ``to_json`` shows them)."""
+        return TableLook(
+            grid=tuple(tuple(state.top((r, c)).name for c in range(SIZE)) for r in range(SIZE)),
+            discard=state.discards[-1].name if state.discards else None,
+            pawn=state.pawn)
+
+    def waiting_for(self, state: GridState) -> WaitingFor:
+        """A turn, forced plays (by the mover, with how many are owed), the next game (``round``,
+        by the seat that starts it) or nothing more (the match is won)."""
+        if state.match_over:
+            return WaitingFor(Awaiting.OVER)
+        if state.over:
+            return WaitingFor(Awaiting.ROUND, state.turn)
+        if state.pending is not None:
+            return WaitingFor(Awaiting.FORCED_PLAYS, state.pending.seat, state.pending.left)
+        return WaitingFor(Awaiting.TURN, state.turn)
+
     # --- dispatch ------------------------------------------------------------------------------
     def _accept(self, state: GridState, action: Action) -> tuple[GridState, Events]:
         """The new state and events, or a :class:`RuleError` saying why not."""
@@ -149,19 +168,21 @@ class GridGame(Game[GridState]):
             raise NotYourTurn(f"{seat!r} is not seated: the seats are {', '.join(state.seats)}")
         if state.match_over:
             raise IllegalAction(f"the match is over: {', '.join(state.champions)} won it",
-                                "match-over")
+                                "match-over", seats=state.champions)
         if state.over:
             if not isinstance(action, Round):
                 raise IllegalAction("the game is over: the next game starts with 'round'",
                                     "game-over")
             if seat != state.turn:
-                raise NotYourTurn(f"the next game is started by {state.turn}, not {seat}")
+                raise NotYourTurn(f"the next game is started by {state.turn}, not {seat}",
+                                  seat=state.turn)
             return self._new_game(state, action)
         if isinstance(action, Round):
             raise IllegalAction("the game is not over yet: 'round' starts the next one",
                                 "game-not-over")
         if seat != state.acting_seat:
-            raise NotYourTurn(f"it is {state.acting_seat}'s turn, not {seat}'s")
+            raise NotYourTurn(f"it is {state.acting_seat}'s turn, not {seat}'s",
+                              seat=state.acting_seat)
         if isinstance(action, Play):
             return self._play(state, action)
         if isinstance(action, Move):
@@ -194,15 +215,15 @@ class GridGame(Game[GridState]):
         self._check_card(state, card, seat)
         if cell == state.pawn:
             raise IllegalAction(f"{_cell_name(cell)} has the pawn on it: play on another cell",
-                                "pawn-cell")
+                                "pawn-cell", cell=cell)
         onto = state.top(cell)
         if not self._fits(card, onto):
             raise IllegalAction(f"{card} does not match {onto} on {_cell_name(cell)}",
-                                "not-matching")
+                                "not-matching", card=card, onto=onto, cell=cell)
         forced = state.pending
         if forced and forced.claimed_no_play:
             raise IllegalAction(f"{seat} claimed to have no play and the grid has not changed "
-                                "since: discard the rest", "claimed-no-play")
+                                "since: discard the rest", "claimed-no-play", seat=seat)
         i = cell[0] * SIZE + cell[1]
         state = replace(state, stacks=state.stacks[:i] + (state.stacks[i] + (card,),)
                         + state.stacks[i + 1:])
@@ -241,20 +262,22 @@ class GridGame(Game[GridState]):
         seat, target, pawn = action.by, action.to, state.pawn
         if state.pending:
             raise IllegalAction(f"{seat} must first play {state.pending.left} more card(s) "
-                                f"({state.pending.reason})", "forced-play")
+                                f"({state.pending.reason})", "forced-play", seat=seat,
+                                left=state.pending.left)
         assert pawn is not None  # the pawn is off the board only when the game is over
         if not is_adjacent(pawn, target):
             raise IllegalAction(f"{_cell_name(target)} is not one step from the pawn on "
-                                f"{_cell_name(pawn)}", "not-adjacent")
+                                f"{_cell_name(pawn)}", "not-adjacent", cell=target, pawn=pawn)
         if not on_board(target):
             return self._leave_board(state, seat, target)
         if target == state.last_cell:
             raise IllegalAction(f"the pawn has just left {_cell_name(target)}: it may not go "
-                                "straight back", "back-to-last-cell")
+                                "straight back", "back-to-last-cell", cell=target)
         leaving, arriving = state.top(pawn), state.top(target)
         if not step_matches(leaving, arriving, self.options.wild_matches_all):
             raise IllegalAction(f"{arriving} on {_cell_name(target)} does not match {leaving} "
-                                f"under the pawn", "not-matching")
+                                f"under the pawn", "not-matching", card=arriving, onto=leaving,
+                                cell=target)
         state = replace(state, pawn=target, last_cell=pawn)
         events: Events = [event("moved", seat=seat, **{"from": pawn}, to=target)]
         return self._land(state, seat, arriving, events)

@@ -25,6 +25,7 @@ from .actions import Action, Round, Score, Show
 from .base import Game, Outcome, options_from_json, read_seats
 from .errors import BadCard, BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
 from .events import event
+from .look import Awaiting, TableLook, WaitingFor
 
 __all__ = ["ScoreGame", "ScoreOptions", "ScoreState"]
 
@@ -160,6 +161,17 @@ class ScoreGame(Game[ScoreState]):
             missing = [j for j, h in enumerate(state.hands) if h is None and j != i]
             if not missing:
                 yield Round(seat)
+
+    def table_look(self, state: ScoreState) -> TableLook:
+        """Nothing the camera reads: the scoreboard counts hands typed in."""
+        return TableLook()
+
+    def waiting_for(self, state: ScoreState) -> WaitingFor:
+        """The hands still to enter (``SHOW``), or nothing more once the match is decided."""
+        if state.champions:
+            return WaitingFor(Awaiting.OVER)
+        return WaitingFor(Awaiting.SHOW, seats=tuple(s for s, h in zip(state.seats, state.hands)
+                                                     if h is None))
 
     def to_json(self, state: ScoreState) -> dict[str, Any]:
         waiting = [s for s, h in zip(state.seats, state.hands) if h is None]

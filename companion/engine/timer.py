@@ -20,6 +20,7 @@ from .actions import Action, Pass, Timeout
 from .base import Game, Outcome, options_from_json, read_seats
 from .errors import BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
 from .events import event
+from .look import Awaiting, TableLook, WaitingFor
 
 __all__ = ["TimerGame", "TimerOptions", "TimerState", "read_seats"]
 
@@ -94,6 +95,14 @@ class TimerGame(Game[TimerState]):
         yield Pass(seat)
         if self.options.turn_seconds > 0:
             yield Timeout(seat)
+
+    def table_look(self, state: TimerState) -> TableLook:
+        """Nothing lies on the table in timer mode."""
+        return TableLook()
+
+    def waiting_for(self, state: TimerState) -> WaitingFor:
+        """Always a turn: the seat on turn ends it."""
+        return WaitingFor(Awaiting.TURN, state.seats[state.turn])
 
     def to_json(self, state: TimerState) -> dict[str, Any]:
         return {

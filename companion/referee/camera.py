@@ -11,14 +11,21 @@ The referee never trusts a raw difference between two frames. For each stable re
 4. commits the best one through ``Table.act(action, source="camera")`` when it is clearly above
    the others and the threshold, and repeats (two forced plays may land in one reading),
 5. calls an illegal play only when what was read is confident and agreed by the votes, and
-   otherwise asks the table (``confirm-needed`` {question, choices}, the turn timer paused) and
-   waits for a phone's answer.
+   otherwise asks the table (``confirm-needed``: a :class:`Question` as data, the turn timer
+   paused) and waits for a phone's answer.
 
 A misread must never cost a player cards: illegal calls (which cost cards in Flip and classic)
 need a confident, stable reading; anything less becomes a question.
 
-The matching (:func:`decide`) is pure: state, legal actions, reading in; a :class:`Decision`
-out. :class:`CameraReferee` wraps it with the table, the bus, the questions and the timer.
+The matching (:func:`decide`) is pure: what the table should look like, the legal actions, the
+reading in; a :class:`Decision` out. It reads the engine only through typed values
+(:class:`~companion.engine.look.TableLook`, :class:`~companion.engine.look.WaitingFor`), never
+the replay JSON. :class:`CameraReferee` wraps it with the table, the bus, the questions and the
+timer.
+
+The referee builds no words: a decision carries a :class:`DecisionKind` and a :class:`Reason`, a
+question a :class:`QuestionKind`, the seat, the region, the card read and its choices (actions,
+plus one :class:`NothingHappened` choice). The page renders them in the reader's language.
 """
 
 from __future__ import annotations
@@ -30,16 +37,19 @@ from concurrent.futures import Future
 import math
 import queue
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
 from ..bus import BusMessage, EventBus
 from ..engine.actions import Action, Discard, Move, Play, Reveal, action_from_json
+from ..engine.look import Awaiting, TableLook, WaitingFor
 from ..reading import look_difference
 
-__all__ = ["Expected", "expected_of", "Candidate", "Decision", "score_actions", "decide",
-           "CameraReferee", "EMPTY"]
+__all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
+           "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
+           "NothingHappened", "Closed", "CameraReferee", "EMPTY"]
 
 log = logging.getLogger(__name__)
 
@@ -67,34 +77,20 @@ class Expected:
     pawn: tuple[int, int] | None = None
 
 
-def expected_of(state: dict[str, Any]) -> Expected:
-    """The regions' expected labels from a replay ``state`` (grid cells and the discard top)."""
+def expected_of(look: TableLook) -> Expected:
+    """The regions' expected labels from the engine's :class:`TableLook` (grid cells, the
+    discard top; an empty or unread pile is :data:`EMPTY`)."""
     labels: dict[str, str] = {}
-    if state.get("grid"):
-        for r, row in enumerate(state["grid"]):
-            for c, name in enumerate(row):
-                labels[f"cell-{r}-{c}"] = name
-        dp = state.get("discard_pile") or {}
-        labels["discard"] = (dp.get("top") if isinstance(dp, dict) else None) or EMPTY
-    else:
-        labels["discard"] = state.get("top") or EMPTY
-    pawn = state.get("pawn")
-    return Expected(labels, tuple(pawn) if pawn else None)
+    for (r, c), name in look.cells():
+        labels[f"cell-{r}-{c}"] = name
+    labels["discard"] = look.discard or EMPTY
+    return Expected(labels, tuple(look.pawn) if look.pawn is not None else None)
 
 
-def acting_seat(state: dict[str, Any]) -> str | None:
-    pending = state.get("pending") or {}
-    if pending.get("what") in ("forced-plays", "reveal") and pending.get("seat"):
-        return pending["seat"]
-    return state.get("turn")
-
-
-def _waits_for_table(state: dict[str, Any]) -> bool:
-    """True when the camera has something to referee: a turn in play (not a round's end)."""
-    if state.get("over") or state.get("champions"):
-        return False
-    what = (state.get("pending") or {}).get("what")
-    return what in (None, "forced-plays", "play-or-pass", "reveal")
+def acting_seat(waiting: WaitingFor) -> str | None:
+    """The seat whose actions the camera looks for (forced plays and a flip's reveal belong to
+    who played; an opening reveal anyone may send is looked for from the seat on turn)."""
+    return waiting.seat
 
 
 # --- scoring -------------------------------------------------------------------------------------
@@ -166,16 +162,42 @@ def score_actions(actions: Iterable[Action], expected: Expected, reading,
     return out
 
 
+class DecisionKind(Enum):
+    """What to do about a region."""
+
+    COMMIT = "commit"    #: play the action on the table
+    ILLEGAL = "illegal"  #: call the action read (which the rules refuse)
+    ASK = "ask"          #: ask the table (the choices)
+    WAIT = "wait"        #: nothing to do yet
+
+
+class Reason(Enum):
+    """Why a decision was taken."""
+
+    CLEAR = "clear"                 #: a legal action explains the region well above the others
+    COLOUR = "colour"               #: the same card in several colours: a wild's colour
+    READ_CONFIDENTLY = "read-confidently"  #: no legal action fits a confident, agreed reading
+    NO_CARD = "no-card"             #: no card where one was expected (a hand, a card lifted)
+    UNSURE = "unsure"               #: nothing explains the reading well enough
+    SAME_FACE = "same-face"         #: a region reads the card it held but looks different
+    SEVERAL = "several"             #: several regions changed at once: their order matters
+    FIRST_LOOK = "first-look"       #: the first reading differs from the deal
+
+
 @dataclass(frozen=True)
 class Decision:
-    """What to do about one region: ``commit`` an action, call it ``illegal`` (the action read),
-    ``ask`` the table (``choices``), or ``wait``."""
+    """What to do about one region: ``COMMIT`` an action, call it ``ILLEGAL`` (the action read),
+    ``ASK`` the table (``choices``), or ``WAIT``; ``reason`` says why, ``read`` is the label
+    read in the region (the pawn: ``"r,c"``), ``gain`` the committed action's log-likelihood
+    gain."""
 
-    kind: str
+    kind: DecisionKind
     region: str
     action: Action | None = None
     choices: tuple[Action, ...] = ()
-    why: str = ""
+    reason: Reason = Reason.UNSURE
+    read: str | None = None
+    gain: float | None = None
 
 
 def decide(actions: list[Action], expected: Expected, reading, actionable: set[str], seat: str | None,
@@ -208,11 +230,13 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         # illegal card): a legal card at 1 % beside an illegal one at 94 % is no legal play
         plausible = got is None or math.log(got.p(_label_of(best.action))) >= math.log(got.confidence) - margin / 2
         if best.gain >= commit_gain and best.gain - second >= margin and plausible:
-            return Decision("commit", region, best.action, why=f"gain {best.gain:.1f}")
+            return Decision(DecisionKind.COMMIT, region, best.action, reason=Reason.CLEAR,
+                            read=diffs[region], gain=best.gain)
         if rivals and _label_of(rivals[0].action) == _label_of(best.action) and best.gain >= commit_gain:
             # same card, different colour: a wild whose colour only the player knows
             same = tuple(c.action for c in here if _label_of(c.action) == _label_of(best.action))
-            unsure.append(Decision("ask", region, choices=same, why="colour"))
+            unsure.append(Decision(DecisionKind.ASK, region, choices=same, reason=Reason.COLOUR,
+                                   read=diffs[region]))
     if unsure:
         return unsure[0]
     # nothing legal explains the first differing region well enough
@@ -227,13 +251,14 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     legal_here = by_region.get(region, [])
     if read_action is not None and confident and not any(
             _same(c.action, read_action) for c in legal_here):
-        return Decision("illegal", region, read_action, why=f"read {label} confidently")
+        return Decision(DecisionKind.ILLEGAL, region, read_action, reason=Reason.READ_CONFIDENTLY,
+                        read=label)
     if label in _NOT_A_CARD and not legal_here:
-        return Decision("wait", region, why="no card where one was expected")
+        return Decision(DecisionKind.WAIT, region, reason=Reason.NO_CARD, read=label)
     choices = tuple(c.action for c in legal_here[:3])
     if read_action is not None and not any(_same(a, read_action) for a in choices):
         choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
-    return Decision("ask", region, choices=choices, why=f"read {label}, unsure")
+    return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
 
 
 def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool:
@@ -274,14 +299,100 @@ def _action_read(region: str, label: str, seat: str | None, expected: Expected) 
 
 # --- the live referee ----------------------------------------------------------------------------
 
-@dataclass
-class Question:
+class QuestionKind(Enum):
+    """What the camera asks the table."""
+
+    #: which colour the seat chose for a wild (the choices differ only in colour)
+    COLOUR = "colour"
+    #: did the seat play another card of the face lying there (or another card)?
+    SAME_FACE = "same-face"
+    #: several changes at once: which came first (the others follow)?
+    SEVERAL = "several"
+    #: the first look differs from the deal: was the card already played?
+    FIRST_LOOK = "first-look"
+    #: the camera is unsure what happened in the region: what was it?
+    UNSURE = "unsure"
+
+
+class NothingHappened(Enum):
+    """The last choice of every question: no action happened, and why the camera saw one."""
+
+    MISREAD = "misread"        #: the camera misread
+    ONLY_MOVED = "only-moved"  #: the card lying there was only moved
+    LAID_OUT = "laid-out"      #: the table was laid out like this
+
+
+class Closed(Enum):
+    """Why a question closed (``confirmed``'s ``why``)."""
+
+    ANSWERED = "answered"              #: a phone or a button answered it
+    NO_CHANGE = "no-change"            #: the region shows what is expected again
+    READ_CLEARLY = "read-clearly"      #: the camera then read the region clearly
+    CALLED_ILLEGAL = "called-illegal"  #: the camera then called the play illegal
+    REPLACED = "replaced"              #: a new question replaced it
+
+
+_QUESTION_OF = {Reason.COLOUR: QuestionKind.COLOUR, Reason.SAME_FACE: QuestionKind.SAME_FACE,
+                Reason.SEVERAL: QuestionKind.SEVERAL, Reason.FIRST_LOOK: QuestionKind.FIRST_LOOK}
+_NOTHING_OF = {QuestionKind.SAME_FACE: NothingHappened.ONLY_MOVED,
+               QuestionKind.FIRST_LOOK: NothingHappened.LAID_OUT}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer to a question: an action (``action``), or nothing happened (``nothing``)."""
+
     id: int
+    action: Action | None = None
+    nothing: NothingHappened | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "action"}`` (the replay form, or null) and ``"nothing"`` for that choice."""
+        out: dict[str, Any] = {"id": self.id,
+                               "action": self.action.to_json() if self.action is not None else None}
+        if self.nothing is not None:
+            out["nothing"] = self.nothing.value
+        return out
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question to the table, as data: its ``kind``, the ``seat`` it is for, the ``region``
+    it is about, the ``card`` read there (None: the pawn) and the ``choices`` (actions, then one
+    :class:`NothingHappened` choice). The page words it in the reader's language."""
+
+    id: int
+    kind: QuestionKind
     region: str
-    question: str
-    choices: list[dict[str, Any]]
     seat: str | None
-    signature: tuple
+    card: str | None
+    choices: tuple[Choice, ...]
+
+    @classmethod
+    def of(cls, id: int, decision: Decision, seat: str | None, card: str | None) -> "Question":
+        """The question an ``ASK`` decision puts to ``seat`` (``card``: the label read)."""
+        kind = _QUESTION_OF.get(decision.reason, QuestionKind.UNSURE)
+        choices = tuple(Choice(i, action=a) for i, a in enumerate(decision.choices))
+        nothing = Choice(len(choices), nothing=_NOTHING_OF.get(kind, NothingHappened.MISREAD))
+        return cls(id, kind, decision.region, seat, card, choices + (nothing,))
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions offered (without the "nothing happened" choice)."""
+        return tuple(c.action for c in self.choices if c.action is not None)
+
+    @property
+    def signature(self) -> tuple:
+        """Equal for the same question asked again (the id aside)."""
+        return (self.region, self.card, tuple(repr(a.to_json()) for a in self.actions))
+
+    def choice(self, choice_id: int) -> Choice | None:
+        return next((c for c in self.choices if c.id == choice_id), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``confirm-needed`` event's fields: id, kind, seat, region, card, choices."""
+        return {"id": self.id, "kind": self.kind.value, "seat": self.seat, "region": self.region,
+                "card": self.card, "choices": [c.to_json() for c in self.choices]}
 
 
 class CameraReferee:
@@ -408,12 +519,12 @@ class CameraReferee:
         table = self.table_of()
         if table is None:
             return
-        state = table.state_json()
-        if not _waits_for_table(state):
+        look, waiting = table.view()
+        if not waiting.camera_watches:
             return
-        expected = expected_of(state)
+        expected = expected_of(look)
         diffs = differing(expected, self._reading)
-        seat = acting_seat(state)
+        seat = acting_seat(waiting)
         mine = [a for a in table.legal_actions() if seat is None or a.by == seat]
         explained = {c.region for c in score_actions(mine, expected, self._reading, diffs)
                      if c.gain >= self.commit_gain}
@@ -438,10 +549,10 @@ class CameraReferee:
         if table is None or self._reading is None:
             return []
         done: list[Decision] = []
-        pawn_was = expected_of(table.state_json()).pawn
+        pawn_was = table.view()[0].pawn
         for _ in range(6):  # a few actions may show up in one reading (forced plays)
-            state = table.state_json()
-            expected = expected_of(state)
+            look, waiting = table.view()
+            expected = expected_of(look)
             diffs = differing(expected, self._reading, self._actionable)
             decided = {d.region for d in done}
             # regions that now look as expected are settled (a fresh cell reading the same card
@@ -451,69 +562,68 @@ class CameraReferee:
                                                 and region not in decided):
                     self._actionable.discard(region)
             if self._question is not None and self._question.region not in diffs:
-                self._close_question(None, "table", "the table shows no change any more")
-            if not diffs and self._question is None and _waits_for_table(state) \
-                    and not any(d.kind == "ask" for d in done):
+                self._close_question(None, "table", Closed.NO_CHANGE)
+            if not diffs and self._question is None and waiting.camera_watches \
+                    and not any(d.kind is DecisionKind.ASK for d in done):
                 # (a card the pawn uncovered is no new card: its cell is left out)
                 left_out = decided | ({f"cell-{pawn_was[0]}-{pawn_was[1]}"} if pawn_was else set())
-                same = self._same_face_play(state, expected, table.legal_actions(), left_out)
+                same = self._same_face_play(waiting, expected, table.legal_actions(), left_out)
                 self._actionable -= {r for r in self._actionable if r not in diffs}
                 if same is not None:
                     done.append(same)
-                    self._ask(same, state)
+                    self._ask(same, waiting)
                 break
-            if not diffs or not _waits_for_table(state):
+            if not diffs or not waiting.camera_watches:
                 break
             # while the table is asked something, nothing else is decided (it waits for the answer)
             looking_at = self._actionable if self._question is None else {self._question.region}
             legal = table.legal_actions()
             decision = None
-            pending = state.get("pending") or {}
             # forced plays may land together, but no more of them than are owed
-            owed = pending.get("left", 1) if pending.get("what") == "forced-plays" else 1
+            owed = waiting.left if waiting.what is Awaiting.FORCED_PLAYS else 1
             if self._question is None and not done and len(diffs) > max(1, owed):
-                decision = self._several(legal, expected, diffs, acting_seat(state))
+                decision = self._several(legal, expected, diffs, acting_seat(waiting))
             if decision is None:
                 decision = decide(legal, expected, self._reading, looking_at,
-                                  acting_seat(state), commit_gain=self.commit_gain, margin=self.margin,
+                                  acting_seat(waiting), commit_gain=self.commit_gain, margin=self.margin,
                                   illegal_confidence=self.illegal_confidence)
             if decision is None:
                 break
             if decision.region in self._doubts:
                 self._doubts.discard(decision.region)
-                if decision.kind in ("commit", "illegal"):
-                    decision = Decision("ask", decision.region, choices=(decision.action,),
-                                        why="before the first look")
+                if decision.kind in (DecisionKind.COMMIT, DecisionKind.ILLEGAL):
+                    decision = Decision(DecisionKind.ASK, decision.region, choices=(decision.action,),
+                                        reason=Reason.FIRST_LOOK, read=decision.read)
             done.append(decision)
             self.decisions.append((self._reading.seq, decision))
             if self.on_decision is not None:
                 self.on_decision(decision)
-            if decision.kind == "commit":
+            if decision.kind is DecisionKind.COMMIT:
                 answer = table.act(decision.action, source="camera")
                 self.stats["commits"] += 1
                 # what the region shows is explained now (a flip card stays on the pile until
                 # the pile is turned over, with nothing expected there: no new action)
                 self._actionable.discard(decision.region)
                 if self._question is not None and self._question.region == decision.region:
-                    self._close_question(decision.action.to_json(), "camera", "read clearly")
+                    self._close_question(decision.action.to_json(), "camera", Closed.READ_CLEARLY)
                 if not answer.ok:  # the engine disagreed after all: leave it to the table
                     self._actionable.discard(decision.region)
                 continue
-            if decision.kind == "illegal":
+            if decision.kind is DecisionKind.ILLEGAL:
                 table.act(decision.action, source="camera")
                 self.stats["illegal"] += 1
                 # the card lies there until it is taken back: not a new action meanwhile
                 self._actionable.discard(decision.region)
                 if self._question is not None and self._question.region == decision.region:
-                    self._close_question(None, "camera", "called illegal")
+                    self._close_question(None, "camera", Closed.CALLED_ILLEGAL)
                 continue
-            if decision.kind == "ask":
-                self._ask(decision, state)
+            if decision.kind is DecisionKind.ASK:
+                self._ask(decision, waiting)
             break
-        self._remember_looks(table.state_json())
+        self._remember_looks(table.view()[0])
         return done
 
-    def _same_face_play(self, state: dict[str, Any], expected: Expected,
+    def _same_face_play(self, waiting: WaitingFor, expected: Expected,
                         legal: Iterable[Action] = (), left_out: set[str] = frozenset()
                         ) -> Decision | None:
         """A region that visibly changed, reads the card it held, and looks different from when
@@ -525,7 +635,7 @@ class CameraReferee:
                  and r not in left_out]
         if not fresh:
             return None
-        seat = acting_seat(state)
+        seat = acting_seat(waiting)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
         scores = {}
         for region in fresh:
@@ -562,7 +672,8 @@ class CameraReferee:
                 [a for a in legal if a.by == seat and _label_of(a) != want], expected, reading,
                 {region: got.label})][:3]
             self._actionable.discard(region)
-            return Decision("ask", region, choices=(ways or (play,)) + tuple(others), why="same face")
+            return Decision(DecisionKind.ASK, region, choices=(ways or (play,)) + tuple(others),
+                            reason=Reason.SAME_FACE, read=got.label)
         return None
 
     def _several(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
@@ -580,12 +691,14 @@ class CameraReferee:
                 choices.append(here[0].action)
         if len(choices) < 2:
             return None
-        return Decision("ask", sorted(diffs)[0], choices=tuple(choices), why="several")
+        first = sorted(diffs)[0]
+        return Decision(DecisionKind.ASK, first, choices=tuple(choices), reason=Reason.SEVERAL,
+                        read=diffs[first])
 
-    def _remember_looks(self, state: dict[str, Any]) -> None:
+    def _remember_looks(self, look: TableLook) -> None:
         """Regions that show what the state says: remember how they look now."""
         reading = self._reading
-        expected = expected_of(state)
+        expected = expected_of(look)
         diffs = differing(expected, reading)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
         asked = self._question.region if self._question is not None else None
@@ -598,53 +711,22 @@ class CameraReferee:
 
     # --- questions ------------------------------------------------------------------------
 
-    def _ask(self, decision: Decision, state: dict[str, Any]) -> None:
-        label = (self._reading.region(decision.region).label if decision.region != "pawn"
-                 else "the pawn")
-        signature = (decision.region, label, tuple(a.to_json().__repr__() for a in decision.choices))
-        if self._question is not None and self._question.signature == signature:
+    def _ask(self, decision: Decision, waiting: WaitingFor) -> None:
+        card = (self._reading.region(decision.region).label if decision.region != "pawn" else None)
+        question = Question.of(0, decision, acting_seat(waiting), card)
+        if self._question is not None and self._question.signature == question.signature:
             return
-        seat = acting_seat(state)
-        if decision.why == "same face":
-            text = (f"Did {seat} play another {label} on {decision.region.replace('cell-', 'cell ')}"
-                    " (or another card)?")
-            choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
-                       for i, a in enumerate(decision.choices)]
-        elif decision.why == "several":
-            text = (f"The camera saw several changes at once. What did {seat} do first "
-                    "(the others follow)?")
-            choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
-                       for i, a in enumerate(decision.choices)]
-        elif decision.why == "before the first look":
-            text = (f"The camera's first look shows {label} at {_where(decision.region)}, which the "
-                    f"deal does not. Did {seat} already play it?")
-            choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
-                       for i, a in enumerate(decision.choices)]
-        elif decision.why == "colour":
-            text = f"Which colour did {seat} choose for the {label}?"
-            choices = [{"id": i, "label": a.color or "?", "action": a.to_json()}
-                       for i, a in enumerate(decision.choices)]
-        else:
-            text = (f"The camera is unsure what happened at {_where(decision.region)} (it reads "
-                    f"{label}). What was it?")
-            choices = [{"id": i, "label": _describe(a), "action": a.to_json()}
-                       for i, a in enumerate(decision.choices)]
-        nothing = {"same face": "no, the card was only moved",
-                   "before the first look": "no: it was laid out like this"}
-        choices.append({"id": len(choices), "label": nothing.get(decision.why, "nothing: the camera misread"),
-                        "action": None})
         if self._question is not None:
-            self._close_question(None, "camera", "replaced by a new question")
-        self._question = Question(next(self._ids), decision.region, text, choices, seat, signature)
+            self._close_question(None, "camera", Closed.REPLACED)
+        question = Question.of(next(self._ids), decision, acting_seat(waiting), card)
+        self._question = question
         self.stats["questions"] += 1
-        kind = {"colour": "colour", "same face": "same-face", "several": "several",
-                "before the first look": "first-look"}.get(decision.why, "unsure")
-        self.stats[f"questions-{kind}"] = self.stats.get(f"questions-{kind}", 0) + 1
+        key = f"questions-{question.kind.value}"
+        self.stats[key] = self.stats.get(key, 0) + 1
         table = self.table_of()
         if table is not None:
             table.pause_timer()
-        self.bus.publish("confirm-needed", id=self._question.id, question=text, choices=choices,
-                         seat=seat, region=decision.region)
+        self.bus.publish("confirm-needed", **question.to_json())
 
     def answer(self, choice: int, by: str = "phone", question_id: int | None = None, *,
                act: bool = True) -> "Future":
@@ -662,49 +744,27 @@ class CameraReferee:
         q = self._question
         if q is None or (question_id is not None and question_id != q.id):
             return None
-        picked = next((c for c in q.choices if c["id"] == choice), None)
+        picked = q.choice(choice)
         if picked is None:
             return None
         result = None
         table = self.table_of()
         region = q.region
-        if picked["action"] is not None:
-            try:
-                region = region_of(action_from_json(picked["action"])) or region
-            except Exception:  # noqa: BLE001 - a choice we made ourselves; keep the region
-                pass
+        if picked.action is not None:
+            region = region_of(picked.action) or region
         self._actionable.discard(region)
-        self._close_question(picked["action"], by, "answered")
-        if act and picked["action"] is not None and table is not None:
-            result = table.act(picked["action"], source="confirm")
+        self._close_question(picked.to_json()["action"], by, Closed.ANSWERED)
+        if act and picked.action is not None and table is not None:
+            result = table.act(picked.action, source="confirm")
         return result
 
-    def _close_question(self, action, by: str, why: str) -> None:
+    def _close_question(self, action, by: str, why: "Closed") -> None:
         q = self._question
         if q is None:
             return
         self._question = None
-        self.bus.publish("confirmed", id=q.id, action=action, by=by, why=why)
+        self.bus.publish("confirmed", id=q.id, action=action, by=by, why=why.value)
         table = self.table_of()
         if table is not None and table.timer.paused:
             table.resume_timer()
 
-
-def _where(region: str) -> str:
-    """A region as players say it: ``cell-2-3`` is "cell 2,3"; the piles keep their names."""
-    return region.replace("cell-", "cell ").replace("-", ",", 1) if region.startswith("cell-") else region
-
-
-def _describe(action: Action) -> str:
-    j = action.to_json()
-    if j["do"] == "play" and "cell" in j:
-        return f"{j['by']} played {j['card']} on cell {j['cell'][0]},{j['cell'][1]}"
-    if j["do"] == "play":
-        return f"{j['by']} played {j['card']}" + (f" ({j['color']})" if j.get("color") else "")
-    if j["do"] == "move":
-        return f"{j['by']} moved the pawn to {j['to'][0]},{j['to'][1]}"
-    if j["do"] == "discard":
-        return f"{j['by']} discarded {j['card']}"
-    if j["do"] == "reveal":
-        return f"the flip turned up {j['card']}"
-    return str(j)

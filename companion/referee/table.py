@@ -26,6 +26,7 @@ from ..bus import EventBus, Outbox
 from ..engine import Game
 from ..engine.actions import Action, Timeout, action_from_json
 from ..engine.errors import BadInput, RuleError, SetupError
+from ..engine.look import TableLook, WaitingFor
 from ..replay import start_game
 from .timer import TurnTimer
 
@@ -42,11 +43,15 @@ class Answer:
     error: str | None = None
     message: str | None = None
     action: dict[str, Any] | None = None
+    #: a refusal's parameters (:attr:`RuleError.params`), for words in the reader's language
+    params: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "events": list(self.events), "state": self.state}
         if not self.ok:
             out = {"ok": False, "error": self.error, "message": self.message, **out}
+            if self.params:
+                out["params"] = self.params
         return out
 
 
@@ -118,6 +123,12 @@ class Table:
         with self._lock:
             return self.game.to_json(self.state)
 
+    def view(self) -> tuple[TableLook, WaitingFor]:
+        """What the table should look like and what it waits for, typed, at one moment."""
+        with self._lock:
+            state = self.state
+            return self.game.table_look(state), self.game.waiting_for(state)
+
     def legal_actions(self) -> list[Action]:
         with self._lock:
             return list(self.game.legal_actions(self.state))
@@ -135,9 +146,10 @@ class Table:
             try:
                 parsed = action if isinstance(action, Action) else action_from_json(action)
             except RuleError as exc:
-                out.append(("refused", {"code": exc.code, "message": exc.message, "source": source}))
+                out.append(("refused", {"code": exc.code, "message": exc.message,
+                                        "params": exc.params, "source": source}))
                 answer = Answer(False, (), self.state_json(), exc.code, exc.message,
-                                action if isinstance(action, dict) else None)
+                                action if isinstance(action, dict) else None, exc.params)
             else:
                 answer = self._apply(parsed, out, source=source)
             self._outbox.add(out)
@@ -166,12 +178,13 @@ class Table:
         out.extend((e["type"], {k: v for k, v in e.items() if k != "type"}) for e in events)
         if not outcome.ok:
             out.append(("refused", {"code": outcome.error.code, "message": outcome.error.message,
-                                    "seat": action.by, "source": source}))
+                                    "params": outcome.error.params, "seat": action.by,
+                                    "source": source}))
         out.append(("state", {"state": state_json}))
         self._restart_timer(new_turn=any(e["type"] == "turn" for e in events))
         if outcome.error is not None:
             return Answer(False, events, state_json, outcome.error.code, outcome.error.message,
-                          action_json)
+                          action_json, outcome.error.params)
         return Answer(True, events, state_json, action=action_json)
 
     def undo(self, by: str = "table") -> Answer:

@@ -67,6 +67,73 @@ function swatch(color) {
 
 function cellWords(cell) { return Array.isArray(cell) ? `(${cell[0]}, ${cell[1]})` : ""; }
 
+/* What the camera read in a region: a card, or "nothing", "a card face down"... (null: the pawn). */
+function readWords(label) {
+  if (label === null || label === undefined) return T("read_pawn");
+  if (STR["read_" + label] !== undefined) return T("read_" + label);
+  return cardWords(label);
+}
+
+/* A region as players say it: "cell (2, 3)", "the discard pile", "the pawn". */
+function whereWords(region) {
+  const m = /^cell-(\d+)-(\d+)$/.exec(region || "");
+  if (m) return T("where_cell", { cell: cellWords([Number(m[1]), Number(m[2])]) });
+  return STR["where_" + region] !== undefined ? T("where_" + region) : String(region || "");
+}
+
+/* An action (replay form) in words: "ann played ▲ red 7 on cell (0, 1)". */
+function actionText(a) {
+  if (!a) return "";
+  const d = { seat: a.by, card: a.card ? cardWords(a.card, a.color) : "" };
+  if (a.do === "play" && Array.isArray(a.cell)) return T("act_play_cell", Object.assign(d, { cell: cellWords(a.cell) }));
+  if (a.do === "play") return T("act_play", d);
+  if (a.do === "move") {
+    const off = Array.isArray(a.to) && (a.to[0] < 0 || a.to[0] > 4 || a.to[1] < 0 || a.to[1] > 4);
+    return off ? T("act_move_off", d) : T("act_move", Object.assign(d, { to: cellWords(a.to) }));
+  }
+  if (a.do === "discard") return T("act_discard", d);
+  if (a.do === "reveal") return T("act_reveal", d);
+  return T("act_other", Object.assign(d, { do: a.do }));
+}
+
+/* The camera's question (a confirm-needed event: kind, seat, region, card, choices) in words. */
+function questionText(q) {
+  if (!q) return "";
+  if (!q.kind) return q.question || "";  // an event of another sender, already in words
+  return T("q_" + q.kind, { seat: q.seat || T("q_someone"), card: readWords(q.card), where: whereWords(q.region) });
+}
+
+/* One answer button of a question: a colour, an action, or "nothing happened". */
+function choiceText(q, c) {
+  if (typeof c === "string") return c;
+  if (!c) return "";
+  if (c.nothing) return T("nothing_" + c.nothing);
+  if (c.action && q && q.kind === "colour" && c.action.color) return colorWords(c.action.color);
+  if (c.action) return actionText(c.action);
+  return c.label || "";
+}
+
+/* A refusal in words: the code's own sentence with its parameters, in the reader's language. */
+function reasonText(code, params, message) {
+  const p = Object.assign({}, params || {});
+  for (const k of ["card", "onto"]) if (p[k]) p[k] = cardWords(p[k]);
+  if (p.color) p.color = colorWords(p.color);
+  for (const k of ["cell", "pawn"]) if (Array.isArray(p[k])) p[k] = cellWords(p[k]);
+  if (Array.isArray(p.seats)) p.seats = p.seats.join(", ");
+  const full = STR["errp_" + code];
+  if (full !== undefined) {
+    const text = T("errp_" + code, p);
+    if (!/\{\w+\}/.test(text)) return text;
+  }
+  if (STR["err_" + code] !== undefined) return T("err_" + code);
+  // a code this page has no words for: the server's English only on an English page
+  if (message && document.documentElement.lang === "en") return message;
+  return T("err_unknown", { code: code || "?" });
+}
+
+function ledName(color) { return STR["led_" + (color || "off")] !== undefined ? T("led_" + (color || "off")) : color; }
+function tuneName(name) { return STR["tune_" + name] !== undefined ? T("tune_" + name) : name; }
+
 /* One bus event in words, or null for the ones not worth a line. */
 function eventText(ev) {
   const d = Object.assign({}, ev);
@@ -78,7 +145,14 @@ function eventText(ev) {
   if (Array.isArray(d.predicted)) d.predicted = d.predicted.map((c) => cardWords(c)).join(" / ");
   if (d.start) d.start = cardWords(d.start);
   if (ev.type === "camera") d.status = STR["camera_" + ev.status] !== undefined ? T("camera_" + ev.status) : ev.status;
-  if (ev.type === "confirm-answer" && d.choice && typeof d.choice === "object") d.choice = d.choice.label || JSON.stringify(d.choice);
+  if (ev.type === "confirm-answer" && d.choice) d.choice = choiceText(null, d.choice);
+  if (ev.type === "confirm-needed") d.question = questionText(ev);
+  // an engine's "illegal" is always followed by the table's "refused", which says it with its parameters
+  if (ev.type === "illegal") return null;
+  if (ev.type === "refused") {
+    d.message = reasonText(ev.code, ev.params, ev.message);
+    return ev.seat ? T("ev_illegal", d) : T("ev_refused", d);
+  }
   if (ev.type === "timeout" && ev.action === "warn") return T("ev_timeout_warn", d);
   if (ev.type === "timer" && ev.kind !== "warning") return ev.kind === "tick" ? null : T("ev_timer_" + ev.kind, d);
   if (ev.type === "hand-shown" && Array.isArray(ev.cards)) return T("ev_hand-shown_cards", Object.assign(d, { n: ev.cards.length }));
@@ -233,7 +307,7 @@ async function post(path, body) {
   }
   let data = {};
   try { data = await res.json(); } catch (e) { data = { ok: false, error: "bad-response" }; }
-  if (!data.ok && data.message) toast(`${T("refused")}: ${data.message}`, true);
+  if (!data.ok && (data.error || data.message)) toast(`${T("refused")}: ${reasonText(data.error, data.params, data.message)}`, true);
   return data;
 }
 
@@ -442,15 +516,20 @@ function signalsHtml(sig) {
     const who = (led.seats || []).filter((s) => s !== side).join(", ");
     out.push(`<span class="led ${cls}" style="--c:#37d67a"><i></i>${esc(side)}${who ? ` (${esc(who)})` : ""}</span>`);
   }
-  for (const [key, label] of [["side", T("side")], ["status", "status"]]) {
+  for (const [key, label] of [["side", T("side")], ["status", T("status_led")]]) {
     const led = sig[key];
     if (!led) continue;
     const css = rgbCss(led.rgb);
-    const name = key === "side" ? (led.side || led.color) : (led.showing || led.mode || led.color);
-    out.push(`<span class="led ${css ? "on" : ""}" style="--c:${css || "#888"}"><i></i>${esc(label)}: ${esc(name || "off")}</span>`);
+    // side: the side shown, else the LED's colour; status: what it signals, its mode, its colour
+    let name;
+    if (key === "side") name = led.side ? T("side_" + led.side) : ledName(led.color);
+    else if (led.showing) name = STR["sig_" + led.showing] !== undefined ? T("sig_" + led.showing) : led.showing;
+    else if (led.mode) name = STR["status_" + led.mode] !== undefined ? T("status_" + led.mode) : led.mode;
+    else name = ledName(led.color);
+    out.push(`<span class="led ${css ? "on" : ""}" style="--c:${css || "#888"}"><i></i>${esc(label)}: ${esc(name || T("led_off"))}</span>`);
   }
   const buzz = sig.buzzer || {};
-  const playing = buzz.playing ? `${buzz.playing}${buzz.note ? ` (${buzz.note})` : ""}` : T("silent");
+  const playing = buzz.playing ? `${tuneName(buzz.playing)}${buzz.note ? ` (${buzz.note})` : ""}` : T("silent");
   out.push(`<span class="buzzer">♪ ${esc(T("buzzer"))}: ${esc(playing)}</span>`);
   return out.join("");
 }

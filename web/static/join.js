@@ -12,6 +12,6 @@ for (const btn of document.querySelectorAll(".join-seat")) {
     });
     const data = await res.json().catch(() => ({}));
     if (data.ok) location.href = data.next;
-    else toast(data.message || T("err"), true);
+    else toast(data.error ? reasonText(data.error, data.params, data.message) : (data.message || T("err")), true);
   });
 }

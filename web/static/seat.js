@@ -250,8 +250,8 @@ function renderPrompt(s) {
   const p = s.pending || {};
   let html = "";
   if (JOINED && s.confirm && (!s.confirm.seat || s.confirm.seat === ME)) {
-    html = `<h3>${esc(T("confirm_q"))} ${esc(s.confirm.question || "")}</h3><div class="controls">${(s.confirm.choices || []).map((c, i) =>
-      `<button class="btn big" data-confirm="${i}">${esc(typeof c === "string" ? c : (c.label || JSON.stringify(c)))}</button>`).join("")}</div>`;
+    html = `<h3>${esc(T("confirm_q"))} ${esc(questionText(s.confirm))}</h3><div class="controls">${(s.confirm.choices || []).map((c, i) =>
+      `<button class="btn big" data-confirm="${i}">${esc(choiceText(s.confirm, c))}</button>`).join("")}</div>`;
   } else if (JOINED && p.what === "challenge" && p.seat === ME) {
     html = `<h3>${esc(T("challenge_q", { accused: p.accused, card: cardWords(p.card, p.color) }))}</h3>
       <div class="controls"><button class="btn go big" data-do="accept">${esc(T("accept"))}</button>

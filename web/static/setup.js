@@ -72,7 +72,7 @@ function previewGrid() {
 async function getGrid(url) {
   const res = await fetch(url, { cache: "no-store" });
   const data = await res.json();
-  if (data.ok) showGrid(data.grid); else toast(data.message, true);
+  if (data.ok) showGrid(data.grid); else toast(reasonText(data.error, data.params, data.message), true);
   return data.ok ? data.grid : null;
 }
 
