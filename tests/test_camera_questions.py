@@ -55,8 +55,16 @@ class Rig:
         self.asked: list[dict] = []
         self.bus.subscribe(lambda m: self.asked.append(m.data), {"confirm-needed"})
 
+    def answer(self, choice: int, by: str):
+        """A phone's answer, handled on the referee's thread (here: this one), heard back."""
+        future = self.referee.answer(choice, by=by)
+        self.referee.run_pending()
+        self.bus.join()
+        return future.result(timeout=0)
+
     def check_event(self) -> Question:
         """The open question went out on the bus as its data, and only as its data."""
+        self.bus.join()
         q = self.referee.question
         assert q is not None and self.asked[-1] == q.to_json()
         assert set(self.asked[-1]) == {"id", "kind", "seat", "region", "card", "choices"}
@@ -123,7 +131,7 @@ def test_unsure_question():
     closed = []
     rig.bus.subscribe(lambda m: closed.append(m.data), {"confirmed"})
     pick = next(c.id for c in q.choices if c.action is not None and c.action.card.name == "red-8")
-    assert rig.referee.answer(pick, by="north").ok
+    assert rig.answer(pick, by="north").ok
     assert rig.table.state_json()["grid"][0][0] == "red-8" and rig.referee.question is None
     assert closed == [{"id": q.id, "action": q.choice(pick).to_json()["action"], "by": "north",
                        "why": "answered"}]
@@ -139,7 +147,7 @@ def test_colour_question():
         ("wild", c) for c in ("red", "yellow", "green", "blue")}
     assert q.choices[-1].nothing is NothingHappened.MISREAD
     blue = next(c.id for c in q.choices if c.action is not None and c.action.color == "blue")
-    assert rig.referee.answer(blue, by="ann").ok
+    assert rig.answer(blue, by="ann").ok
     assert rig.table.state_json()["color"] == "blue"
 
 
@@ -151,7 +159,7 @@ def test_first_look_question():
                                                   "red-7")
     assert actions_of(q) == [{"by": "north", "do": "play", "card": "red-7", "cell": [0, 0]}]
     assert q.choices[-1].nothing is NothingHappened.LAID_OUT
-    rig.referee.answer(q.choices[-1].id, by="north")  # laid out like this: nothing is played
+    assert rig.answer(q.choices[-1].id, by="north") is None  # laid out like this: nothing played
     assert rig.table.state_json()["grid"][0][0] == "red-1" and rig.referee.question is None
 
 

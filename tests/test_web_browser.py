@@ -481,11 +481,11 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
                                 "grid": QUESTION_GRID, "options": {"turn_seconds": 0}}})
     referee = CameraReferee(lambda: host.table, host.bus)
     signals = host.signals
-    host.signals = lambda: {
+    host.show_signals(lambda: {
         "seats": {"north": {"on": True, "pattern": "on", "seats": ["north"]}},
         "side": {"side": None, "color": "off", "rgb": [0, 0, 0]},
         "status": {"color": "amber", "mode": "confirm", "rgb": [1, 0.5, 0], "showing": "confirm"},
-        "buzzer": {"kind": "tonal", "note": "A5", "playing": "question"}}
+        "buzzer": {"kind": "tonal", "note": "A5", "playing": "question"}})
     try:
         ja = _phone(browser, server, "north", "ja")
         en = _phone(browser, server, "south", "en")
@@ -545,5 +545,5 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
         ja.context.close()
         en.context.close()
     finally:
-        host.signals = signals
+        host.show_signals(signals)
         referee.close()
