@@ -86,9 +86,12 @@ def glare(image: np.ndarray, n: int, ctx: FrameContext | None) -> np.ndarray:
 
 
 def motion_blur(image: np.ndarray, n: int, ctx: FrameContext | None, length: int = 7) -> np.ndarray:
-    """A shaking camera: each frame smeared ``length`` px along a direction that turns slowly."""
+    """A camera on a wobbly arm: every frame smeared ``length`` px, along a direction that
+    changes from one move at the table to the next (a smear turning every frame would look like
+    endless motion, which no real table shows)."""
     k = np.zeros((length, length), np.float32)
-    angle = (n * 7) % 180
+    beat = ctx.step.beat if ctx is not None and ctx.step is not None else n // 30
+    angle = (beat * 37) % 180
     c = (length - 1) / 2
     for i in range(length):
         d = i - c
