@@ -82,7 +82,7 @@ class LogSection:
 @dataclass(frozen=True)
 class Config:
     table: TableSection = field(default_factory=TableSection)
-    #: RULES.md flags by name (turn_seconds, timeout_action, wild_matches_all, ...), handed to
+    #: docs/rules.md flags by name (turn_seconds, timeout_action, wild_matches_all, ...), handed to
     #: the engine, which checks them.
     rules: dict[str, Any] = field(default_factory=lambda: {"turn_seconds": 30})
     camera: CameraSection = field(default_factory=CameraSection)

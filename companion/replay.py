@@ -1,4 +1,4 @@
-"""``companion replay``: JSON lines in, one JSON line out per input line (DESIGN.md contract).
+"""``companion replay``: JSON lines in, one JSON line out per input line (the replay contract, docs/replay.md).
 
 The first line sets up a game (``{"setup": {...}}``); every later line is one action. A malformed
 action line answers ``ok: false, error: "bad-input"`` and the run goes on; a bad set-up line is

@@ -1,4 +1,4 @@
-"""Classic Uno (RULES.md part B, "classic"): the Flip flow with the 108-card deck, no flip,
+"""Classic Uno (docs/rules.md, UNO Flip and classic, "classic"): the Flip flow with the 108-card deck, no flip,
 ``draw-two``, ``wild-draw-four`` and its challenge rulings, 0s and classic points."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""UNO Flip (RULES.md part B): one test per rule and ruling, read like the rule book.
+"""UNO Flip (docs/rules.md, UNO Flip and classic): one test per rule and ruling, read like the rule book.
 
 Every scenario drives the engine through the replay contract (``Replay.answer``). Where a
 scenario needs a hand size the table would take many turns to reach, the state is adjusted

@@ -3,7 +3,7 @@
 After every action: cards are conserved (draw pile + hands + discard pile = 112 / 108), no
 count is negative, exactly one seat is on turn, a wild on top has a colour (unless its colour
 is being declared), a round is over exactly when someone holds no card, no face lies open more
-often than the deck holds it, and a refused action leaves the state as RULES.md says.
+often than the deck holds it, and a refused action leaves the state as docs/rules.md says.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The grid "pawn" game (RULES.md part A): one test per rule and ruling, every flag at each value.
+"""The grid "pawn" game (docs/rules.md, the grid game): one test per rule and ruling, every flag at each value.
 
 Scenarios run through :class:`companion.replay.Replay` so they read like the table's JSON lines.
 The standard grid (pawn on the centre ``red-5``)::

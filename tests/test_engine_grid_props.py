@@ -1,5 +1,5 @@
 """Property tests of the grid game: random legal games with invariants checked after every action,
-and random (often illegal) actions that must never crash and must leave the state as RULES.md says.
+and random (often illegal) actions that must never crash and must leave the state as docs/rules.md says.
 """
 
 from __future__ import annotations

@@ -97,7 +97,7 @@ def test_the_timer_restarts_on_each_turn_and_a_timeout_passes_the_turn(bus_and_s
     timer_kinds = [m.data["kind"] for m in seen if m.type == "timer"]
     assert timer_kinds[-2:] == ["tick", "expired"]
     assert answer.ok and answer.action == {"by": "ben", "do": "timeout"}
-    # RULES.md: in classic a timeout with timeout_action=pass draws one and passes the turn
+    # docs/rules.md: in classic a timeout with timeout_action=pass draws one and passes the turn
     assert table.state_json()["turn"] == "ann"
     assert table.state_json()["hands"]["ben"] == 8
 

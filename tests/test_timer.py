@@ -1,4 +1,4 @@
-"""The turn timer (RULES.md turn_seconds): warning at 10 s left, ticks from 5 s, 0, pauses."""
+"""The turn timer (docs/rules.md turn_seconds): warning at 10 s left, ticks from 5 s, 0, pauses."""
 
 import pytest
 

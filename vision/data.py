@@ -50,7 +50,7 @@ def require_data() -> Path:
 class Photo:
     path: Path       # absolute
     rel: str         # path under photos/, as in labels.csv
-    label: str       # RULES.md vocabulary; '*-FACE' when the colour is unknown
+    label: str       # docs/rules.md vocabulary; '*-FACE' when the colour is unknown
     deck: str        # 'classic' or 'flip-light'
     note: str
 

@@ -480,7 +480,7 @@ def _fmt_time(t: float | None) -> str:
 
 
 def _option_fields(game: str) -> list[dict[str, Any]]:
-    """The RULES.md flags of ``game`` as form fields, read from the engine's options class."""
+    """The docs/rules.md flags of ``game`` as form fields, read from the engine's options class."""
     game_cls = game_class(game)
     cls = getattr(game_cls, "options_class", None)
     if cls is None:

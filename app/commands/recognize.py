@@ -13,7 +13,7 @@ DESCRIPTION = """\
 Finds every card in each photo (any layout, any rotation) and reads it. With --json, prints one
 JSON object per image and line: {"image": PATH, "width": W, "height": H, "ms": T, "cards":
 [{"label": "red-7", "confidence": 0.97, "quad": [[x, y] x4], "center": [x, y], "runners_up":
-[[label, p], ...]}]}. Labels follow RULES.md; a face-down card is "back"; objects that are not
+[[label, p], ...]}]}. Labels follow docs/rules.md; a face-down card is "back"; objects that are not
 cards are left out. An unreadable image is reported on stderr, the others are still read, and
 the exit status is then 1."""
 

@@ -1,6 +1,6 @@
 """What every rule engine offers: a pure function from (state, action) to an :class:`Outcome`.
 
-A game variant is a subclass of :class:`Game` holding its options (RULES.md flags). States are
+A game variant is a subclass of :class:`Game` holding its options (docs/rules.md flags). States are
 immutable values; nothing here does I/O, reads a clock or draws a random number. The live
 referee and ``companion replay`` drive every variant through the same four calls::
 
@@ -108,7 +108,7 @@ def options_from_json(cls: type, data: Any) -> Any:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise SetupError("'options' must be a JSON object of RULES.md flags")
+        raise SetupError("'options' must be a JSON object of docs/rules.md flags")
     known = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - set(known))
     if unknown:
@@ -164,7 +164,7 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def to_json(self, state: S) -> dict[str, Any]:
-        """The replay ``state`` object (DESIGN.md): turn, direction, top, color, pawn, ..."""
+        """The replay ``state`` object (docs/replay.md): turn, direction, top, color, pawn, ..."""
 
     def malformed(self, action: Action) -> RuleError | None:
         """The refusal of an action that is malformed *for this game* whatever the state: a

@@ -1,6 +1,6 @@
 """Why the engine refuses something. Every refusal carries a short, stable kebab-case ``code``.
 
-The codes are part of the replay contract (DESIGN.md): outside tools match on them, so never
+The codes are part of the replay contract (docs/replay.md): outside tools match on them, so never
 rename one. :class:`RuleError` is the base; the specific classes exist so callers can catch what
 they mean (python-chess style), but all of them are reported the same way: ``code`` + message.
 """

@@ -1,4 +1,4 @@
-"""UNO Flip and classic Uno (RULES.md part B): :class:`FlipGame` and its variant :class:`ClassicGame`.
+"""UNO Flip and classic Uno (docs/rules.md, UNO Flip and classic): :class:`FlipGame` and its variant :class:`ClassicGame`.
 
 The engine is a pure function of (state, action). Hands are hidden: the engine knows how many
 cards each player holds, the size of the draw pile, and the cards lying open on the discard
@@ -50,7 +50,7 @@ def _refuse(message: str, code: str, **params: object) -> IllegalAction:
 
 
 class FlipGame(Game[FlipState]):
-    """UNO Flip: 112 two-faced cards, light and dark sides (RULES.md part B)."""
+    """UNO Flip: 112 two-faced cards, light and dark sides (docs/rules.md, UNO Flip and classic)."""
 
     name: ClassVar[str] = "flip"
     variant: ClassVar[Variant] = FLIP
@@ -153,7 +153,7 @@ class FlipGame(Game[FlipState]):
                           out)
 
     def _wrong_card(self, state: FlipState, seat: int, card: Card) -> "_WrongCard":
-        """RULES.md: the card goes back to the hand, the player draws 2, the turn passes."""
+        """docs/rules.md: the card goes back to the hand, the player draws 2, the turn passes."""
         error = _refuse(f"{card} does not match {state.top} (colour {state.color}): "
                         "it goes back, 2 cards penalty, the turn passes", "not-matching",
                         card=card, onto=state.top, color=state.color)

@@ -1,7 +1,7 @@
 """Rounds of UNO Flip / classic Uno: dealing, laying hands open, scoring, the match.
 
 Scores are credited once every player who did not go out has shown their hand (``show``),
-counted on the side showing at the end of the round (RULES.md part B, "End of a round").
+counted on the side showing at the end of the round (docs/rules.md, UNO Flip and classic, "End of a round").
 """
 
 from __future__ import annotations

@@ -365,7 +365,7 @@ def opening_effect(variant: Variant, state: FlipState, card: Card,
 # --- rulings shared by apply and legal_actions ----------------------------------------------------
 
 def uno_counts(state: FlipState, seat: int) -> bool:
-    """RULES.md: the call counts on one's turn with 2 cards, or with 1 card once it is down and
+    """docs/rules.md: the call counts on one's turn with 2 cards, or with 1 card once it is down and
     before being caught (the catch window is open on them)."""
     if state.over or seat in state.called:
         return False

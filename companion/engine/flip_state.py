@@ -1,4 +1,4 @@
-"""UNO Flip and classic Uno: options (RULES.md part B flags), the state value and the deck's physics.
+"""UNO Flip and classic Uno: options (docs/rules.md, UNO Flip and classic flags), the state value and the deck's physics.
 
 Everything here is an immutable value. The state keeps seats as indexes (``0`` is the first
 seat listed at set-up, seats go clockwise); :meth:`FlipGame.to_json` writes names.
@@ -43,7 +43,7 @@ def _choices(*values: str) -> dict:
 
 @dataclass(frozen=True)
 class ClassicOptions:
-    """The RULES.md part B flags shared by classic Uno and UNO Flip.
+    """The docs/rules.md, UNO Flip and classic flags shared by classic Uno and UNO Flip.
 
     * ``turn_seconds`` (30; 0 = off): stored only, the referee owns time; with 0 a ``timeout``
       is refused (``timer-off``).
@@ -55,7 +55,7 @@ class ClassicOptions:
       their own hand; the highest total wins once anyone reaches ``target``).
     * ``target`` (500): the match ends when someone reaches it.
     * ``rounds`` (0 = no limit): the agreed number of rounds; after it the highest total wins.
-      Not a RULES.md flag; RULES.md mentions "the agreed rounds" of the sheet method.
+      Not a docs/rules.md flag; docs/rules.md mentions "the agreed rounds" of the sheet method.
     """
 
     turn_seconds: int = 30
@@ -77,7 +77,7 @@ class FlipOptions(ClassicOptions):
     #: ``predict`` (default): the published pairing only predicts the face a flip exposes; a
     #: revealed face outside it is accepted with a ``face-not-predicted`` event (a deck of
     #: another print may pair its faces differently, and that must never stall a game).
-    #: ``enforce``: such a reveal is refused (``not-other-face``). Not a RULES.md flag.
+    #: ``enforce``: such a reveal is refused (``not-other-face``). Not a docs/rules.md flag.
     pairing: str = field(default="predict", metadata=_choices("predict", "enforce"))
 
 

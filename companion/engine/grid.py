@@ -1,4 +1,4 @@
-"""The 5x5 grid "pawn" game (RULES.md part A) as a pure rule engine.
+"""The 5x5 grid "pawn" game (docs/rules.md, the grid game) as a pure rule engine.
 
 Players sit on the sides of a 5x5 grid of face-up cards; a pawn starts on the centre. On a turn a
 player plays a card onto a grid cell and draws, moves the pawn one step to a matching cell, or
@@ -107,7 +107,7 @@ class GridGame(Game[GridState]):
             yield Timeout(seat)
 
     def to_json(self, state: GridState) -> dict[str, Any]:
-        """The replay ``state`` object (DESIGN.md fields plus the grid's own)."""
+        """The replay ``state`` object (the replay contract's fields, docs/replay.md, plus the grid's own)."""
         under_pawn = state.top(state.pawn) if state.pawn is not None else None
         if state.over and not state.match_over:
             pending: dict[str, Any] | None = {"what": "round", "seat": state.turn}
@@ -423,7 +423,7 @@ class GridGame(Game[GridState]):
 
 
 def _reshuffle(state: GridState) -> GridState:
-    """Every covered grid card and the discard pile become the new draw pile (RULES.md)."""
+    """Every covered grid card and the discard pile become the new draw pile (docs/rules.md)."""
     refill = state.covered + len(state.discards)
     return replace(state, stacks=tuple((stack[-1],) for stack in state.stacks), discards=(),
                    draw_pile=state.draw_pile + refill, low_announced=False)

@@ -1,4 +1,4 @@
-"""The grid game's board geometry and matching rules (RULES.md part A), as small pure functions.
+"""The grid game's board geometry and matching rules (docs/rules.md, the grid game), as small pure functions.
 
 Cells are ``(row, col)`` with row 0 on the north side and col 0 on the west side; the board is
 5x5 and the pawn starts on the centre cell ``(2, 2)``.

@@ -1,4 +1,4 @@
-"""The grid game's options (RULES.md flags), its immutable state, and reading the set-up line.
+"""The grid game's options (docs/rules.md flags), its immutable state, and reading the set-up line.
 
 Hands are hidden: the state knows hand *sizes* and the draw pile *count*, and every card that lies
 face up (all grid cards ever played, covered or not, and the discard pile), which is what the
@@ -25,7 +25,7 @@ HAND_SIZE = 5
 
 @dataclass(frozen=True)
 class GridOptions:
-    """The RULES.md part A flags, with their defaults.
+    """The docs/rules.md, the grid game flags, with their defaults.
 
     - ``decks``: classic 108-card decks combined (at least 1).
     - ``wild_matches_all``: a wild lying on the grid matches every card (``false``: it has no

@@ -1,8 +1,8 @@
 """Scoreboard only: no camera, no turns; the table keeps the score of each round.
 
 Each player who did not go out enters their hand: laid open (``show`` with the cards, scored
-with RULES.md's points of the chosen ``deck``) or typed (``score`` with the points). The round
-winner then closes the round with ``round``. Scoring is RULES.md's ``scoring`` flag:
+with docs/rules.md's points of the chosen ``deck``) or typed (``score`` with the points). The round
+winner then closes the round with ``round``. Scoring is docs/rules.md's ``scoring`` flag:
 ``winner-takes`` (the winner scores the sum of the other hands; first to ``target`` wins) or
 ``sheet`` (winner plus, everyone else minus their own hand; the highest total wins once anyone
 reaches ``target``, or after ``rounds`` rounds when that is set).

@@ -1,7 +1,7 @@
 """Timer only: no rules, no camera; a phone or a table button ends each turn.
 
 The companion as a turn-timer buzzer: the seat LEDs show whose turn it is, the buzzer times
-every turn (RULES.md ``turn_seconds`` / ``timeout_action``), and ``pass`` (a phone, or the
+every turn (docs/rules.md ``turn_seconds`` / ``timeout_action``), and ``pass`` (a phone, or the
 draw/pass table button) hands the turn to the next seat clockwise.
 
 >>> from companion.engine.actions import Pass

@@ -1,4 +1,4 @@
-"""The turn timer: RULES.md ``turn_seconds`` with a warning at 10 s left, ticks from 5 s, and 0.
+"""The turn timer: docs/rules.md ``turn_seconds`` with a warning at 10 s left, ticks from 5 s, and 0.
 
 The timer owns no thread and reads no clock of its own: the referee passes the time in
 (``clock`` is injectable, tests use a fake one) and calls :meth:`TurnTimer.poll` often. It is

@@ -61,7 +61,7 @@ function pickCard(opts) {
   });
 }
 
-/* RULES.md points of a hand: a number card its number, the others from the deck's table. */
+/* docs/rules.md points of a hand: a number card its number, the others from the deck's table. */
 function handPoints(hand, deck) {
   return hand.reduce((sum, name) => {
     const c = parseCard(name);

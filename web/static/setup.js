@@ -1,4 +1,4 @@
-/* The set-up page: game, seats, RULES.md flags, the 5x5 grid, start and end a match. */
+/* The set-up page: game, seats, docs/rules.md flags, the 5x5 grid, start and end a match. */
 "use strict";
 
 const form = $("#setup-form");
