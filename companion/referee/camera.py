@@ -256,6 +256,11 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     if label in _NOT_A_CARD and not legal_here:
         return Decision(DecisionKind.WAIT, region, reason=Reason.NO_CARD, read=label)
     choices = tuple(c.action for c in legal_here[:3])
+    if region == "pawn" and reading.pawn.seen and not _one_step(expected.pawn, reading.pawn.cell):
+        # the pawn is seen two steps away: the camera missed a step (a nudge, a hand). Offer
+        # the legal first steps that lead there; the second is read once the first is known
+        choices += tuple(a for a in actions if isinstance(a, Move) and (seat is None or a.by == seat)
+                         and _one_step(a.to, reading.pawn.cell))
     if read_action is not None and not any(_same(a, read_action) for a in choices):
         choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
@@ -752,11 +757,22 @@ class CameraReferee:
         region = q.region
         if picked.action is not None:
             region = region_of(picked.action) or region
-        self._actionable.discard(region)
+        if self._leads_further(picked.action):
+            # a first step the camera missed: where the pawn is now is the next step, to be
+            # read against the state once this one is played
+            self._recheck = True
+        else:
+            self._actionable.discard(region)
         self._close_question(picked.to_json()["action"], by, Closed.ANSWERED)
         if act and picked.action is not None and table is not None:
             result = table.act(picked.action, source="confirm")
         return result
+
+    def _leads_further(self, action: Action | None) -> bool:
+        """A pawn move chosen that does not end where the pawn is seen now."""
+        reading = self._reading
+        return (isinstance(action, Move) and reading is not None and reading.pawn is not None
+                and reading.pawn.seen and tuple(action.to) != tuple(reading.pawn.cell))
 
     def _close_question(self, action, by: str, why: "Closed") -> None:
         q = self._question
