@@ -11,24 +11,13 @@ from __future__ import annotations
 import pytest
 
 from companion.bus import EventBus
-from companion.reading import PawnReading, RegionReading, TableReading
 from companion.referee.camera import CameraReferee
 from companion.referee.table import Table
-
-GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
-        ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],
-        ["green-1", "green-2", "green-3", "green-4", "green-5"],
-        ["yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-5"],
-        ["red-6", "red-7", "red-8", "red-9", "blue-6"]]
-SETUP = {"setup": {"game": "grid", "seats": ["north", "south"], "first": "north", "grid": GRID,
-                   "options": {"turn_seconds": 0}}}
-ALL = tuple(f"cell-{r}-{c}" for r in range(5) for c in range(5))
+from tests.support.readings import ALL_CELLS, GRID, SETUP, reading
 
 
 def _reading(seq, pawn, changed):
-    cells = tuple(RegionReading.of({GRID[r][c]: 0.999}) for r in range(5) for c in range(5))
-    return TableReading(seq, 0.0, cells, RegionReading.of({"empty": 0.999}), PawnReading(pawn),
-                        0, tuple(changed))
+    return reading(GRID, seq=seq, pawn=pawn, changed=changed)
 
 
 def _referee():
@@ -37,14 +26,12 @@ def _referee():
     bus.subscribe(seen.append)
     table = Table(SETUP, bus, clock=lambda: 0.0)
     referee = CameraReferee(lambda: table, bus)
-    referee.on_reading(_reading(1, (2, 2), ALL))
+    referee.on_reading(_reading(1, (2, 2), ALL_CELLS))
     return table, referee, seen
 
 
-def _flush(bus_owner):
-    join = getattr(bus_owner.bus, "join", None)
-    if join is not None:
-        join()
+def _flush(table):
+    table.bus.join()  # the bus delivers on its own thread
 
 
 def test_a_pawn_seen_two_cells_away_is_asked_about_never_called():
