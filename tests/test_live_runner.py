@@ -223,9 +223,7 @@ def test_the_terminal_survives_a_name_it_cannot_print(tmp_path):
     deadline = _time.monotonic() + 10
     text = ""
     while _time.monotonic() < deadline and "after" not in text:
-        join = getattr(companion.host.bus, "join", None)
-        if join:
-            join()
+        companion.host.bus.join()
         _time.sleep(0.05)
         out.flush()
         text = out.buffer.getvalue().decode("utf-8", "replace")
