@@ -73,9 +73,10 @@ def low_contrast(image: np.ndarray, n: int, ctx: FrameContext | None) -> np.ndar
 
 
 def glare(image: np.ndarray, n: int, ctx: FrameContext | None) -> np.ndarray:
-    """A bright soft highlight (a lamp's reflection) drifting slowly over the table."""
+    """A bright soft highlight (a lamp's or a window's reflection) drifting over the table: one
+    sweep a minute at 30 fps, as light that moves with the sun or a lamp turned now and then."""
     h, w = image.shape[:2]
-    t = n / 240.0  # one sweep every 8 s at 30 fps
+    t = n / 1800.0
     cx = w * (0.5 + 0.3 * math.sin(2 * math.pi * t))
     cy = h * (0.5 + 0.25 * math.sin(2 * math.pi * t * 0.7 + 1.0))
     r = 0.09 * w
