@@ -21,7 +21,7 @@ from companion.reading import NO_PAWN, PawnReading
 
 from .geometry import PAWN_ID, Layout, View, aruco_detector
 
-__all__ = ["PawnReading", "find_pawn", "pawn_place", "NO_PAWN"]
+__all__ = ["PawnReading", "find_pawn", "pawn_place", "NO_PAWN", "upscale_for", "MARKER_PX"]
 
 
 def pawn_place(layout: Layout, mm: tuple[float, float]) -> PawnReading:
@@ -30,13 +30,16 @@ def pawn_place(layout: Layout, mm: tuple[float, float]) -> PawnReading:
 
 
 def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: float = 80.0,
-              upscale: float = 2.0, near: tuple[float, float] | None = None) -> PawnReading:
+              upscale: float | None = None, near: tuple[float, float] | None = None) -> PawnReading:
     """The pawn seen in the grey frame ``gray`` (its marker's centre), or :data:`NO_PAWN`.
 
     The search window is the grid plus ``search_margin_mm`` (a pawn that left the board lies just
-    beyond it), upscaled so that a small marker still has a few pixels per module. ``near``
+    beyond it), upscaled so that a small marker still has a few pixels per module (by default
+    enough for the marker to span :data:`MARKER_PX` pixels, 2x to 4x). ``near``
     (mm: where the pawn was) looks within a step of it first, a quarter of the work.
     """
+    if upscale is None:
+        upscale = upscale_for(view, layout)
     if near is not None:
         px, py = layout.pitch
         x0, y0 = near[0] - 1.6 * px, near[1] - 1.6 * py
@@ -49,6 +52,16 @@ def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: fl
                                         g.x1 + search_margin_mm, g.y1 + search_margin_mm), upscale)
 
 
+#: How many pixels the pawn's marker should span once upscaled for the detector.
+MARKER_PX = 48.0
+
+
+def upscale_for(view: View, layout: Layout) -> float:
+    """The upscale that makes the pawn's marker about :data:`MARKER_PX` wide (2x to 4x)."""
+    marker_px = layout.pawn_marker_mm * view.px_per_mm()
+    return float(min(4.0, max(2.0, MARKER_PX / max(marker_px, 1.0))))
+
+
 def _search(gray: np.ndarray, view: View, layout: Layout, box, upscale: float) -> PawnReading:
     bx0, by0, bx1, by1 = box
     quad = view.to_image(np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]))
@@ -59,7 +72,9 @@ def _search(gray: np.ndarray, view: View, layout: Layout, box, upscale: float) -
     if roi.size == 0:
         return NO_PAWN
     if upscale != 1.0:
-        roi = cv2.resize(roi, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
+        # cubic keeps a small marker's module edges sharp: at 640x480 (a 22 mm marker about 16 px)
+        # the pawn was found in 24 of 48 noisy frames at 2x linear, 36 at 3x cubic
+        roi = cv2.resize(roi, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_CUBIC)
     corners, ids, _ = aruco_detector().detectMarkers(roi)
     if ids is None:
         return NO_PAWN
