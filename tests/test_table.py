@@ -181,6 +181,8 @@ def test_the_host_says_a_match_started_and_ended_in_order_and_after_logging_it(t
     host.bus.subscribe(lambda m: said.append((m.type, log.unfinished() is None)),
                        {"table-ready", "match-started", "match-ended"})
     host.start_match(flip_setup("flip", seats=("ann", "ben"), start="red-5"))
+    # heard before the match ends (delivery is on the bus's own thread, a moment later)
+    assert host.bus.join(timeout=30)
     host.end_match()
     assert host.bus.join(timeout=30)
     # the log already holds what each event says: a match being played, then finished
