@@ -23,13 +23,16 @@ run: install
 	else echo "No Pi camera found: starting the simulated table."; \
 	     $(BIN)/companion demo --host 127.0.0.1 --port 8000; fi
 
-# Every test and doctest (pyproject.toml), on every core: -n auto (pytest-xdist), the slow ones
-# handed out first (tests/conftest.py), the browser tests on one worker (--dist loadgroup).
+# Every test and doctest (pyproject.toml), on every core and one worker more (pytest-xdist: the
+# browser and server tests spend much of their time waiting; on 2 cores 3 workers took 2:31
+# where 2 took 2:47), the slow ones handed out first (tests/conftest.py), the browser tests on
+# one worker (--dist loadgroup).
 # One file: `.venv/bin/python -m pytest tests/test_bus.py`; no slow ones: `-m "not slow"`.
+WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 test: install
 	sh scripts/install-browser.sh
 	sh scripts/install-test-tools.sh
-	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=15
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
