@@ -2,41 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 from companion.bus import EventBus
 from companion.engine.actions import action_from_json
-from companion.referee.camera import (CameraReferee, DecisionKind, Expected, NothingHappened,
-                                      QuestionKind, Reason, decide, expected_of)
+from companion.referee.camera import (CameraReferee, DecisionKind, NothingHappened, QuestionKind,
+                                      decide, expected_of)
 from companion.referee.table import Table
-from companion.reading import PawnReading
-from companion.reading import RegionReading, TableReading
-
-GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
-        ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],
-        ["green-1", "green-2", "green-3", "green-4", "green-5"],
-        ["yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-5"],
-        ["red-6", "red-7", "red-8", "red-9", "blue-6"]]
-SETUP = {"setup": {"game": "grid", "seats": ["north", "south"], "first": "north", "grid": GRID,
-                   "options": {"turn_seconds": 0}}}
-
-
-def reading(grid, *, seq=1, pawn=(2, 2), changed=(), discard="empty", probs=None):
-    probs = probs or {}
-    cells = []
-    for r in range(5):
-        for c in range(5):
-            name = f"cell-{r}-{c}"
-            p = probs.get(name, {grid[r][c]: 0.999})
-            cells.append(RegionReading.of(p))
-    d = RegionReading.of(probs.get("discard", {discard: 0.999}))
-    return TableReading(seq, 0.0, tuple(cells), d, PawnReading(pawn), 0, tuple(changed))
-
-
-def with_cell(grid, r, c, label):
-    g = [row[:] for row in grid]
-    g[r][c] = label
-    return g
+from tests.support.readings import GRID, SETUP, reading, with_cell
 
 
 def make():
