@@ -8,7 +8,10 @@ a light gradient that drifts, arms and hands with soft shadows, sensor noise and
 
 Rendering is cached in layers so that a long scripted game renders quickly: the flat table is
 redrawn only when the scene under the arms changes, the camera's pixel maps only when the camera
-moves.
+moves, and the flat table seen through the camera only when either does. What depends on nothing
+but the geometry (the empty table, the pixel maps, the drawn card faces) is shared by every table
+of the process, so that tests and benchmarks that make hundreds of tables draw each once. Caching
+never changes a pixel: a frame is the same with or without it.
 
 >>> table = SyntheticTable(320, 180, seed=1)
 >>> table.render(Scene()).shape
@@ -20,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -87,14 +91,15 @@ class SyntheticTable:
         self.mat_px = mat_px_per_mm or float(min(2.4, max(1.0, 1.6 * scale)))
         self._canvas_key = None
         self._canvas = None
-        self._maps_pose = None
-        self._maps = None
+        self._seen_key = None
+        self._seen = None
         self._light_key = None
         self._light = None
-        self._background = self._draw_background()
-        self._noise_bank = [self.rng.normal(0, 1, (height, width, 3)).astype(np.float32)
-                            for _ in range(4)] if noise > 0 else []
-        self._noise_scaled = None
+        self._background = _background(layout, self.mat_px, tuple(cloth), markers)
+        # four frames of sensor noise, drawn from the table's seed when first needed (in order,
+        # so the same as drawing them all at once), kept scaled by ``noise``
+        self._noise_bank: list[np.ndarray] = []
+        self._noise_frames = 4 if noise > 0 else 0
 
     # --- the camera -------------------------------------------------------------------------
 
@@ -104,70 +109,26 @@ class SyntheticTable:
         return self._view_of(self.pose)
 
     def _view_of(self, pose: CameraPose) -> View:
-        L = self.layout
-        s = pose.fill * self.height / L.height
-        cx = self.width / 2 + pose.shift[0]
-        cy = self.height / 2 + pose.shift[1]
-        a = math.radians(pose.rotate)
-        corners = np.array([[0, 0], [L.width, 0], [L.width, L.height], [0, L.height]], np.float64)
-        out = []
-        for x, y in corners:
-            u, v = (x - L.width / 2) * s, (y - L.height / 2) * s
-            # the far (north) side a little smaller: the camera leans towards the south
-            k = 1.0 + pose.tilt * (v / (L.height * s / 2))
-            u *= k
-            out.append((cx + u * math.cos(a) - v * math.sin(a), cy + u * math.sin(a) + v * math.cos(a)))
-        H = cv2.getPerspectiveTransform(corners.astype(np.float32), np.array(out, np.float32))
-        lens = LensModel.simple(self.width, self.height, k1=pose.k1) if pose.k1 else None
-        return View(H.astype(np.float64), (self.width, self.height), lens, "true")
+        return _true_view(pose, self.layout, self.width, self.height)
 
     def _camera_maps(self):
-        if self._maps_pose == self.pose:
-            return self._maps
-        view = self._view_of(self.pose)
-        ys, xs = np.mgrid[0:self.height, 0:self.width].astype(np.float32)
-        pts = np.stack([xs.ravel(), ys.ravel()], 1)
-        mm = view.to_mat(pts)
-        mx = ((mm[:, 0] + _APRON[0]) * self.mat_px).reshape(self.height, self.width).astype(np.float32)
-        my = ((mm[:, 1] + _APRON[1]) * self.mat_px).reshape(self.height, self.width).astype(np.float32)
-        self._maps = cv2.convertMaps(mx, my, cv2.CV_16SC2)
-        self._maps_pose = self.pose
-        return self._maps
+        return _camera_maps(self.pose, self.layout, self.width, self.height, self.mat_px)
+
+    def _seen_table(self, scene: Scene) -> np.ndarray:
+        """The flat table seen through the camera (no arms, light or noise yet); read-only."""
+        key = (scene.static_key(), self.pose)
+        if key != self._seen_key:
+            flat = self._flat(scene)
+            m1, m2 = self._camera_maps()
+            seen = cv2.remap(flat, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            seen.flags.writeable = False
+            self._seen_key, self._seen = key, seen
+        return self._seen
 
     # --- the flat table -----------------------------------------------------------------------
 
     def _mm_to_canvas(self, x: float, y: float) -> tuple[float, float]:
         return ((x + _APRON[0]) * self.mat_px, (y + _APRON[1]) * self.mat_px)
-
-    def _draw_background(self) -> np.ndarray:
-        L = self.layout
-        w = int((L.width + 2 * _APRON[0]) * self.mat_px)
-        h = int((L.height + 2 * _APRON[1]) * self.mat_px)
-        rng = np.random.default_rng(12345)
-        base = np.empty((h, w, 3), np.float32)
-        base[:] = self.cloth
-        texture = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.2) * 9
-        base += texture[..., None]
-        # the wooden table beyond the cloth
-        x0, y0 = self._mm_to_canvas(-25, -25)
-        x1, y1 = self._mm_to_canvas(L.width + 25, L.height + 25)
-        wood = np.zeros((h, w), bool)
-        wood[:, :] = True
-        wood[int(y0):int(y1), int(x0):int(x1)] = False
-        grain = (np.sin(np.arange(h)[:, None] / 7.0 + texture * 0.05) * 10).astype(np.float32)
-        base[wood] = (np.array((45, 80, 120), np.float32) + grain[..., None])[wood]
-        if self.markers:
-            for index, marker_id in enumerate(CORNER_IDS):
-                sq = L.marker_square(index)
-                (mx0, my0), (mx1, _) = self._mm_to_canvas(*sq[0]), self._mm_to_canvas(*sq[1])
-                px = int(round(mx1 - mx0))
-                # the printed square: marker with a white margin around it
-                paper = int(px * 1.25)
-                o = int(mx0 - (paper - px) / 2), int(my0 - (paper - px) / 2)
-                base[o[1]:o[1] + paper, o[0]:o[0] + paper] = 240
-                m = marker_image(marker_id, px).astype(np.float32)
-                base[int(my0):int(my0) + px, int(mx0):int(mx0) + px] = m[..., None]
-        return np.clip(base, 0, 255).astype(np.uint8)
 
     def _sprite(self, label: str, face_set: str | None, copy: int = 0) -> tuple[np.ndarray, np.ndarray]:
         # cached per table (a cache on the method would keep every table ever made alive, each
@@ -177,8 +138,10 @@ class SyntheticTable:
         if found is None:
             w = int(round(CARD_MM[0] * self.mat_px))
             h = int(round(CARD_MM[1] * self.mat_px))
-            found = (self.faces.card(label, face_set, copy, w, h),
-                     card_mask(w, h, corner=0.07, antialias=True))
+            if isinstance(self.faces, ArtFaces):
+                found = _art_sprite(label, face_set, w, h)
+            else:
+                found = (self.faces.card(label, face_set, copy, w, h), _card_mask(w, h))
             if len(self._sprites) >= 512:
                 self._sprites.pop(next(iter(self._sprites)))
             self._sprites[key] = found
@@ -316,20 +279,23 @@ class SyntheticTable:
 
     def render(self, scene: Scene, *, noise_seed: int | None = None) -> np.ndarray:
         """One camera frame (BGR, uint8) of ``scene``."""
-        flat = self._flat(scene)
-        m1, m2 = self._camera_maps()
-        img = cv2.remap(flat, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        img = self._seen_table(scene).copy()
         if scene.arms:
             self._draw_arms(img, self._view_of(self.pose), scene.arms)
         cv2.multiply(img, self._light_field(), img, scale=1 / 128)
         if self.blur > 0:
             img = cv2.GaussianBlur(img, (0, 0), self.blur)
-        if self._noise_bank:
+        if self._noise_frames:
             k = self._frame if noise_seed is None else noise_seed
-            n = self._noise_bank[k % len(self._noise_bank)]
-            img = cv2.add(img, n * self.noise, dtype=cv2.CV_8U)
+            img = cv2.add(img, self._noise(k % self._noise_frames), dtype=cv2.CV_8U)
         self._frame += 1
         return img
+
+    def _noise(self, k: int) -> np.ndarray:
+        while len(self._noise_bank) <= k:
+            frame = self.rng.normal(0, 1, (self.height, self.width, 3)).astype(np.float32)
+            self._noise_bank.append(frame * self.noise)
+        return self._noise_bank[k]
 
 
 def _copy_of(p: Placement) -> int:
@@ -337,3 +303,90 @@ def _copy_of(p: Placement) -> int:
     down in different places usually different copies (stable across runs, unlike ``hash``)."""
     key = f"{p.label}/{p.dx:.3f}/{p.dy:.3f}/{p.angle:.3f}".encode()
     return int.from_bytes(hashlib.blake2s(key, digest_size=4).digest(), "big")
+
+
+@lru_cache(maxsize=4)
+def _background(L: Layout, mat_px: float, cloth: tuple, markers: bool) -> np.ndarray:
+    """The empty table in mat space (cloth, wood around it, the corner markers); read-only."""
+
+    def to_canvas(x: float, y: float) -> tuple[float, float]:
+        return ((x + _APRON[0]) * mat_px, (y + _APRON[1]) * mat_px)
+
+    w = int((L.width + 2 * _APRON[0]) * mat_px)
+    h = int((L.height + 2 * _APRON[1]) * mat_px)
+    rng = np.random.default_rng(12345)
+    base = np.empty((h, w, 3), np.float32)
+    base[:] = cloth
+    texture = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.2) * 9
+    base += texture[..., None]
+    # the wooden table beyond the cloth
+    x0, y0 = to_canvas(-25, -25)
+    x1, y1 = to_canvas(L.width + 25, L.height + 25)
+    wood = np.zeros((h, w), bool)
+    wood[:, :] = True
+    wood[int(y0):int(y1), int(x0):int(x1)] = False
+    grain = (np.sin(np.arange(h)[:, None] / 7.0 + texture * 0.05) * 10).astype(np.float32)
+    base[wood] = (np.array((45, 80, 120), np.float32) + grain[..., None])[wood]
+    if markers:
+        for index, marker_id in enumerate(CORNER_IDS):
+            sq = L.marker_square(index)
+            (mx0, my0), (mx1, _) = to_canvas(*sq[0]), to_canvas(*sq[1])
+            px = int(round(mx1 - mx0))
+            # the printed square: marker with a white margin around it
+            paper = int(px * 1.25)
+            o = int(mx0 - (paper - px) / 2), int(my0 - (paper - px) / 2)
+            base[o[1]:o[1] + paper, o[0]:o[0] + paper] = 240
+            m = marker_image(marker_id, px).astype(np.float32)
+            base[int(my0):int(my0) + px, int(mx0):int(mx0) + px] = m[..., None]
+    out = np.clip(base, 0, 255).astype(np.uint8)
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=32)
+def _true_view(pose: CameraPose, L: Layout, width: int, height: int) -> View:
+    """Where ``pose`` puts the mat in a ``width`` x ``height`` image."""
+    s = pose.fill * height / L.height
+    cx = width / 2 + pose.shift[0]
+    cy = height / 2 + pose.shift[1]
+    a = math.radians(pose.rotate)
+    corners = np.array([[0, 0], [L.width, 0], [L.width, L.height], [0, L.height]], np.float64)
+    out = []
+    for x, y in corners:
+        u, v = (x - L.width / 2) * s, (y - L.height / 2) * s
+        # the far (north) side a little smaller: the camera leans towards the south
+        k = 1.0 + pose.tilt * (v / (L.height * s / 2))
+        u *= k
+        out.append((cx + u * math.cos(a) - v * math.sin(a), cy + u * math.sin(a) + v * math.cos(a)))
+    H = cv2.getPerspectiveTransform(corners.astype(np.float32), np.array(out, np.float32))
+    lens = LensModel.simple(width, height, k1=pose.k1) if pose.k1 else None
+    return View(H.astype(np.float64), (width, height), lens, "true")
+
+
+@lru_cache(maxsize=8)
+def _camera_maps(pose: CameraPose, L: Layout, w: int, h: int, mat_px: float):
+    """The pixel maps from the camera image to the flat table (cv2.remap's), for ``pose``."""
+    view = _true_view(pose, L, w, h)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    pts = np.stack([xs.ravel(), ys.ravel()], 1)
+    mm = view.to_mat(pts)
+    mx = ((mm[:, 0] + _APRON[0]) * mat_px).reshape(h, w).astype(np.float32)
+    my = ((mm[:, 1] + _APRON[1]) * mat_px).reshape(h, w).astype(np.float32)
+    return cv2.convertMaps(mx, my, cv2.CV_16SC2)
+
+
+@lru_cache(maxsize=16)
+def _card_mask(w: int, h: int) -> np.ndarray:
+    return _frozen(card_mask(w, h, corner=0.07, antialias=True))
+
+
+@lru_cache(maxsize=512)
+def _art_sprite(label: str, face_set: str | None, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """A drawn card face and its mask, ``w`` x ``h`` pixels (the same for every copy)."""
+    return _frozen(ArtFaces().card(label, face_set, 0, w, h)), _card_mask(w, h)
+
+
+def _frozen(image: np.ndarray) -> np.ndarray:
+    """``image``, read-only: a shared cache's arrays must never be drawn on."""
+    image.flags.writeable = False
+    return image
