@@ -157,3 +157,21 @@ def test_training_without_torch_names_the_extra(tmp_path, capsys, monkeypatch):
     assert train_main(["--data", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert re.search(r"(torch|onnx).* not installed", err) and ".[train]" in err
+
+
+# --- bench ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("actions", ["-3", "0", "many"])
+def test_bench_refuses_a_count_of_actions_that_is_not_one_or_more(actions, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--actions", actions])
+    assert exit_.value.code == 2 and "--actions" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("exact,status", [(True, 0), (False, 1)])
+def test_bench_fails_when_the_referee_did_not_follow_exactly(exact, status, monkeypatch, capsys):
+    import app.commands.bench as bench
+
+    monkeypatch.setattr(bench, "bench", lambda *a, **k: {"frames": 10, "exact": exact})
+    assert main(["bench", "--actions", "2"]) == status
+    assert "playing 2 scripted actions" in capsys.readouterr().err  # not silent while it plays
