@@ -175,3 +175,14 @@ def test_bench_fails_when_the_referee_did_not_follow_exactly(exact, status, monk
     monkeypatch.setattr(bench, "bench", lambda *a, **k: {"frames": 10, "exact": exact})
     assert main(["bench", "--actions", "2"]) == status
     assert "playing 2 scripted actions" in capsys.readouterr().err  # not silent while it plays
+
+
+@pytest.mark.skipif(pi_camera_present(), reason="this machine has a Pi camera")
+def test_auto_is_never_quietly_the_synthetic_table():
+    from simulator.source import open_source
+    from vision.sources import CameraLost
+
+    with pytest.raises(CameraLost, match="no Pi camera found"):
+        open_source("auto", width=160, height=90)
+    with open_source("synthetic", width=160, height=90, fps=10) as table:  # asked for by name
+        assert table.name == "synthetic" and table.read().time == 0 and table.read().time == 0.1
