@@ -89,7 +89,7 @@ def record(source, out: str, seconds: float, fps: float) -> int:
         for frame in source:
             if start is None:
                 start = frame.time
-            if frame.time - start > seconds:
+            if frame.time - start >= seconds:  # [0, seconds): N s at F fps is N*F frames
                 break
             times.append(frame.time - start)
             if writer is None and len(times) < RATE_FRAMES:
