@@ -44,8 +44,7 @@ def require_data() -> Path:
     if not (root / "photos" / "labels.csv").is_file():
         raise DataMissing(
             f"the photo data is not at {root} (expected photos/labels.csv and card_art/ there). "
-            "It is not part of the repository: point UNO_DATA (or --data) at the folder that "
-            "holds it"
+            "It is not part of the repository: point UNO_DATA at the folder that holds it"
         )
     return root
 

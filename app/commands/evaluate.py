@@ -96,7 +96,7 @@ def run(args) -> int:
             summary["composite recall"] = round(t.found / max(1, t.total), 4)
             summary["composite accuracy"] = round(t.accuracy, 4)
     except DataMissing as e:
-        print(f"companion evaluate: error: {e}. {WITHOUT_DATA}", file=sys.stderr)
+        print(f"companion evaluate: error: {e} (or give --data DIR). {WITHOUT_DATA}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(summary))

@@ -269,9 +269,9 @@ def main(argv=None):
     try:
         require_data()
     except DataMissing as e:
-        print(f"python -m vision.train: error: {e}. Without it the model cannot be trained "
-              "again; the committed vision/models/cards.onnx is the one the companion uses.",
-              file=sys.stderr)
+        print(f"python -m vision.train: error: {e} (or give --data DIR). Without it the model "
+              "cannot be trained again; the committed vision/models/cards.onnx is the one the "
+              "companion uses.", file=sys.stderr)
         return 2
     missing = [m for m in TRAIN_MODULES if importlib.util.find_spec(m) is None]
     if missing:
