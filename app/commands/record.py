@@ -21,10 +21,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "record", help="save what the camera sees (video plus timestamps) for replay",
         description="Records the camera to an MJPG video OUT.avi and the time of every frame to "
                     "OUT.avi.times, so that a session can be replayed through the whole "
-                    "pipeline later (companion run --camera opencv:OUT.avi). --seconds is the "
-                    "length of the video, in the camera's time. The camera is the configured "
-                    "one's kind of spec: `auto` is the Pi camera and is refused where there is "
-                    "none (name opencv:0 for a USB webcam, or synthetic for the synthetic table).")
+                    "pipeline later (companion run --camera opencv:OUT.avi). --camera takes the "
+                    "sources [camera] source takes: auto is the Pi camera and is refused where "
+                    "there is none (name opencv:0 for a USB webcam, or synthetic to record the "
+                    "synthetic table). --seconds is the video's length in the camera's time "
+                    "(the synthetic table's may run slower than real time). Exit status 2 when "
+                    "the camera or the output folder is missing.")
     p.add_argument("out", metavar="OUT.avi", help="video file to write (.avi, MJPG); its folder must exist")
     p.add_argument("--camera", default="auto",
                    help="camera source: auto (the Pi camera), picamera, opencv:0, opencv:FILE, "
