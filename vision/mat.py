@@ -25,17 +25,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .geometry import CORNER_IDS, CORNER_NAMES, PAWN_ID, Layout
+from .geometry import CORNER_IDS, CORNER_NAMES, MARKER_BLACK_SHARE, PAWN_ID, Layout
 from .geometry import marker_image
 
 __all__ = ["kit_pages", "write_kit", "write_pdf", "marker_sizes", "MarkerSizes", "A4_MM",
            "LAYOUT_SCALE", "BLACK_SHARE"]
 
 A4_MM = (210.0, 297.0)
-#: The black square's share of the cut line: :func:`vision.geometry.marker_image` draws the
-#: ArUco marker (4x4 bits and a black border: 6 modules) inside a white margin of one module
-#: each side (8 modules).
-BLACK_SHARE = 6 / 8
+#: The black square's share of the cut line (:data:`vision.geometry.MARKER_BLACK_SHARE`).
+BLACK_SHARE = MARKER_BLACK_SHARE
 #: The layout page shows the play area at 1 : LAYOUT_SCALE (540 x 605 mm fit an A4 page at 1:3).
 LAYOUT_SCALE = 3
 #: The length of the rulers printed at actual size, and of the layout page's scale bar (on the mat).
