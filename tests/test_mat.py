@@ -125,7 +125,7 @@ def test_the_reader_takes_a_marker_for_its_black_square_so_three_markers_find_th
     from simulator import Scene, SyntheticTable
     from vision.geometry import view_from_markers
 
-    table = SyntheticTable(1280, 720, seed=0)
+    table = SyntheticTable(960, 540, seed=0)
     image = table.render(Scene(), noise_seed=1)
     seen = detect_markers(image)
     assert set(CORNER_IDS) <= set(seen)
