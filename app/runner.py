@@ -34,8 +34,10 @@ __all__ = ["Companion", "TableLoop", "CameraWorker", "demo_setup", "CameraUnavai
 
 log = logging.getLogger(__name__)
 
-#: The games the demo plays in turn.
-DEMO_GAMES = ("grid", "flip", "classic")
+#: The games the demo plays in turn, by ``[table] mode``: the three card games on the camera's
+#: table (referee), or the mode's own game, with no camera (timer, scoreboard).
+DEMO_GAMES = {"referee": ("grid", "flip", "classic"), "timer": ("timer",),
+              "scoreboard": ("scoreboard",)}
 
 
 def demo_setup(game: str, rng: random.Random, rules: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -44,6 +46,11 @@ def demo_setup(game: str, rng: random.Random, rules: dict[str, Any] | None = Non
     if game == "grid":
         return {"setup": {"game": "grid", "seats": ["north", "east", "south", "west"],
                           "first": "north", "grid": deal_grid(rng), "options": options}}
+    if game == "timer":
+        return {"setup": {"game": "timer", "seats": ["ann", "ben", "cai", "dee"], "first": "ann",
+                          "options": options}}
+    if game == "scoreboard":
+        return {"setup": {"game": "scoreboard", "seats": ["ann", "ben", "cai", "dee"]}}
     return {"setup": {"game": game, "seats": ["ann", "ben", "cai", "dee"], "dealer": "dee",
                       "start": opening_card(rng, game), "options": options}}
 
@@ -373,8 +380,11 @@ class TableLoop(_Background):
         self.host.start_match(demo_setup(game, self.rng, self.rules))
 
     def _next_game(self) -> str:
-        current = self.host.table.game.name if self.host.table else DEMO_GAMES[-1]
-        return DEMO_GAMES[(DEMO_GAMES.index(current) + 1) % len(DEMO_GAMES)]
+        games = DEMO_GAMES.get(self.host.mode, DEMO_GAMES["referee"])
+        current = self.host.table.game.name if self.host.table else None
+        if current not in games:
+            return games[0]
+        return games[(games.index(current) + 1) % len(games)]
 
 
 class Companion:

@@ -49,7 +49,7 @@ class TableSection:
 
 @dataclass(frozen=True)
 class CameraSection:
-    #: auto (the Pi camera where there is one, else the synthetic table), picamera,
+    #: auto (the Pi camera; refused where there is none, never the synthetic table), picamera,
     #: opencv:<index or video file>, folder:<path of images>, synthetic.
     source: str = "auto"
     width: int = 1280

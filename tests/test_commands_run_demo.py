@@ -77,7 +77,7 @@ def test_a_bad_configuration_exits_2_naming_the_key(tmp_path):
 
 
 def test_the_table_loop_lets_bots_finish_a_match_and_starts_the_next_game():
-    host = Host(mode="timer")
+    host = Host(mode="referee")
     host.start_match(demo_setup("grid", random.Random(2), {"turn_seconds": 0}))
     loop = TableLoop(host, bots=Bot(seed=2, win_rate=0.6), pace=1.0, seed=2,
                      rules={"turn_seconds": 0})
@@ -100,3 +100,21 @@ def test_the_table_loop_times_turns_out_with_no_bots():
     clock[0] = 6.0
     loop.tick(6.0)
     assert host.table.state_json()["turn"] != first
+
+
+@pytest.mark.parametrize("mode", ["timer", "scoreboard"])
+def test_the_demo_of_a_mode_without_camera_plays_that_modes_game(mode):
+    host = Host(mode=mode)
+    said = []
+    host.bus.subscribe(lambda m: said.append(m.type), {"refused", "action"})
+    loop = TableLoop(host, bots=Bot(seed=3, illegal_rate=0.5), pace=1.0, seed=3)
+    now = 0.0
+    for _ in range(30):
+        now += 1.0
+        loop.tick(now)
+    assert host.table.game.name == mode
+    entries = host.log.entries(host.log.matches()[-1]["id"])
+    assert len(entries) >= 20  # the bots play it
+    assert {e["action"]["do"] for e in entries} <= {"pass", "timeout", "score", "show", "round"}
+    assert host.bus.join(timeout=10)  # every message delivered
+    assert "refused" not in said  # no card thrown at a timer or a scoreboard

@@ -1,10 +1,10 @@
 """Frame sources: the Pi camera, an OpenCV capture (USB webcam or video file), a folder of
 images (and, through the simulator, the synthetic table). All give :class:`Frame` values (BGR image, time, index).
 
-Chosen by a spec string (``camera.source`` in the configuration, ``--source`` on the command
+Chosen by a spec string (``camera.source`` in the configuration, ``--camera`` on the command
 line)::
 
-    auto                   the Pi camera where there is one, else the synthetic table (when given)
+    auto                   the Pi camera; refused (CameraLost) where there is none
     picamera               the Raspberry Pi camera (picamera2, imported only here)
     opencv:0               a USB webcam by index
     opencv:/path/game.mp4  a video file (its own timestamps, or a ``.times`` file from ``record``)
@@ -374,15 +374,15 @@ def open_source(spec: str = "auto", *, width: int = 1280, height: int = 720, fps
     """The source a spec string names (see the module docs).
 
     ``synthetic`` opens the synthetic table (the simulator passes it, see
-    :func:`simulator.source.open_source`); without it ``synthetic`` and an ``auto`` with no Pi
-    camera are refused."""
+    :func:`simulator.source.open_source`); without it ``synthetic`` is refused. ``auto`` is the
+    Pi camera, and :class:`CameraLost` where there is none: a table that asked for a camera is
+    never quietly given the synthetic one."""
     kind, _, arg = spec.partition(":")
     if kind == "auto":
         if pi_camera_present():
             return PiCameraSource(width, height, fps)
-        if synthetic is None:
-            raise CameraLost("no Pi camera found, and no synthetic table to fall back to")
-        return synthetic()
+        raise CameraLost("no Pi camera found (camera source 'auto'): connect and enable it, or "
+                         "name another source (opencv:0 for a USB webcam, synthetic)")
     if kind == "picamera":
         return PiCameraSource(width, height, fps)
     if kind == "opencv":
