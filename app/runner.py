@@ -455,7 +455,7 @@ class Companion:
                                     phones_per_seat=self.config.web.phones_per_seat,
                                     allowed_hosts=self.config.web.allowed_hosts)
             if self.out is not None:
-                print(f"table view on {self.web_server.url}/  (phones join from its QR code)",
+                print(f"table view on {self.web_server.url}/\n{self.web_server.phones_note()}",
                       file=self.out, flush=True)
         if self.camera is not None:
             self.camera.start()

@@ -95,8 +95,43 @@ def test_table_view_shows_a_qr_code_of_the_join_link(client):
 def test_join_link_uses_an_ip_address_not_a_host_name(app, client):
     name = socket.gethostname().lower().split(".")[0] + ".local"     # e.g. raspberrypi.local
     html = client.get("/", base_url=f"http://{name}:8000").get_data(as_text=True)
-    ip = app.extensions["companion"]["lan_ip"]
+    ip = app.extensions["companion"]["lan_ip"]()
     assert f"http://{ip}:8000/join/tok" in html
+
+
+# --- phones that can join: a page on loopback says so; the QR code follows the network ----------
+
+def _table_view(app, host_name="localhost:8000"):
+    return app.test_client().get("/", base_url=f"http://{host_name}").get_data(as_text=True)
+
+
+def test_a_page_served_on_loopback_says_phones_cannot_reach_it(host):
+    app = create_app(host, secret_key="k", join_token="tok", lan_address=lambda: "192.168.1.20")
+    app.config["BIND_ADDRESS"] = "127.0.0.1"          # what serve() records: companion demo's default
+    html = _table_view(app)
+    assert 'data-reach="loopback"' in html and "Phones cannot reach this page" in html
+    assert "--host 0.0.0.0" in html and "make run HOST=0.0.0.0" in html
+    assert "<svg" not in html                          # no code that no phone could follow
+    assert "http://127.0.0.1:8000/join/tok" in html    # the link still works on this machine
+    ja = app.test_client().get("/?lang=ja", base_url="http://localhost:8000").get_data(as_text=True)
+    assert "スマホからはこのページに接続できません" in ja
+
+
+def test_the_qr_code_follows_the_network_not_the_address_at_start(host):
+    address = ["127.0.0.1"]                            # Wi-Fi not up yet when the companion starts
+    app = create_app(host, secret_key="k", join_token="tok", lan_address=lambda: address[0])
+    app.config["BIND_ADDRESS"] = "0.0.0.0"
+    html = _table_view(app)
+    assert 'data-reach="no-network"' in html and "<svg" not in html
+    address[0] = "192.168.1.20"                         # the network comes up
+    html = _table_view(app)
+    assert 'data-reach="ok"' in html and "<svg" in html
+    assert "<title>http://192.168.1.20:8000/join/tok</title>" in html
+    address[0] = "10.0.0.7"                             # a new DHCP lease
+    assert "<title>http://10.0.0.7:8000/join/tok</title>" in _table_view(app)
+    # a server bound to one address sends phones there
+    app.config["BIND_ADDRESS"] = "192.168.1.99"
+    assert "<title>http://192.168.1.99:8000/join/tok</title>" in _table_view(app)
 
 
 def test_public_url_overrides_the_join_link(host):

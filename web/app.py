@@ -25,7 +25,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import fields
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from flask import (Blueprint, Flask, Response, current_app, g, jsonify, render_template, request,
@@ -43,7 +43,8 @@ from companion.host import Host, NoMatch
 from . import i18n, qr
 from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
                    SeatTaken)
-from .netinfo import is_local_address, is_loopback, lan_ip, own_names
+from .netinfo import is_local_address, lan_ip, own_names
+from .reach import SERVE_ON_NETWORK, join_address
 from .scores import chart_svg, scoreboard
 from .stream import Broadcaster, TooManyClients
 
@@ -155,7 +156,8 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
                join_token: str | None = None, heartbeat_s: float = 15.0,
                max_streams: int = 32, table_streams: int = 8, phones_per_seat: int = 1,
                cookie_max_age_s: float = COOKIE_MAX_AGE_S, allowed_hosts: tuple[str, ...] = (),
-               max_body: int = MAX_BODY_BYTES) -> Flask:
+               max_body: int = MAX_BODY_BYTES,
+               lan_address: Callable[[], str] = lan_ip) -> Flask:
     """The web app for ``host``.
 
     ``secret_key`` signs the phone cookies (a random one per run when not given). Joined phones
@@ -167,7 +169,9 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     ``phones_per_seat`` (1) is how many phones may hold one seat (the organiser may change it when
     starting a match); ``cookie_max_age_s`` how long a join lasts. The app answers only to
     loopback, this machine's names and addresses, ``public_url``'s host and ``allowed_hosts``.
-    ``max_body`` bytes is the largest request body (413 beyond).
+    ``max_body`` bytes is the largest request body (413 beyond). ``lan_address`` finds this
+    machine's LAN address; it is asked again for every page (:mod:`web.reach`), so the QR code
+    follows the network.
     """
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config.update(
@@ -188,7 +192,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
         "hosts": AllowedHosts(own_names(public_host, *allowed_hosts), is_local=is_local_address),
         "stream": broadcaster,
         "web": WebState(host),
-        "lan_ip": lan_ip(),
+        "lan_ip": lan_address,
     }
 
     def revoke_seats_on_a_new_match(message: BusMessage) -> None:
@@ -289,21 +293,23 @@ def _page(template: str, status: int = 200, **context: Any) -> Response:
     return Response(html.encode("utf-8", "replace"), status=status, mimetype="text/html")
 
 
-def _join_url() -> str:
+def _join() -> tuple[str, str]:
+    """The join link of the QR code and whether phones can reach it (``ok``, ``loopback``,
+    ``no-network``: :func:`web.reach.join_address`), worked out anew for this request."""
     base = current_app.config["PUBLIC_URL"]
+    status = "ok"
     if base is None:
         parts = urlsplit(request.host_url)
-        hostname = parts.hostname or "127.0.0.1"
-        bound = current_app.config.get("BIND_ADDRESS")
-        if bound and is_loopback(bound):
-            address = bound               # served only to this machine: say so honestly
-        elif is_loopback(hostname) or hostname.endswith(".local") or "." not in hostname:
-            address = _ext()["lan_ip"]    # phones need an IP address, not a host name
-        else:
-            address = hostname
+        reach = join_address(current_app.config.get("BIND_ADDRESS"), parts.hostname or "",
+                             _ext()["lan_ip"])
+        status = reach.status
         port = f":{parts.port}" if parts.port else ""
-        base = f"{parts.scheme}://{address}{port}"
-    return f"{base}/join/{_phones().join_token}"
+        base = f"{parts.scheme}://{reach.address}{port}"
+    return f"{base}/join/{_phones().join_token}", status
+
+
+def _join_url() -> str:
+    return _join()[0]
 
 
 def post_guard(*, joined: bool = True, seat: bool = False, organiser: bool = False,
@@ -421,8 +427,9 @@ def _text_arg(name: str, most: int = 200) -> str | None:
 
 @bp.get("/")
 def table_view():
-    url = _join_url()
-    return _page("table.html", page="table", join_url=url, qr_svg=qr.svg(url))
+    url, reach = _join()
+    return _page("table.html", page="table", join_url=url, reach=reach,
+                 serve_on_network=SERVE_ON_NETWORK, qr_svg=qr.svg(url) if reach == "ok" else "")
 
 
 @bp.get("/seat/<seat>")
