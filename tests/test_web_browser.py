@@ -96,6 +96,7 @@ def join(browser, server, seat: str | None):
     link = page.locator(".join-url a").get_attribute("href")
     assert link.startswith(server.url) and link.endswith("/join/join-me")
     page.goto(link)
+    assert page.locator("#conn").count() == 0      # no live stream here: no "reconnecting" dot
     page.locator(f'.join-seat[data-seat="{seat or ""}"]').click()
     page.wait_for_url(f"**/seat/{seat}" if seat else "**/setup")
     return page
@@ -226,6 +227,14 @@ def test_table_view_and_setup_screens(table, browser):
     ctx.close()
 
     organiser = join(browser, server, None)
+    # the opening card's pattern is a valid v-flag expression: Chromium really checks it
+    organiser.locator('input[name="game"][value="flip"]').check(force=True)
+    start = organiser.locator('input[name="start"]')
+    start.fill("Red 5!")
+    assert organiser.evaluate("document.querySelector('input[name=start]').validity.patternMismatch")
+    start.fill("red-draw-two")
+    assert not organiser.evaluate(
+        "document.querySelector('input[name=start]').validity.patternMismatch")
     organiser.locator('input[name="game"][value="grid"]').check(force=True)
     organiser.locator("#deal-random").click()
     organiser.wait_for_selector("#grid-preview .grid5")
@@ -330,6 +339,11 @@ def test_scoreboard_round_from_the_phones(table, browser):
     for p in (ann, ben, cai):
         wait_live(p)
     ann.wait_for_selector(".sb-table")
+    ann.wait_for_function(
+        "document.querySelector('#prompt').textContent.includes('Still missing: ben, cai')",
+        timeout=3000)
+    # one word on who is missing, never counting this phone's own seat among the others
+    assert "Waiting for ann" not in ann.locator("#seat-app").inner_text()
     won = ann.locator('[data-do="won"]')
     assert won.is_disabled()
     # ben types his points on the number pad

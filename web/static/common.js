@@ -340,8 +340,15 @@ const App = {
   connect() {
     const conn = $("#conn");
     const es = new EventSource("/api/events");
-    es.onopen = () => { conn.dataset.state = "on"; conn.title = T("live"); };
-    es.onerror = () => { conn.dataset.state = "off"; conn.title = T("offline"); };
+    // The dot: green while the live stream is open, orange while it reconnects.
+    const show = (on) => {
+      if (!conn) return;
+      conn.dataset.state = on ? "on" : "off";
+      conn.title = T(on ? "live" : "offline");
+      conn.setAttribute("aria-label", conn.title);
+    };
+    es.onopen = () => show(true);
+    es.onerror = () => show(false);
     es.onmessage = (m) => {
       let ev;
       try { ev = JSON.parse(m.data); } catch (e) { return; }
@@ -428,7 +435,9 @@ function timerBoardHtml(s) {
     ${orderHtml(s)}</div>`;
 }
 
-/* Scoreboard only: this round's entries and the totals. */
+/* Scoreboard only: this round's entries and the totals. opts.me: this phone's seat (its row is
+   marked); opts.noStatus: leave out the "waiting for" line (a joined phone's banner and prompt
+   say it, for the others than itself). */
 function scoreBoardHtml(s, opts) {
   opts = opts || {};
   const entered = s.entered || {};
@@ -447,7 +456,7 @@ function scoreBoardHtml(s, opts) {
     : waiting.length ? T("waiting_hands", { seats: waiting.join(", ") }) : T("sb_all_in");
   return `<div class="score-board">
     <div class="round-big">${esc(T("round_n", { n: s.round || 1 }))}</div>
-    <p class="sb-status ${waiting.length > 1 || s.over ? "" : "all-in"}">${esc(status)}</p>
+    ${opts.noStatus ? "" : `<p class="sb-status ${waiting.length > 1 || s.over ? "" : "all-in"}">${esc(status)}</p>`}
     <table class="sb-table"><thead><tr><th></th><th scope="col">${esc(T("this_round"))}</th><th scope="col">${esc(T("total"))}</th></tr></thead>
     <tbody>${rows}</tbody></table></div>`;
 }

@@ -212,7 +212,7 @@ function renderScoreboard(s) {
   $("#banner").dataset.mine = act ? "yes" : "no";
   $("#banner-text").textContent = say;
   $("#timer").hidden = true;
-  $("#pile").innerHTML = scoreBoardHtml(s, { me: ME });
+  $("#pile").innerHTML = scoreBoardHtml(s, { me: ME, noStatus: JOINED });
   const box = $("#prompt");
   if (!JOINED || s.over) {
     box.hidden = true;
