@@ -507,7 +507,7 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
         assert referee.question is not None and referee.question.kind.value == "first-look"
         ja.wait_for_selector("#prompt:not([hidden]) button[data-confirm]", timeout=3000)
         prompt = ja.locator("#prompt").inner_text()
-        assert "north" in prompt and "マス (0, 0)" in prompt and "最初" in prompt
+        assert "北" in prompt and "マス (0, 0)" in prompt and "最初" in prompt   # the seat too
         buttons = ja.locator("#prompt button").all_inner_texts()
         assert buttons[-1] == "いいえ、最初からこう並べた"
         assert any("マス (0, 0)" in b and "出した" in b for b in buttons[:-1])

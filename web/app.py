@@ -204,6 +204,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     app.before_request(_before)
     app.after_request(_after)
     app.context_processor(_template_globals)
+    app.jinja_env.filters["seat_name"] = _seat_name
     return app
 
 
@@ -253,10 +254,18 @@ def _t(key: str, **values: Any) -> str:
     return i18n.translate(g.lang, key, **values)
 
 
+def _seat_name(seat: Any) -> str:
+    """A seat as the page says it: the grid game's sides in the page's language (common.js's
+    ``seatName``), any other seat by the name it was given."""
+    key = f"side_name_{seat}"
+    return _t(key) if key in i18n.strings(g.get("lang", i18n.DEFAULT)) else str(seat)
+
+
 def _template_globals() -> dict[str, Any]:
     phone: Phone | None = g.get("phone")
     return {
-        "t": _t, "lang": g.get("lang", i18n.DEFAULT), "langs": i18n.LANGS, "phone": phone,
+        "t": _t, "seat_name": _seat_name,
+        "lang": g.get("lang", i18n.DEFAULT), "langs": i18n.LANGS, "phone": phone,
         "csrf": _phones().csrf_for(phone) if phone else "",
         "strings_json": json.dumps(i18n.strings(g.get("lang", i18n.DEFAULT)), ensure_ascii=False),
         "decks_json": json.dumps(_decks()),

@@ -3,10 +3,10 @@
 
 function turnText(s) {
   if (!s || !s.playing) return "—";
-  if (s.champions && s.champions.length) return "★ " + s.champions.join(", ");
+  if (s.champions && s.champions.length) return "★ " + s.champions.map(seatName).join(", ");
   if (s.over) return T("round_over");
   if (s.game === "scoreboard") return T("round_n", { n: s.round || 1 });
-  return s.turn || "—";
+  return s.turn ? seatName(s.turn) : "—";
 }
 
 function renderTable(s, reason) {
