@@ -113,7 +113,7 @@ function actionText(a) {
   }
   if (a.do === "discard") return T("act_discard", d);
   if (a.do === "reveal") return T("act_reveal", d);
-  return T("act_other", Object.assign(d, { do: a.do }));
+  return T("act_other", Object.assign(d, { do: STR["do_" + a.do] !== undefined ? T("do_" + a.do) : a.do }));
 }
 
 /* The camera's question (a confirm-needed event: kind, seat, region, card, choices) in words. */
@@ -193,7 +193,7 @@ function eventText(ev) {
 function eventLi(ev) {
   const text = eventText(ev);
   if (!text) return "";
-  const t = ev.time ? new Date(ev.time * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
+  const t = ev.time ? new Date(ev.time * 1000).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
   const bad = ev.type === "illegal" || ev.type === "refused" || ev.type === "penalty" ? "bad" : "";
   return `<li class="${bad}"><time>${esc(t)}</time><span>${esc(text)}</span></li>`;
 }
