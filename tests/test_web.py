@@ -198,6 +198,12 @@ def test_frame_is_204_until_the_camera_sends_one(host, client):
     r = client.get("/api/frame.jpg")
     assert r.status_code == 200 and r.mimetype == "image/jpeg" and r.data.startswith(b"\xff\xd8")
     assert r.headers["Cache-Control"] == "no-store"
+    assert "X-Camera-View" not in r.headers
+    # what the camera was doing goes beside the picture, as a word the page translates
+    host.show_frame(b"\xff\xd8fake\xff\xd9", view="hands")
+    assert client.get("/api/frame.jpg").headers["X-Camera-View"] == "hands"
+    host.show_frame(b"\xff\xd8fake\xff\xd9", view="bad\r\nheader")    # never a header of its own
+    assert "X-Camera-View" not in client.get("/api/frame.jpg").headers
 
 
 def test_legal_actions_for_a_seat(flip, client):

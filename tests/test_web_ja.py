@@ -353,3 +353,24 @@ def test_every_kind_of_camera_question_on_the_phone_and_the_table_view(table, br
     assert not (bad := english_lines(view)), bad
     view.context.close()
     north.context.close()
+
+
+@pytest.mark.parametrize("lang, said", [("ja", "テーブルの上に手があります"),
+                                        ("en", "hands over the table")])
+def test_the_camera_overlay_speaks_the_pages_language(table, browser, lang, said):
+    import cv2
+    import numpy as np
+
+    host, server = table
+    host.start_match({"setup": SETUPS["grid"]})
+    ok, jpeg = cv2.imencode(".jpg", np.zeros((48, 64, 3), np.uint8))
+    host.show_frame(jpeg.tobytes(), view="hands")
+    try:
+        page = browser.new_context(bypass_csp=True).new_page()
+        page.goto(f"{server.url}/?lang={lang}")
+        caption = page.locator(".camera-panel .frame-caption")
+        caption.wait_for(state="visible", timeout=5000)
+        assert caption.inner_text() == said
+        page.context.close()
+    finally:
+        host.show_frame(None)

@@ -570,10 +570,18 @@ def api_events():
 
 @bp.get("/api/frame.jpg")
 def api_frame():
-    jpeg = _host().last_frame_jpeg
+    """The camera frame; ``X-Camera-View`` says what the camera was doing (a word the page
+    translates: ``moving``, ``hands``, ``settling``, ``reading``, ``quiet``, ``calibrating``,
+    ``no-view``, ``no-match``), so that no English is drawn on the picture."""
+    host = _host()
+    jpeg = host.last_frame_jpeg
     if not jpeg:
         return Response(status=204, headers={"Cache-Control": "no-store"})
-    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+    headers = {"Cache-Control": "no-store"}
+    view = host.last_frame_view
+    if isinstance(view, str) and view.replace("-", "").isalpha() and len(view) < 40:
+        headers["X-Camera-View"] = view
+    return Response(jpeg, mimetype="image/jpeg", headers=headers)
 
 
 @bp.get("/api/qr.svg")

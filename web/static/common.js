@@ -587,12 +587,23 @@ function followFrame(img, none, everyMs) {
     try {
       const res = await fetch("/api/frame.jpg", { cache: "no-store" });
       if (res.status === 200) {
+        // what the camera is doing, said in the page's language over the picture
+        const caption = img.parentElement.querySelector(".frame-caption");
+        const view = res.headers.get("X-Camera-View");
+        if (caption) {
+          caption.textContent = view ? (STR["view_" + view] !== undefined ? T("view_" + view) : view) : "";
+          caption.hidden = !view;
+        }
         const blob = await res.blob();
         const url = URL.createObjectURL(blob);
         const old = img.src;
         img.src = url; img.hidden = false; none.hidden = true;
         if (old && old.startsWith("blob:")) URL.revokeObjectURL(old);
-      } else { img.hidden = true; none.hidden = false; }
+      } else {
+        img.hidden = true; none.hidden = false;
+        const caption = img.parentElement.querySelector(".frame-caption");
+        if (caption) caption.hidden = true;
+      }
     } catch (e) { /* try again next tick */ }
     setTimeout(tick, everyMs);
   }
