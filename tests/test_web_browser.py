@@ -559,3 +559,28 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
     finally:
         host.show_signals(signals)
         referee.close()
+
+
+def test_the_table_view_follows_the_network(table, browser):
+    """Wi-Fi that comes up after the companion: the open table view shows the QR code once the
+    machine has an address (the page reads its join panel again; called at once here rather
+    than waiting its 10 s)."""
+    host, _ = table
+    address = ["127.0.0.1"]
+    server = serve(host, "0.0.0.0", 0, block=False, secret_key="browser-test",
+                   join_token="join-me", lan_address=lambda: address[0])
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    try:
+        tv = ctx.new_page()
+        tv.goto(f"http://127.0.0.1:{server.port}/")
+        assert tv.locator("#join-panel").get_attribute("data-reach") == "no-network"
+        assert tv.locator(".qr svg").count() == 0
+        address[0] = "192.168.1.20"
+        tv.evaluate("refreshJoinPanel()")
+        tv.wait_for_selector(".qr svg", timeout=5000)
+        assert tv.locator(".join-url a").inner_text() == \
+            f"http://192.168.1.20:{server.port}/join/join-me"
+        assert tv.locator("#join-panel").get_attribute("data-reach") == "ok"
+    finally:
+        ctx.close()
+        server.shutdown()
