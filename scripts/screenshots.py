@@ -52,7 +52,7 @@ def main() -> int:
 
     host = Host(EventLog(":memory:"))
     server = serve(host, "127.0.0.1", 0, block=False, secret_key="shots", join_token="join-me",
-                   phones_per_seat=8)
+                   phones_per_seat=8, table_streams=64, heartbeat_s=1)
     OUT.mkdir(parents=True, exist_ok=True)
     written = []
     with sync_playwright() as pw:
@@ -76,7 +76,7 @@ def main() -> int:
                     for what, path in pages:
                         page.goto(f"{server.url}{path}?lang={lang}")
                         page.wait_for_selector("#board .card, #pile .card", timeout=5000)
-                        page.wait_for_load_state("networkidle")
+                        page.wait_for_selector('#conn[data-state="on"]', timeout=5000)
                         target = OUT / f"{what}-{game}-{name}-{w}x{h}-{lang}.png"
                         page.screenshot(path=str(target), full_page=what == "seat")
                         written.append(target)

@@ -44,7 +44,7 @@ from . import i18n, qr
 from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
                    SeatTaken)
 from .netinfo import is_local_address, lan_ip, own_names
-from .reach import SERVE_ON_NETWORK, join_address
+from .reach import HOST_OPTION, MAKE_RUN, join_address
 from .scores import chart_svg, scoreboard
 from .stream import Broadcaster, TooManyClients
 
@@ -437,8 +437,8 @@ def _text_arg(name: str, most: int = 200) -> str | None:
 @bp.get("/")
 def table_view():
     url, reach = _join()
-    return _page("table.html", page="table", join_url=url, reach=reach,
-                 serve_on_network=SERVE_ON_NETWORK, qr_svg=qr.svg(url) if reach == "ok" else "")
+    return _page("table.html", page="table", join_url=url, reach=reach, host_option=HOST_OPTION,
+                 make_run=MAKE_RUN, qr_svg=qr.svg(url) if reach == "ok" else "")
 
 
 @bp.get("/seat/<seat>")

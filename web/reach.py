@@ -30,10 +30,13 @@ from typing import Callable, NamedTuple
 
 from .netinfo import is_loopback
 
-__all__ = ["Reach", "join_address", "terminal_note", "SERVE_ON_NETWORK"]
+__all__ = ["Reach", "join_address", "terminal_note", "SERVE_ON_NETWORK", "HOST_OPTION", "MAKE_RUN"]
 
-#: How to serve on the network, as the page and the terminal say it.
-SERVE_ON_NETWORK = "--host 0.0.0.0 (make run HOST=0.0.0.0)"
+#: How to serve on the network, as the page and the terminal say it: the command's option, and
+#: the same with ``make run``.
+HOST_OPTION = "--host 0.0.0.0"
+MAKE_RUN = "make run HOST=0.0.0.0"
+SERVE_ON_NETWORK = f"{HOST_OPTION} ({MAKE_RUN})"
 
 _ANY = ("", "0.0.0.0", "::", "[::]")
 
