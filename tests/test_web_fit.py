@@ -146,13 +146,23 @@ def test_the_check_finds_clipped_text(table, browser):
     page.context.close()
 
 
+CELL_SIZES = ("[...document.querySelectorAll('#pile .cell')].map(c => {"
+              " const r = c.getBoundingClientRect(); return [r.width, r.height]; })")
+
+
 def test_phone_cells_are_big_buttons_reached_by_keyboard(table, browser):
     host, server = table
     host.start_match(GRID_SETUP)
+    # a narrow Android phone too: 44 px cells and still no sideways scrolling
+    narrow = _context(browser, 360, 740).new_page()
+    narrow.goto(f"{server.url}/seat/north")
+    narrow.wait_for_selector("#pile .cell", timeout=5000)
+    assert min(min(w, h) for w, h in narrow.evaluate(CELL_SIZES)) >= 44
+    assert narrow.evaluate("document.documentElement.scrollWidth") <= 360
+    narrow.context.close()
     page = _seat_phone(browser, server, "north")
     page.wait_for_selector("#pile .cell.target", timeout=5000)
-    sizes = page.evaluate("[...document.querySelectorAll('#pile .cell')].map(c => {"
-                          " const r = c.getBoundingClientRect(); return [r.width, r.height]; })")
+    sizes = page.evaluate(CELL_SIZES)
     assert len(sizes) == 49 and min(min(w, h) for w, h in sizes) >= 44, sizes
     assert page.locator("#pile button.cell:not(.exit)").count() == 25      # every card a button
     # by keyboard alone: Tab to the first cell, Enter opens what can be done there
