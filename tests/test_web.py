@@ -615,3 +615,23 @@ def test_recent_events_in_state(flip, app):
     flip.bus.join()
     kinds = [e["type"] for e in c.get("/api/state").json["recent"]]
     assert "played" in kinds and "turn" in kinds and "state" not in kinds
+
+
+def test_every_refusal_code_of_the_app_has_words_in_both_languages():
+    """The codes the web app refuses with (read from its source, so a new one is checked too)
+    have their sentence: the page never shows a bare code, in English or in Japanese."""
+    from pathlib import Path
+
+    from web import app as web_app
+    from web.i18n import LANGS
+
+    source = "\n".join(p.read_text(encoding="utf-8")
+                       for p in Path(web_app.__file__).parent.glob("*.py"))
+    codes = set(re.findall(r'(?:ApiError|error)\(\d+, "([a-z-]+)"', source))
+    codes |= set(re.findall(r'\bcode = "([a-z-]+)"', source))
+    codes |= set(web_app._HTTP_CODES.values()) | {"bad-request", "bad-response"}
+    assert {"seat-taken", "organiser-only", "bad-host", "not-joined", "too-large"} <= codes
+    for lang in LANGS:
+        words = json.loads((Path(web_app.__file__).parent / "i18n" / f"{lang}.json")
+                           .read_text(encoding="utf-8"))
+        assert sorted(c for c in codes if f"err_{c}" not in words) == [], lang
