@@ -16,12 +16,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The real table where a Pi camera is found, else the simulated one on http://127.0.0.1:8000.
+# The real table where a Pi camera is found, else the simulated one on http://$(HOST):8000.
+# Phones cannot reach 127.0.0.1: `make run HOST=0.0.0.0` serves the simulated table on the network.
+# (:= not ?=: a HOST in the shell's environment, often the machine's name, must not change it.)
+HOST := 127.0.0.1
 run: install
 	@if $(BIN)/python -c 'import sys; from vision.sources import pi_camera_present; sys.exit(not pi_camera_present())'; \
 	then $(BIN)/companion run; \
 	else echo "No Pi camera found: starting the simulated table."; \
-	     $(BIN)/companion demo --host 127.0.0.1 --port 8000; fi
+	     $(BIN)/companion demo --host $(HOST) --port 8000; fi
 
 # Every test and doctest (pyproject.toml), on every core and one worker more (pytest-xdist: the
 # browser and server tests spend much of their time waiting; on 2 cores 3 workers took 2:31

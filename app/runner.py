@@ -242,7 +242,8 @@ class CameraWorker(_Background):
             return
         self._last_jpeg = now
         try:
-            self.host.show_frame(annotated_jpeg(image, self.reader, report))
+            view = report.state if report is not None else "no-match"
+            self.host.show_frame(annotated_jpeg(image, self.reader, report), view=view)
         except Exception:  # noqa: BLE001 - a picture for the web page is never worth a crash
             log.exception("could not draw the camera frame")
 
@@ -303,9 +304,8 @@ def annotated_jpeg(image, reader, report, width: int = 640) -> bytes:
         x, y = np.asarray(corners).reshape(-1, 2)[0]
         cv2.putText(small, str(marker_id), (int(x), int(y) - 3), cv2.FONT_HERSHEY_PLAIN, 0.9,
                     (255, 0, 255), 1, cv2.LINE_AA)
-    state = report.state if report is not None else ("no match" if reader is None else "")
-    cv2.putText(small, state, (6, small.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
-                (255, 255, 255), 1, cv2.LINE_AA)
+    # What the camera is doing is not written here: the page says it in its own language
+    # (Host.show_frame's view).
     ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 75])
     return buf.tobytes() if ok else b""
 
@@ -465,7 +465,7 @@ class Companion:
                                     phones_per_seat=self.config.web.phones_per_seat,
                                     allowed_hosts=self.config.web.allowed_hosts)
             if self.out is not None:
-                print(f"table view on {self.web_server.url}/  (phones join from its QR code)",
+                print(f"table view on {self.web_server.url}/\n{self.web_server.phones_note()}",
                       file=self.out, flush=True)
         if self.camera is not None:
             self.camera.start()

@@ -36,6 +36,8 @@ def test_demo_serves_the_table_and_its_bots_play_until_stopped(tmp_path):
         first = proc.stdout.readline()
         assert "table view on http://127.0.0.1:" in first
         url = first.split()[3].rstrip("/")
+        # served on loopback: the terminal says plainly that phones cannot join, and how to
+        assert "Phones cannot reach this page" in proc.stdout.readline()
         seen = []
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not any(" pins " in line for line in seen):

@@ -151,6 +151,9 @@ def test_the_worker_reads_frames_publishes_readings_and_a_frame_picture():
     agree = sum(read[r][c] == state["grid"][r][c] for r in range(5) for c in range(5) if (r, c) != pawn)
     assert agree >= 23
     assert host.last_frame_jpeg[:2] == b"\xff\xd8"  # a JPEG
+    # what the camera is doing is said beside the picture (the page translates it), not on it
+    assert host.last_frame_view in ("moving", "hands", "settling", "reading", "quiet",
+                                    "calibrating", "no-view")
 
 
 def test_web_answers_close_the_question_without_playing_twice_and_the_button_confirms():

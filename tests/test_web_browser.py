@@ -96,6 +96,7 @@ def join(browser, server, seat: str | None):
     link = page.locator(".join-url a").get_attribute("href")
     assert link.startswith(server.url) and link.endswith("/join/join-me")
     page.goto(link)
+    assert page.locator("#conn").count() == 0      # no live stream here: no "reconnecting" dot
     page.locator(f'.join-seat[data-seat="{seat or ""}"]').click()
     page.wait_for_url(f"**/seat/{seat}" if seat else "**/setup")
     return page
@@ -214,7 +215,9 @@ def test_table_view_and_setup_screens(table, browser):
     tv.goto(server.url + "/")
     wait_live(tv)
     tv.wait_for_function("document.querySelector('#turn').textContent === 'ben'", timeout=3000)
-    assert tv.locator(".qr svg").count() == 1
+    # served on 127.0.0.1: no QR code a phone could not follow, and the page says why
+    assert tv.locator(".qr svg").count() == 0
+    assert "--host 0.0.0.0" in tv.locator(".join-panel .reach-note").inner_text()
     assert tv.locator("#frame-none").is_visible()          # no camera yet: the placeholder
     assert tv.locator(".led.on").count() == 1
     shot(tv, "table-view")
@@ -224,6 +227,14 @@ def test_table_view_and_setup_screens(table, browser):
     ctx.close()
 
     organiser = join(browser, server, None)
+    # the opening card's pattern is a valid v-flag expression: Chromium really checks it
+    organiser.locator('input[name="game"][value="flip"]').check(force=True)
+    start = organiser.locator('input[name="start"]')
+    start.fill("Red 5!")
+    assert organiser.evaluate("document.querySelector('input[name=start]').validity.patternMismatch")
+    start.fill("red-draw-two")
+    assert not organiser.evaluate(
+        "document.querySelector('input[name=start]').validity.patternMismatch")
     organiser.locator('input[name="game"][value="grid"]').check(force=True)
     organiser.locator("#deal-random").click()
     organiser.wait_for_selector("#grid-preview .grid5")
@@ -328,6 +339,11 @@ def test_scoreboard_round_from_the_phones(table, browser):
     for p in (ann, ben, cai):
         wait_live(p)
     ann.wait_for_selector(".sb-table")
+    ann.wait_for_function(
+        "document.querySelector('#prompt').textContent.includes('Still missing: ben, cai')",
+        timeout=3000)
+    # one word on who is missing, never counting this phone's own seat among the others
+    assert "Waiting for ann" not in ann.locator("#seat-app").inner_text()
     won = ann.locator('[data-do="won"]')
     assert won.is_disabled()
     # ben types his points on the number pad
@@ -491,7 +507,7 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
         assert referee.question is not None and referee.question.kind.value == "first-look"
         ja.wait_for_selector("#prompt:not([hidden]) button[data-confirm]", timeout=3000)
         prompt = ja.locator("#prompt").inner_text()
-        assert "north" in prompt and "マス (0, 0)" in prompt and "最初" in prompt
+        assert "北" in prompt and "マス (0, 0)" in prompt and "最初" in prompt   # the seat too
         buttons = ja.locator("#prompt button").all_inner_texts()
         assert buttons[-1] == "いいえ、最初からこう並べた"
         assert any("マス (0, 0)" in b and "出した" in b for b in buttons[:-1])
@@ -543,3 +559,28 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
     finally:
         host.show_signals(signals)
         referee.close()
+
+
+def test_the_table_view_follows_the_network(table, browser):
+    """Wi-Fi that comes up after the companion: the open table view shows the QR code once the
+    machine has an address (the page reads its join panel again; called at once here rather
+    than waiting its 10 s)."""
+    host, _ = table
+    address = ["127.0.0.1"]
+    server = serve(host, "0.0.0.0", 0, block=False, secret_key="browser-test",
+                   join_token="join-me", lan_address=lambda: address[0])
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    try:
+        tv = ctx.new_page()
+        tv.goto(f"http://127.0.0.1:{server.port}/")
+        assert tv.locator("#join-panel").get_attribute("data-reach") == "no-network"
+        assert tv.locator(".qr svg").count() == 0
+        address[0] = "192.168.1.20"
+        tv.evaluate("refreshJoinPanel()")
+        tv.wait_for_selector(".qr svg", timeout=5000)
+        assert tv.locator(".join-url a").inner_text() == \
+            f"http://192.168.1.20:{server.port}/join/join-me"
+        assert tv.locator("#join-panel").get_attribute("data-reach") == "ok"
+    finally:
+        ctx.close()
+        server.shutdown()
