@@ -28,7 +28,7 @@ run: install
 
 # Every test and doctest (pyproject.toml), on every core and one worker more (pytest-xdist: the
 # browser and server tests spend much of their time waiting; on 2 cores 3 workers took 2:31
-# where 2 took 2:47), the slow ones handed out first (tests/conftest.py), the browser tests on
+# where 2 took 2:47), the slow ones handed out first (tests/conftest.py), each browser test module on
 # one worker (--dist loadgroup).
 # One file: `.venv/bin/python -m pytest tests/test_bus.py`; no slow ones: `-m "not slow"`.
 WORKERS := $(shell echo $$(( $$(nproc) + 1 )))

@@ -35,8 +35,9 @@ if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
 from web import serve  # noqa: E402
 
 # One Chromium for the module, and the tests in their written order: with -n they all go to one
-# worker (--dist loadgroup, see the Makefile).
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+# worker (--dist loadgroup, see the Makefile); each browser module is a group of its own, so the
+# three modules run side by side on different workers.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-flows")]
 
 TIMER = {"setup": {"game": "timer", "seats": ["ann", "ben", "cai"], "first": "ann",
                    "options": {"turn_seconds": 45}}}

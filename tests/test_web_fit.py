@@ -31,7 +31,7 @@ if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
 
 from web import serve  # noqa: E402
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-fit")]
 
 #: The widest faces ("W+4", "+2", "⊘") and the longest names ("wild draw four"), red and green
 #: side by side, the pawn on a green card.

@@ -40,7 +40,7 @@ if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
 from web import serve  # noqa: E402
 from web.reach import SERVE_ON_NETWORK  # noqa: E402
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-ja")]
 
 SEATS = ["ann", "ben", "cai"]
 GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
