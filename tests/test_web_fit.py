@@ -33,6 +33,11 @@ from web import serve  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-fit")]
 
+#: How long a page may take to show what a test waits for (ms). A bound on waiting, not a speed
+#: check: a wait ends as soon as its condition holds, and on a loaded machine a page can take
+#: seconds (speed belongs to benchmarks/web_sse_load.py).
+WAIT = 30_000
+
 #: The widest faces ("W+4", "+2", "⊘") and the longest names ("wild draw four"), red and green
 #: side by side, the pawn on a green card.
 GRID = [["wild-draw-four", "red-draw-two", "green-draw-two", "blue-skip", "yellow-reverse"],
@@ -101,7 +106,7 @@ def _seat_phone(browser, server, seat, lang="en", **extra):
     page.goto(f"{server.url}/join/join-me?lang={lang}")
     page.locator(f'.join-seat[data-seat="{seat}"]').click()
     page.wait_for_url(f"**/seat/{seat}")
-    page.wait_for_selector("#pile button.cell", timeout=5000)
+    page.wait_for_selector("#pile button.cell", timeout=WAIT)
     return page
 
 
@@ -115,7 +120,7 @@ def test_no_card_text_is_clipped_and_cards_grow_on_a_tv(table, browser):
             page = ctx.new_page()
             for lang in ("en", "ja"):
                 page.goto(f"{server.url}/?lang={lang}")
-                page.wait_for_selector("#board .card", timeout=5000)
+                page.wait_for_selector("#board .card", timeout=WAIT)
                 assert page.evaluate(CLIPPED, "#board") == [], (game, width, lang)
                 # nothing wider than the screen (a page that scrolls sideways hides the board)
                 assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -156,12 +161,12 @@ def test_phone_cells_are_big_buttons_reached_by_keyboard(table, browser):
     # a narrow Android phone too: 44 px cells and still no sideways scrolling
     narrow = _context(browser, 360, 740).new_page()
     narrow.goto(f"{server.url}/seat/north")
-    narrow.wait_for_selector("#pile .cell", timeout=5000)
+    narrow.wait_for_selector("#pile .cell", timeout=WAIT)
     assert min(min(w, h) for w, h in narrow.evaluate(CELL_SIZES)) >= 44
     assert narrow.evaluate("document.documentElement.scrollWidth") <= 360
     narrow.context.close()
     page = _seat_phone(browser, server, "north")
-    page.wait_for_selector("#pile .cell.target", timeout=5000)
+    page.wait_for_selector("#pile .cell.target", timeout=WAIT)
     sizes = page.evaluate(CELL_SIZES)
     assert len(sizes) == 49 and min(min(w, h) for w, h in sizes) >= 44, sizes
     assert page.locator("#pile button.cell:not(.exit)").count() == 25      # every card a button
@@ -222,7 +227,7 @@ def test_your_turn_is_said_in_a_live_region(table, browser):
     move = next(a for a in host.table.legal_actions() if a.by == "north" and a.do == "move")
     assert host.table.act(move, source="test").ok
     south.wait_for_function("document.querySelector('#turn-live').textContent === 'Your turn, south!'",
-                            timeout=10000)
+                            timeout=WAIT)
     south.context.close()
 
 
@@ -231,7 +236,7 @@ def test_the_turn_banner_pulses_only_when_motion_is_welcome(table, browser, moti
     host, server = table
     host.start_match(GRID_SETUP)
     page = _seat_phone(browser, server, "north", reduced_motion=motion)
-    page.wait_for_selector('#banner[data-mine="yes"]', timeout=5000)
+    page.wait_for_selector('#banner[data-mine="yes"]', timeout=WAIT)
     assert page.evaluate("getComputedStyle(document.querySelector('#banner')).animationName") \
         == animation
     page.context.close()

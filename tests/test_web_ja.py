@@ -42,6 +42,11 @@ from web.reach import SERVE_ON_NETWORK  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-ja")]
 
+#: How long a page may take to show what a test waits for (ms). A bound on waiting, not a speed
+#: check: a wait ends as soon as its condition holds, and on a loaded machine a page can take
+#: seconds (speed belongs to benchmarks/web_sse_load.py).
+WAIT = 30_000
+
 SEATS = ["ann", "ben", "cai"]
 GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
         ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],
@@ -138,7 +143,7 @@ def phone(browser, server, seat: str | None, lang: str = "ja"):
     assert english_on(page) == set() if lang == "ja" else True
     page.locator(f'.join-seat[data-seat="{seat or ""}"]').click()
     page.wait_for_url(f"**/seat/{seat}" if seat else "**/setup")
-    page.wait_for_selector('#conn[data-state="on"]', timeout=5000)
+    page.wait_for_selector('#conn[data-state="on"]', timeout=WAIT)
     return page
 
 
@@ -169,9 +174,9 @@ def test_every_page_of_every_mode_is_japanese(table, browser, game):
     _play_a_little(host, game)
     seat = host.table.seats[0]
     me = phone(browser, server, seat)
-    me.wait_for_selector("#pile > *", timeout=5000)
+    me.wait_for_selector("#pile > *", timeout=WAIT)
     me.locator("details.recent summary").click()
-    me.wait_for_selector("#events li", timeout=5000)
+    me.wait_for_selector("#events li", timeout=WAIT)
     assert not (bad := english_lines(me)), bad
     if game in ("flip", "classic", "grid") and host.table.state_json()["turn"] == seat:
         opener = me.locator('[data-do="play"], [data-do="discard"]').first
@@ -181,7 +186,7 @@ def test_every_page_of_every_mode_is_japanese(table, browser, game):
         me.keyboard.press("Escape")
     for path in ("/", "/scoreboard"):
         me.goto(f"{server.url}{path}")
-        me.wait_for_selector("#events li, table.scores, .history", timeout=5000)
+        me.wait_for_selector("#events li, table.scores, .history", timeout=WAIT)
         assert not (bad := english_lines(me)), bad
     me.context.close()
 
@@ -336,19 +341,19 @@ def test_every_kind_of_camera_question_on_the_phone_and_the_table_view(table, br
     north = phone(browser, server, "north")
     view = browser.new_context(locale="ja-JP", bypass_csp=True).new_page()
     view.goto(f"{server.url}/?lang=ja")
-    view.wait_for_selector("#board .card", timeout=5000)
+    view.wait_for_selector("#board .card", timeout=WAIT)
     for n, kind in enumerate(KINDS):
         question = _question(kind, choices=CHOICES)
         question.pop("type")
         host.bus.publish("confirm-needed", **{**question, "id": 100 + n})
         north.wait_for_function(
             f"document.querySelectorAll('#prompt:not([hidden]) button[data-confirm]').length === {len(CHOICES)}",
-            timeout=5000)
+            timeout=WAIT)
         assert not (bad := english_lines(north, "#prompt")), bad
         north.locator('#prompt button[data-confirm="7"]').click()    # "nothing: a misread"
-        north.wait_for_selector("#prompt", state="hidden", timeout=5000)
+        north.wait_for_selector("#prompt", state="hidden", timeout=WAIT)
     # the table view's list: each question and each answer
-    view.wait_for_function("document.querySelectorAll('#events li').length >= 10", timeout=5000)
+    view.wait_for_function("document.querySelectorAll('#events li').length >= 10", timeout=WAIT)
     assert view.locator("#events").inner_text().count("カメラからの確認") == len(KINDS)
     assert not (bad := english_lines(view)), bad
     view.context.close()
@@ -369,7 +374,7 @@ def test_the_camera_overlay_speaks_the_pages_language(table, browser, lang, said
         page = browser.new_context(bypass_csp=True).new_page()
         page.goto(f"{server.url}/?lang={lang}")
         caption = page.locator(".camera-panel .frame-caption")
-        caption.wait_for(state="visible", timeout=5000)
+        caption.wait_for(state="visible", timeout=WAIT)
         assert caption.inner_text() == said
         page.context.close()
     finally:
