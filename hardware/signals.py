@@ -60,7 +60,7 @@ from collections import deque
 from typing import Any, Iterable
 
 from gpiozero import LED, RGBLED, Buzzer, TonalBuzzer
-from gpiozero.exc import GPIOZeroError, PinPWMUnsupported
+from gpiozero.exc import PinPWMUnsupported
 from gpiozero.tones import Tone
 
 from .errors import PinUnavailable
@@ -142,7 +142,7 @@ class _Devices:
             return build()
         except PinPWMUnsupported:
             raise
-        except GPIOZeroError as exc:
+        except Exception as exc:  # noqa: BLE001 - gpiozero's errors, and lgpio's own ("GPIO busy")
             raise PinUnavailable(role, pin if isinstance(pin, int) else None, exc) from exc
 
     def _build(self) -> None:
