@@ -64,9 +64,8 @@ def gpio_fault(cause: BaseException, *, dev: Path = Path("/dev"),
     text = str(cause)
     low = text.lower()
     if "busy" in low or getattr(cause, "errno", None) == errno.EBUSY or "already in use" in low:
-        source = type(cause).__module__.split(".")[0]
-        source = source if source not in ("builtins", "__main__") else "the driver"
-        return "busy", f"another program holds it ({source}: {text})"
+        label = "lgpio" if type(cause).__module__.startswith("lgpio") else type(cause).__name__
+        return "busy", f"another program holds it ({label}: {text})"
     chips = _gpio_chips(dev)
     if isinstance(cause, PermissionError) or "can not open gpiochip" in low or "permission" in low \
             or (chips and not any(access(c) for c in chips)):
@@ -84,8 +83,8 @@ def gpio_fault(cause: BaseException, *, dev: Path = Path("/dev"),
 
 _FIXES = {
     "busy": "Stop the program that holds it (`gpioinfo` names the holder of each line; is another "
-            "companion running? sudo systemctl stop uno-companion), or move the {role} to a free "
-            "pin in the [pins] section (docs/hardware.md).",
+            "companion running?), or move the {role} to a free pin in the [pins] section "
+            "(docs/hardware.md).",
     "no-access": "Add the user to the gpio group (sudo usermod -aG gpio $USER, then log in again); "
                  "the service's own user is in it (deploy/install.sh).",
     "no-lgpio": "Install it: sudo apt install python3-lgpio, with a venv made with "
