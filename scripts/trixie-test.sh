@@ -59,6 +59,7 @@ cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 # pip there trusts what this machine trusts (a proxy's own CA, where there is one)
 cp /etc/ssl/certs/ca-certificates.crt "$ROOT/etc/ssl/certs/ca-certificates.crt"
 
+# shellcheck disable=SC2317 # called by the trap
 cleanup() {
     umount "$ROOT/dev/shm" 2>/dev/null || true
     umount "$ROOT/proc" 2>/dev/null || true
