@@ -116,9 +116,20 @@ PY
     fi
 fi
 in_root /venv/bin/python - <<'PY'
-import sys, numpy, cv2, flask, gpiozero
-print(f"    Python {sys.version.split()[0]}, numpy {numpy.__version__}, OpenCV {cv2.__version__}, "
-      f"Flask {flask.__version__}, gpiozero {gpiozero.__version__}")
+import sys
+from importlib.metadata import version
+names = ("numpy", "opencv-python-headless", "flask", "waitress", "gpiozero")
+found = []
+for name in names:
+    try:
+        found.append(f"{name} {version(name)}")
+    except Exception:
+        try:
+            module = __import__({"opencv-python-headless": "cv2"}.get(name, name))
+            found.append(f"{name} {module.__version__} (Debian's)")
+        except Exception as exc:
+            found.append(f"{name}: {exc}")
+print(f"    Python {sys.version.split()[0]}; " + ", ".join(found))
 for name in ("lgpio", "libcamera", "picamera2"):
     try:
         __import__(name)
