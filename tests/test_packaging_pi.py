@@ -45,3 +45,12 @@ def test_make_install_on_a_pi_installs_only_what_runs_and_make_test_adds_the_too
     # this machine (no Pi): everything at once, as before
     here = make("install", "ON_PI=")
     assert "pip install --quiet -e '.[test]'" in here and "--system-site-packages" not in here
+
+
+def test_no_doc_claims_hardware_pwm_that_lgpio_never_uses():
+    # gpiozero's lgpio backend (the Pi 5's) drives every pin with software PWM
+    texts = {p: p.read_text() for p in [*ROOT.glob("docs/*.md"), ROOT / "README.md",
+                                         *ROOT.glob("hardware/*.py")]}
+    for path, text in texts.items():
+        for claim in ("can do PWM", "PWM-capable", "hardware PWM pin", "a PWM pin"):
+            assert claim not in text, f"{path.name}: {claim!r}"
