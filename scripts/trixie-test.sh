@@ -40,8 +40,9 @@ done
 DEBOOTSTRAP=$(command -v debootstrap || echo /usr/sbin/debootstrap)
 [ -x "$DEBOOTSTRAP" ] || { echo "trixie-test: apt-get install debootstrap first" >&2; exit 1; }
 
-# What deploy/install.sh asks apt for, as far as Debian has it (the rest is Raspberry Pi's).
-PI_PACKAGES=(python3 python3-venv python3-pip python3-libcamera python3-lgpio)
+# What deploy/install.sh asks apt for, as far as Debian has it (the rest is Raspberry Pi's), and
+# what every Raspberry Pi OS has that a minimal Debian lacks (useradd, for the installer's tests).
+PI_PACKAGES=(python3 python3-venv python3-pip python3-libcamera python3-lgpio passwd)
 # --debian: the project's dependencies as Debian packages, where Debian has them.
 DEBIAN_PACKAGES=(python3-numpy python3-opencv python3-flask python3-waitress python3-gpiozero
                  python3-tqdm python3-pytest python3-hypothesis python3-xdist)
@@ -140,7 +141,7 @@ PY
 
 say "pytest (no browser tests: Debian's Chromium is not installed there)"
 status=0
-in_root sh -c 'cd /src && exec /venv/bin/python -m pytest -p no:cacheprovider -n 2 -q \
+in_root sh -c 'cd /src && exec /venv/bin/python -m pytest -p no:cacheprovider -n 2 -rfE \
     --ignore=tests/test_web_browser.py "$@"' pytest "$@" || status=$?
 say "trixie-test: pytest exit status $status"
 exit "$status"
