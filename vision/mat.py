@@ -80,7 +80,7 @@ def kit_pages(layout: Layout = Layout(), dpi: int = 150) -> list[tuple[str, np.n
         box(g.x0 + 4, g.y0 + 4, g.x1 - 4, g.y1 - 4, (0, 0, 160), 2)
         _text(img, name, ox + (g.x0 + 8) * s, oy + (g.y0 + 50) * s, 0.5, 1)
     _text(img, "Layout (north at the top): 5x5 grid, draw and discard piles", 15 * px, 25 * px, 0.9)
-    _text(img, f"cells {layout.pitch[0]:.0f} x {layout.pitch[1]:.0f} mm apart; camera 60-80 cm above", 15 * px, 38 * px, 0.7)
+    _text(img, f"cells {layout.pitch[0]:.0f} x {layout.pitch[1]:.0f} mm apart; camera 85-90 cm above (Module 3; Wide: 60-70)", 15 * px, 38 * px, 0.7)
     pages.append(("layout", img))
     return pages
 
