@@ -45,7 +45,7 @@ DEBOOTSTRAP=$(command -v debootstrap || echo /usr/sbin/debootstrap)
 PI_PACKAGES=(python3 python3-venv python3-pip python3-libcamera python3-lgpio passwd)
 # --debian: the project's dependencies as Debian packages, where Debian has them.
 DEBIAN_PACKAGES=(python3-numpy python3-opencv python3-flask python3-waitress python3-gpiozero
-                 python3-tqdm python3-pytest python3-hypothesis python3-xdist)
+                 python3-segno python3-tqdm python3-pytest python3-hypothesis python3-xdist)
 
 say() { printf '==> %s\n' "$*"; }
 
@@ -70,7 +70,7 @@ mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
 mkdir -p "$ROOT/dev/shm"
 mountpoint -q "$ROOT/dev/shm" || mount -t tmpfs shm "$ROOT/dev/shm"
 
-in_root() { chroot "$ROOT" env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+in_root() { chroot "$ROOT" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 
 wanted=("${PI_PACKAGES[@]}")
 [ "$DEBIAN" = 0 ] || wanted+=("${DEBIAN_PACKAGES[@]}")
