@@ -203,3 +203,36 @@ def test_without_picamera2_there_is_no_pi_camera(monkeypatch):
     with pytest.raises(CameraLost) as lost:
         PiCameraSource()
     assert lost.value.cause == "missing"
+
+
+# --- the configuration ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line, message", [
+    ('sensor_mode = "wide"', "sensor_mode must be full, auto or WIDTHxHEIGHT"),
+    ('focus = "continuous"', "focus must be manual or once"),
+    ("mains_hz = 55", "mains_hz must be 50, 60 or 0"),
+    ("height_cm = 5", "height_cm must be 20-300"),
+])
+def test_bad_camera_settings_are_refused_naming_the_key(tmp_path, line, message):
+    from companion.config import ConfigError, load_config
+
+    path = tmp_path / "c.toml"
+    path.write_text(f"[camera]\n{line}\n")
+    with pytest.raises(ConfigError, match=message):
+        load_config(path)
+
+
+def test_the_camera_settings_reach_the_pi_camera(monkeypatch, tmp_path):
+    from app.runner import camera_opener
+    from companion.config import load_config
+
+    world = install(monkeypatch)
+    path = tmp_path / "c.toml"
+    path.write_text('[camera]\nsource = "picamera"\nsensor_mode = "4608x2592"\nheight_cm = 50\n'
+                    'mains_hz = 60\n')
+    source = camera_opener(load_config(path).camera)()
+    cam = world.opened[0]
+    assert cam.sensor_mode["size"] == (4608, 2592)
+    assert cam.camera_config["controls"]["LensPosition"] == 2.0
+    assert cam.camera_config["controls"]["AeFlickerPeriod"] == 8333
+    source.close()
