@@ -141,7 +141,7 @@ PY
 
 say "pytest (no browser tests: Debian's Chromium is not installed there)"
 status=0
-in_root sh -c 'cd /src && exec /venv/bin/python -m pytest -p no:cacheprovider -n 2 -rfE \
+in_root sh -c 'cd /src && exec /venv/bin/python -m pytest -p no:cacheprovider -n 2 -rfEs \
     --ignore=tests/test_web_browser.py "$@"' pytest "$@" || status=$?
 say "trixie-test: pytest exit status $status"
 exit "$status"
