@@ -61,14 +61,6 @@ def test_demo_serves_the_table_and_its_bots_play_until_stopped(tmp_path):
     assert log.matches() and log.entries(log.matches()[0]["id"])
 
 
-def test_run_without_gpio_says_so_and_fails():
-    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
-    proc = subprocess.run([sys.executable, "-m", "app", "run", "--port", "0"], cwd=ROOT,
-                          text=True, capture_output=True, env=env, timeout=60)
-    assert proc.returncode == 1
-    assert "no GPIO" in proc.stderr and "mock pins" in proc.stderr
-
-
 def test_a_bad_configuration_exits_2_naming_the_key(tmp_path):
     bad = tmp_path / "companion.toml"
     bad.write_text("[web]\nprot = 80\n")

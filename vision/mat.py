@@ -215,7 +215,7 @@ def _layout_page(layout: Layout, dpi: int, sizes: MarkerSizes) -> np.ndarray:
             "cell row,col from 0,0 in the north-west.",
             f"Pile centres: draw {_mm(draw[0])} mm east, {_mm(draw[1])} mm south; discard "
             f"{_mm(discard[0])} mm east, {_mm(discard[1])} mm south.",
-            "Camera 60-80 cm above the middle of the mat."):
+            "Camera 85-90 cm above the middle of the mat (Module 3; Wide: 60-70 cm)."):
         page.text(line, 15, y, 2.8)
         y += 6.5
     return page.img
