@@ -36,7 +36,7 @@ OTHER_TOOLS = {
     "--wheels", "--purge", "--no-install-recommends", "--doctest-modules", "--dump",
     "--system-site-packages", "--dist", "--durations", "--teacher", "--hold-out-validation",
     "--exclude-round-print", "--background-negatives", "--games", "--seeds", "--conditions",
-    "--jobs", "--no-markers", "--per-class", "--epochs",
+    "--jobs", "--no-markers", "--per-class", "--epochs", "--write", "--any-release", "--debian",
 }
 
 
