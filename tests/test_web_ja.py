@@ -260,6 +260,8 @@ def _every_event() -> list[dict]:
         if kind == "camera":
             for status in ("ok", "lost", "ended"):
                 out.append({**ev, "status": status})
+            for cause in ("missing", "busy", "hung", "error"):
+                out.append({**ev, "status": "lost", "cause": cause, "reason": "Device busy"})
             continue
         if kind == "confirm-needed":
             out.extend({**ev, **q} for q in _every_question()[:: len(READ)])
@@ -333,6 +335,23 @@ def test_every_question_event_and_light_of_the_catalogue(table, browser, lang):
     else:                       # the same lines in English: the check above can fail
         assert len(english) > len(set(said)) // 2
     ctx.close()
+
+
+@pytest.mark.parametrize("lang, busy, plain", [
+    ("en", "Camera: busy: another program holds it; stop that program", "Camera: lost the picture"),
+    ("ja", "使用中：別のプログラムが使っています。そのプログラムを止めてください", "映像が途切れた"),
+])
+def test_a_lost_camera_says_why_where_the_table_knows(table, browser, lang, busy, plain):
+    # `run` tells why the camera is lost (missing, busy, hung); a cause without words of its own
+    # ("error") says what any lost camera says, never the server's English reason
+    host, server = table
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    ev = {"type": "camera", "status": "lost", "time": 1700000000, "reason": "Device busy"}
+    said = page.evaluate("(evs) => evs.map(eventText)", [{**ev, "cause": "busy"}, {**ev, "cause": "error"}, ev])
+    assert busy in said[0] and "Device" not in said[0]
+    assert plain in said[1] and plain in said[2] and "Device" not in said[1]
+    page.context.close()
 
 
 def test_every_kind_of_camera_question_on_the_phone_and_the_table_view(table, browser):

@@ -164,7 +164,11 @@ function eventText(ev) {
   if (Array.isArray(d.winners)) d.winners = d.winners.join(", ") || "—";
   if (Array.isArray(d.predicted)) d.predicted = d.predicted.map((c) => cardWords(c)).join(" / ");
   if (d.start) d.start = cardWords(d.start);
-  if (ev.type === "camera") d.status = STR["camera_" + ev.status] !== undefined ? T("camera_" + ev.status) : ev.status;
+  if (ev.type === "camera") {
+    // why the camera is lost, where the table knows (run: missing, busy or hung), with the fix
+    const key = ev.cause && STR["camera_" + ev.status + "_" + ev.cause] !== undefined ? "camera_" + ev.status + "_" + ev.cause : "camera_" + ev.status;
+    d.status = STR[key] !== undefined ? T(key) : ev.status;
+  }
   if (ev.type === "confirm-answer" && d.choice) d.choice = choiceText(null, d.choice);
   if (ev.type === "confirm-needed") d.question = questionText(ev);
   // an engine's "illegal" is always followed by the table's "refused", which says it with its parameters
