@@ -50,7 +50,7 @@ def test_a_sure_card_spares_the_rest_of_its_group_and_an_unsure_group_is_read_wh
     img, labels = table_photo
     reader = CardReader()
     grouped, n_grouped = _reads(reader, img, monkeypatch)
-    monkeypatch.setattr(recognize, "CARD_MASS_SURE", 1.1)  # nothing is sure: every group read whole
+    monkeypatch.setattr(recognize, "CARD_SURE", 1.1)  # nothing is sure: every group read whole
     unsure, n_unsure = _reads(reader, img, monkeypatch)
     monkeypatch.setattr(recognize, "GROUP_IOU", 1.01)  # every outline its own group: all read
     every, n_every = _reads(reader, img, monkeypatch)
