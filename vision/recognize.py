@@ -49,7 +49,7 @@ OUTLINE_GROWTH = 2.5
 #: Outlines overlapping by this IoU are one group (mostly one card: its outline, its field grown
 #: by the border, the same from another map). Only the largest of a group is read first; the
 #: others are read only when it is not surely a card (CARD_SURE). On a table of 15 cards
-#: this reads about 80 of 107 outlines: every outline of one card reads the same face.
+#: this reads about 90 of 107 outlines: every outline of one card reads the same face.
 GROUP_IOU = 0.7
 #: A group's largest outline settles its group when its best label has at least this probability
 #: (``none`` counted): every outline of one card reads the same face, the others would only repeat
