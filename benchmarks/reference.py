@@ -7,7 +7,7 @@ same CPU, in the same process, interleaved with the work measured (medians of bo
 
 The weights do not matter for timing, so the network is built from the architecture with a fixed
 seed (random weights, BatchNorm folded as an exported detector has it) and exported to ONNX by
-torch. The ONNX (12.6 MB of random numbers) is not committed; it is built once into a cache::
+torch. The ONNX (12.8 MB of random numbers) is not committed; it is built once into a cache::
 
     python3 -m venv /tmp/refvenv && /tmp/refvenv/bin/pip install torch==2.13.0 onnx==1.23.2
     /tmp/refvenv/bin/python benchmarks/reference.py --build      # writes the cache file below
