@@ -1,0 +1,162 @@
+"""Speed of whole-photo card reading (``companion recognize``) as a ratio to a detector's forward
+pass timed in the same run (:mod:`benchmarks.reference`: YOLOv8n's architecture at 640, cv2.dnn).
+
+    .venv/bin/python benchmarks/photo_bench.py [--runs 9] [--json OUT.json]
+
+Sets (each timed interleaved with the reference; medians of both, and their ratio):
+
+* ``rendered 1920x1080``: a table of 15 procedurally drawn cards (``recognize_bench.py``'s photo;
+  no shared data needed);
+* ``real crops 1920x1080``: 15 real card crops of the held-out photos (``classic_crops`` and
+  ``classic_more/rectified_crops``: rectified real cards, no detector in their making) laid on
+  wood, cloth, white and dark tables with clutter (:func:`vision.synth.compose_table`, as
+  ``companion evaluate``'s composite tables);
+* ``real crops 4000x2662``: the same at a 4000x2662 phone photo's size, 10 cards (a game seen
+  from above). The shared data holds no photo of that size: every real photo in it is at most
+  about 1200 px on its longer side;
+* ``real photos <source>``: the held-out real photos of a source folder, read whole, as they are
+  (their sizes are in the output).
+
+Goals (issue #18): real 1920x1080 tables <= 0.5x the reference, 4000x2662 <= 1.5x. The real
+photos are read from the shared data (``../shared/data`` or ``$UNO_DATA``); without it only the
+rendered table is timed, and the output says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from reference import Reference, ReferenceMissing, interleaved  # noqa: E402
+from vision.data import DataMissing, load_photos, require_data  # noqa: E402
+from vision.recognize import CardReader  # noqa: E402
+from vision.synth import TABLES, compose_table  # noqa: E402
+
+REAL_SOURCES = ("classic_single", "classic_more/black_surface_phone", "flip_light")
+
+
+def rendered_table() -> tuple[np.ndarray, list[str]]:
+    from companion.cards import ALL_LABELS, BACK
+    from vision.card_art import draw_card
+
+    rng = np.random.default_rng(5)
+    labels = [lab for lab in ALL_LABELS if lab != BACK]
+    pick = [labels[int(i)] for i in rng.choice(len(labels), 15, replace=False)]
+    img, _ = compose_table([(lab, draw_card(lab, 160, 248, rng=rng)) for lab in pick], 1920, 1080,
+                           rng=rng, kind="wood", spacing=1.9)
+    return img, pick
+
+
+def real_crops() -> list[tuple[str, np.ndarray]]:
+    crops = []
+    for p in load_photos(require_data()):
+        if p.split == "test" and p.is_crop and not p.label.startswith("*"):
+            img = cv2.imread(str(p.path))
+            if img is not None:
+                crops.append((p.label, cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+                              if img.shape[1] > img.shape[0] else img))
+    return crops
+
+
+def crop_tables(crops, w: int, h: int, per_table: int, n: int = 4, seed: int = 77):
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(n):
+        pick = [crops[int(i)] for i in rng.choice(len(crops), per_table, replace=False)]
+        img, placed = compose_table(pick, w, h, rng=rng, kind=TABLES[k % 4],
+                                    spacing=(1.9, 1.05, 1.3)[k % 3], objects=k % 4 == 1)
+        out.append((img, [p.label for p in placed]))
+    return out
+
+
+def time_set(name: str, photos, reader: CardReader, ref: Reference, runs: int) -> dict:
+    """``photos``: (image, true labels or None) pairs, read in turn, interleaved with the reference."""
+    i = [0]
+    found = []
+
+    def work():
+        img, _ = photos[i[0] % len(photos)]
+        found.append(reader.read(img))
+        i[0] += 1
+
+    for img, _ in photos[:2]:
+        reader.read(img)  # warm up
+    n = max(runs, len(photos))
+    w, r, w_all, r_all = interleaved(work, ref, n)
+    right = total = 0
+    for k, sightings in enumerate(found[:len(photos)]):
+        truth = photos[k][1]
+        if truth is not None:
+            labels = [s.label for s in sightings]
+            total += len(truth)
+            right += sum(min(labels.count(t), truth.count(t)) for t in set(truth))
+    sizes = sorted({f"{img.shape[1]}x{img.shape[0]}" for img, _ in photos})
+    out = {"set": name, "photos": len(photos), "sizes": sizes[:3] + (["..."] if len(sizes) > 3 else []),
+           "runs": n, "ms_median": round(w, 1), "reference_ms_median": round(r, 1),
+           "ratio_to_reference": round(w / r, 3),
+           "ms_p90": round(sorted(w_all)[int(0.9 * (n - 1))], 1)}
+    if total:
+        out["cards_read_right"] = f"{right}/{total}"
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=9, help="interleaved runs per set (at least one per photo)")
+    ap.add_argument("--real-photos", type=int, default=12, help="held-out photos per source folder")
+    ap.add_argument("--json", help="also write the results to this file")
+    args = ap.parse_args(argv)
+    try:
+        ref = Reference()
+    except ReferenceMissing as e:
+        print(e, file=sys.stderr)
+        return 2
+    reader = CardReader()
+    sets = [("rendered 1920x1080, 15 cards", [rendered_table()])]
+    notes = []
+    try:
+        crops = real_crops()
+        sets.append(("real crops 1920x1080, 15 cards", crop_tables(crops, 1920, 1080, 15)))
+        sets.append(("real crops 4000x2662, 10 cards", crop_tables(crops, 4000, 2662, 10, n=3)))
+        photos = [p for p in load_photos() if p.split == "test" and not p.label.startswith("*")]
+        for src in REAL_SOURCES:
+            chosen = [p for p in photos if p.source == src][::3][:args.real_photos]
+            sets.append((f"real photos {src}", [(cv2.imread(str(p.path)), [p.label]) for p in chosen]))
+    except DataMissing as e:
+        notes.append(f"real photos not timed: {e}")
+        print(notes[-1], file=sys.stderr)
+    results = []
+    for name, photos in sets:
+        res = time_set(name, photos, reader, ref, args.runs)
+        results.append(res)
+        print(json.dumps(res), flush=True)
+    out = {
+        "benchmark": "photo_bench",
+        "command": "python benchmarks/photo_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "reference": "YOLOv8n architecture, 640x640, cv2.dnn forward pass (no NMS), benchmarks/reference.py",
+        "opencv": cv2.__version__, "opencv_threads": cv2.getNumThreads(), "cpus": os.cpu_count(),
+        "load_average": [round(v, 1) for v in os.getloadavg()], "machine": platform.machine(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "notes": notes + ["The shared data holds no 4000x2662 photo (its real photos are at most "
+                          "about 1200 px): that size is timed on real crops laid on a table."],
+        "sets": results,
+    }
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
