@@ -36,6 +36,14 @@ def test_the_camera_sees_its_whole_sensor_not_a_centre_crop(monkeypatch, model, 
     source.close()
 
 
+def test_the_camera_asks_for_no_more_buffers_than_the_pipeline_needs(monkeypatch):
+    # frames are copied out of picamera2's buffers at once: its default six (2.6 MB each at
+    # 1280x720) would only hold memory the Pi needs
+    world, source = open_camera(monkeypatch)
+    assert 2 <= world.opened[0].camera_config["buffer_count"] <= 3
+    source.close()
+
+
 def test_left_to_picamera2_the_module_3_sees_a_crop(monkeypatch):
     # what happened before: no sensor mode chosen, libcamera's pick for 1280x720 is a crop
     world, source = open_camera(monkeypatch, sensor_mode="auto")

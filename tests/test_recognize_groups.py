@@ -56,29 +56,3 @@ def test_a_sure_card_spares_the_rest_of_its_group_and_an_unsure_group_is_read_wh
     every, n_every = _reads(reader, img, monkeypatch)
     assert grouped == unsure == every == sorted(labels)
     assert n_grouped < n_unsure == n_every
-
-
-def test_the_pi_camera_asks_for_no_more_buffers_than_the_pipeline_needs(monkeypatch):
-    """Frames are copied out of picamera2's buffers at once: its default six (2.6 MB each at
-    1280x720) would only hold memory the Pi needs."""
-    configs = []
-
-    class FakePicamera2:
-        def create_video_configuration(self, **kwargs):
-            configs.append(kwargs)
-            return kwargs
-
-        def configure(self, config):
-            pass
-
-        def start(self):
-            pass
-
-        def close(self):
-            pass
-
-    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
-    from vision.sources import PiCameraSource
-
-    PiCameraSource(1280, 720, 15)
-    assert configs and 2 <= configs[0].get("buffer_count", 6) <= 3
