@@ -20,6 +20,7 @@ COMMANDS = [
     "evaluate",
     "doctor",
     "record", "mat", "bench",
+    "league",
 ]
 
 
