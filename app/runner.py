@@ -478,8 +478,10 @@ class Companion:
 
             self.league = TablePublisher(self.host, self.config.league).start()
             if self.out is not None:
+                page = self.config.league.page_url
                 print(f"league: publishing as table {self.config.league.table!r} to "
-                      f"{self.config.league.broker}", file=self.out, flush=True)
+                      f"{self.config.league.broker}" + (f"; league page {page}" if page else ""),
+                      file=self.out, flush=True)
         if self.camera is not None:
             self.camera.start()
         self.loop.start()
