@@ -91,9 +91,11 @@ class Broker:
                 self.proc.wait(5)
         self.proc = None
 
-    def log(self) -> str:
+    def log(self, tail: int | None = 4000) -> str:
+        """The broker's log (its last ``tail`` characters; None: all of it)."""
         path = self.folder / "mosquitto.log"
-        return path.read_text(errors="replace")[-4000:] if path.exists() else ""
+        text = path.read_text(errors="replace") if path.exists() else ""
+        return text[-tail:] if tail else text
 
 
 def wait_until(check, timeout: float, what: str, step: float = 0.05):
