@@ -227,6 +227,13 @@ def _check_league(section: LeagueSection) -> None:
             raise ConfigError("[league] ca_file is only used with a TLS broker (mqtts://...)")
         if not Path(section.ca_file).expanduser().is_file():
             raise ConfigError(f"[league] ca_file {section.ca_file} does not exist")
+        import ssl
+
+        try:
+            ssl.create_default_context(cafile=str(Path(section.ca_file).expanduser()))
+        except (ssl.SSLError, OSError, ValueError) as exc:
+            raise ConfigError(f"[league] ca_file {section.ca_file} is not a CA certificate in "
+                              f"PEM form ({getattr(exc, 'reason', None) or exc})") from None
 
 
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> Config:

@@ -66,6 +66,10 @@ def create_app(view: LeagueView, store: LeagueStore, *, status=lambda: "") -> Fl
                                league=view.league,
                                strings_json=json.dumps(words, ensure_ascii=False))
 
+    @app.get("/favicon.ico")
+    def no_icon() -> Response:
+        return Response(status=204)  # (browsers ask; the page has no icon of its own)
+
     @app.get("/api/league")
     def league_state() -> Response:
         return jsonify({**view.snapshot(), "broker": status()})

@@ -25,6 +25,20 @@ from league.view import LeagueView
 from simulator.bots import Bot
 
 REPO = Path(__file__).resolve().parent.parent
+#: A self-signed CA certificate (openssl req -x509, EC P-256), for the TLS settings only.
+CA_PEM = """\
+-----BEGIN CERTIFICATE-----
+MIIBgzCCASmgAwIBAgIUeGs3p3tQyjo1oZmIfjl34O3ALhEwCgYIKoZIzj0EAwIw
+FjEUMBIGA1UEAwwLdW5vIHRlc3QgQ0EwIBcNMjYxMjAxMDg0MTIyWhgPMjEyNjEx
+MDcwODQxMjJaMBYxFDASBgNVBAMMC3VubyB0ZXN0IENBMFkwEwYHKoZIzj0CAQYI
+KoZIzj0DAQcDQgAEvg4sAJJtYPU0/hDOZby3Ms/36QjYl2kfi6yEzApvOQTcz467
+0CZLUl8ZpyG2uwp0zJ9Ath+3/gFRxkjG+DHFS6NTMFEwHQYDVR0OBBYEFO9S/4D/
+ht2Ouogg+mmTyKMLwv4UMB8GA1UdIwQYMBaAFO9S/4D/ht2Ouogg+mmTyKMLwv4U
+MA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIgY+46g2CL/kzaKlF0
+vK5Q1aRRk203tVw14RzNlyxYegYCIQDMIo0f6OcRuy/sgrq5ZATdkegc50DBr9N6
+5kD0duTm3A==
+-----END CERTIFICATE-----
+"""
 
 
 # --- configuration -------------------------------------------------------------------------------
@@ -58,9 +72,12 @@ def test_a_bad_league_section_is_one_clear_line(values, says):
     assert says in str(err.value) and "\n" not in str(err.value)
 
 
-def test_a_ca_file_that_exists_is_taken(tmp_path):
+def test_a_ca_file_must_be_a_certificate(tmp_path):
     ca = tmp_path / "ca.crt"
-    ca.write_text("-----BEGIN CERTIFICATE-----\n")
+    ca.write_text("not a certificate")
+    with pytest.raises(ConfigError, match=r"\[league\] ca_file .* is not a CA certificate"):
+        load_config(None, {"league.broker": "mqtts://pi", "league.ca_file": str(ca)})
+    ca.write_text(CA_PEM)
     assert load_config(None, {"league.broker": "mqtts://pi", "league.ca_file": str(ca)}).league.ca_file
 
 
@@ -249,3 +266,18 @@ def test_companion_league_needs_a_broker(capsys):
     assert "no broker: set [league] broker" in capsys.readouterr().err
     assert main(["league", "--broker", "ftp://x"]) == 2
     assert "[league] broker must look like" in capsys.readouterr().err
+
+
+def test_a_tls_broker_gets_a_tls_client_with_the_ca_file(tmp_path):
+    pytest.importorskip("paho.mqtt.client")
+    import ssl
+
+    from league.mqtt import make_client
+
+    plain = make_client(load_config(None, {"league.broker": "mqtt://pi"}).league, "a")
+    assert plain._ssl_context is None
+    ca = tmp_path / "ca.crt"
+    ca.write_text(CA_PEM)
+    for more in ({}, {"league.ca_file": str(ca)}):
+        tls = make_client(load_config(None, {"league.broker": "mqtts://pi", **more}).league, "c")
+        assert tls._ssl_context.verify_mode == ssl.CERT_REQUIRED and tls._ssl_context.check_hostname

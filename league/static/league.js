@@ -12,6 +12,11 @@ function el(tag, props, ...children) {
   return node;
 }
 
+// Append what is there (a line with no value is null and is left out).
+function add(node, ...children) {
+  node.append(...children.filter(child => child !== null && child !== undefined));
+}
+
 function line(label, value) {
   return value === null || value === undefined || value === "" ? null
     : el("div", {className: "small"}, el("span", {className: "muted"}, label + ": "), value);
@@ -29,10 +34,10 @@ function tableCard(table) {
   if (!s.game) {
     card.append(el("div", {className: "muted small"}, T.no_match));
   } else {
-    card.append(line(T.match, `${T["game_" + s.game] || s.game} #${s.match ?? ""}`));
-    card.append(line(T.turn, s.champions && s.champions.length ? null : s.turn));
-    card.append(line(T.champions, (s.champions || []).join(", ")));
-    card.append(line(T.top, s.top), line(T.color, s.color), line(T.side, s.side));
+    add(card, line(T.match, `${T["game_" + s.game] || s.game} #${s.match ?? ""}`),
+        line(T.turn, s.champions && s.champions.length ? null : s.turn),
+        line(T.champions, (s.champions || []).join(", ")),
+        line(T.top, s.top), line(T.color, s.color), line(T.side, s.side));
     if (Array.isArray(s.grid)) {
       const grid = el("div", {className: "grid"});
       s.grid.forEach((row, r) => row.forEach((cell, c) => {
@@ -41,9 +46,9 @@ function tableCard(table) {
       }));
       card.append(grid);
     }
-    card.append(line(T.scores, scoresText(s.scores)));
+    add(card, line(T.scores, scoresText(s.scores)));
   }
-  card.append(line(T.last_seq, table.last_seq || null));
+  add(card, line(T.last_seq, table.last_seq || null));
   return card;
 }
 
@@ -54,8 +59,10 @@ function standingsTables(standings) {
     const head = el("tr", {}, ...[T.player, T.played, T.won, T.points].map(h => el("th", {}, h)));
     const rows = standings[game].map(r => el("tr", {}, el("td", {}, r.player), el("td", {}, r.played),
                                               el("td", {}, r.won), el("td", {}, r.points)));
-    return el("table", {className: "standings", dataset: {game}},
-              el("caption", {}, T["game_" + game] || game), el("thead", {}, head), el("tbody", {}, ...rows));
+    const table = el("table", {className: "standings"},
+                     el("caption", {}, T["game_" + game] || game), el("thead", {}, head), el("tbody", {}, ...rows));
+    table.dataset.game = game;
+    return table;
   });
 }
 
@@ -93,6 +100,7 @@ async function refresh() {
     document.getElementById("matches").replaceChildren(
       el("table", {}, el("thead", {}, head), el("tbody", {}, ...league.matches.slice(0, 100).map(matchRow))));
   } catch (err) {
+    console.error(err);  // the next refresh tries again
     document.getElementById("broker").textContent = T.offline;
   }
 }
