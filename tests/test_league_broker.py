@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -272,3 +273,35 @@ def test_malformed_and_foreign_messages_are_ignored_with_a_log_line(broker, tmp_
         t1.loop_stop()
         t1.disconnect()
         league.close()
+
+
+def test_companion_league_serves_what_it_hears_and_stops_on_sigterm(broker, tmp_path):
+    conf = tmp_path / "league.toml"
+    conf.write_text(f'[league]\nleague = "cli"\nusername = "league"\npassword = "{USERS["league"]}"\n'
+                    f'store = "{tmp_path / "league.sqlite3"}"\n')
+    proc = subprocess.Popen([sys.executable, "-m", "app", "league", "--config", str(conf),
+                             "--broker", broker.url, "--host", "127.0.0.1", "--port", "0"],
+                            env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    t1 = None
+    try:
+        line = proc.stdout.readline()  # "league 'cli' on http://127.0.0.1:PORT/ (broker ...)"
+        assert line.startswith("league 'cli' on http://127.0.0.1:"), line + proc.stderr.read()
+        url = line.split()[3]
+        t1 = raw_client(broker, "t1")
+
+        def heard():
+            t1.publish("uno/cli/t1/events", entry(1), qos=1).wait_for_publish(5)
+            with urllib.request.urlopen(url + "api/league", timeout=5) as reply:
+                return json.load(reply)["tables"]
+        tables = wait_until(heard, 20, "the league page to show t1", step=0.2)
+        assert tables[0]["name"] == "t1" and tables[0]["last_seq"] == 1
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0
+    finally:
+        if t1 is not None:
+            t1.loop_stop()
+            t1.disconnect()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)

@@ -27,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import logging
+
     from app.runner import start_league
     from companion.config import ConfigError, load_config
 
@@ -41,6 +43,9 @@ def run(args: argparse.Namespace) -> int:
         print("companion league: no broker: set [league] broker (mqtt://host:1883) or --broker",
               file=sys.stderr)
         return 2
+    # the connection's news (hearing, refused, lost) and the messages ignored, one line each
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("waitress").setLevel(logging.WARNING)
     try:
         league, server = start_league(config, args.host, args.port)
     except OSError as exc:
