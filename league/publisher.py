@@ -63,6 +63,7 @@ class TablePublisher:
         self.client.will_set(self.topics.online, "false", qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_connect_fail = self._on_connect_fail
         self._wake = threading.Event()
         self._changed = threading.Event()  # the table said something: its state is sent again
         self._stop = threading.Event()
@@ -177,6 +178,10 @@ class TablePublisher:
         self._connected.set()
         self._say(f"connected to {self.section.broker} as table {self.section.table!r}")
         self._wake.set()
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        self._say(f"cannot reach the broker {self.section.broker}; the table plays on and "
+                  "tries again", error=True)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
         was = self._connected.is_set()

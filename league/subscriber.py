@@ -37,6 +37,7 @@ class LeagueSubscriber:
                                   clean_session=False)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_connect_fail = self._on_connect_fail
         self.client.on_message = self._on_message
         self.connected = threading.Event()
         self.status = "connecting"
@@ -60,6 +61,9 @@ class LeagueSubscriber:
         client.subscribe(Topics.wildcard(self.section.league), qos=1)
         self.connected.set()
         self._say(f"hearing league {self.section.league!r} on {self.section.broker}")
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        self._say(f"cannot reach the broker {self.section.broker}; trying again", error=True)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if self.connected.is_set():

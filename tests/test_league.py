@@ -281,3 +281,25 @@ def test_a_tls_broker_gets_a_tls_client_with_the_ca_file(tmp_path):
     for more in ({}, {"league.ca_file": str(ca)}):
         tls = make_client(load_config(None, {"league.broker": "mqtts://pi", **more}).league, "c")
         assert tls._ssl_context.verify_mode == ssl.CERT_REQUIRED and tls._ssl_context.check_hostname
+
+
+def test_a_table_with_no_broker_plays_on_and_says_so_once(tmp_path, caplog):
+    pytest.importorskip("paho.mqtt.client")
+    from league.publisher import TablePublisher
+    from tests.support.mosquitto import free_port, wait_until
+
+    caplog.set_level(logging.ERROR, logger="league.publisher")
+    host = Host(EventLog(tmp_path / "t1.sqlite3"), mode="timer")
+    section = load_config(None, {"league.broker": f"mqtt://127.0.0.1:{free_port()}",
+                                 "league.table": "t1"}).league
+    publisher = TablePublisher(host, section).start()
+    try:
+        table = host.start_match(demo_setup("grid", random.Random(1)))
+        table.act(Bot(1).choose(table.game, table.state), source="bot")  # the table plays on
+        wait_until(lambda: "cannot reach the broker" in publisher.status, 10, "the status")
+        assert publisher.acked == 0 and len(host.log.entries(table.match_id)) == 1
+    finally:
+        publisher.stop(timeout=1)
+        host.close()
+    said = [r.getMessage() for r in caplog.records if "cannot reach" in r.getMessage()]
+    assert len(said) == 1
