@@ -107,12 +107,14 @@ def test_three_tables_and_a_league_restarted(broker, tmp_path):
         view = league.view.snapshot()
         assert [t["name"] for t in view["tables"]] == ["t1", "t2", "t3"]
         for t in view["tables"]:
-            assert t["state"]["game"] == "grid" and t["state"]["seats"]
+            assert t["state"]["game"] and t["state"]["seats"]  # (the demo's game in timer mode)
             assert t["entries"] == len(log_seqs(tmp_path / f"{t['name']}.sqlite3"))  # none doubled
         assert {m["table"] for m in view["matches"]} == {"t1", "t2", "t3"}
         history = league.store.match_entries("t1", 1)
         assert [e["seq"] for e in history] == sorted({e["seq"] for e in history})
-        assert history[0]["game"] == "grid" and history[0]["events"]
+        with sqlite3.connect(tmp_path / "t1.sqlite3") as db:
+            setup = json.loads(db.execute("SELECT setup FROM matches WHERE id=1").fetchone()[0])
+        assert history[0]["game"] == setup["setup"]["game"] and history[0]["events"]
     finally:
         league.close()
 
