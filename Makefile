@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# On a Raspberry Pi the venv must see Debian's picamera2 (it is not on PyPI).
-VENV_FLAGS := $(shell test -e /proc/device-tree/model && echo --system-site-packages)
+TEST_STAMP := $(VENV)/.test-installed
+# On a Raspberry Pi the venv must see Debian's picamera2 (it is not on PyPI), and `make install`
+# installs only what runs (no test tools, no Playwright's browser driver): `make test` adds them.
+ON_PI ?= $(shell test -e /proc/device-tree/model && echo 1)
+VENV_FLAGS := $(if $(ON_PI),--system-site-packages)
+EXTRAS := $(if $(ON_PI),,[test])
 
 .PHONY: install run test clean
 
@@ -13,23 +17,30 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.$(EXTRAS)'
 	touch $(STAMP)
 
-# The real table where a Pi camera is found, else the simulated one on http://127.0.0.1:8000.
+$(TEST_STAMP): $(STAMP)
+	$(if $(ON_PI),$(BIN)/pip install --quiet -e '.[test]')
+	touch $(TEST_STAMP)
+
+# The real table where a Pi camera is found, else the simulated one on http://$(HOST):8000.
+# Phones cannot reach 127.0.0.1: `make run HOST=0.0.0.0` serves the simulated table on the network.
+# (:= not ?=: a HOST in the shell's environment, often the machine's name, must not change it.)
+HOST := 127.0.0.1
 run: install
 	@if $(BIN)/python -c 'import sys; from vision.sources import pi_camera_present; sys.exit(not pi_camera_present())'; \
 	then $(BIN)/companion run; \
 	else echo "No Pi camera found: starting the simulated table."; \
-	     $(BIN)/companion demo --host 127.0.0.1 --port 8000; fi
+	     $(BIN)/companion demo --host $(HOST) --port 8000; fi
 
 # Every test and doctest (pyproject.toml), on every core and one worker more (pytest-xdist: the
 # browser and server tests spend much of their time waiting; on 2 cores 3 workers took 2:31
-# where 2 took 2:47), the slow ones handed out first (tests/conftest.py), the browser tests on
+# where 2 took 2:47), the slow ones handed out first (tests/conftest.py), each browser test module on
 # one worker (--dist loadgroup).
 # One file: `.venv/bin/python -m pytest tests/test_bus.py`; no slow ones: `-m "not slow"`.
 WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
-test: install
+test: $(TEST_STAMP)
 	sh scripts/install-browser.sh
 	sh scripts/install-test-tools.sh
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=15

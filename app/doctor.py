@@ -9,8 +9,11 @@ path, a port the test holds. :func:`run_checks` runs them all from a configurati
 check        passes when
 ===========  ======================================================================
 config       the configuration file loads (every key known, every value typed)
+system       on a Pi: Raspberry Pi OS Trixie, lgpio and picamera2 importable, /dev/gpiochip*
+             open to this user
 camera       the camera opens and delivers frames that are neither black nor white
-markers      at least three of the mat's four corner markers are seen in a frame
+markers      at least three of the mat's four corner markers are seen in a frame, big enough
+             (pixels a side) and sharp (variance of the Laplacian) to be read
 model        the card model loads and reads a card
 pins         every pin of the pin map can be claimed (none held by another program)
 signals      the LEDs and the buzzer play a short self-test pattern
@@ -37,12 +40,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-__all__ = ["CheckResult", "CHECKS", "check_config", "check_camera", "check_markers",
+__all__ = ["CheckResult", "CHECKS", "check_config", "check_system", "check_camera", "check_markers",
            "check_model", "check_pins", "check_signals", "check_database", "check_port",
            "check_addresses", "run_checks", "format_line", "service_hint", "summary"]
 
 #: Every check, in the order they run and print.
-CHECKS = ("config", "camera", "markers", "model", "pins", "signals", "database", "port",
+CHECKS = ("config", "system", "camera", "markers", "model", "pins", "signals", "database", "port",
           "addresses")
 
 #: Checks that only matter when the camera referees (mode ``referee``).
@@ -131,26 +134,117 @@ def check_config(path: str | Path | None, overrides: dict[str, Any] | None = Non
                          f"camera {config.camera.source}, web {config.web.host}:{config.web.port}"), config
 
 
+# --- system ---------------------------------------------------------------------------------------
+
+#: The Raspberry Pi OS release the companion is built for (Python 3.13, numpy 2, its picamera2).
+RELEASE = "trixie"
+
+
+def _os_release(path: Path) -> dict[str, str]:
+    values = {}
+    try:
+        for line in path.read_text().splitlines():
+            key, _, value = line.partition("=")
+            if key and value:
+                values[key.strip()] = value.strip().strip('"')
+    except OSError:
+        pass
+    return values
+
+
+def _import_error(name: str) -> str | None:
+    """None when ``name`` imports; else why not, in its own words."""
+    import importlib
+
+    try:
+        importlib.import_module(name)
+    except Exception as exc:  # noqa: BLE001 - an ImportError, or a library broken by its numpy
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def check_system(*, camera: bool = True, os_release: Path = Path("/etc/os-release"),
+                 model_file: Path = Path("/proc/device-tree/model"), dev: Path = Path("/dev"),
+                 import_error: Callable[[str], str | None] = _import_error,
+                 access: Callable[[Path], bool] | None = None) -> CheckResult:
+    """On a Raspberry Pi: the OS release is Trixie, lgpio (and, with ``camera``, picamera2)
+    import, and this user may open ``/dev/gpiochip*``. Elsewhere there is nothing to check.
+
+    The arguments other than ``camera`` are for tests."""
+    import os
+
+    access = access or (lambda p: os.access(p, os.R_OK | os.W_OK))
+    try:
+        model = model_file.read_text(errors="replace").strip("\0\n ")
+    except OSError:
+        model = ""
+    release = _os_release(os_release)
+    name = release.get("PRETTY_NAME", "an unknown system")
+    if "raspberry pi" not in model.lower():
+        return _ok("system", f"not a Raspberry Pi ({name}): the camera and pins are what the "
+                             "configuration names")
+    problems, fixes = [], []
+    codename = release.get("VERSION_CODENAME", "?")
+    if codename != RELEASE:
+        problems.append(f"{name} ({codename}), not {RELEASE}")
+        fixes.append(f"Flash Raspberry Pi OS Lite (64-bit) {RELEASE.capitalize()} (Raspberry Pi "
+                     "Imager) and install again: the pinned numpy 2 breaks an older release's "
+                     "picamera2.")
+    wanted = ["lgpio"] + (["picamera2"] if camera else [])
+    for module in wanted:
+        why = import_error(module)
+        if why is not None:
+            problems.append(f"{module} cannot be imported ({why})")
+            package = {"lgpio": "python3-lgpio", "picamera2": "python3-picamera2"}[module]
+            fixes.append(f"sudo apt install {package}; the venv must be made with "
+                         "--system-site-packages (deploy/install.sh does both).")
+    chips = sorted(dev.glob("gpiochip*"))
+    if not chips:
+        problems.append("no /dev/gpiochip*")
+        fixes.append("Update the Pi's kernel (sudo apt full-upgrade) and reboot.")
+    elif not any(access(c) for c in chips):
+        problems.append(f"this user may not open {', '.join(str(c) for c in chips)}")
+        fixes.append("Add the user to the gpio group: sudo usermod -aG gpio $USER, then log in "
+                     "again (the service's user is in it: deploy/install.sh).")
+    if problems:
+        return _fail("system", f"{model}: " + "; ".join(problems), " ".join(dict.fromkeys(fixes)))
+    return _ok("system", f"{model}, {name}; lgpio{' and picamera2' if camera else ''} import; "
+                         f"{chips[0]} is open to this user")
+
+
 # --- camera ---------------------------------------------------------------------------------------
 
-_CAMERA_FIXES = (
-    (("busy", "in use", "resource"), "The camera is in use by another program.{service}"),
-    (("picamera2 is not installed",),
-     "Install the Pi camera's Python library and let the companion's venv see it: "
-     "sudo apt install python3-picamera2, and make the venv with --system-site-packages "
-     "(deploy/install.sh does both)."),
-    (("list index out of range", "no camera", "did not start", "not detected"),
-     "No camera was detected: with the Pi off, reseat the ribbon cable (contacts facing the "
-     "board's contacts, on the Pi 5 the narrow 22-pin cable), then check that "
-     "`rpicam-hello --list-cameras` lists it."),
-)
+_RIBBON = ("with the Pi off, reseat the ribbon cable at both ends (contacts facing the "
+           "connector's contacts; on the Pi 5 the narrow 22-pin end)")
+_CAMERA_FIXES = {
+    "busy": "The camera is in use by another program (only one may hold it: `rpicam-hello`, "
+            "another companion, a browser preview); stop it.{service}",
+    "not-installed": "Install the Pi camera's Python library and let the companion's venv see it: "
+                     "sudo apt install python3-picamera2, and make the venv with "
+                     "--system-site-packages (deploy/install.sh does both).",
+    "missing": "No camera was detected: " + _RIBBON + ", then check that "
+               "`rpicam-hello --list-cameras` lists it.",
+    "hung": "The camera stopped giving frames: " + _RIBBON + ", and use the Pi's own power "
+            "supply (a weak one stalls the camera); `rpicam-hello -t 5s` shows whether frames come.",
+}
 
 
-def _camera_fix(message: str, hint: str) -> str:
-    low = message.lower()
-    for words, fix in _CAMERA_FIXES:
-        if any(w in low for w in words):
-            return fix.format(service=hint)
+def _camera_cause(error: BaseException | str) -> str:
+    """busy, not-installed, missing, hung or error (:func:`vision.sources.camera_fault`)."""
+    text = str(error).lower()
+    if "picamera2 is not installed" in text:
+        return "not-installed"
+    try:
+        from vision.sources import camera_fault
+    except ImportError:
+        return "error"
+    return camera_fault(error if isinstance(error, BaseException) else RuntimeError(error))[0]
+
+
+def _camera_fix(error: BaseException | str, hint: str) -> str:
+    fix = _CAMERA_FIXES.get(_camera_cause(error))
+    if fix is not None:
+        return fix.format(service=hint)
     return ("Check the camera: `rpicam-hello --list-cameras` (Pi camera), or the [camera] "
             "source in the configuration (docs/configuration.md)." + hint)
 
@@ -179,7 +273,7 @@ def check_camera(open_source: Callable[[], Any], *, spec: str = "auto", frames: 
                      "Install the companion with its dependencies (deploy/install.sh).")
     except (CameraLost, RuntimeError, OSError, ValueError) as exc:
         return _fail("camera", f"the camera did not open: {exc}",
-                     _camera_fix(str(exc), service_hint(is_active)))
+                     _camera_fix(exc, service_hint(is_active)))
     name = getattr(source, "name", type(source).__name__)
     try:
         images = []
@@ -190,7 +284,7 @@ def check_camera(open_source: Callable[[], Any], *, spec: str = "auto", frames: 
             images.append(getattr(frame, "image", frame))
     except (CameraLost, RuntimeError, OSError) as exc:
         return _fail("camera", f"{name} stopped after opening: {exc}",
-                     _camera_fix(str(exc), service_hint(is_active)))
+                     _camera_fix(exc, service_hint(is_active)))
     finally:
         try:
             source.close()
@@ -217,7 +311,7 @@ def check_camera(open_source: Callable[[], Any], *, spec: str = "auto", frames: 
                      f"sunlight on the mat ({GUIDE}, 'Lighting').")
     if spec == "auto" and name == "synthetic":
         return _fail("camera", "no Pi camera found: `auto` falls back to the synthetic table",
-                     _camera_fix("not detected", "") +
+                     _CAMERA_FIXES["missing"] +
                      " Off the Pi, set [camera] source (opencv:0 for a USB webcam).")
     if keep is not None:
         keep.append(image)  # only a good frame is worth looking for markers in
@@ -226,8 +320,35 @@ def check_camera(open_source: Callable[[], Any], *, spec: str = "auto", frames: 
 
 # --- markers --------------------------------------------------------------------------------------
 
+#: Below this many pixels a side the corner markers are found unreliably (and cards read badly).
+MIN_MARKER_PX = 20
+#: Below this variance of the Laplacian around the markers the picture is out of focus.
+MIN_SHARPNESS = 100.0
+
+
+def sharpness(image, markers: dict) -> float:
+    """How sharp the picture is where the markers are: the variance of the Laplacian of the
+    grey picture over each marker with a margin (black and white squares: high when in focus,
+    low when blurred), the least of them."""
+    import cv2
+    import numpy as np
+
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    values = []
+    for corners in markers.values():
+        points = np.asarray(corners).reshape(-1, 2)
+        margin = max(4, int(np.ptp(points[:, 0]) * 0.25))
+        x0, y0 = (points.min(axis=0) - margin).astype(int).clip(0)
+        x1, y1 = (points.max(axis=0) + margin).astype(int)
+        patch = grey[y0:y1, x0:x1]
+        if patch.size:
+            values.append(float(cv2.Laplacian(patch, cv2.CV_64F).var()))
+    return min(values) if values else 0.0
+
+
 def check_markers(image) -> CheckResult:
-    """Find the mat's corner markers in a frame (``None``: the camera gave none)."""
+    """Find the mat's corner markers in a frame (``None``: the camera gave none), and measure
+    them: pixels a side (:data:`MIN_MARKER_PX`) and sharpness (:func:`sharpness`)."""
     if image is None:
         return _fail("markers", "cannot check: no frame from the camera", "Fix the camera first.")
     try:
@@ -242,8 +363,9 @@ def check_markers(image) -> CheckResult:
     seen = [name for mid, name in zip(CORNER_IDS, CORNER_NAMES) if mid in markers]
     missing = [name for mid, name in zip(CORNER_IDS, CORNER_NAMES) if mid not in markers]
     place = (f"Lay the printed mat (`companion mat`) flat under the camera with all four "
-             f"corners in view, the camera 60-80 cm straight above it, lit evenly without "
-             f"glare on the markers ({GUIDE}).")
+             f"corners in view, the camera straight above it (the Camera Module 3 85-90 cm "
+             f"high, the Wide 60-70 cm: the table of heights is in {GUIDE}), lit evenly "
+             f"without glare on the markers.")
     if len(seen) < 3:
         return _fail("markers", f"saw {len(seen)} of the 4 corner markers"
                                 f"{' (' + ', '.join(seen) + ')' if seen else ''}; missing: "
@@ -252,8 +374,23 @@ def check_markers(image) -> CheckResult:
         view_from_markers(image, markers=markers)
     except CalibrationFailed as exc:
         return _fail("markers", f"the corner markers give no usable view: {exc}", place)
-    sides = [float(np.linalg.norm(np.asarray(c)[0] - np.asarray(c)[1])) for c in markers.values()]
-    detail = f"{len(seen)} of 4 corner markers ({', '.join(seen)}), {min(sides):.0f} px a side"
+    corner_markers = {mid: c for mid, c in markers.items() if mid in CORNER_IDS}
+    sides = [float(np.linalg.norm(np.asarray(c).reshape(-1, 2)[0] - np.asarray(c).reshape(-1, 2)[1]))
+             for c in corner_markers.values()]
+    size = min(sides)
+    sharp = sharpness(image, corner_markers)
+    detail = (f"{len(seen)} of 4 corner markers ({', '.join(seen)}), {size:.0f} px a side, "
+              f"sharpness {sharp:.0f}")
+    if size < MIN_MARKER_PX:
+        return _fail("markers", f"{detail}: the markers are too small to read surely (at least "
+                                f"{MIN_MARKER_PX} px, 30 or more is safe)",
+                     "Bring the camera lower (the heights for each camera module are in "
+                     f"{GUIDE}), or raise [camera] width and height (e.g. 1920 x 1080).")
+    if sharp < MIN_SHARPNESS:
+        return _fail("markers", f"{detail}: the picture is blurred (at least {MIN_SHARPNESS:.0f})",
+                     "Focus on the mat: set [camera] height_cm to the lens's height above the mat "
+                     "(Camera Module 3), or focus = \"once\" for one autofocus at start; turn the "
+                     "focus ring of a v2 or HQ lens; clean the lens; hold the mount still.")
     if missing:
         detail += f"; {missing[0]} hidden (the view is found from three, four are safer)"
     return _ok("markers", detail)
@@ -311,11 +448,13 @@ def _roles(pinmap) -> dict[str, str]:
 
 
 def _pin_fix(failures: list, hint: str) -> str:
-    if any(type(exc.cause).__name__ == "BadPinFactory" for exc in failures):
-        return ("This machine has no GPIO gpiozero can drive: run the doctor on the Pi (with "
-                "python3-lgpio installed: deploy/install.sh), or try it here with --mock-pins.")
-    return ("Another program or device holds these pins: stop it, or move the part to a free "
-            f"pin in the [pins] section (docs/hardware.md lists free pins).{hint}")
+    """The fix :class:`hardware.errors.PinUnavailable` gives (busy, no access to the GPIO chip,
+    no lgpio, no GPIO at all), with the service hint where another program holds a pin."""
+    first = failures[0]
+    fix = getattr(first, "fix", "")
+    if getattr(first, "kind", "busy") in ("busy", "error"):
+        return fix + hint
+    return fix
 
 
 def check_pins(pinmap=None, pin_factory=None, *,
@@ -346,7 +485,7 @@ def check_pins(pinmap=None, pin_factory=None, *,
                                                        pin_factory=pin_factory))
             except Exception as exc:  # noqa: BLE001 - gpiozero's and lgpio's own errors
                 failures.append(PinUnavailable(roles[key], pin, exc))
-                if type(exc).__name__ == "BadPinFactory":
+                if failures[-1].kind in ("no-gpio", "no-lgpio", "no-access"):
                     break
     finally:
         for device in devices:
@@ -355,11 +494,10 @@ def check_pins(pinmap=None, pin_factory=None, *,
             except Exception:  # noqa: BLE001
                 pass
     if failures:
-        if type(failures[0].cause).__name__ == "BadPinFactory":
-            detail = f"no GPIO here: {failures[0].cause}"
+        if failures[0].kind in ("no-gpio", "no-lgpio", "no-access"):
+            detail = f"no GPIO here: {failures[0].why}"
         else:
-            detail = "; ".join(f"GPIO{f.pin} ({f.role}): {type(f.cause).__name__}: {f.cause}"
-                               for f in failures)
+            detail = "; ".join(f"GPIO{f.pin} ({f.role}): {f.why}" for f in failures)
         return _fail("pins", detail, _pin_fix(failures, service_hint(is_active)))
     pins = pinmap.pins()
     return _ok("pins", f"all {len(pins)} pins free: "
@@ -592,14 +730,23 @@ def run_checks(config, *, pin_factory=None, open_source: Callable[[], Any] | Non
             pinmap = False
     referee = config.table.mode == "referee"
     frame_kept: list = []
+    if "system" in wanted:
+        add(check_system(camera=referee and config.camera.source in ("auto", "picamera")))
     if "camera" in wanted:
         if not referee:
             add(_skipped("camera", f"mode {config.table.mode} uses no camera"))
         else:
             if open_source is None:
                 def open_source():
-                    from simulator.source import open_source as open_spec
+                    import importlib.util
+
                     c = config.camera
+                    pi = c.source == "picamera" or (
+                        c.source == "auto" and importlib.util.find_spec("picamera2") is not None)
+                    if pi:  # as `companion run` opens it: mode, focus, flicker
+                        from app.runner import camera_opener
+                        return camera_opener(c)()
+                    from simulator.source import open_source as open_spec
                     return open_spec(c.source, width=c.width, height=c.height, fps=c.fps)
             add(check_camera(open_source, spec=config.camera.source, frames=frames,
                              keep=frame_kept, is_active=is_active))

@@ -1,8 +1,13 @@
 """One running companion: the host, the signals, the web server and the table loop, together.
 
 ``companion run`` builds a :class:`Companion` with the real pins and the configured camera
-(mode referee: :class:`CameraWorker` reads it and referees; a camera that cannot be opened is
-:class:`CameraUnavailable`, one that disappears later gives ``camera`` lost/ok events);
+(mode referee: :class:`CameraWorker` reads it and referees). It starts without a camera or
+its pins: a camera that is not found, busy or hangs is ``camera`` {status: lost, cause} on the
+bus (the page and the status LED say it) and is picked up when it appears; a GPIO fault is said
+once, with which pin, why and the fix, and the LEDs, buzzer and buttons run on mock pins (the
+page still shows them). Only an unknown camera source is :class:`CameraUnavailable`. Under
+systemd it says when it is ready and feeds the watchdog while its threads make progress
+(:mod:`app.sdnotify`);
 ``companion demo`` builds one with gpiozero's mock pins, bots and, in referee mode, the
 synthetic table (:class:`simulator.demo_table.DemoTable`): the bots' card plays and pawn
 moves are done there by arms crossing the table and read back by the camera referee, while
@@ -18,6 +23,7 @@ import math
 import queue
 import random
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -30,13 +36,15 @@ from simulator.bots import Bot
 from companion.eventlog import EventLog
 from companion.host import Host
 
-__all__ = ["Companion", "TableLoop", "CameraWorker", "demo_setup", "CameraUnavailable", "open_camera",
-           "start_league"]
+__all__ = ["Companion", "TableLoop", "CameraWorker", "demo_setup", "CameraUnavailable",
+           "camera_opener", "start_league"]
 
 log = logging.getLogger(__name__)
 
-#: The games the demo plays in turn.
-DEMO_GAMES = ("grid", "flip", "classic")
+#: The games the demo plays in turn, by ``[table] mode``: the three card games on the camera's
+#: table (referee), or the mode's own game, with no camera (timer, scoreboard).
+DEMO_GAMES = {"referee": ("grid", "flip", "classic"), "timer": ("timer",),
+              "scoreboard": ("scoreboard",)}
 
 
 def demo_setup(game: str, rng: random.Random, rules: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -45,6 +53,11 @@ def demo_setup(game: str, rng: random.Random, rules: dict[str, Any] | None = Non
     if game == "grid":
         return {"setup": {"game": "grid", "seats": ["north", "east", "south", "west"],
                           "first": "north", "grid": deal_grid(rng), "options": options}}
+    if game == "timer":
+        return {"setup": {"game": "timer", "seats": ["ann", "ben", "cai", "dee"], "first": "ann",
+                          "options": options}}
+    if game == "scoreboard":
+        return {"setup": {"game": "scoreboard", "seats": ["ann", "ben", "cai", "dee"]}}
     return {"setup": {"game": game, "seats": ["ann", "ben", "cai", "dee"], "dealer": "dee",
                       "start": opening_card(rng, game), "options": options}}
 
@@ -55,32 +68,27 @@ class CameraUnavailable(RuntimeError):
 
 # --- the camera ----------------------------------------------------------------------------------
 
-def open_camera(spec: str, width: int, height: int, fps: int):
-    """Open the configured camera for ``companion run``; raises
-    :class:`~app.runner.CameraUnavailable` with what to do when there is none."""
-    from vision.sources import CameraLost, pi_camera_present
+_SPEC_KINDS = ("auto", "picamera", "opencv", "folder", "synthetic")
+
+
+def camera_opener(cam) -> Callable[[], Any]:
+    """What opens the configured camera (``cam``, the ``[camera]`` section) for ``companion
+    run``, again and again: it raises :class:`~vision.sources.CameraLost` (with its cause)
+    while there is none, and the camera worker keeps trying. On the real table ``auto`` is the
+    Pi camera (never the synthetic table). An unknown source is :class:`CameraUnavailable`."""
+    from vision.sources import PiCameraSource
+
     from simulator.source import open_source
 
-    if spec == "auto" and not pi_camera_present():
-        raise CameraUnavailable(
-            "no Pi camera found (camera source 'auto'). Connect the camera and enable it, or set "
-            "[camera] source to opencv:0 (a USB webcam), opencv:FILE (a recorded video) or "
-            "synthetic; or run with [table] mode = timer (no camera).")
-    try:
-        return open_source(spec, width=width, height=height, fps=fps)
-    except CameraLost as exc:
-        raise CameraUnavailable(f"camera {spec!r} cannot be opened: {exc}. Check the cable and "
-                                "[camera] source, or run with [table] mode = timer.") from exc
-    except ValueError as exc:
-        raise CameraUnavailable(str(exc)) from exc
-
-
-def open_source_again(cam):
-    """Reopen the configured camera after it was lost (:class:`~vision.sources.CameraLost`
-    while it is still missing: the worker keeps retrying)."""
-    from simulator.source import open_source
-
-    return open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps)
+    kind = cam.source.partition(":")[0]
+    if kind not in _SPEC_KINDS:
+        raise CameraUnavailable(f"unknown camera source {cam.source!r}: expected auto, picamera, "
+                                "opencv:N, opencv:PATH, folder:PATH or synthetic ([camera] source)")
+    if kind in ("auto", "picamera"):
+        return lambda: PiCameraSource(cam.width, cam.height, cam.fps, sensor_mode=cam.sensor_mode,
+                                      height_cm=cam.height_cm, focus=cam.focus,
+                                      mains_hz=cam.mains_hz)
+    return lambda: open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps)
 
 
 class _Background:
@@ -126,6 +134,8 @@ class CameraWorker(_Background):
         self.host = host
         self.referee = CameraReferee(lambda: host.table, host.bus, host=host)
         self._init_background()
+        #: monotonic time the camera thread last made progress (a frame, a failed read, a retry)
+        self.alive_at = time.monotonic()
         opened = [first]
 
         def reopen():
@@ -136,7 +146,7 @@ class CameraWorker(_Background):
 
         # while the camera is lost, answers and the referee's re-checks still go on
         self.source = ResilientSource(reopen, host.bus, retry_s=retry_s, stop=self._stop.is_set,
-                                      sleep=lambda s: (self.step(), self._stop.wait(s)),
+                                      sleep=self._pause,
                                       lost_after=lost_after, ok_after=ok_after)
         self.jpeg_every = 1.0 / jpeg_per_s if jpeg_per_s > 0 else math.inf
         self.classifier_for = classifier_for or _default_classifier_for()
@@ -167,7 +177,19 @@ class CameraWorker(_Background):
     def step(self) -> None:
         """On the camera thread (after each frame; tests call it): handle the queued answers
         and events, run the turn timer, let the referee re-check."""
+        self.alive_at = time.monotonic()
         self.referee.tick()
+
+    def _pause(self, seconds: float) -> None:
+        """Between two tries to open a lost camera: the referee goes on meanwhile, in steps
+        short enough for the watchdog to see the thread alive."""
+        end = time.monotonic() + seconds
+        while not self._stop.is_set():
+            self.step()
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            self._stop.wait(min(left, 1.0))
 
     def confirm(self):
         """The confirm button (its own thread): yes, what the camera suggests first is what
@@ -219,8 +241,10 @@ class CameraWorker(_Background):
         if self.reader is None or self.reader.game != game:
             view = self.reader.view if self.reader is not None else None
             self.reader = TableReader(game, view=view, classifier=self.classifier_for(game))
+            self.source.relock()  # a new layout on the table: let exposure and colours settle anew
         elif self._forget:
             self.reader.forget()
+            self.source.relock()
         self._forget = False
         report = self.reader.process(image)
         self.frames += 1
@@ -236,7 +260,8 @@ class CameraWorker(_Background):
             return
         self._last_jpeg = now
         try:
-            self.host.show_frame(annotated_jpeg(image, self.reader, report))
+            view = report.state if report is not None else "no-match"
+            self.host.show_frame(annotated_jpeg(image, self.reader, report), view=view)
         except Exception:  # noqa: BLE001 - a picture for the web page is never worth a crash
             log.exception("could not draw the camera frame")
 
@@ -297,9 +322,8 @@ def annotated_jpeg(image, reader, report, width: int = 640) -> bytes:
         x, y = np.asarray(corners).reshape(-1, 2)[0]
         cv2.putText(small, str(marker_id), (int(x), int(y) - 3), cv2.FONT_HERSHEY_PLAIN, 0.9,
                     (255, 0, 255), 1, cv2.LINE_AA)
-    state = report.state if report is not None else ("no match" if reader is None else "")
-    cv2.putText(small, state, (6, small.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
-                (255, 255, 255), 1, cv2.LINE_AA)
+    # What the camera is doing is not written here: the page says it in its own language
+    # (Host.show_frame's view).
     ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 75])
     return buf.tobytes() if ok else b""
 
@@ -374,8 +398,11 @@ class TableLoop(_Background):
         self.host.start_match(demo_setup(game, self.rng, self.rules))
 
     def _next_game(self) -> str:
-        current = self.host.table.game.name if self.host.table else DEMO_GAMES[-1]
-        return DEMO_GAMES[(DEMO_GAMES.index(current) + 1) % len(DEMO_GAMES)]
+        games = DEMO_GAMES.get(self.host.mode, DEMO_GAMES["referee"])
+        current = self.host.table.game.name if self.host.table else None
+        if current not in games:
+            return games[0]
+        return games[(games.index(current) + 1) % len(games)]
 
 
 def start_league(config: Config, address: str, port: int):
@@ -397,10 +424,10 @@ class Companion:
 
     def __init__(self, config: Config, *, demo: bool, pin_factory=None, log_path: Path | None = None,
                  seed: int | None = None, pace: float = 1.5, out: TextIO | None = None, faces=None,
-                 web: bool = True):
+                 web: bool = True, mock_pins_on_fault: bool = False):
         from hardware.buttons import TableButtons
+        from hardware.errors import HardwareError
         from hardware.pinmap import PinMap
-        from hardware.signals import Signals
 
         self.config = config
         self.faces = faces  # the demo table's card faces (simulator.faces); None: the drawings
@@ -417,12 +444,22 @@ class Companion:
         if config.table.mode == "referee":
             self.host.default_game = config.table.game
         pinmap = PinMap.from_config(config.pins)
-        self.signals = Signals.for_host(self.host, pinmap, pin_factory)
+        #: the GPIO fault the companion started with (a PinUnavailable), None when the pins work
+        self.gpio_fault: HardwareError | None = None
         try:
-            self.buttons = TableButtons.for_host(self.host, pinmap, pin_factory=pin_factory)
-        except Exception:
-            self.signals.close()
-            raise
+            self.signals, self.buttons = self._pins(pinmap, pin_factory)
+        except HardwareError as exc:
+            if not mock_pins_on_fault:
+                raise
+            self.gpio_fault = exc
+            log.warning("GPIO: %s", exc)
+            print(f"companion: GPIO: {exc} Until then the LEDs, buzzer and buttons run on mock pins "
+                  "(the web page shows them); restart the companion after the fix.",
+                  file=sys.stderr, flush=True)
+            from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+            pin_factory = MockFactory(pin_class=MockPWMPin)
+            self.signals, self.buttons = self._pins(pinmap, pin_factory)
         self.camera: CameraWorker | None = None
         self.demo_table = None
         if config.table.mode == "referee":
@@ -443,9 +480,22 @@ class Companion:
         self._want_web = web
         self._stopped = threading.Event()
         self._lines: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        self._watchdog_s: float | None = None
         if out is not None:
             self.host.bus.subscribe(self._lines.put)
             threading.Thread(target=self._print_events, name="terminal", daemon=True).start()
+
+    def _pins(self, pinmap, pin_factory):
+        """The LEDs, buzzer and buttons on ``pin_factory``'s pins (both closed if one fails)."""
+        from hardware.buttons import TableButtons
+        from hardware.signals import Signals
+
+        signals = Signals.for_host(self.host, pinmap, pin_factory)
+        try:
+            return signals, TableButtons.for_host(self.host, pinmap, pin_factory=pin_factory)
+        except Exception:
+            signals.close()
+            raise
 
     def _camera(self, config: Config, demo: bool, seed: int | None) -> "CameraWorker":
         """The camera referee: the demo's synthetic table, or the configured camera."""
@@ -457,9 +507,8 @@ class Companion:
             worker = CameraWorker(self.host, lambda: self.demo_table, first=self.demo_table)
             self.demo_table.attach(worker.referee)
             return worker
-        first = open_camera(cam.source, cam.width, cam.height, cam.fps)
-        return CameraWorker(self.host, lambda: open_source_again(cam), first=first,
-                            lost_after=cam.lost_after, ok_after=cam.ok_after)
+        return CameraWorker(self.host, camera_opener(cam), lost_after=cam.lost_after,
+                            ok_after=cam.ok_after)
 
     def start(self) -> "Companion":
         if self._want_web:
@@ -471,7 +520,7 @@ class Companion:
                                     phones_per_seat=self.config.web.phones_per_seat,
                                     allowed_hosts=self.config.web.allowed_hosts)
             if self.out is not None:
-                print(f"table view on {self.web_server.url}/  (phones join from its QR code)",
+                print(f"table view on {self.web_server.url}/\n{self.web_server.phones_note()}",
                       file=self.out, flush=True)
         if self.config.league.broker and self.config.league.table:
             from league.publisher import TablePublisher
@@ -487,14 +536,32 @@ class Companion:
         self.loop.start()
         return self
 
+    def healthy(self, now: float | None = None, stale_s: float = 20.0) -> bool:
+        """The companion's threads make progress: the table loop runs, and the camera thread
+        (if any) moved within ``stale_s`` seconds (a read waits at most a few seconds: longer
+        is a hang, e.g. in the camera driver). The watchdog is fed only while this holds."""
+        now = time.monotonic() if now is None else now
+        loop = self.loop._thread
+        if loop is not None and not loop.is_alive():
+            return False
+        return self.camera is None or now - self.camera.alive_at < stale_s
+
     def run_until_stopped(self) -> None:
-        """Block until Ctrl-C or SIGTERM, then stop everything."""
+        """Block until Ctrl-C or SIGTERM, then stop everything. Under systemd: ``READY=1``
+        now, and ``WATCHDOG=1`` at half the watchdog's interval while :meth:`healthy`."""
+        from app.sdnotify import notify, watchdog_seconds
+
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: self._stopped.set())
+        self._watchdog_s = watchdog_seconds()
+        notify("READY=1")
+        pause = min(0.5, self._watchdog_s / 4) if self._watchdog_s else 0.5
         try:
-            while not self._stopped.wait(0.5):
-                pass
+            while not self._stopped.wait(pause):
+                if self._watchdog_s and self.healthy(stale_s=max(self._watchdog_s / 2, 5.0)):
+                    notify("WATCHDOG=1")
         finally:
+            notify("STOPPING=1")
             self.stop()
 
     def stop(self) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import reprlib
 import tomllib
 from dataclasses import dataclass, field
@@ -49,7 +50,7 @@ class TableSection:
 
 @dataclass(frozen=True)
 class CameraSection:
-    #: auto (the Pi camera where there is one, else the synthetic table), picamera,
+    #: auto (the Pi camera; refused where there is none, never the synthetic table), picamera,
     #: opencv:<index or video file>, folder:<path of images>, synthetic.
     source: str = "auto"
     width: int = 1280
@@ -59,6 +60,18 @@ class CameraSection:
     lost_after: int = 3
     #: Good frames in a row before the table hears "camera ok" again (no flapping).
     ok_after: int = 5
+    #: The Pi camera's sensor mode: full (the fastest mode that shows the sensor's whole field of
+    #: view), auto (picamera2's own choice: often a centre crop) or WIDTHxHEIGHT (that mode).
+    sensor_mode: str = "full"
+    #: The lens's height above the mat in cm: the Pi camera focuses there where it has a lens
+    #: control (Camera Module 3). 0 leaves the focus alone.
+    height_cm: int = 88
+    #: manual (focus at height_cm) or once (one autofocus cycle at start, then held; never
+    #: continuous: the lens would hunt whenever a hand passes).
+    focus: str = "manual"
+    #: The mains frequency in Hz (50 or 60; 0: none): lamps flicker at twice it, and the exposure
+    #: is kept to whole flicker periods so that the picture neither bands nor pulses.
+    mains_hz: int = 50
 
 
 @dataclass(frozen=True)
@@ -182,6 +195,17 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
         for key in ("lost_after", "ok_after"):
             if getattr(section, key) < 1:
                 raise ConfigError(f"[camera] {key} must be 1 or more, got {getattr(section, key)}")
+        if section.sensor_mode not in ("full", "auto") and not re.fullmatch(r"\d+x\d+", section.sensor_mode):
+            raise ConfigError(f"[camera] sensor_mode must be full, auto or WIDTHxHEIGHT (a mode of "
+                              f"`rpicam-hello --list-cameras`), got {section.sensor_mode!r}")
+        if section.focus not in ("manual", "once"):
+            raise ConfigError(f"[camera] focus must be manual or once, got {section.focus!r}")
+        if section.mains_hz not in (0, 50, 60):
+            raise ConfigError(f"[camera] mains_hz must be 50, 60 or 0 (no flicker handling), got "
+                              f"{section.mains_hz}")
+        if section.height_cm != 0 and not 20 <= section.height_cm <= 300:
+            raise ConfigError(f"[camera] height_cm must be 20-300 (the lens above the mat), or 0 "
+                              f"(leave the focus alone), got {section.height_cm}")
     if cls is WebSection and not 0 <= section.port < 65536:
         # 0 asks the system for any free port (tests, a second demo on one laptop).
         raise ConfigError(f"[web] port must be 0-65535, got {section.port}")

@@ -53,6 +53,7 @@ class Host:
         self._signals: Callable[[], dict[str, Any]] = lambda: {}
         self._reading: dict[str, Any] | None = None
         self._frame: bytes | None = None
+        self._frame_view: str | None = None
 
     # --- what others hand in (each a single reference swap: no lock needed to read it) ------
 
@@ -84,9 +85,17 @@ class Host:
         """The latest camera frame with what was recognised drawn on it (JPEG bytes)."""
         return self._frame
 
-    def show_frame(self, jpeg: bytes | None) -> None:
-        """The camera's latest annotated frame (``GET /api/frame.jpg``)."""
-        self._frame = jpeg
+    @property
+    def last_frame_view(self) -> str | None:
+        """What the camera was doing when it took the latest frame, as a word of
+        ``vision.table_reader``'s (``moving``, ``hands``, ``settling``, ``reading``, ``quiet``,
+        ``calibrating``, ``no-view``) or ``no-match``; the page says it in its own language."""
+        return self._frame_view
+
+    def show_frame(self, jpeg: bytes | None, view: str | None = None) -> None:
+        """The camera's latest annotated frame (``GET /api/frame.jpg``) and what the camera was
+        doing (:attr:`last_frame_view`; never written on the picture, which has no language)."""
+        self._frame, self._frame_view = jpeg, view
 
     # --- matches --------------------------------------------------------------------------
 

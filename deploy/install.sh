@@ -10,6 +10,8 @@
 # overwritten. deploy/uninstall.sh undoes it. docs/install.md is the manual.
 #
 # What it does, in order:
+#   0. checks the OS release first: Raspberry Pi OS Trixie (Python 3.13; the pinned numpy 2
+#      breaks an older release's picamera2, whose error then says "picamera2 is not installed")
 #   1. apt packages: the camera (python3-picamera2, libcamera, rpicam-apps-lite), lgpio,
 #      python3-venv, avahi-daemon
 #   2. the user uno-companion, in the groups video (camera) and gpio (pins)
@@ -19,6 +21,7 @@
 #   5. the systemd unit uno-companion.service, and uno-companion-doctor
 #   6. the web port announced on the network (avahi) and opened in ufw where ufw is active
 #   7. enable the unit and (re)start it
+#   8. a smoke test: the venv imports picamera2 and lgpio (what the camera and pins need)
 #
 # --root DIR installs into a staging root (the tests use it): every path is put under DIR,
 # users are added with `useradd --prefix DIR`, and nothing is started. The venv is made with
@@ -30,6 +33,7 @@ usage() {
     cat <<'USAGE'
 usage: install.sh [--dry-run] [--root DIR] [--no-apt] [--no-pip] [--no-start]
                   [--port N] [--hostname NAME] [--python PATH] [--wheels DIR]
+                  [--any-release]
 
   --dry-run        print every step and change nothing
   --root DIR       install into a staging root DIR instead of / (starts nothing)
@@ -40,6 +44,7 @@ usage: install.sh [--dry-run] [--root DIR] [--no-apt] [--no-pip] [--no-start]
   --hostname NAME  rename this machine, so that phones can open http://NAME.local:PORT
   --python PATH    the Python that makes the venv (default /usr/bin/python3)
   --wheels DIR     install from the wheels in DIR only (pip --no-index --find-links DIR)
+  --any-release    install on another OS release than Trixie (at your own risk)
 USAGE
 }
 
@@ -52,6 +57,7 @@ PORT=""
 NEW_HOSTNAME=""
 PYTHON=/usr/bin/python3
 WHEELS=""
+ANY_RELEASE=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
@@ -68,6 +74,7 @@ while [ $# -gt 0 ]; do
         --python=*) PYTHON=${1#--python=} ;;
         --wheels) WHEELS=${2:?--wheels needs a directory}; shift ;;
         --wheels=*) WHEELS=${1#--wheels=} ;;
+        --any-release) ANY_RELEASE=1 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -88,6 +95,22 @@ check_root_privileges
 [ -x "$PYTHON" ] || [ "$DRY_RUN" = 1 ] || [ "$APT" = 1 ] || die "no Python at $PYTHON (see --python)"
 
 say "Installing the Uno table companion from $SRC into ${ROOT}$([ "$DRY_RUN" = 1 ] && echo ' (dry run: nothing is changed)')"
+
+# --- 0. the release -------------------------------------------------------------------------
+step "the OS release: Raspberry Pi OS $RELEASE (64-bit)"
+codename=$(os_codename)
+if [ "$codename" = "$RELEASE" ]; then
+    note "$(os_pretty_name)"
+elif [ -z "$codename" ] && [ "$LIVE" = 0 ]; then
+    note "the root has no /etc/os-release yet: not checked"
+else
+    problem="this is $(os_pretty_name) (${codename:-unknown}); the companion needs Raspberry Pi OS $RELEASE: its Python 3.13 and numpy 2 (an older release's picamera2 breaks on the pinned numpy). Flash Raspberry Pi OS Lite (64-bit) Trixie with Raspberry Pi Imager, or pass --any-release to try anyway"
+    if [ "$ANY_RELEASE" = 1 ] || [ "$DRY_RUN" = 1 ]; then
+        warn "$problem"
+    else
+        die "$problem"
+    fi
+fi
 
 # --- 1. apt packages ------------------------------------------------------------------------
 step "apt packages: ${APT_PACKAGES[*]}"
@@ -223,6 +246,20 @@ elif [ "$LIVE" = 1 ]; then
     run systemctl --quiet enable "$SERVICE"
 else
     enable_in_root
+fi
+
+# --- 8. smoke test ------------------------------------------------------------------------------
+step "smoke test: the venv imports picamera2 and lgpio"
+if [ "$PIP" = 0 ] || [ "$LIVE" = 0 ]; then
+    note "skipped: $([ "$PIP" = 0 ] && echo 'nothing installed (--no-pip)' || echo 'a staging root runs nothing')"
+elif [ "$DRY_RUN" = 1 ]; then
+    note "would run: $VENV/bin/python -c 'import picamera2, lgpio'"
+elif smoke=$("$VENV/bin/python" -c 'import picamera2, lgpio' 2>&1); then
+    note "picamera2 and lgpio import"
+elif [ "$APT" = 0 ]; then
+    warn "the venv cannot import picamera2 and lgpio (--no-apt: install python3-picamera2 python3-lgpio): ${smoke##*$'\n'}"
+else
+    die "the venv cannot import picamera2 and lgpio: ${smoke##*$'\n'}. Check that apt installed python3-picamera2 and python3-lgpio, and run sudo uno-companion-doctor"
 fi
 
 say "Done. The table: http://$(host_name).local:$WEB_PORT/ (or this machine's IP address)."

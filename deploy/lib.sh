@@ -16,6 +16,8 @@ UNIT=/etc/systemd/system/$SERVICE
 WANTS_LINK=/etc/systemd/system/multi-user.target.wants/$SERVICE
 AVAHI_SERVICE=/etc/avahi/services/uno-companion.service
 DOCTOR=/usr/local/sbin/uno-companion-doctor
+# The Raspberry Pi OS release the companion is built for (VERSION_CODENAME in /etc/os-release).
+RELEASE=trixie
 # What the camera needs (picamera2 pulls libcamera and its Python bindings), gpiozero's
 # backend on the Pi 5 (lgpio), the venv, and mDNS.
 APT_PACKAGES=(python3 python3-venv python3-pip python3-picamera2 python3-libcamera
@@ -133,6 +135,20 @@ config_port() {
     awk '/^[[:space:]]*\[/ { web = ($0 ~ /^[[:space:]]*\[web\]/) }
          web && /^[[:space:]]*port[[:space:]]*=/ { sub(/^[^=]*=[[:space:]]*/, ""); print $0 + 0; found = 1; exit }
          END { if (!found) print 8000 }' "$file"
+}
+
+# The root's OS release: its codename (empty when unknown) and its name.
+os_codename() {
+    local file
+    file=$(R /etc/os-release)
+    [ -f "$file" ] && sed -n 's/^VERSION_CODENAME=//p' "$file" | tr -d '"' | head -1
+    return 0
+}
+os_pretty_name() {
+    local file name=""
+    file=$(R /etc/os-release)
+    [ -f "$file" ] && name=$(sed -n 's/^PRETTY_NAME=//p' "$file" | tr -d '"' | head -1)
+    printf '%s' "${name:-an unknown system}"
 }
 
 # This machine's name (as the root will have it).

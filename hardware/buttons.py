@@ -36,7 +36,6 @@ import time
 from typing import Any, Callable
 
 from gpiozero import Button
-from gpiozero.exc import GPIOZeroError
 
 from .errors import PinUnavailable
 from .pinmap import PinMap
@@ -81,7 +80,7 @@ class TableButtons:
                 try:
                     button = Button(pin, pull_up=True, bounce_time=self.pinmap.bounce or None,
                                     pin_factory=pin_factory)
-                except GPIOZeroError as exc:
+                except Exception as exc:  # noqa: BLE001 - gpiozero's errors, and lgpio's own
                     raise PinUnavailable(f"{name} button", pin, exc) from exc
                 button.when_pressed = lambda name=name: self.press(name)
                 self.buttons[name] = button

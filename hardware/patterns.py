@@ -16,7 +16,7 @@ from .timeline import Loop, Track
 
 __all__ = ["OFF", "RED", "GREEN", "BLUE", "AMBER", "YELLOW", "WHITE", "PURPLE", "DIM_GREEN",
            "LIGHT_SIDE", "DARK_SIDE", "COLOURS", "colour_name", "full_colour",
-           "flash", "pulse", "WIN_BLINK", "CAMERA_LOST", "CAMERA_ENDED"]
+           "flash", "pulse", "WIN_BLINK", "CAMERA_LOST", "CAMERA_MISSING", "CAMERA_BUSY", "CAMERA_ENDED"]
 
 Colour = tuple[float, float, float]
 
@@ -74,5 +74,10 @@ def pulse(name: str, colour: Colour, period: float = 1.0, steps: int = 10, pwm: 
 WIN_BLINK = Loop("win", ((True, 0.25), (False, 0.25)))
 #: The status LED while the camera has lost the table: a blue double blink every 1.5 s.
 CAMERA_LOST = Loop("camera-lost", ((BLUE, 0.15), (OFF, 0.15), (BLUE, 0.15), (OFF, 1.05)))
+#: No camera found (none connected, or no picamera2): one long blue blink every two seconds.
+CAMERA_MISSING = Loop("camera-missing", ((BLUE, 1.0), (OFF, 1.0)))
+#: The camera is held by another program: three short blue blinks.
+CAMERA_BUSY = Loop("camera-busy", ((BLUE, 0.15), (OFF, 0.15), (BLUE, 0.15), (OFF, 0.15),
+                                   (BLUE, 0.15), (OFF, 0.75)))
 #: The status LED once the video being refereed has ended: steady blue (nothing more to see).
 CAMERA_ENDED = Loop("camera-ended", ((BLUE, 1.0),))

@@ -97,7 +97,7 @@ class PinMap:
     status_red: int | None = 17      # 11   the status LED (RGB)
     status_green: int | None = 27    # 13
     status_blue: int | None = 22     # 15
-    buzzer: int | None = 18          # 12   PWM-capable
+    buzzer: int | None = 18          # 12   (lgpio: software PWM, as on every pin)
     button_uno: int | None = 23      # 16
     button_draw: int | None = 24     # 18   draw, or pass after a draw
     button_confirm: int | None = 25  # 22

@@ -20,7 +20,9 @@ event                         signal
                               or falling tune
 ``won``, ``round-over`` ...   the winners' seat LEDs blink and a fanfare plays, until the next
                               round starts; ``match-over`` plays the champion's tune
-``camera`` lost               the status LED double-blinks blue until the camera is back
+``camera`` lost               the status LED double-blinks blue until the camera is back (it
+                              hangs or fails); one long blue blink: not found; three short
+                              ones: busy (another program holds it)
 ``camera`` ended              the status LED stays blue: the video being refereed ended
 ``uno``                       a two-note call
 ``match-started``             a two-note start
@@ -60,11 +62,11 @@ from collections import deque
 from typing import Any, Iterable
 
 from gpiozero import LED, RGBLED, Buzzer, TonalBuzzer
-from gpiozero.exc import GPIOZeroError, PinPWMUnsupported
+from gpiozero.exc import PinPWMUnsupported
 from gpiozero.tones import Tone
 
 from .errors import PinUnavailable
-from .patterns import (AMBER, CAMERA_ENDED, CAMERA_LOST, DARK_SIDE, DIM_GREEN, GREEN, LIGHT_SIDE, OFF, RED,
+from .patterns import (AMBER, CAMERA_BUSY, CAMERA_ENDED, CAMERA_LOST, CAMERA_MISSING, DARK_SIDE, DIM_GREEN, GREEN, LIGHT_SIDE, OFF, RED,
                        WIN_BLINK, colour_name, flash, full_colour, pulse)
 from .pinmap import SIDES, PinMap
 from .timeline import EPS, Loop, ManualClock, RealClock, Track
@@ -142,7 +144,7 @@ class _Devices:
             return build()
         except PinPWMUnsupported:
             raise
-        except GPIOZeroError as exc:
+        except Exception as exc:  # noqa: BLE001 - gpiozero's errors, and lgpio's own ("GPIO busy")
             raise PinUnavailable(role, pin if isinstance(pin, int) else None, exc) from exc
 
     def _build(self) -> None:
@@ -253,6 +255,7 @@ class Signals:
         self._confirming = False
         self._confirm_anchor = 0.0
         self._camera = "ok"  # ok, lost or ended: the last ``camera`` status
+        self._camera_cause: str | None = None  # missing, busy, hung or error while lost
         self._camera_anchor = 0.0
         self._last_action_ok: bool | None = None
         self._won_this_action = False
@@ -313,7 +316,7 @@ class Signals:
                 "side": {"side": self._side, "rgb": list(side_rgb), "color": colour_name(side_rgb)}
                 if "side" in self._devices.rgb else None,
                 "status": {"mode": mode, "rgb": list(status_rgb), "color": colour_name(status_rgb),
-                           "showing": self._labels["status"]}
+                           "showing": self._labels["status"], "camera": self._camera_cause}
                 if "status" in self._devices.rgb else None,
                 "buzzer": {"kind": self._devices.buzzer_kind, "playing": self._labels["buzzer"],
                            "note": self._outputs["buzzer"]},
@@ -470,7 +473,9 @@ class Signals:
             return colour, None, None
         if channel == "status":
             if self._camera != "ok":
-                pattern = CAMERA_LOST if self._camera == "lost" else CAMERA_ENDED
+                pattern = (CAMERA_ENDED if self._camera == "ended" else CAMERA_MISSING
+                           if self._camera_cause == "missing" else CAMERA_BUSY
+                           if self._camera_cause == "busy" else CAMERA_LOST)
                 return self._loop(pattern, self._camera_anchor, t)
             if self._confirming:
                 return self._loop(self._confirm_pulse, self._confirm_anchor, t)
@@ -609,8 +614,12 @@ class Signals:
 
     def _on_camera(self, data: dict, now: float) -> None:
         status = data.get("status") if data.get("status") in ("lost", "ended") else "ok"
+        cause = data.get("cause") if status == "lost" else None
         if status == self._camera:
+            if cause != self._camera_cause:  # still lost, for another reason: its own pattern
+                self._camera_cause, self._camera_anchor = cause, now
             return
+        self._camera_cause = cause
         was, self._camera, self._camera_anchor = self._camera, status, now
         self._signal(now, "camera-back" if status == "ok" and was == "lost"
                      else None if status == "ok" else "camera-lost")

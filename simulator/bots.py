@@ -45,7 +45,9 @@ class Bot:
             return self._next_grid_game(public)
         if not legal:
             return None
-        if public.get("turn") and not public.get("pending") and self.rng.random() < self.illegal_rate:
+        # (illegal card plays belong to the card games: the timer and the scoreboard have none)
+        if game.name in ("grid", "flip", "classic") and public.get("turn") \
+                and not public.get("pending") and self.rng.random() < self.illegal_rate:
             attempt = self._illegal_attempt(game, state, public)
             if attempt is not None:
                 return attempt

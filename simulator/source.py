@@ -56,7 +56,9 @@ class SyntheticSource(FrameSource):
 
 def open_source(spec: str = "auto", *, width: int = 1280, height: int = 720, fps: int = 15,
                 script=None) -> FrameSource:
-    """:func:`vision.sources.open_source`, with the synthetic table for ``synthetic`` and for an
-    ``auto`` that finds no Pi camera."""
+    """:func:`vision.sources.open_source`, with the synthetic table for ``synthetic`` (at
+    ``fps`` frames a second of the table's time). ``auto`` is only ever the Pi camera: where
+    there is none it is refused (:class:`vision.sources.CameraLost`), never quietly the
+    synthetic table."""
     return sources.open_source(spec, width=width, height=height, fps=fps,
-                               synthetic=lambda: SyntheticSource(width, height, script=script))
+                               synthetic=lambda: SyntheticSource(width, height, fps=fps, script=script))

@@ -25,7 +25,8 @@ INSTALL = DEPLOY / "install.sh"
 UNINSTALL = DEPLOY / "uninstall.sh"
 UNIT = DEPLOY / "uno-companion.service"
 SCRIPTS = [INSTALL, UNINSTALL, DEPLOY / "lib.sh", DEPLOY / "uno-companion-doctor",
-           REPO / "scripts" / "install-test-tools.sh", REPO / "scripts" / "install-browser.sh"]
+           REPO / "scripts" / "install-test-tools.sh", REPO / "scripts" / "install-browser.sh",
+           REPO / "scripts" / "trixie-test.sh"]
 TOOLS_HINT = "run scripts/install-test-tools.sh (or apt-get install {})"
 PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
 

@@ -215,7 +215,7 @@ def test_markers_none_seen_fails_with_how_to_lay_the_mat():
     assert not result.ok
     assert result.detail == ("saw 0 of the 4 corner markers; missing: north-west, north-east, "
                              "south-east, south-west")
-    assert "companion mat" in result.fix and "60-80 cm" in result.fix
+    assert "companion mat" in result.fix and "85-90 cm" in result.fix
 
 
 def test_markers_without_a_frame_cannot_be_checked():
@@ -305,7 +305,7 @@ def test_pin_in_use_fails_naming_pin_and_role():
     finally:
         holder.close()
     assert not result.ok
-    assert result.detail.startswith("GPIO13 (seat LED south): GPIOPinInUse")
+    assert result.detail.startswith("GPIO13 (seat LED south): another program holds it (GPIOPinInUse")
     assert "[pins]" in result.fix and "systemctl" not in result.fix
 
 

@@ -341,7 +341,8 @@ def test_snapshot_and_describe(rig):
     assert snap["side"] == {"side": "light", "rgb": [1, 1, 1], "color": "white"}
     assert snap["seats"]["east"] == {"on": True, "pattern": "on", "seats": ["ben"]}
     assert snap["seats"]["west"] == {"on": False, "pattern": "off", "seats": []}
-    assert snap["status"] == {"mode": "ok", "rgb": [0, DIM, 0], "color": "green", "showing": None}
+    assert snap["status"] == {"mode": "ok", "rgb": [0, DIM, 0], "color": "green", "showing": None,
+                              "camera": None}
     assert snap["buzzer"] == {"kind": "tonal", "playing": None, "note": None}
     assert rig.signals.describe() == "N:○ E:● S:○ W:○ side:light status:green buzzer:-"
 

@@ -29,7 +29,7 @@ def test_video_file_round_trip_with_times(tmp_path):
     from app.commands.record import record
 
     out = str(tmp_path / "t.avi")
-    src = open_source("synthetic", width=160, height=90)
+    src = open_source("synthetic", width=160, height=90, fps=30)  # frames 1/30 s apart
     n = record(src, out, seconds=0.3, fps=30)
     assert n >= 9
     frames = list(OpenCVSource(out))

@@ -95,8 +95,43 @@ def test_table_view_shows_a_qr_code_of_the_join_link(client):
 def test_join_link_uses_an_ip_address_not_a_host_name(app, client):
     name = socket.gethostname().lower().split(".")[0] + ".local"     # e.g. raspberrypi.local
     html = client.get("/", base_url=f"http://{name}:8000").get_data(as_text=True)
-    ip = app.extensions["companion"]["lan_ip"]
+    ip = app.extensions["companion"]["lan_ip"]()
     assert f"http://{ip}:8000/join/tok" in html
+
+
+# --- phones that can join: a page on loopback says so; the QR code follows the network ----------
+
+def _table_view(app, host_name="localhost:8000"):
+    return app.test_client().get("/", base_url=f"http://{host_name}").get_data(as_text=True)
+
+
+def test_a_page_served_on_loopback_says_phones_cannot_reach_it(host):
+    app = create_app(host, secret_key="k", join_token="tok", lan_address=lambda: "192.168.1.20")
+    app.config["BIND_ADDRESS"] = "127.0.0.1"          # what serve() records: companion demo's default
+    html = _table_view(app)
+    assert 'data-reach="loopback"' in html and "Phones cannot reach this page" in html
+    assert "--host 0.0.0.0" in html and "make run HOST=0.0.0.0" in html
+    assert "<svg" not in html                          # no code that no phone could follow
+    assert "http://127.0.0.1:8000/join/tok" in html    # the link still works on this machine
+    ja = app.test_client().get("/?lang=ja", base_url="http://localhost:8000").get_data(as_text=True)
+    assert "スマホからはこのページに接続できません" in ja
+
+
+def test_the_qr_code_follows_the_network_not_the_address_at_start(host):
+    address = ["127.0.0.1"]                            # Wi-Fi not up yet when the companion starts
+    app = create_app(host, secret_key="k", join_token="tok", lan_address=lambda: address[0])
+    app.config["BIND_ADDRESS"] = "0.0.0.0"
+    html = _table_view(app)
+    assert 'data-reach="no-network"' in html and "<svg" not in html
+    address[0] = "192.168.1.20"                         # the network comes up
+    html = _table_view(app)
+    assert 'data-reach="ok"' in html and "<svg" in html
+    assert "<title>http://192.168.1.20:8000/join/tok</title>" in html
+    address[0] = "10.0.0.7"                             # a new DHCP lease
+    assert "<title>http://10.0.0.7:8000/join/tok</title>" in _table_view(app)
+    # a server bound to one address sends phones there
+    app.config["BIND_ADDRESS"] = "192.168.1.99"
+    assert "<title>http://192.168.1.99:8000/join/tok</title>" in _table_view(app)
 
 
 def test_public_url_overrides_the_join_link(host):
@@ -163,6 +198,12 @@ def test_frame_is_204_until_the_camera_sends_one(host, client):
     r = client.get("/api/frame.jpg")
     assert r.status_code == 200 and r.mimetype == "image/jpeg" and r.data.startswith(b"\xff\xd8")
     assert r.headers["Cache-Control"] == "no-store"
+    assert "X-Camera-View" not in r.headers
+    # what the camera was doing goes beside the picture, as a word the page translates
+    host.show_frame(b"\xff\xd8fake\xff\xd9", view="hands")
+    assert client.get("/api/frame.jpg").headers["X-Camera-View"] == "hands"
+    host.show_frame(b"\xff\xd8fake\xff\xd9", view="bad\r\nheader")    # never a header of its own
+    assert "X-Camera-View" not in client.get("/api/frame.jpg").headers
 
 
 def test_legal_actions_for_a_seat(flip, client):
@@ -574,3 +615,23 @@ def test_recent_events_in_state(flip, app):
     flip.bus.join()
     kinds = [e["type"] for e in c.get("/api/state").json["recent"]]
     assert "played" in kinds and "turn" in kinds and "state" not in kinds
+
+
+def test_every_refusal_code_of_the_app_has_words_in_both_languages():
+    """The codes the web app refuses with (read from its source, so a new one is checked too)
+    have their sentence: the page never shows a bare code, in English or in Japanese."""
+    from pathlib import Path
+
+    from web import app as web_app
+    from web.i18n import LANGS
+
+    source = "\n".join(p.read_text(encoding="utf-8")
+                       for p in Path(web_app.__file__).parent.glob("*.py"))
+    codes = set(re.findall(r'(?:ApiError|error)\(\d+, "([a-z-]+)"', source))
+    codes |= set(re.findall(r'\bcode = "([a-z-]+)"', source))
+    codes |= set(web_app._HTTP_CODES.values()) | {"bad-request", "bad-response"}
+    assert {"seat-taken", "organiser-only", "bad-host", "not-joined", "too-large"} <= codes
+    for lang in LANGS:
+        words = json.loads((Path(web_app.__file__).parent / "i18n" / f"{lang}.json")
+                           .read_text(encoding="utf-8"))
+        assert sorted(c for c in codes if f"err_{c}" not in words) == [], lang

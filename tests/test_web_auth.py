@@ -316,7 +316,7 @@ def test_a_foreign_host_is_refused(flip, app, name):
 
 def test_this_machines_names_are_accepted(flip, app):
     c = app.test_client()
-    lan = app.extensions["companion"]["lan_ip"]
+    lan = app.extensions["companion"]["lan_ip"]()
     hostname = socket.gethostname().lower()
     for name in ("localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000", f"{lan}:8000",
                  hostname, hostname.split(".")[0] + ".local:8000", "LOCALHOST"):

@@ -35,8 +35,14 @@ if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
 from web import serve  # noqa: E402
 
 # One Chromium for the module, and the tests in their written order: with -n they all go to one
-# worker (--dist loadgroup, see the Makefile).
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+# worker (--dist loadgroup, see the Makefile); each browser module is a group of its own, so the
+# three modules run side by side on different workers.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-flows")]
+
+#: How long a page may take to show what a test waits for (ms). A bound on waiting, not a speed
+#: check: a wait ends as soon as its condition holds, and on a loaded machine a page can take
+#: seconds (speed belongs to benchmarks/web_sse_load.py).
+WAIT = 30_000
 
 TIMER = {"setup": {"game": "timer", "seats": ["ann", "ben", "cai"], "first": "ann",
                    "options": {"turn_seconds": 45}}}
@@ -96,13 +102,14 @@ def join(browser, server, seat: str | None):
     link = page.locator(".join-url a").get_attribute("href")
     assert link.startswith(server.url) and link.endswith("/join/join-me")
     page.goto(link)
+    assert page.locator("#conn").count() == 0      # no live stream here: no "reconnecting" dot
     page.locator(f'.join-seat[data-seat="{seat or ""}"]').click()
     page.wait_for_url(f"**/seat/{seat}" if seat else "**/setup")
     return page
 
 
 def wait_live(page) -> None:
-    page.wait_for_selector('#conn[data-state="on"]', timeout=5000)
+    page.wait_for_selector('#conn[data-state="on"]', timeout=WAIT)
 
 
 def test_join_and_see_the_turn_change_live(table, browser):
@@ -112,13 +119,13 @@ def test_join_and_see_the_turn_change_live(table, browser):
     ben = join(browser, server, "ben")
     wait_live(ann)
     wait_live(ben)
-    ann.wait_for_function("document.querySelector('#banner').dataset.mine === 'yes'", timeout=3000)
+    ann.wait_for_function("document.querySelector('#banner').dataset.mine === 'yes'", timeout=WAIT)
     assert ben.locator("#banner-text").inner_text() == "Waiting for ann"
     shot(ann, "seat-your-turn")
     # The referee plays ann's card; ben's phone shows his turn live, with no reload (how fast is
     # benchmarks/web_sse_load.py's business: a wall-clock bound here only fails on a busy machine)
     host.table.act({"by": "ann", "do": "play", "card": "red-7"}, source="test")
-    ben.wait_for_function("document.querySelector('#banner').dataset.mine === 'yes'", timeout=10000)
+    ben.wait_for_function("document.querySelector('#banner').dataset.mine === 'yes'", timeout=WAIT)
     assert ben.locator("#banner-text").inner_text() == "Your turn!"
     shot(ben, "seat-turn-arrived")
     ann.context.close()
@@ -131,7 +138,7 @@ def test_declare_a_wild_colour(table, browser):
     host.table.act({"by": "ann", "do": "play", "card": "red-7"}, source="test")
     ben = join(browser, server, "ben")
     wait_live(ben)
-    ben.wait_for_function("document.querySelector('#banner').dataset.mine === 'yes'", timeout=3000)
+    ben.wait_for_function("document.querySelector('#banner').dataset.mine === 'yes'", timeout=WAIT)
     ben.get_by_role("button", name="Play a card").click()
     ben.locator('.picker-colors [data-color="*"]').click()
     shot(ben, "seat-card-picker")
@@ -141,7 +148,7 @@ def test_declare_a_wild_colour(table, browser):
     assert names == ["▲ red", "● yellow", "■ green", "◆ blue"]
     shot(ben, "seat-declare-colour")
     ben.locator('.color-choices [data-color="blue"]').click()
-    ben.wait_for_function("document.querySelector('#banner').dataset.mine === 'no'", timeout=3000)
+    ben.wait_for_function("document.querySelector('#banner').dataset.mine === 'no'", timeout=WAIT)
     state = host.table.state_json()
     assert (state["top"], state["color"], state["turn"]) == ("wild", "blue", "cai")
     ben.wait_for_selector(".swatch.c-blue")
@@ -160,11 +167,11 @@ def test_press_uno(table, browser):
     assert host.table.state_json()["hands"]["ann"] == 2
     ann = join(browser, server, "ann")
     wait_live(ann)
-    ann.wait_for_function("document.querySelector('#banner').dataset.mine === 'yes'", timeout=3000)
+    ann.wait_for_function("document.querySelector('#banner').dataset.mine === 'yes'", timeout=WAIT)
     ann.get_by_role("button", name="UNO!").click()
     ann.wait_for_function(
         "Array.from(document.querySelectorAll('#events li')).some(li => li.textContent.includes('ann: UNO!'))",
-        timeout=3000)
+        timeout=WAIT)
     assert "ann" in host.table.state_json()["uno"]["called"]
     shot(ann, "seat-uno")
     ann.context.close()
@@ -175,7 +182,7 @@ def test_grid_game_seat_and_scoreboard(table, browser):
     host.start_match(grid_setup(0))
     north = join(browser, server, "north")
     wait_live(north)
-    north.wait_for_selector(".grid7 .cell.target", timeout=3000)
+    north.wait_for_selector(".grid7 .cell.target", timeout=WAIT)
     shot(north, "seat-grid")
     # Play the game out from the referee's side (moves toward the nearest border).
     t = host.table
@@ -213,24 +220,34 @@ def test_table_view_and_setup_screens(table, browser):
     tv = ctx.new_page()
     tv.goto(server.url + "/")
     wait_live(tv)
-    tv.wait_for_function("document.querySelector('#turn').textContent === 'ben'", timeout=3000)
-    assert tv.locator(".qr svg").count() == 1
+    tv.wait_for_function("document.querySelector('#turn').textContent === 'ben'", timeout=WAIT)
+    # served on 127.0.0.1: no QR code a phone could not follow, and the page says why
+    assert tv.locator(".qr svg").count() == 0
+    assert "--host 0.0.0.0" in tv.locator(".join-panel .reach-note").inner_text()
     assert tv.locator("#frame-none").is_visible()          # no camera yet: the placeholder
     assert tv.locator(".led.on").count() == 1
     shot(tv, "table-view")
     host.start_match(grid_setup(3))
-    tv.wait_for_selector(".grid5 .pawn", timeout=3000)
+    tv.wait_for_selector(".grid5 .pawn", timeout=WAIT)
     shot(tv, "table-view-grid")
     ctx.close()
 
     organiser = join(browser, server, None)
+    # the opening card's pattern is a valid v-flag expression: Chromium really checks it
+    organiser.locator('input[name="game"][value="flip"]').check(force=True)
+    start = organiser.locator('input[name="start"]')
+    start.fill("Red 5!")
+    assert organiser.evaluate("document.querySelector('input[name=start]').validity.patternMismatch")
+    start.fill("red-draw-two")
+    assert not organiser.evaluate(
+        "document.querySelector('input[name=start]').validity.patternMismatch")
     organiser.locator('input[name="game"][value="grid"]').check(force=True)
     organiser.locator("#deal-random").click()
     organiser.wait_for_selector("#grid-preview .grid5")
     assert organiser.locator("#deal-camera").is_disabled()
     shot(organiser, "setup")
     organiser.locator("#start-match").click()
-    organiser.wait_for_url(server.url + "/", timeout=5000)
+    organiser.wait_for_url(server.url + "/", timeout=WAIT)
     assert host.table.game.name == "grid" and host.table.seats == ["north", "south"]
     organiser.context.close()
 
@@ -266,9 +283,9 @@ def test_timer_match_end_my_turn_arrives_live(table, browser):
     organiser.locator('input[name="opt-turn_seconds"]').fill("45")
     shot(organiser, "setup-timer")
     organiser.locator("#start-match").click()
-    organiser.wait_for_url(server.url + "/", timeout=5000)
+    organiser.wait_for_url(server.url + "/", timeout=WAIT)
     assert host.table.game.name == "timer" and host.table.seats == ["ann", "ben", "cai"]
-    organiser.wait_for_selector(".timer-board .bigclock", timeout=3000)
+    organiser.wait_for_selector(".timer-board .bigclock", timeout=WAIT)
     shot(organiser, "table-view-timer-phone")
     organiser.context.close()
 
@@ -282,10 +299,10 @@ def test_timer_match_end_my_turn_arrives_live(table, browser):
     # the 45 s turn counting down (0:49-0:35: a loaded machine may take seconds to get here;
     # the default 30 s turn would show 0:30 or less)
     ann.wait_for_function("/^0:(4\\d|3[5-9])$/.test(document.querySelector('.bigclock').textContent)",
-                          timeout=3000)
+                          timeout=WAIT)
     shot(ann, "seat-timer-your-turn")
     end_turn.click()
-    mine(ben, True, timeout=10000)             # ben's phone hears it live (no reload)
+    mine(ben, True, timeout=WAIT)             # ben's phone hears it live (no reload)
     assert ben.locator(".clock-turn").inner_text() == "Turn 2"
     assert ben.get_by_role("button", name="End my turn").is_enabled()
     mine(ann, False)
@@ -299,7 +316,7 @@ def test_timer_match_end_my_turn_arrives_live(table, browser):
     tv = ctx.new_page()
     tv.goto(server.url + "/")
     wait_live(tv)
-    tv.wait_for_function("document.querySelector('#turn').textContent === 'ben'", timeout=3000)
+    tv.wait_for_function("document.querySelector('#turn').textContent === 'ben'", timeout=WAIT)
     assert not tv.locator(".camera-panel").is_visible()     # no camera in this mode
     assert "Turn 2" in tv.locator("#status-line").inner_text()
     shot(tv, "table-view-timer")
@@ -317,7 +334,7 @@ def test_scoreboard_round_from_the_phones(table, browser):
     organiser.locator('input[name="opt-target"]').fill("300")
     shot(organiser, "setup-scoreboard")
     organiser.locator("#start-match").click()
-    organiser.wait_for_url(server.url + "/", timeout=5000)
+    organiser.wait_for_url(server.url + "/", timeout=WAIT)
     assert host.table.game.name == "scoreboard"
     assert host.table.state_json()["deck"] == "light"
     organiser.context.close()
@@ -328,6 +345,11 @@ def test_scoreboard_round_from_the_phones(table, browser):
     for p in (ann, ben, cai):
         wait_live(p)
     ann.wait_for_selector(".sb-table")
+    ann.wait_for_function(
+        "document.querySelector('#prompt').textContent.includes('Still missing: ben, cai')",
+        timeout=WAIT)
+    # one word on who is missing, never counting this phone's own seat among the others
+    assert "Waiting for ann" not in ann.locator("#seat-app").inner_text()
     won = ann.locator('[data-do="won"]')
     assert won.is_disabled()
     # ben types his points on the number pad
@@ -338,7 +360,7 @@ def test_scoreboard_round_from_the_phones(table, browser):
     shot(ben, "seat-scoreboard-numpad")
     ben.locator(".sheet [data-send]").click()
     ann.wait_for_function(
-        "document.querySelector('#prompt').textContent.includes('Still missing: cai')", timeout=3000)
+        "document.querySelector('#prompt').textContent.includes('Still missing: cai')", timeout=WAIT)
     # cai lays his cards open: a light-side draw one (10) and a yellow 9
     cai.get_by_role("button", name="Pick my cards").click()
     cai.locator('.picker-faces [data-card="red-draw-one"]').click()
@@ -347,14 +369,14 @@ def test_scoreboard_round_from_the_phones(table, browser):
     assert cai.locator(".hand-total").inner_text() == "Hand: 19 points"
     shot(cai, "seat-scoreboard-cards")
     cai.locator(".sheet [data-send]").click()
-    ann.wait_for_function("!document.querySelector('[data-do=won]').disabled", timeout=3000)
+    ann.wait_for_function("!document.querySelector('[data-do=won]').disabled", timeout=WAIT)
     assert ann.locator("#banner-text").inner_text() == "Did you win? Close the round"
     cai.wait_for_function(
-        "document.querySelector('#banner-text').textContent === 'Waiting for ann'", timeout=3000)
+        "document.querySelector('#banner-text').textContent === 'Waiting for ann'", timeout=WAIT)
     shot(ann, "seat-scoreboard-all-in")
     won.click()
     ann.wait_for_function(
-        "document.querySelector('.round-big').textContent === 'Round 2'", timeout=3000)
+        "document.querySelector('.round-big').textContent === 'Round 2'", timeout=WAIT)
     assert ann.locator("#banner-text").inner_text() == "Enter your hand"
     assert host.table.state_json()["scores"] == {"ann": 53, "ben": 0, "cai": 0}
     totals = ann.locator(".sb-table td.total").all_inner_texts()
@@ -397,13 +419,13 @@ def test_dialogs_take_the_focus_and_esc_cancels_them(table, browser):
     ben.locator('.numpad [data-key="5"]').click()
     ben.locator(".sheet [data-send]").click()
     ben.wait_for_function("document.querySelector('#prompt').textContent.includes('5')",
-                          timeout=3000)
+                          timeout=WAIT)
     assert host.table.state_json()["entered"] == {"ben": 5}
     ben.context.close()
 
     organiser = join(browser, server, None)
     end = organiser.locator("#end-match")
-    organiser.wait_for_function("!document.querySelector('#end-match').disabled", timeout=3000)
+    organiser.wait_for_function("!document.querySelector('#end-match').disabled", timeout=WAIT)
     end.click()                                          # asked in the page's dialog ...
     organiser.wait_for_selector("dialog.sheet[open]")
     assert organiser.evaluate("document.activeElement.hasAttribute('data-cancel')")
@@ -412,7 +434,7 @@ def test_dialogs_take_the_focus_and_esc_cancels_them(table, browser):
     assert host.table is not None
     end.click()
     organiser.locator(".sheet [data-yes]").click()
-    organiser.wait_for_function("document.querySelector('#end-match').disabled", timeout=3000)
+    organiser.wait_for_function("document.querySelector('#end-match').disabled", timeout=WAIT)
     assert host.table is None
     organiser.context.close()
 
@@ -489,9 +511,9 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
         referee.on_reading(_reading([["red-7"] + QUESTION_GRID[0][1:]] + QUESTION_GRID[1:], 1,
                                     changed=("cell-0-0",)))
         assert referee.question is not None and referee.question.kind.value == "first-look"
-        ja.wait_for_selector("#prompt:not([hidden]) button[data-confirm]", timeout=3000)
+        ja.wait_for_selector("#prompt:not([hidden]) button[data-confirm]", timeout=WAIT)
         prompt = ja.locator("#prompt").inner_text()
-        assert "north" in prompt and "マス (0, 0)" in prompt and "最初" in prompt
+        assert "北" in prompt and "マス (0, 0)" in prompt and "最初" in prompt   # the seat too
         buttons = ja.locator("#prompt button").all_inner_texts()
         assert buttons[-1] == "いいえ、最初からこう並べた"
         assert any("マス (0, 0)" in b and "出した" in b for b in buttons[:-1])
@@ -499,27 +521,27 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
         shot(ja, "seat-camera-question-ja")
         # the same question on an English page is English (the check above can fail)
         en.goto(f"{server.url}/seat/north?lang=en")
-        en.wait_for_selector("#events li", state="attached", timeout=3000)
+        en.wait_for_selector("#events li", state="attached", timeout=WAIT)
         en.locator("details.recent summary").click()
         assert {"camera", "first", "look"} <= _english_on(en, "#events")
         # answered "no" from the phone; then a wild read in a region: which colour?
         ja.locator("#prompt button").last.click()
-        ja.wait_for_selector("#prompt", state="hidden", timeout=3000)
+        ja.wait_for_selector("#prompt", state="hidden", timeout=WAIT)
         referee.on_reading(_reading(QUESTION_GRID, 2, changed=("cell-0-1",), probs={
             "cell-0-1": {"red-8": 0.55, "red-0": 0.40, "red-2": 0.05}}))
         assert referee.question is not None and referee.question.kind.value == "unsure"
-        ja.wait_for_selector("#prompt:not([hidden]) button[data-confirm]", timeout=3000)
+        ja.wait_for_selector("#prompt:not([hidden]) button[data-confirm]", timeout=WAIT)
         assert "何もしていない（カメラの読み違い）" in ja.locator("#prompt").inner_text()
         assert _english_on(ja) == set(), ja.locator("#prompt").inner_text()
         ja.locator("#prompt button").last.click()
-        ja.wait_for_selector("#prompt", state="hidden", timeout=3000)
+        ja.wait_for_selector("#prompt", state="hidden", timeout=WAIT)
         # a refusal: north plays a card that does not match
         answer = host.table.act({"by": "north", "do": "play", "card": "blue-9", "cell": [0, 3]},
                                 source="test")
         assert answer.error == "not-matching"
         ja.locator("details.recent summary").click()
         ja.wait_for_function("document.querySelector('#events').innerText.includes('反則')",
-                             timeout=3000)
+                             timeout=WAIT)
         events = ja.locator("#events").inner_text()
         assert "合っていません" in events and "does not match" not in events
         assert _english_on(ja) == set(), events
@@ -527,15 +549,15 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
         # the table view: the lights panel and the events
         view = browser.new_context(locale="ja-JP", **PHONE).new_page()
         view.goto(f"{server.url}/?lang=ja")
-        view.wait_for_selector("#signals .buzzer", timeout=3000)
+        view.wait_for_selector("#signals .buzzer", timeout=WAIT)
         view.wait_for_function("document.querySelector('#events').innerText.includes('反則')",
-                               timeout=3000)
+                               timeout=WAIT)
         lights = view.locator("#signals").inner_text()
         assert "状態: カメラが確認中" in lights and "確認の音 (A5)" in lights and "消灯" in lights
         assert _english_on(view) == set(), view.locator("body").inner_text()
         shot(view, "table-lights-ja")
         view.goto(f"{server.url}/?lang=en")
-        view.wait_for_selector("#signals .buzzer", timeout=3000)
+        view.wait_for_selector("#signals .buzzer", timeout=WAIT)
         assert {"status", "camera", "asks", "question"} <= _english_on(view, "#signals")
         view.context.close()
         ja.context.close()
@@ -543,3 +565,28 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
     finally:
         host.show_signals(signals)
         referee.close()
+
+
+def test_the_table_view_follows_the_network(table, browser):
+    """Wi-Fi that comes up after the companion: the open table view shows the QR code once the
+    machine has an address (the page reads its join panel again; called at once here rather
+    than waiting its 10 s)."""
+    host, _ = table
+    address = ["127.0.0.1"]
+    server = serve(host, "0.0.0.0", 0, block=False, secret_key="browser-test",
+                   join_token="join-me", lan_address=lambda: address[0])
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    try:
+        tv = ctx.new_page()
+        tv.goto(f"http://127.0.0.1:{server.port}/")
+        assert tv.locator("#join-panel").get_attribute("data-reach") == "no-network"
+        assert tv.locator(".qr svg").count() == 0
+        address[0] = "192.168.1.20"
+        tv.evaluate("refreshJoinPanel()")
+        tv.wait_for_selector(".qr svg", timeout=WAIT)
+        assert tv.locator(".join-url a").inner_text() == \
+            f"http://192.168.1.20:{server.port}/join/join-me"
+        assert tv.locator("#join-panel").get_attribute("data-reach") == "ok"
+    finally:
+        ctx.close()
+        server.shutdown()

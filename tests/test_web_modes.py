@@ -239,6 +239,12 @@ def test_scoreboard_page_rounds_live_row_chart_and_history():
     c = app.test_client()
     html = c.get("/scoreboard").get_data(as_text=True)
     assert "Round 1" in html and "Round 2" in html and "Round 3 (now)" in html
+    # each round row says that round's points (ann scored nothing in round 2), and the total
+    rows = re.findall(r"<tr><th scope=\"row\">Round \d</th>(.*?)</tr>", html, re.S)
+    points = [re.findall(r'class="round-points">([^<]*)<', row) for row in rows]
+    assert points == [["+42", "0", "0"], ["0", "+25", "0"]]
+    assert [re.findall(r'class="running">total (\d+)<', row) for row in rows] == [
+        ["42", "0", "0"], ["42", "25", "0"]]
     assert html.count("<polyline") == 3
     assert "Scoreboard only" in html
     data = c.get("/api/scoreboard").json["current"]

@@ -230,3 +230,22 @@ def test_shutdown_ends_the_streams_and_the_threads(host):
             break
         time.sleep(0.1)
     assert threading.active_count() <= before
+
+
+def test_the_terminal_says_how_phones_join(host):
+    web = _start(host)                                   # 127.0.0.1: phones cannot reach it
+    try:
+        note = web.phones_note()
+        assert note.startswith("Phones cannot reach this page") and "--host 0.0.0.0" in note
+    finally:
+        web.shutdown()
+    address = ["127.0.0.1"]
+    web = serve(host, "0.0.0.0", 0, block=False, secret_key="k", join_token="tok",
+                lan_address=lambda: address[0])
+    try:
+        assert "no network address" in web.phones_note()
+        address[0] = "192.168.1.20"                      # looked up when asked, not at start
+        assert web.phones_note() == (f"Phones join at http://192.168.1.20:{web.port}/ "
+                                     "(scan the QR code on the table view).")
+    finally:
+        web.shutdown()

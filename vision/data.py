@@ -1,7 +1,10 @@
 """Where the (unlicensed, never committed) training and evaluation data lives, and its split.
 
-The data is read from ``../shared/data`` next to the repository root, or from the folder named by
-the ``UNO_DATA`` environment variable. Nothing under it is ever copied into the project.
+The photo data is not part of the repository. It is read from the folder named by the
+``UNO_DATA`` environment variable (``companion evaluate --data DIR`` and ``python -m vision.train
+--data DIR`` set it), by default a ``shared/data`` folder beside the repository's own folder. It
+holds ``photos/labels.csv`` (with the photos) and ``card_art/``. Nothing under it is ever copied
+into the project.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ class DataMissing(RuntimeError):
 
 
 def data_dir() -> Path:
-    """The shared data folder: ``$UNO_DATA`` or ``<repo>/../shared/data``."""
+    """The photo data folder: ``$UNO_DATA``, by default ``shared/data`` beside the repository."""
     env = os.environ.get("UNO_DATA")
     return Path(env) if env else (REPO_ROOT / ".." / "shared" / "data").resolve()
 
@@ -40,8 +43,8 @@ def require_data() -> Path:
     root = data_dir()
     if not (root / "photos" / "labels.csv").is_file():
         raise DataMissing(
-            f"card data not found at {root} (expected photos/labels.csv and card_art/); "
-            "set UNO_DATA to the shared data folder"
+            f"the photo data is not at {root} (expected photos/labels.csv and card_art/ there). "
+            "It is not part of the repository: point UNO_DATA at the folder that holds it"
         )
     return root
 

@@ -49,6 +49,9 @@ CORNER_IDS = (0, 1, 2, 3)
 CORNER_NAMES = ("north-west", "north-east", "south-east", "south-west")
 #: The marker to stick on the pawn.
 PAWN_ID = 7
+#: The black square's share of a printed marker's side (its cut line): the ArUco marker's six
+#: modules (4x4 bits and a black border) inside a white margin of one module each side.
+MARKER_BLACK_SHARE = 6 / 8
 
 
 class CalibrationFailed(RuntimeError):
@@ -139,11 +142,19 @@ class Layout:
         return (min(max(row, -1), 5), min(max(col, -1), 5))
 
     def marker_square(self, index: int) -> np.ndarray:
-        """The four corners (mm, marker's own clockwise order from its top-left) of corner marker ``index``."""
+        """The four corners (mm, marker's own clockwise order from its top-left) of corner marker
+        ``index`` as printed: its cut line, ``marker_mm`` a side, white margin included."""
         m, i = self.marker_mm, self.marker_inset
         x0 = i if index in (0, 3) else self.width - i - m
         y0 = i if index in (0, 1) else self.height - i - m
         return np.array([[x0, y0], [x0 + m, y0], [x0 + m, y0 + m], [x0, y0 + m]], np.float32)
+
+    def marker_black_square(self, index: int) -> np.ndarray:
+        """The corners of corner marker ``index``'s black square (what the detector finds):
+        :data:`MARKER_BLACK_SHARE` of the printed square, about the same centre."""
+        q = self.marker_square(index)
+        centre = q.mean(axis=0)
+        return (centre + (q - centre) * MARKER_BLACK_SHARE).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -275,7 +286,7 @@ def view_from_markers(image: np.ndarray, layout: Layout = Layout(), lens: LensMo
     src, dst = [], []
     for index, marker_id in enumerate(CORNER_IDS):
         if marker_id in markers:
-            src.append(layout.marker_square(index))
+            src.append(layout.marker_black_square(index))  # the detector finds the black square
             dst.append(markers[marker_id])
     if len(src) < 3:
         seen = sorted(set(markers) & set(CORNER_IDS))
@@ -473,8 +484,9 @@ def follow_view(view: View, before: np.ndarray, after: np.ndarray, min_inliers: 
 
 @lru_cache(maxsize=64)
 def marker_image(marker_id: int, px: int) -> np.ndarray:
-    """An ArUco marker of the kit's dictionary, ``px`` square, with its white quiet zone included."""
-    inner = int(round(px * 6 / 8))
+    """An ArUco marker of the kit's dictionary, ``px`` square, with its white quiet zone included
+    (the black square is :data:`MARKER_BLACK_SHARE` of it)."""
+    inner = int(round(px * MARKER_BLACK_SHARE))
     mk = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), marker_id, inner)
     out = np.full((px, px), 255, np.uint8)
     o = (px - inner) // 2

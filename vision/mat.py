@@ -5,84 +5,220 @@ written here, by hand: each page is one image (Flate-compressed RGB, the stdlib'
 every printer driver understands; no PDF library is needed.
 
 Print at 100 % ("actual size", not "fit to page"): the markers' size is part of the geometry.
+The kit is a measuring kit, and says so on paper:
+
+* every marker is printed at its **cut line** (``Layout.marker_mm``, 40 mm; the pawn's
+  ``Layout.pawn_marker_mm``, 22 mm), a grey square to cut along that holds the marker's white
+  margin; the **black square** inside is three quarters of it (30 mm; the pawn's 16.5 mm);
+  both sizes are printed beside each marker (:func:`marker_sizes`);
+* every marker page carries a 100 mm ruler at actual size, to check the printer's scale;
+* the layout page is drawn at 1:3 with a scale bar, the marker numbers beside the markers, and
+  the grid's and piles' offsets from the play area's north-west corner in millimetres.
 """
 
 from __future__ import annotations
 
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from .geometry import CORNER_IDS, CORNER_NAMES, PAWN_ID, Layout
+from .geometry import CORNER_IDS, CORNER_NAMES, MARKER_BLACK_SHARE, PAWN_ID, Layout
 from .geometry import marker_image
 
-__all__ = ["kit_pages", "write_kit", "write_pdf", "A4_MM"]
+__all__ = ["kit_pages", "write_kit", "write_pdf", "marker_sizes", "MarkerSizes", "A4_MM",
+           "LAYOUT_SCALE", "BLACK_SHARE"]
 
 A4_MM = (210.0, 297.0)
+#: The black square's share of the cut line (:data:`vision.geometry.MARKER_BLACK_SHARE`).
+BLACK_SHARE = MARKER_BLACK_SHARE
+#: The layout page shows the play area at 1 : LAYOUT_SCALE (540 x 605 mm fit an A4 page at 1:3).
+LAYOUT_SCALE = 3
+#: The length of the rulers printed at actual size, and of the layout page's scale bar (on the mat).
+RULER_MM = 100
+_GREY = (150, 150, 150)
+_RED = (0, 0, 160)
 
 
-def _page(dpi: int) -> tuple[np.ndarray, float]:
-    px = dpi / 25.4
-    w, h = int(A4_MM[0] * px), int(A4_MM[1] * px)
-    return np.full((h, w, 3), 255, np.uint8), px
+@dataclass(frozen=True)
+class MarkerSizes:
+    """A printed marker's sizes in millimetres: the cut line (the whole printed square, white
+    margin included) and the black square inside it (what the camera finds)."""
+
+    cut_mm: float
+    black_mm: float
+
+    def text(self) -> str:
+        return f"black square {_mm(self.black_mm)} mm, cut line {_mm(self.cut_mm)} mm"
 
 
-def _text(img, text, x, y, scale=1.0, thick=2):
-    cv2.putText(img, text, (int(x), int(y)), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick, cv2.LINE_AA)
+def marker_sizes(layout: Layout = Layout()) -> dict[str, MarkerSizes]:
+    """The printed sizes of the corner markers (``corner``) and of the pawn marker (``pawn``).
+
+    >>> marker_sizes()["corner"].text()
+    'black square 30 mm, cut line 40 mm'
+    >>> marker_sizes()["pawn"].text()
+    'black square 16.5 mm, cut line 22 mm'
+    """
+    return {"corner": MarkerSizes(layout.marker_mm, layout.marker_mm * BLACK_SHARE),
+            "pawn": MarkerSizes(layout.pawn_marker_mm, layout.pawn_marker_mm * BLACK_SHARE)}
+
+
+def _mm(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+class _Page:
+    """A white A4 page drawn on in millimetres."""
+
+    def __init__(self, dpi: int):
+        self.px = dpi / 25.4
+        w, h = int(round(A4_MM[0] * self.px)), int(round(A4_MM[1] * self.px))
+        self.img = np.full((h, w, 3), 255, np.uint8)
+
+    def p(self, mm: float) -> int:
+        return int(round(mm * self.px))
+
+    def text(self, text: str, x: float, y: float, size: float = 3.0, color=(0, 0, 0)) -> None:
+        """``text`` with its baseline at (x, y) mm, capitals about ``size`` mm high."""
+        scale = size * self.px / 22.0  # Hershey simplex capitals are ~22 px high at scale 1
+        thick = max(1, int(round(scale * 1.6)))
+        cv2.putText(self.img, text, (self.p(x), self.p(y)), cv2.FONT_HERSHEY_SIMPLEX, scale, color,
+                    thick, cv2.LINE_AA)
+
+    def line(self, x0, y0, x1, y1, color=(0, 0, 0), width_mm: float = 0.35) -> None:
+        cv2.line(self.img, (self.p(x0), self.p(y0)), (self.p(x1), self.p(y1)), color,
+                 max(1, self.p(width_mm)))
+
+    def marker(self, marker_id: int, x: float, y: float, sizes: MarkerSizes) -> None:
+        """A marker with its white margin, its north-west corner at (x, y) mm, and its grey cut
+        line drawn just outside the margin (the cut keeps the whole margin)."""
+        x0, y0, side = self.p(x), self.p(y), self.p(sizes.cut_mm)
+        self.img[y0:y0 + side, x0:x0 + side] = marker_image(marker_id, side)[..., None]
+        t = max(1, self.p(0.25))
+        cv2.rectangle(self.img, (x0 - t, y0 - t), (x0 + side + t - 1, y0 + side + t - 1), _GREY, t)
+
+    def bar(self, x: float, y: float, length: float, step: float) -> None:
+        """A bar ``length`` mm long from (x, y) (its ends exact: no line caps), ticked upwards
+        every ``step`` mm (a longer tick every five)."""
+        x1 = self.p(x + length) - 1
+        cv2.rectangle(self.img, (self.p(x), self.p(y)), (x1, self.p(y + 0.6)), (0, 0, 0), -1)
+        for k in range(11):
+            tx = min(self.p(x + k * step), x1)
+            top = self.p(y - (4 if k % 5 == 0 else 2.5))
+            cv2.rectangle(self.img, (tx - max(0, self.p(0.15)), top), (tx, self.p(y)), (0, 0, 0), -1)
+
+    def ruler(self, x: float, y: float) -> None:
+        """A RULER_MM long bar at actual size with a tick every 10 mm, and what to do with it."""
+        self.bar(x, y, RULER_MM, RULER_MM / 10)
+        self.text(f"This ruler is {RULER_MM} mm long at 100 % (actual size): measure it.", x,
+                  y + 6, 2.6)
 
 
 def kit_pages(layout: Layout = Layout(), dpi: int = 150) -> list[tuple[str, np.ndarray]]:
     """(name, BGR image) of every page: one per corner marker, the pawn markers, the guide."""
+    sizes = marker_sizes(layout)
     pages = []
     for index, marker_id in enumerate(CORNER_IDS):
-        img, px = _page(dpi)
-        side = int(layout.marker_mm * px)
-        m = marker_image(marker_id, side)
-        x0, y0 = (img.shape[1] - side) // 2, int(60 * px)
-        img[y0:y0 + side, x0:x0 + side] = m[..., None]
-        cv2.rectangle(img, (x0 - 2, y0 - 2), (x0 + side + 2, y0 + side + 2), (200, 200, 200), 1)
-        _text(img, f"{CORNER_NAMES[index].upper()} corner of the play area", 20 * px, 40 * px, 1.1)
-        _text(img, f"marker {marker_id}, {layout.marker_mm:.0f} mm: cut along the grey line", 20 * px, 150 * px, 0.8)
-        _text(img, "Put it inside the corner, the marker's top edge facing north.", 20 * px, 165 * px, 0.8)
-        _text(img, f"Play area: {layout.width:.0f} x {layout.height:.0f} mm (markers at its corners).", 20 * px, 180 * px, 0.8)
-        pages.append((f"marker-{CORNER_NAMES[index]}", img))
-    img, px = _page(dpi)
-    side = int(layout.pawn_marker_mm * px)
-    m = marker_image(PAWN_ID, side)
+        page = _Page(dpi)
+        x0 = (A4_MM[0] - layout.marker_mm) / 2
+        page.text(f"Marker {marker_id}: the {CORNER_NAMES[index].upper()} corner", 20, 30, 6)
+        page.marker(marker_id, x0, 60, sizes["corner"])
+        page.text(f"marker {marker_id}", x0 + layout.marker_mm + 4, 64, 3)
+        y = 60 + layout.marker_mm + 15
+        for line in (f"Corner marker {marker_id}: {sizes['corner'].text()}.",
+                     "Cut along the grey cut line: the white margin belongs to the marker.",
+                     f"Lay it {_mm(layout.marker_inset)} mm in from the {CORNER_NAMES[index]} "
+                     "corner of the play area,",
+                     "the marker's top edge facing north (see the layout page).",
+                     f"Play area: {_mm(layout.width)} x {_mm(layout.height)} mm, a marker in "
+                     "each corner."):
+            page.text(line, 20, y, 3.4)
+            y += 8
+        page.ruler(20, 200)
+        pages.append((f"marker-{CORNER_NAMES[index]}", page.img))
+    page = _Page(dpi)
+    page.text("Pawn markers: stick one on top of the pawn", 20, 30, 6)
     for k in range(6):
-        x0 = int((25 + (k % 3) * 60) * px)
-        y0 = int((60 + (k // 3) * 60) * px)
-        img[y0:y0 + side, x0:x0 + side] = m[..., None]
-    _text(img, "Pawn markers: stick one on top of the pawn", 20 * px, 40 * px, 1.1)
-    _text(img, f"{layout.pawn_marker_mm:.0f} mm, marker {PAWN_ID}. Spares for lost ones.", 20 * px, 200 * px, 0.8)
-    pages.append(("pawn", img))
-    # the layout guide, scaled to fit the page
-    img, px = _page(dpi)
-    s = min((A4_MM[0] - 30) / layout.width, (A4_MM[1] - 70) / layout.height) * px
-    ox, oy = 15 * px, 50 * px
+        page.marker(PAWN_ID, 25 + (k % 3) * 60, 60 + (k // 3) * 60, sizes["pawn"])
+    page.text(f"Pawn marker {PAWN_ID}: {sizes['pawn'].text()}.", 20, 185, 3.4)
+    page.text("Cut along the grey cut line; the spares are for lost ones.", 20, 193, 3.4)
+    page.ruler(20, 215)
+    pages.append(("pawn", page.img))
+    pages.append(("layout", _layout_page(layout, dpi, sizes["corner"])))
+    return pages
 
-    def box(x0, y0, x1, y1, color=(0, 0, 0), t=2):
-        cv2.rectangle(img, (int(ox + x0 * s), int(oy + y0 * s)), (int(ox + x1 * s), int(oy + y1 * s)), color, t)
 
-    box(0, 0, layout.width, layout.height)
-    for index in range(4):
+def _layout_page(layout: Layout, dpi: int, sizes: MarkerSizes) -> np.ndarray:
+    """The play area at 1:LAYOUT_SCALE with its scale bar, marker numbers and offsets."""
+    page = _Page(dpi)
+    k = 1.0 / LAYOUT_SCALE
+    ox, oy = (A4_MM[0] - layout.width * k) / 2, 44.0
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return ox + x * k, oy + y * k
+
+    def box(x0, y0, x1, y1, color=(0, 0, 0), width_mm=0.35, fill=False):
+        (a, b), (c, d) = at(x0, y0), at(x1, y1)
+        cv2.rectangle(page.img, (page.p(a), page.p(b)), (page.p(c), page.p(d)), color,
+                      -1 if fill else max(1, page.p(width_mm)))
+
+    page.text("Layout of the play area (north at the top)", 15, 14, 5)
+    page.text(f"Scale 1:{LAYOUT_SCALE}. Measures are on the mat, in mm, from its north-west "
+              "corner.", 15, 22, 3)
+    # the scale bar: RULER_MM of the mat
+    bx, by = 15, 34
+    page.bar(bx, by, RULER_MM * k, RULER_MM * k / 10)
+    page.text(f"{RULER_MM} mm on the mat", bx + RULER_MM * k + 3, by + 1, 3)
+    box(0, 0, layout.width, layout.height, width_mm=0.5)
+    for index, marker_id in enumerate(CORNER_IDS):
         q = layout.marker_square(index)
-        box(q[0][0], q[0][1], q[2][0], q[2][1], (0, 0, 0), -1)
+        margin = (sizes.cut_mm - sizes.black_mm) / 2
+        box(q[0][0], q[0][1], q[2][0], q[2][1], _GREY, 0.25)
+        box(q[0][0] + margin, q[0][1] + margin, q[2][0] - margin, q[2][1] - margin, fill=True)
+        cx, cy = at(q[0][0] + sizes.cut_mm / 2, q[0][1] + sizes.cut_mm / 2)
+        page.text(str(marker_id), cx - 1.3, cy + 1.5, 3.2, (255, 255, 255))
+        east = index in (1, 2)
+        nx = q[0][0] - 4 - 95 if east else q[2][0] + 4
+        page.text(f"marker {marker_id} {CORNER_NAMES[index]}", *at(nx, q[0][1] + 24), 2.6)
     for r in range(5):
         for c in range(5):
             g = layout.cell_region(r, c)
-            box(g.x0 + 4, g.y0 + 4, g.x1 - 4, g.y1 - 4, (120, 120, 120), 1)
-            _text(img, f"{r},{c}", ox + (g.x0 + 12) * s, oy + (g.y0 + 50) * s, 0.45, 1)
+            box(g.x0 + 4, g.y0 + 4, g.x1 - 4, g.y1 - 4, (120, 120, 120), 0.25)
+            page.text(f"{r},{c}", *at(g.x0 + 12, g.y0 + 50), 2.4)
     for name in ("draw", "discard"):
         g = layout.pile_region(name)
-        box(g.x0 + 4, g.y0 + 4, g.x1 - 4, g.y1 - 4, (0, 0, 160), 2)
-        _text(img, name, ox + (g.x0 + 8) * s, oy + (g.y0 + 50) * s, 0.5, 1)
-    _text(img, "Layout (north at the top): 5x5 grid, draw and discard piles", 15 * px, 25 * px, 0.9)
-    _text(img, f"cells {layout.pitch[0]:.0f} x {layout.pitch[1]:.0f} mm apart; camera 60-80 cm above", 15 * px, 38 * px, 0.7)
-    pages.append(("layout", img))
-    return pages
+        box(g.x0 + 4, g.y0 + 4, g.x1 - 4, g.y1 - 4, _RED, 0.5)
+        page.text(name, *at(g.x0 + 8, g.y0 + 50), 2.6, _RED)
+    # the grid's offsets, as dimension lines from the play area's edges
+    gx, gy = layout.grid_origin
+    hy = gy + layout.pitch[1] / 2           # west of row 0
+    page.line(*at(0, hy), *at(gx, hy), _RED, 0.25)
+    page.line(*at(gx, hy - 6), *at(gx, hy + 6), _RED, 0.25)
+    page.text(f"{_mm(gx)} mm", *at(8, hy - 5), 2.4, _RED)
+    vx = gx + 2.5 * layout.pitch[0]         # north of column 2
+    page.line(*at(vx, 0), *at(vx, gy), _RED, 0.25)
+    page.line(*at(vx - 6, gy), *at(vx + 6, gy), _RED, 0.25)
+    page.text(f"{_mm(gy)} mm", *at(vx + 5, gy / 2 + 6), 2.4, _RED)
+    grid = layout.grid_rect
+    draw, discard = layout.draw_pile, layout.discard_pile
+    y = oy + layout.height * k + 8
+    for line in (
+            f"Play area {_mm(layout.width)} x {_mm(layout.height)} mm. Corner markers "
+            f"{_mm(layout.marker_inset)} mm in from each corner: {sizes.text()}.",
+            f"Grid: its north-west corner {_mm(gx)} mm east and {_mm(gy)} mm south of the play "
+            "area's;",
+            f"5 x 5 cells {_mm(layout.pitch[0])} x {_mm(layout.pitch[1])} mm apart "
+            f"({_mm(grid.x1 - grid.x0)} x {_mm(grid.y1 - grid.y0)} mm), "
+            "cell row,col from 0,0 in the north-west.",
+            f"Pile centres: draw {_mm(draw[0])} mm east, {_mm(draw[1])} mm south; discard "
+            f"{_mm(discard[0])} mm east, {_mm(discard[1])} mm south.",
+            "Camera 85-90 cm above the middle of the mat (Module 3; Wide: 60-70 cm)."):
+        page.text(line, 15, y, 2.8)
+        y += 6.5
+    return page.img
 
 
 def write_pdf(path: str | Path, pages: list[np.ndarray], dpi: int = 150) -> None:

@@ -24,6 +24,7 @@ from waitress.server import TcpWSGIServer
 from waitress import wasyncore
 
 from .app import create_app
+from .reach import terminal_note
 
 __all__ = ["create_app", "serve", "WebServer", "ServerLimits"]
 
@@ -88,16 +89,25 @@ class _Server(TcpWSGIServer):
 
 
 class WebServer:
-    """A running app: ``url``, ``app``, ``server``; :meth:`shutdown` stops it and ends the streams."""
+    """A running app: ``url``, ``app``, ``server``; :meth:`shutdown` stops it and ends the streams;
+    :meth:`phones_note` says how phones join (or why they cannot)."""
 
     def __init__(self, app, server: _Server, address: str):
         self.app = app
         self.server = server
+        self.address = address
         self.port = int(server.effective_port)
         shown = "127.0.0.1" if address in ("0.0.0.0", "") else address
         self.url = f"http://{shown}:{self.port}"
         self._thread: threading.Thread | None = None
         self._stopped = threading.Event()
+
+    def phones_note(self) -> str:
+        """One line for the terminal: where phones join, or plainly that they cannot (a page
+        served on loopback only) and how to serve on the network (:mod:`web.reach`). The LAN
+        address is looked up now, not at start."""
+        lan_ip = self.app.extensions["companion"]["lan_ip"]
+        return terminal_note(self.address, lan_ip, self.port)
 
     def start(self) -> "WebServer":
         """Serve in a background (daemon) thread and return at once."""
@@ -171,7 +181,7 @@ def serve(host, address: str = "0.0.0.0", port: int = 8000, *, block: bool = Tru
     server = _Server(app, map={}, adj=adj)
     server.request_timeout_s = limits.request_timeout_s
     web = WebServer(app, server, address)
-    log.info("web page on %s (join link in the QR code on the table view)", web.url)
+    log.info("web page on %s. %s", web.url, web.phones_note())
     if not block:
         return web.start()
     try:

@@ -25,7 +25,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import fields
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from flask import (Blueprint, Flask, Response, current_app, g, jsonify, render_template, request,
@@ -43,7 +43,8 @@ from companion.host import Host, NoMatch
 from . import i18n, qr
 from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
                    SeatTaken)
-from .netinfo import is_local_address, is_loopback, lan_ip, own_names
+from .netinfo import is_local_address, lan_ip, own_names
+from .reach import HOST_OPTION, MAKE_RUN, join_address
 from .scores import chart_svg, scoreboard
 from .stream import Broadcaster, TooManyClients
 
@@ -155,7 +156,8 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
                join_token: str | None = None, heartbeat_s: float = 15.0,
                max_streams: int = 32, table_streams: int = 8, phones_per_seat: int = 1,
                cookie_max_age_s: float = COOKIE_MAX_AGE_S, allowed_hosts: tuple[str, ...] = (),
-               max_body: int = MAX_BODY_BYTES) -> Flask:
+               max_body: int = MAX_BODY_BYTES,
+               lan_address: Callable[[], str] = lan_ip) -> Flask:
     """The web app for ``host``.
 
     ``secret_key`` signs the phone cookies (a random one per run when not given). Joined phones
@@ -167,7 +169,9 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     ``phones_per_seat`` (1) is how many phones may hold one seat (the organiser may change it when
     starting a match); ``cookie_max_age_s`` how long a join lasts. The app answers only to
     loopback, this machine's names and addresses, ``public_url``'s host and ``allowed_hosts``.
-    ``max_body`` bytes is the largest request body (413 beyond).
+    ``max_body`` bytes is the largest request body (413 beyond). ``lan_address`` finds this
+    machine's LAN address; it is asked again for every page (:mod:`web.reach`), so the QR code
+    follows the network.
     """
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config.update(
@@ -188,7 +192,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
         "hosts": AllowedHosts(own_names(public_host, *allowed_hosts), is_local=is_local_address),
         "stream": broadcaster,
         "web": WebState(host),
-        "lan_ip": lan_ip(),
+        "lan_ip": lan_address,
     }
 
     def revoke_seats_on_a_new_match(message: BusMessage) -> None:
@@ -200,6 +204,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     app.before_request(_before)
     app.after_request(_after)
     app.context_processor(_template_globals)
+    app.jinja_env.filters["seat_name"] = _seat_name
     return app
 
 
@@ -249,10 +254,18 @@ def _t(key: str, **values: Any) -> str:
     return i18n.translate(g.lang, key, **values)
 
 
+def _seat_name(seat: Any) -> str:
+    """A seat as the page says it: the grid game's sides in the page's language (common.js's
+    ``seatName``), any other seat by the name it was given."""
+    key = f"side_name_{seat}"
+    return _t(key) if key in i18n.strings(g.get("lang", i18n.DEFAULT)) else str(seat)
+
+
 def _template_globals() -> dict[str, Any]:
     phone: Phone | None = g.get("phone")
     return {
-        "t": _t, "lang": g.get("lang", i18n.DEFAULT), "langs": i18n.LANGS, "phone": phone,
+        "t": _t, "seat_name": _seat_name,
+        "lang": g.get("lang", i18n.DEFAULT), "langs": i18n.LANGS, "phone": phone,
         "csrf": _phones().csrf_for(phone) if phone else "",
         "strings_json": json.dumps(i18n.strings(g.get("lang", i18n.DEFAULT)), ensure_ascii=False),
         "decks_json": json.dumps(_decks()),
@@ -289,21 +302,23 @@ def _page(template: str, status: int = 200, **context: Any) -> Response:
     return Response(html.encode("utf-8", "replace"), status=status, mimetype="text/html")
 
 
-def _join_url() -> str:
+def _join() -> tuple[str, str]:
+    """The join link of the QR code and whether phones can reach it (``ok``, ``loopback``,
+    ``no-network``: :func:`web.reach.join_address`), worked out anew for this request."""
     base = current_app.config["PUBLIC_URL"]
+    status = "ok"
     if base is None:
         parts = urlsplit(request.host_url)
-        hostname = parts.hostname or "127.0.0.1"
-        bound = current_app.config.get("BIND_ADDRESS")
-        if bound and is_loopback(bound):
-            address = bound               # served only to this machine: say so honestly
-        elif is_loopback(hostname) or hostname.endswith(".local") or "." not in hostname:
-            address = _ext()["lan_ip"]    # phones need an IP address, not a host name
-        else:
-            address = hostname
+        reach = join_address(current_app.config.get("BIND_ADDRESS"), parts.hostname or "",
+                             _ext()["lan_ip"])
+        status = reach.status
         port = f":{parts.port}" if parts.port else ""
-        base = f"{parts.scheme}://{address}{port}"
-    return f"{base}/join/{_phones().join_token}"
+        base = f"{parts.scheme}://{reach.address}{port}"
+    return f"{base}/join/{_phones().join_token}", status
+
+
+def _join_url() -> str:
+    return _join()[0]
 
 
 def post_guard(*, joined: bool = True, seat: bool = False, organiser: bool = False,
@@ -421,8 +436,9 @@ def _text_arg(name: str, most: int = 200) -> str | None:
 
 @bp.get("/")
 def table_view():
-    url = _join_url()
-    return _page("table.html", page="table", join_url=url, qr_svg=qr.svg(url))
+    url, reach = _join()
+    return _page("table.html", page="table", join_url=url, reach=reach, host_option=HOST_OPTION,
+                 make_run=MAKE_RUN, qr_svg=qr.svg(url) if reach == "ok" else "")
 
 
 @bp.get("/seat/<seat>")
@@ -554,10 +570,18 @@ def api_events():
 
 @bp.get("/api/frame.jpg")
 def api_frame():
-    jpeg = _host().last_frame_jpeg
+    """The camera frame; ``X-Camera-View`` says what the camera was doing (a word the page
+    translates: ``moving``, ``hands``, ``settling``, ``reading``, ``quiet``, ``calibrating``,
+    ``no-view``, ``no-match``), so that no English is drawn on the picture."""
+    host = _host()
+    jpeg = host.last_frame_jpeg
     if not jpeg:
         return Response(status=204, headers={"Cache-Control": "no-store"})
-    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+    headers = {"Cache-Control": "no-store"}
+    view = host.last_frame_view
+    if isinstance(view, str) and view.replace("-", "").isalpha() and len(view) < 40:
+        headers["X-Camera-View"] = view
+    return Response(jpeg, mimetype="image/jpeg", headers=headers)
 
 
 @bp.get("/api/qr.svg")

@@ -30,6 +30,23 @@ class Scoreboard:
     totals: dict[str, int]
     champions: list[str]
 
+    def round_points(self) -> list[dict[str, int]]:
+        """What each seat scored in each round (the rounds carry running totals: the difference
+        from the round before).
+
+        >>> board = Scoreboard(1, "scoreboard", ["ann", "ben"], [
+        ...     {"winners": ["ann"], "scores": {"ann": 42, "ben": 0}},
+        ...     {"winners": ["ben"], "scores": {"ann": 42, "ben": 25}}], {}, [])
+        >>> board.round_points()
+        [{'ann': 42, 'ben': 0}, {'ann': 0, 'ben': 25}]
+        """
+        out, before = [], {}
+        for r in self.rounds:
+            now = {s: int(r["scores"].get(s, 0)) for s in self.seats}
+            out.append({s: now[s] - before.get(s, 0) for s in self.seats})
+            before = now
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {"match_id": self.match_id, "game": self.game, "seats": self.seats,
                 "rounds": self.rounds, "totals": self.totals, "champions": self.champions}

@@ -10,9 +10,11 @@ from ._common import add_config_options, load_from_args, open_faces
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "demo", help="the simulated table: bots play both games, mock pins, web page",
+        "demo", help="the simulated table: bots play the three games, mock pins, web page",
         description="Starts the companion with no Pi: bots play the grid game, UNO Flip and "
-                    "classic Uno in turn; the LEDs and buzzer are gpiozero mock pins, shown on "
+                    "classic Uno in turn on the synthetic table, read by the camera referee "
+                    "(--mode timer: the timer game, --mode scoreboard: the scoreboard, both "
+                    "without a camera); the LEDs and buzzer are gpiozero mock pins, shown on "
                     "the web page and in this terminal. Stop with Ctrl-C.")
     add_config_options(p, default_host="127.0.0.1")
     p.add_argument("--seed", type=int, default=None, help="seed the bots and the deals")

@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     config_result, config = doctor.check_config(args.config, overrides)
     if "config" in wanted or not config_result.ok:
         show(config_result)
-    if config is not None:
+    rest = [c for c in wanted if c != "config"]
+    if config is not None and rest:  # (run_checks takes an empty list as "all of them")
         factory = None
         if args.mock_pins:
             from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             from gpiozero.exc import PinFactoryFallback
             warnings.simplefilter("ignore", PinFactoryFallback)  # the pins line says it all
         doctor.run_checks(config, pin_factory=factory, selftest=not args.no_selftest,
-                          only=[c for c in wanted if c != "config"], frames=args.frames,
+                          only=rest, frames=args.frames,
                           on_result=show)
     ok = all(r.ok for r in printed)
     if args.json:

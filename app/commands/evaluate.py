@@ -3,22 +3,34 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 
 NAME = "evaluate"
 HELP = "measure card recognition (held-out real photos, renders, composited tables)"
 DESCRIPTION = """\
-Reads the fixed held-out split of the real photos in the shared data (../shared/data or $UNO_DATA)
-and reports label accuracy per deck and per source folder, per-class accuracy and the
+Reads the fixed held-out split of the real photos of the photo data, which is not part of the
+repository (--data DIR, or $UNO_DATA; by default a shared/data folder beside the repository's
+folder: it holds photos/labels.csv and card_art/), and reports label accuracy per deck and per source folder, per-class accuracy and the
 confusions; then tables composed from art-sheet and procedural cards per face set (classic, Flip
 light, Flip dark); then tables composed from real crops of held-out photos (15 cards each,
-touching or slightly overlapping) for the recall of cards. Exit status 2 when the data is absent."""
+touching or slightly overlapping) for the recall of cards. Without the photo data only the
+renders can be measured (--parts renders, drawn cards only); the other parts stop with exit
+status 2 and say where they looked."""
+
+#: What to do without the photo data, said after the error.
+WITHOUT_DATA = ("Without the photo data, `companion evaluate --parts renders` measures the model "
+                "on synthetic tables of drawn cards.")
 
 PARTS = ("real", "renders", "composite")
 
 
 def register(sub) -> None:
     p = sub.add_parser(NAME, help=HELP, description=DESCRIPTION)
+    p.add_argument("--data", metavar="DIR", default=None,
+                   help="the photo data folder (sets UNO_DATA; default: $UNO_DATA, else "
+                        "shared/data beside the repository's folder)")
     p.add_argument("--parts", default=",".join(PARTS),
                    help=f"comma-separated parts to run (default: {','.join(PARTS)})")
     p.add_argument("--deck", choices=("auto", "known"), default="auto",
@@ -41,6 +53,8 @@ def run(args) -> int:
     from vision import evaluate as ev
     from vision.recognize import CardReader
 
+    if args.data:
+        os.environ["UNO_DATA"] = str(Path(args.data).resolve())
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     bad = [p for p in parts if p not in PARTS]
     if bad:
@@ -82,7 +96,7 @@ def run(args) -> int:
             summary["composite recall"] = round(t.found / max(1, t.total), 4)
             summary["composite accuracy"] = round(t.accuracy, 4)
     except DataMissing as e:
-        print(f"companion evaluate: error: {e}", file=sys.stderr)
+        print(f"companion evaluate: error: {e} (or give --data DIR). {WITHOUT_DATA}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(summary))

@@ -32,14 +32,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # gpiozero warns once per factory it tries; the one error below says it all.
     warnings.simplefilter("ignore", PinFactoryFallback)
+    # A camera or pin that is missing, busy or hangs does not stop the table: it is said on the
+    # page, the status LED and here, and the companion goes on (see app/runner.py).
     try:
-        companion = Companion(config, demo=False, out=sys.stdout)
-    except HardwareError as exc:
+        companion = Companion(config, demo=False, out=sys.stdout, mock_pins_on_fault=True)
+    except HardwareError as exc:  # a pin map that cannot be used even on mock pins
         print(f"companion run: {exc}", file=sys.stderr)
-        return 1
-    except CameraUnavailable as exc:
+        return 2
+    except CameraUnavailable as exc:  # an unknown camera source: a configuration error
         print(f"companion run: {exc}", file=sys.stderr)
-        return 1
+        return 2
     try:
         companion.start()
     except OSError as exc:

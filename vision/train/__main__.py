@@ -1,14 +1,22 @@
 """Train the card classifier and export it to ONNX (``python -m vision.train``).
 
-Reproducible: fixed seeds, the held-out photos (see :mod:`vision.data`) are never used. Needs the
-``train`` extra (``pip install -e '.[train]'``) and the shared data (``../shared/data`` or
-``$UNO_DATA``). Writes ``vision/models/cards.onnx`` and ``vision/models/cards.json``.
+Reproducible: fixed seeds, the held-out photos (see :mod:`vision.data`) are never used. Writes
+``vision/models/cards.onnx`` and ``vision/models/cards.json``.
+
+Needs two things the companion itself does not: the ``train`` extra (torch and onnx: ``pip
+install -e '.[train]'``) and the photo data, which is not part of the repository (``--data DIR``
+or ``$UNO_DATA``; by default a ``shared/data`` folder beside the repository's folder, holding
+``photos/labels.csv`` and ``card_art/``). Without either it says so and exits with status 2.
+Without the photo data the model cannot be trained again; the committed model
+(``vision/models/cards.onnx``) is the one the companion uses.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
 import multiprocessing as mp
 import sys
 import time
@@ -23,6 +31,10 @@ from vision.data import DataMissing, load_photos, require_data
 from vision.detect import CARD_H, CARD_W
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
+#: What ``python -m vision.train --help`` says (the module's manual, in plain text).
+DESCRIPTION = __doc__.replace("``", "")
+#: The modules of the ``train`` extra.
+TRAIN_MODULES = ("torch", "onnx")
 
 _G: dict = {}
 
@@ -225,7 +237,10 @@ def export(model, args, val_acc, seconds, n):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m vision.train", description=DESCRIPTION)
+    p.add_argument("--data", metavar="DIR", default=None,
+                   help="the photo data folder (sets UNO_DATA; default: $UNO_DATA, else "
+                        "shared/data beside the repository's folder)")
     p.add_argument("--per-class", type=int, default=260, help="rendered samples per class")
     p.add_argument("--proc-per-label", type=int, default=4, help="procedural drawings per face")
     p.add_argument("--epochs", type=int, default=10)
@@ -249,10 +264,25 @@ def main(argv=None):
     p.add_argument("--out", default=str(MODELS / "cards.onnx"))
     p.add_argument("--dump", default=None, help="write a contact sheet of samples to this PNG")
     args = p.parse_args(argv)
+    if args.data:
+        os.environ["UNO_DATA"] = str(Path(args.data).resolve())  # the workers read it too
+    try:
+        require_data()
+    except DataMissing as e:
+        print(f"python -m vision.train: error: {e} (or give --data DIR). Without it the model "
+              "cannot be trained again; the committed vision/models/cards.onnx is the one the "
+              "companion uses.", file=sys.stderr)
+        return 2
+    missing = [m for m in TRAIN_MODULES if importlib.util.find_spec(m) is None]
+    if missing:
+        print(f"python -m vision.train: error: {' and '.join(missing)} not installed: training "
+              "needs the train extra (.venv/bin/pip install -e '.[train]'); running the "
+              "companion does not.", file=sys.stderr)
+        return 2
     try:
         train(args)
     except DataMissing as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"python -m vision.train: error: {e}", file=sys.stderr)
         return 2
     return 0
 

@@ -12,11 +12,28 @@ const FACE_MARK = {
   "skip-everyone": "⊘⊘", "wild": "W", "wild-draw-four": "W+4", "wild-draw-two": "W+2", "wild-draw-color": "W+?",
 };
 
+/* The words of key in the page's language, {name} filled from vals. A value that names seats
+   (seat, seats, by, accused, ...: "north, south") is said in the page's language too. */
+const SEAT_PARAMS = new Set(["seat", "seats", "by", "accused", "starter", "dealer", "winners", "champions", "target"]);
 function T(key, vals) {
   let s = STR[key] !== undefined ? STR[key] : key;
-  if (vals) s = s.replace(/\{(\w+)\}/g, (m, k) => (vals[k] !== undefined && vals[k] !== null ? vals[k] : m));
+  if (vals) s = s.replace(/\{(\w+)\}/g, (m, k) => {
+    const v = vals[k];
+    if (v === undefined || v === null) return m;
+    return SEAT_PARAMS.has(k) && typeof v === "string" ? seatsWords(v) : v;
+  });
   return s;
 }
+
+/* A seat as the page says it: the grid game's sides (north, east, south, west) in the page's
+   language, any other seat by the name it was given. */
+function seatName(seat) {
+  const key = "side_name_" + seat;
+  return STR[key] !== undefined ? STR[key] : seat;
+}
+
+/* "north, south" -> "北, 南" (a list of seats, joined by ", "). */
+function seatsWords(text) { return String(text).split(", ").map(seatName).join(", "); }
 
 function esc(s) {
   return String(s === undefined || s === null ? "" : s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -45,6 +62,10 @@ function cardWords(name, declared) {
 
 function colorWords(color) { return color ? `${COLOR_SYMBOL[color] || ""} ${colorName(color)}` : ""; }
 
+/* A card: its face mark in the middle, its colour's symbol and letter in the top-left corner (a
+   second cue besides the colour, which nothing is drawn over: the pawn sits top right), and its
+   name under the face unless opts.noName (the words hide themselves on a card too small for
+   them, see app.css; the card's label always has them). */
 function cardHtml(name, opts) {
   opts = opts || {};
   const c = parseCard(name);
@@ -52,13 +73,12 @@ function cardHtml(name, opts) {
   const mark = FACE_MARK[c.face] || c.face;
   const darkWild = !c.color && opts.side === "dark" ? " dark-side" : "";
   const cls = c.color ? `c-${c.color}` : `wild${darkWild}`;
-  // The colour's symbol and name sit under the face, so colour is never the only cue.
-  const sym = c.color ? COLOR_SYMBOL[c.color] : "";
-  const words = c.color ? `${sym} ${colorName(c.color)}${/^\d$/.test(c.face) ? "" : " " + faceName(c.face)}` : faceName(c.face);
-  const label = opts.noName ? (sym || "") : words;
+  const corner = c.color
+    ? `<span class="corner" aria-hidden="true">${COLOR_SYMBOL[c.color]}<b>${esc(T("letter_" + c.color))}</b></span>` : "";
+  const words = c.color ? `${colorName(c.color)}${/^\d$/.test(c.face) ? "" : " " + faceName(c.face)}` : faceName(c.face);
   const title = esc(cardWords(name));
-  return `<span class="card ${cls} ${opts.cls || ""}" title="${title}" role="img" aria-label="${title}"><span class="face">${esc(mark)}</span>` +
-    (label ? `<span class="cname">${esc(label)}</span>` : "") + `</span>`;
+  return `<span class="card ${cls} ${opts.cls || ""}" title="${title}" role="img" aria-label="${title}">${corner}<span class="face">${esc(mark)}</span>` +
+    (opts.noName ? "" : `<span class="cname">${esc(words)}</span>`) + `</span>`;
 }
 
 function swatch(color) {
@@ -93,7 +113,7 @@ function actionText(a) {
   }
   if (a.do === "discard") return T("act_discard", d);
   if (a.do === "reveal") return T("act_reveal", d);
-  return T("act_other", Object.assign(d, { do: a.do }));
+  return T("act_other", Object.assign(d, { do: STR["do_" + a.do] !== undefined ? T("do_" + a.do) : a.do }));
 }
 
 /* The camera's question (a confirm-needed event: kind, seat, region, card, choices) in words. */
@@ -173,7 +193,7 @@ function eventText(ev) {
 function eventLi(ev) {
   const text = eventText(ev);
   if (!text) return "";
-  const t = ev.time ? new Date(ev.time * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
+  const t = ev.time ? new Date(ev.time * 1000).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
   const bad = ev.type === "illegal" || ev.type === "refused" || ev.type === "penalty" ? "bad" : "";
   return `<li class="${bad}"><time>${esc(t)}</time><span>${esc(text)}</span></li>`;
 }
@@ -340,8 +360,15 @@ const App = {
   connect() {
     const conn = $("#conn");
     const es = new EventSource("/api/events");
-    es.onopen = () => { conn.dataset.state = "on"; conn.title = T("live"); };
-    es.onerror = () => { conn.dataset.state = "off"; conn.title = T("offline"); };
+    // The dot: green while the live stream is open, orange while it reconnects.
+    const show = (on) => {
+      if (!conn) return;
+      conn.dataset.state = on ? "on" : "off";
+      conn.title = T(on ? "live" : "offline");
+      conn.setAttribute("aria-label", conn.title);
+    };
+    es.onopen = () => show(true);
+    es.onerror = () => show(false);
     es.onmessage = (m) => {
       let ev;
       try { ev = JSON.parse(m.data); } catch (e) { return; }
@@ -409,7 +436,7 @@ function renderClocks() { for (const el of document.querySelectorAll("[data-cloc
 /* The seats in playing order, the one whose turn it is marked (timer game). */
 function orderHtml(s) {
   return `<ol class="order" aria-label="${esc(T("turn_order"))}">${(s.seats || []).map((seat) =>
-    `<li class="${seat === s.turn ? "turn" : ""}">${esc(seat)}</li>`).join("")}</ol>`;
+    `<li class="${seat === s.turn ? "turn" : ""}">${esc(seatName(seat))}</li>`).join("")}</ol>`;
 }
 
 function nextSeat(s) {
@@ -422,13 +449,15 @@ function nextSeat(s) {
 function timerBoardHtml(s) {
   const next = nextSeat(s);
   return `<div class="timer-board">
-    <div class="clock"><div class="clock-face"><div class="clock-seat">${esc(s.turn || "—")}</div><div data-clock data-base="bigclock"></div>
+    <div class="clock"><div class="clock-face"><div class="clock-seat">${esc(s.turn ? seatName(s.turn) : "—")}</div><div data-clock data-base="bigclock"></div>
       <div class="clock-turn">${esc(T("turn_n", { n: (s.turns || 0) + 1 }))}</div></div></div>
     ${next && next !== s.turn ? `<p class="next-up">${esc(T("next_up", { seat: next }))}</p>` : ""}
     ${orderHtml(s)}</div>`;
 }
 
-/* Scoreboard only: this round's entries and the totals. */
+/* Scoreboard only: this round's entries and the totals. opts.me: this phone's seat (its row is
+   marked); opts.noStatus: leave out the "waiting for" line (a joined phone's banner and prompt
+   say it, for the others than itself). */
 function scoreBoardHtml(s, opts) {
   opts = opts || {};
   const entered = s.entered || {};
@@ -439,7 +468,7 @@ function scoreBoardHtml(s, opts) {
     const cell = has ? `<span class="entry ok">✓ ${esc(T("points_unit", { points: entered[seat] }))}</span>`
       : s.over ? "" : `<span class="entry missing">… ${esc(T("missing"))}</span>`;
     const me = opts.me === seat ? " me" : "";
-    return `<tr class="${champs.includes(seat) ? "champ" : ""}${me}"><th scope="row">${champs.includes(seat) ? "★ " : ""}${esc(seat)}</th>
+    return `<tr class="${champs.includes(seat) ? "champ" : ""}${me}"><th scope="row">${champs.includes(seat) ? "★ " : ""}${esc(seatName(seat))}</th>
       <td>${cell}</td><td class="total">${esc((s.scores || {})[seat] ?? 0)}</td></tr>`;
   }).join("");
   const status = s.over ? T("match_over", { seats: champs.join(", ") })
@@ -447,7 +476,7 @@ function scoreBoardHtml(s, opts) {
     : waiting.length ? T("waiting_hands", { seats: waiting.join(", ") }) : T("sb_all_in");
   return `<div class="score-board">
     <div class="round-big">${esc(T("round_n", { n: s.round || 1 }))}</div>
-    <p class="sb-status ${waiting.length > 1 || s.over ? "" : "all-in"}">${esc(status)}</p>
+    ${opts.noStatus ? "" : `<p class="sb-status ${waiting.length > 1 || s.over ? "" : "all-in"}">${esc(status)}</p>`}
     <table class="sb-table"><thead><tr><th></th><th scope="col">${esc(T("this_round"))}</th><th scope="col">${esc(T("total"))}</th></tr></thead>
     <tbody>${rows}</tbody></table></div>`;
 }
@@ -466,7 +495,7 @@ function boardHtml(s, opts) {
   if (s.game === "scoreboard") return scoreBoardHtml(s, opts);
   const side = s.side ? `<span class="pill ${s.side}">${esc(T("side_" + s.side))}</span>` : "";
   const hands = Object.entries(s.hands || {}).map(([seat, n]) =>
-    `<span class="hand ${seat === s.turn ? "turn" : ""}">${esc(seat)}<b>${n}</b></span>`).join("");
+    `<span class="hand ${seat === s.turn ? "turn" : ""}">${esc(seatName(seat))}<b>${n}</b></span>`).join("");
   return `<div class="pile-row">${cardHtml(s.top, { cls: "big", side: s.side })}
     <div class="facts">
       <div>${esc(T("active_color"))}: ${swatch(s.color) || "—"}</div>
@@ -477,31 +506,50 @@ function boardHtml(s, opts) {
     <div class="hands" aria-label="${esc(T("hands"))}">${hands}</div>`;
 }
 
+/* The grid game's board: the 25 tops, the pawn, the last cell, the four sides, and row and column
+   numbers that match the coordinates of the event sentences ("moved the pawn to (3, 1)": row 3,
+   column 1). opts.withExits: the ring of off-board cells around it (the pawn leaves there);
+   opts.buttons: every cell is a button (a joined phone: reachable by keyboard, named in words);
+   opts.targets / opts.picked: cells lit as the pawn's moves / the one tapped. */
 function gridHtml(s, opts) {
   const seats = s.seats || [];
-  const tag = (side) => `<span class="side-tag ${seats.includes(side) ? "seated" : ""} ${s.turn === side ? "turn" : ""}">${esc(side)}</span>`;
+  const tag = (side) => `<span class="side-tag ${seats.includes(side) ? "seated" : ""} ${s.turn === side ? "turn" : ""}">${esc(seatName(side))}</span>`;
   const pawn = s.pawn, last = s.last_cell;
   const targets = opts.targets || {};
   const size = opts.withExits ? 7 : 5;
-  let cells = "";
+  const at = (i) => (opts.withExits ? i - 1 : i);
+  const label = (n, axis) => `<span class="axis ${axis}" aria-hidden="true">${n >= 0 && n <= 4 ? n : ""}</span>`;
+  let cells = `<span class="axis corner-label" aria-hidden="true" title="${esc(T("grid_axes"))}"></span>`;
+  for (let C = 0; C < size; C++) cells += label(at(C), "col");
   for (let R = 0; R < size; R++) {
+    cells += label(at(R), "row");
     for (let C = 0; C < size; C++) {
-      const r = opts.withExits ? R - 1 : R, c = opts.withExits ? C - 1 : C;
+      const r = at(R), c = at(C);
       const key = `${r},${c}`;
       const t = targets[key] ? " target" : "";
       const picked = opts.picked === key ? " picked" : "";
       if (r < 0 || r > 4 || c < 0 || c > 4) {
-        cells += `<div class="cell exit${t}" data-cell="${key}">${t ? "⇲" : ""}</div>`;
+        cells += opts.buttons && t
+          ? `<button type="button" class="cell exit${t}" data-cell="${key}" aria-label="${esc(T("off_board"))}">⇲</button>`
+          : `<div class="cell exit${t}" data-cell="${key}"></div>`;
         continue;
       }
       const name = s.grid && s.grid[r] ? s.grid[r][c] : null;
       const isPawn = pawn && pawn[0] === r && pawn[1] === c;
       const isLast = last && last[0] === r && last[1] === c;
-      cells += `<div class="cell${isLast ? " last" : ""}${t}${picked}${isPawn ? " has-pawn" : ""}" data-cell="${key}">${cardHtml(name, { noName: !!opts.compact })}${isPawn ? '<span class="pawn" aria-label="pawn">♟</span>' : ""}</div>`;
+      const cls = `cell${isLast ? " last" : ""}${t}${picked}${isPawn ? " has-pawn" : ""}`;
+      const inside = `${cardHtml(name, { noName: !!opts.compact })}${isPawn ? `<span class="pawn" role="img" aria-label="${esc(T("read_pawn"))}">♟</span>` : ""}`;
+      if (opts.buttons) {
+        const words = `${T("where_cell", { cell: cellWords([r, c]) })}: ${cardWords(name)}${isPawn ? ", " + T("read_pawn") : ""}`;
+        cells += `<button type="button" class="${cls}" data-cell="${key}" aria-label="${esc(words)}">${inside}</button>`;
+      } else {
+        cells += `<div class="${cls}" data-cell="${key}">${inside}</div>`;
+      }
     }
   }
   return `<div class="gridwrap"><div class="side n">${tag("north")}</div><div class="side w">${tag("west")}</div>
-    <div class="${size === 7 ? "grid7" : "grid5"}">${cells}</div><div class="side e">${tag("east")}</div><div class="side s">${tag("south")}</div></div>`;
+    <div class="${size === 7 ? "grid7" : "grid5"} labelled">${cells}</div><div class="side e">${tag("east")}</div><div class="side s">${tag("south")}</div>
+    <p class="axes-hint">${esc(T("grid_axes"))}</p></div>`;
 }
 
 // The virtual hardware, as hardware.signals.Signals.snapshot() describes it: a LED per seat
@@ -513,8 +561,8 @@ function signalsHtml(sig) {
     ? `rgb(${rgb.map((v) => Math.round(55 + 200 * Math.min(1, v * 1.6))).join(",")})` : null;
   for (const [side, led] of Object.entries(sig.seats || {})) {
     const cls = led.pattern === "blink" ? "on blink" : led.pattern === "on" ? "on" : "";
-    const who = (led.seats || []).filter((s) => s !== side).join(", ");
-    out.push(`<span class="led ${cls}" style="--c:#37d67a"><i></i>${esc(side)}${who ? ` (${esc(who)})` : ""}</span>`);
+    const who = (led.seats || []).filter((s) => s !== side).map(seatName).join(", ");
+    out.push(`<span class="led ${cls}" style="--c:#37d67a"><i></i>${esc(seatName(side))}${who ? ` (${esc(who)})` : ""}</span>`);
   }
   for (const [key, label] of [["side", T("side")], ["status", T("status_led")]]) {
     const led = sig[key];
@@ -539,12 +587,23 @@ function followFrame(img, none, everyMs) {
     try {
       const res = await fetch("/api/frame.jpg", { cache: "no-store" });
       if (res.status === 200) {
+        // what the camera is doing, said in the page's language over the picture
+        const caption = img.parentElement.querySelector(".frame-caption");
+        const view = res.headers.get("X-Camera-View");
+        if (caption) {
+          caption.textContent = view ? (STR["view_" + view] !== undefined ? T("view_" + view) : view) : "";
+          caption.hidden = !view;
+        }
         const blob = await res.blob();
         const url = URL.createObjectURL(blob);
         const old = img.src;
         img.src = url; img.hidden = false; none.hidden = true;
         if (old && old.startsWith("blob:")) URL.revokeObjectURL(old);
-      } else { img.hidden = true; none.hidden = false; }
+      } else {
+        img.hidden = true; none.hidden = false;
+        const caption = img.parentElement.querySelector(".frame-caption");
+        if (caption) caption.hidden = true;
+      }
     } catch (e) { /* try again next tick */ }
     setTimeout(tick, everyMs);
   }

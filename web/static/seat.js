@@ -150,6 +150,7 @@ function render(s, reason) {
   const banner = $("#banner"), text = $("#banner-text");
   if (!s || !s.playing) {
     banner.dataset.mine = "no";
+    announceTurn(false);
     text.textContent = T("no_match");
     $("#pile").innerHTML = boardHtml(s);
     $("#controls").innerHTML = ""; $("#prompt").hidden = true; $("#undo-box").innerHTML = "";
@@ -162,6 +163,7 @@ function render(s, reason) {
   if (s.champions && s.champions.length) text.textContent = T("match_over", { seats: s.champions.join(", ") });
   else if (s.over) text.textContent = s.game === "grid" ? T("game_over") : T("round_over");
   else text.textContent = mine ? T("your_turn") : T("waiting_for", { seat: s.turn });
+  announceTurn(mine);
   $("#timer").hidden = s.game === "timer";   // the timer game shows its own big clock
   renderTimer($("#timer"));
   if (s.game === "timer") { renderTimerGame(s, mine); renderClocks(); renderPrompt(s); renderUndo(s); return; }
@@ -170,6 +172,16 @@ function render(s, reason) {
   if (s.game === "grid") renderGrid(s, mine); else renderCards(s, mine);
   renderPrompt(s);
   renderUndo(s);
+}
+
+/* The live region says "your turn" once, when the turn arrives (a screen reader hears it
+   without looking; the banner's colour and pulse are for the eyes). */
+let wasMine = false;
+function announceTurn(mine) {
+  const live = $("#turn-live");
+  if (mine && !wasMine) live.textContent = T("your_turn_live", { seat: ME });
+  else if (!mine) live.textContent = "";
+  wasMine = mine;
 }
 
 function renderCards(s, mine) {
@@ -212,7 +224,7 @@ function renderScoreboard(s) {
   $("#banner").dataset.mine = act ? "yes" : "no";
   $("#banner-text").textContent = say;
   $("#timer").hidden = true;
-  $("#pile").innerHTML = scoreBoardHtml(s, { me: ME });
+  $("#pile").innerHTML = scoreBoardHtml(s, { me: ME, noStatus: JOINED });
   const box = $("#prompt");
   if (!JOINED || s.over) {
     box.hidden = true;
@@ -238,7 +250,7 @@ function renderGrid(s, mine) {
       if (a.do === "move") targets[a.to.join(",")] = true;
     }
   }
-  $("#pile").innerHTML = gridHtml(s, { withExits: true, targets, picked: gridPick, compact: true });
+  $("#pile").innerHTML = gridHtml(s, { withExits: true, targets, picked: gridPick, compact: true, buttons: JOINED });
   if (!JOINED) { $("#controls").innerHTML = ""; return; }
   const forced = s.pending && s.pending.what === "forced-plays" ? `<p class="wide muted">${esc(T("forced_plays", s.pending))}</p>` : "";
   $("#controls").innerHTML = `${forced}<p class="wide muted small">${esc(T("pick_cell"))}</p>

@@ -38,7 +38,7 @@ function renderOptions() {
 function renderFirst() {
   const sel = form.first;
   const old = sel.value;
-  sel.innerHTML = seats().map((s) => `<option ${s === old ? "selected" : ""}>${esc(s)}</option>`).join("");
+  sel.innerHTML = seats().map((s) => `<option value="${esc(s)}" ${s === old ? "selected" : ""}>${esc(seatName(s))}</option>`).join("");
 }
 
 function readOptions() {

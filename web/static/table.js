@@ -3,10 +3,10 @@
 
 function turnText(s) {
   if (!s || !s.playing) return "—";
-  if (s.champions && s.champions.length) return "★ " + s.champions.join(", ");
+  if (s.champions && s.champions.length) return "★ " + s.champions.map(seatName).join(", ");
   if (s.over) return T("round_over");
   if (s.game === "scoreboard") return T("round_n", { n: s.round || 1 });
-  return s.turn || "—";
+  return s.turn ? seatName(s.turn) : "—";
 }
 
 function renderTable(s, reason) {
@@ -37,3 +37,19 @@ App.onChange(renderTable);
 App.start();
 followFrame($("#frame"), $("#frame-none"), 1000);
 setInterval(() => App.refresh(), 3000); // the lights change without bus events of their own
+
+/* The join code follows the network: the server works the address out anew for each page, so
+   the panel is read again now and then (Wi-Fi that comes up late, a new DHCP lease). */
+async function refreshJoinPanel() {
+  try {
+    const res = await fetch("/", { credentials: "same-origin", cache: "no-store" });
+    if (!res.ok) return;
+    const fresh = new DOMParser().parseFromString(await res.text(), "text/html").getElementById("join-panel");
+    const now = $("#join-panel");
+    if (fresh && now && fresh.innerHTML !== now.innerHTML) {
+      now.innerHTML = fresh.innerHTML;
+      now.dataset.reach = fresh.dataset.reach;
+    }
+  } catch (e) { /* the next look will try again */ }
+}
+setInterval(refreshJoinPanel, 10000);
