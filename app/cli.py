@@ -24,6 +24,7 @@ COMMANDS = [
     "evaluate",
     "doctor",
     "record", "mat", "bench",
+    "league",
 ]
 
 #: The exit status of a command whose reader went away (a shell's status for SIGPIPE).

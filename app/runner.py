@@ -37,7 +37,7 @@ from companion.eventlog import EventLog
 from companion.host import Host
 
 __all__ = ["Companion", "TableLoop", "CameraWorker", "demo_setup", "CameraUnavailable",
-           "camera_opener"]
+           "camera_opener", "start_league"]
 
 log = logging.getLogger(__name__)
 
@@ -405,6 +405,20 @@ class TableLoop(_Background):
         return games[(games.index(current) + 1) % len(games)]
 
 
+def start_league(config: Config, address: str, port: int):
+    """``companion league``: the league (:class:`league.service.League`) hearing the broker of
+    ``config.league``, and its page served on ``address:port``. Returns (league, server)."""
+    from league.service import League
+
+    league = League(config.league, config.league_store_path())
+    try:
+        server = league.serve(address, port)
+    except Exception:
+        league.close()
+        raise
+    return league.start(), server
+
+
 class Companion:
     """Everything of one running companion. Build it, :meth:`start` it, :meth:`stop` it."""
 
@@ -461,6 +475,7 @@ class Companion:
         self.loop = TableLoop(self.host, bots=Bot(seed) if demo else None, pace=pace,
                               rules=config.rules, seed=seed,
                               hands=self.demo_table)
+        self.league = None  # the league publisher, when [league] names a broker and this table
         self.web_server = None
         self._want_web = web
         self._stopped = threading.Event()
@@ -507,6 +522,15 @@ class Companion:
             if self.out is not None:
                 print(f"table view on {self.web_server.url}/\n{self.web_server.phones_note()}",
                       file=self.out, flush=True)
+        if self.config.league.broker and self.config.league.table:
+            from league.publisher import TablePublisher
+
+            self.league = TablePublisher(self.host, self.config.league).start()
+            if self.out is not None:
+                page = self.config.league.page_url
+                print(f"league: publishing as table {self.config.league.table!r} to "
+                      f"{self.config.league.broker}" + (f"; league page {page}" if page else ""),
+                      file=self.out, flush=True)
         if self.camera is not None:
             self.camera.start()
         self.loop.start()
@@ -547,6 +571,8 @@ class Companion:
         if self.web_server is not None:
             self.web_server.shutdown()
         self.host.close()  # what is still queued on the bus reaches the signals and terminal
+        if self.league is not None:
+            self.league.stop()  # after the bus: the log's last entries are sent too
         self.buttons.close()
         self.signals.close()
         self.event_log.close()

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Config", "ConfigError", "load_config", "default_state_dir"]
+__all__ = ["Config", "ConfigError", "LeagueSection", "load_config", "default_state_dir"]
 
 
 class ConfigError(ValueError):
@@ -93,6 +93,28 @@ class LogSection:
 
 
 @dataclass(frozen=True)
+class LeagueSection:
+    """A club night (docs/league.md): the MQTT broker every table publishes to, opt-in."""
+
+    #: mqtt://host[:port] (1883) or mqtts://host[:port] (8883, TLS); empty = no league.
+    broker: str = ""
+    #: The league's name: the second level of every topic (uno/<league>/<table>/...).
+    league: str = "club"
+    #: This table's name in the league; empty = this table does not publish (the league's own
+    #: machine leaves it empty).
+    table: str = ""
+    #: The broker account (the ACL in deploy/mosquitto/ lets a table write only its own topics).
+    username: str = ""
+    password: str = ""
+    #: The CA certificate that signed the broker's (mqtts:// only); empty = the system's CAs.
+    ca_file: str = ""
+    #: The league page's address, linked from this table's page; empty = no link.
+    page_url: str = ""
+    #: Where ``companion league`` keeps what it heard; empty = <state dir>/league.sqlite3.
+    store: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableSection = field(default_factory=TableSection)
     #: docs/rules.md flags by name (turn_seconds, timeout_action, wild_matches_all, ...), handed to
@@ -103,12 +125,19 @@ class Config:
     pins: dict[str, Any] = field(default_factory=dict)
     web: WebSection = field(default_factory=WebSection)
     log: LogSection = field(default_factory=LogSection)
+    league: LeagueSection = field(default_factory=LeagueSection)
 
     def log_path(self) -> Path:
         return Path(self.log.path).expanduser() if self.log.path else default_state_dir() / "events.sqlite3"
 
+    def league_store_path(self) -> Path:
+        """Where ``companion league`` keeps what it heard from the tables."""
+        return (Path(self.league.store).expanduser() if self.league.store
+                else default_state_dir() / "league.sqlite3")
 
-_SECTIONS = {"table": TableSection, "camera": CameraSection, "web": WebSection, "log": LogSection}
+
+_SECTIONS = {"table": TableSection, "camera": CameraSection, "web": WebSection, "log": LogSection,
+             "league": LeagueSection}
 _FREE_SECTIONS = ("rules", "pins")  # checked by the engine and by hardware/
 
 
@@ -182,7 +211,53 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
         raise ConfigError(f"[web] port must be 0-65535, got {section.port}")
     if cls is WebSection and not 1 <= section.phones_per_seat <= 8:
         raise ConfigError(f"[web] phones_per_seat must be 1-8, got {section.phones_per_seat}")
+    if cls is LeagueSection:
+        _check_league(section)
     return section
+
+
+#: What may not appear in a league's or a table's name: it is one level of an MQTT topic.
+_TOPIC_LEVEL_FORBIDDEN = set("/+#\0")
+
+
+def _check_league(section: LeagueSection) -> None:
+    """One line per mistake: a bad broker address, a name that is not one topic level, a
+    password with no user, a CA file that is missing or not for a TLS broker."""
+    from urllib.parse import urlsplit
+
+    for key in ("league", "table"):
+        value = getattr(section, key)
+        if (key == "league" and not value) or len(value) > 64 or \
+                _TOPIC_LEVEL_FORBIDDEN & set(value) or value != value.strip():
+            raise ConfigError(f"[league] {key} must be 1-64 characters with no / + # or spaces "
+                              f"around, got {_shown(value)}")
+    if section.broker:
+        url = urlsplit(section.broker)
+        try:
+            port = url.port
+        except ValueError:
+            raise ConfigError(f"[league] broker has a bad port: {_shown(section.broker)}") from None
+        if url.scheme not in ("mqtt", "mqtts") or not url.hostname or url.path not in ("", "/") \
+                or port == 0:
+            raise ConfigError("[league] broker must look like mqtt://host:1883 or "
+                              f"mqtts://host:8883, got {_shown(section.broker)}")
+    elif section.table:
+        raise ConfigError(f"[league] table is {section.table!r} but broker is empty: set the "
+                          "broker's address (mqtt://host:1883)")
+    if section.password and not section.username:
+        raise ConfigError("[league] password is set but username is empty")
+    if section.ca_file:
+        if not section.broker.startswith("mqtts://"):
+            raise ConfigError("[league] ca_file is only used with a TLS broker (mqtts://...)")
+        if not Path(section.ca_file).expanduser().is_file():
+            raise ConfigError(f"[league] ca_file {section.ca_file} does not exist")
+        import ssl
+
+        try:
+            ssl.create_default_context(cafile=str(Path(section.ca_file).expanduser()))
+        except (ssl.SSLError, OSError, ValueError) as exc:
+            raise ConfigError(f"[league] ca_file {section.ca_file} is not a CA certificate in "
+                              f"PEM form ({getattr(exc, 'reason', None) or exc})") from None
 
 
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> Config:

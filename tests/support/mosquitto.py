@@ -1,0 +1,111 @@
+"""A real Mosquitto for the league's tests, on a free loopback port, set up from deploy/mosquitto/.
+
+The broker's configuration is the club's one (deploy/mosquitto/uno-league.conf and its ACL),
+with the paths moved into the test's folder and the listener on 127.0.0.1:<free port>; the
+accounts are made with ``mosquitto_passwd``. :func:`mosquitto_or_skip` skips a test with what to
+install where Mosquitto is missing (``make test`` installs it: scripts/install-test-tools.sh).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DEPLOY = REPO / "deploy" / "mosquitto"
+MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
+PASSWD = shutil.which("mosquitto_passwd")
+
+
+def mosquitto_or_skip() -> None:
+    if MOSQUITTO is None or PASSWD is None:
+        pytest.skip("Mosquitto is not installed: run scripts/install-test-tools.sh "
+                    "(or apt-get install mosquitto) to run the league's broker tests")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Broker:
+    """One Mosquitto process; :meth:`stop` and :meth:`start` again keep its port and its
+    persisted sessions and retained messages (a restart of the club's broker)."""
+
+    def __init__(self, folder: Path, users: dict[str, str]):
+        mosquitto_or_skip()
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.url = f"mqtt://127.0.0.1:{self.port}"
+        passwd = folder / "uno-league.passwd"
+        passwd.write_text("")
+        for user, password in users.items():
+            subprocess.run([PASSWD, "-b", str(passwd), user, password], check=True,
+                           capture_output=True, timeout=10)
+        acl = folder / "uno-league.acl"
+        shutil.copy(DEPLOY / "uno-league.acl", acl)
+        conf = (DEPLOY / "uno-league.conf").read_text()
+        conf = (conf.replace("/etc/mosquitto/uno-league.passwd", str(passwd))
+                    .replace("/etc/mosquitto/uno-league.acl", str(acl))
+                    .replace("/var/lib/mosquitto/", f"{folder}/")
+                    .replace("listener 1883", f"listener {self.port} 127.0.0.1"))
+        conf += f"\nlog_dest file {folder}/mosquitto.log\nlog_type all\n"
+        if os.geteuid() == 0:
+            conf += "user root\n"  # stay root: the files above are root's
+        self.conf = folder / "mosquitto.conf"
+        self.conf.write_text(conf)
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 10.0) -> "Broker":
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"mosquitto exited: {self.proc.stderr.read().decode()}\n"
+                                   f"{self.log()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"mosquitto did not listen on port {self.port} within {timeout} s")
+
+    def stop(self) -> None:
+        """Stop it as systemd would (SIGTERM: it saves its persistence file first)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
+
+    def log(self, tail: int | None = 4000) -> str:
+        """The broker's log (its last ``tail`` characters; None: all of it)."""
+        path = self.folder / "mosquitto.log"
+        text = path.read_text(errors="replace") if path.exists() else ""
+        return text[-tail:] if tail else text
+
+
+def wait_until(check, timeout: float, what: str, step: float = 0.05):
+    """Poll ``check()`` until it is truthy (returned) or ``timeout`` seconds pass (AssertionError
+    naming ``what``): no wait in these tests can hang."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(step)
