@@ -518,7 +518,8 @@ class Companion:
             self.web_server = serve(self.host, address, self.config.web.port, block=False,
                                     public_url=self.config.web.public_url or None,
                                     phones_per_seat=self.config.web.phones_per_seat,
-                                    allowed_hosts=self.config.web.allowed_hosts)
+                                    allowed_hosts=self.config.web.allowed_hosts,
+                                    league_url=self.config.league.page_url or None)
             if self.out is not None:
                 print(f"table view on {self.web_server.url}/\n{self.web_server.phones_note()}",
                       file=self.out, flush=True)

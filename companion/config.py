@@ -246,6 +246,11 @@ def _check_league(section: LeagueSection) -> None:
                           "broker's address (mqtt://host:1883)")
     if section.password and not section.username:
         raise ConfigError("[league] password is set but username is empty")
+    if section.page_url:
+        page = urlsplit(section.page_url)
+        if page.scheme not in ("http", "https") or not page.netloc:
+            raise ConfigError("[league] page_url must look like http://host:8100/, got "
+                              f"{_shown(section.page_url)}")
     if section.ca_file:
         if not section.broker.startswith("mqtts://"):
             raise ConfigError("[league] ca_file is only used with a TLS broker (mqtts://...)")

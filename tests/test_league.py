@@ -65,6 +65,8 @@ def test_a_league_section_is_read():
     ({"broker": "mqtts://pi", "ca_file": "/nowhere/ca.crt"}, "[league] ca_file /nowhere/ca.crt does not exist"),
     ({"broker": 1883}, "[league] broker must be a string"),
     ({"brokers": "mqtt://pi"}, "[league] has no key 'brokers'"),
+    ({"broker": "mqtt://pi", "page_url": "club-pi:8100"}, "[league] page_url must look like http://"),
+    ({"broker": "mqtt://pi", "page_url": "javascript:alert(1)"}, "[league] page_url must look like"),
 ])
 def test_a_bad_league_section_is_one_clear_line(values, says):
     with pytest.raises(ConfigError) as err:
@@ -252,6 +254,20 @@ def test_the_api_gives_every_table_and_each_match_history(page):
 
 
 # --- layers and the command line -----------------------------------------------------------------
+
+@pytest.mark.parametrize("league_url", ["http://club-pi:8100/", None])
+def test_a_tables_page_links_to_its_league_only_when_it_plays_in_one(league_url):
+    from web import create_app as table_app
+
+    host = Host()
+    client = table_app(host, league_url=league_url).test_client()
+    for lang, word in (("en", "League"), ("ja", "リーグ")):
+        html = client.get(f"/?lang={lang}").get_data(as_text=True)
+        link = f'<a class="league-link" href="http://club-pi:8100/">{word}</a>'
+        assert (link in html) == (league_url is not None)
+    assert load_config(None, {"league.broker": "mqtt://pi", "league.table": "t1",
+                              "league.page_url": "http://club-pi:8100/"}).league.page_url
+
 
 def test_league_sits_beside_web_and_the_core_never_imports_it():
     graph = grimp.build_graph("companion", "league", "web", "vision", "hardware", cache_dir=None)

@@ -24,7 +24,7 @@ if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
 
 from league.service import League  # noqa: E402
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-league")]
 
 EVIL = '<img src=x onerror="document.title=\'pwned\'">'
 

@@ -157,7 +157,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
                max_streams: int = 32, table_streams: int = 8, phones_per_seat: int = 1,
                cookie_max_age_s: float = COOKIE_MAX_AGE_S, allowed_hosts: tuple[str, ...] = (),
                max_body: int = MAX_BODY_BYTES,
-               lan_address: Callable[[], str] = lan_ip) -> Flask:
+               lan_address: Callable[[], str] = lan_ip, league_url: str | None = None) -> Flask:
     """The web app for ``host``.
 
     ``secret_key`` signs the phone cookies (a random one per run when not given). Joined phones
@@ -171,12 +171,16 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     loopback, this machine's names and addresses, ``public_url``'s host and ``allowed_hosts``.
     ``max_body`` bytes is the largest request body (413 beyond). ``lan_address`` finds this
     machine's LAN address; it is asked again for every page (:mod:`web.reach`), so the QR code
-    follows the network.
+    follows the network. ``league_url`` (``http://club-pi:8100/``), where the table plays in a
+    league (``companion league``), puts a link to the league's page in every page's menu.
     """
+    if league_url and urlsplit(league_url).scheme not in ("http", "https"):
+        raise ValueError(f"league_url must be an http(s) address, got {league_url!r}")
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config.update(
         SECRET_KEY=secret_key or secrets.token_hex(32),
         PUBLIC_URL=public_url.rstrip("/") if public_url else None,
+        LEAGUE_URL=league_url or None,
         JSON_SORT_KEYS=False,
         SEND_FILE_MAX_AGE_DEFAULT=300,
         MAX_CONTENT_LENGTH=max_body,
@@ -269,6 +273,7 @@ def _template_globals() -> dict[str, Any]:
         "csrf": _phones().csrf_for(phone) if phone else "",
         "strings_json": json.dumps(i18n.strings(g.get("lang", i18n.DEFAULT)), ensure_ascii=False),
         "decks_json": json.dumps(_decks()),
+        "league_url": current_app.config["LEAGUE_URL"],
     }
 
 
