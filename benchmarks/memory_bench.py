@@ -3,7 +3,7 @@ what each part of it costs.
 
     .venv/bin/python benchmarks/memory_bench.py [--seconds 20] [--json OUT.json]
 
-1. A video is recorded with the project's own tool (``companion record --source synthetic``: the
+1. A video is recorded with the project's own tool (``companion record --camera synthetic``: the
    synthetic table playing, 1280x720 at 15 frames a second) into a temporary folder.
 2. ``companion run --camera opencv:VIDEO`` (referee mode, its web server on a free port, its own
    event log in the temporary folder) reads it; its resident memory (``VmRSS``) is sampled until
@@ -71,7 +71,7 @@ def _companion(*args: str) -> list[str]:
 
 def record(folder: Path, seconds: float) -> Path:
     video = folder / "table.avi"
-    subprocess.run(_companion("record", str(video), "--source", "synthetic", "--seconds", str(seconds),
+    subprocess.run(_companion("record", str(video), "--camera", "synthetic", "--seconds", str(seconds),
                               "--width", str(W), "--height", str(H), "--fps", "15"),
                    cwd=REPO, check=True, capture_output=True, timeout=600)
     return video
@@ -195,7 +195,7 @@ def main(argv=None) -> int:
     out = {
         "benchmark": "memory_bench",
         "command": "python benchmarks/memory_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "video": f"{W}x{H}, 15 fps, {args.seconds:g} s, companion record --source synthetic (MJPG)",
+        "video": f"{W}x{H}, 15 fps, {args.seconds:g} s, companion record --camera synthetic (MJPG)",
         "companion_run": run,
         "parts": rows + [frames],
         "pi_adds": pi,
