@@ -346,6 +346,13 @@ class TableReader:
         self._hand_frames = 0
         th = self.detector.change_threshold
         changed = [n for n in self.region_names if change.change.get(n, 0) > th]
+        # a region that changed with nothing moving over it since it was read shows the same
+        # card in other light (a glare highlight, a lamp): no card comes without a hand
+        lit = [n for n in changed if n not in self.detector.stirred and n not in self._touched
+               and math.isfinite(change.change[n]) and (n in self._state or n == "draw")]
+        if lit:
+            self.detector.accept(cur, lit)
+            changed = [n for n in changed if n not in lit]
         # a region a hand was over and that now differs a little from before: a card may lie
         # there almost exactly where the same face lay (read again; the referee compares looks)
         changed += [n for n in self._touched if n not in changed

@@ -1,0 +1,106 @@
+"""Regressions from the torture benchmark (``benchmarks/table_torture.py``): each wrong commit or
+false illegal call met under a hard condition, reduced to a few readings or frames."""
+
+from __future__ import annotations
+
+from companion.bus import EventBus
+from companion.referee.camera import CameraReferee
+from companion.referee.table import Table
+from tests.support.readings import ALL_CELLS, GRID, SETUP, reading
+
+
+def _grid_referee():
+    bus = EventBus()
+    asked = []
+    bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
+    table = Table(SETUP, bus, clock=lambda: 0.0)
+    referee = CameraReferee(lambda: table, bus)
+    referee.on_reading(reading(GRID, seq=1, pawn=(2, 2), changed=ALL_CELLS))
+    return table, referee, asked
+
+
+def _settle(table, referee):
+    referee.run_pending()
+    table.bus.join()
+    referee.tick()
+    table.bus.join()
+
+
+def test_after_several_changes_at_once_the_rest_is_asked_never_committed():
+    # torture glare grid seed 1: the camera was blind for three turns (north discarded a wild,
+    # south a yellow-2, north stepped the pawn). It saw the pawn moved and yellow-2 on the
+    # discard pile, asked which came first, was told the step, and then committed "yellow-2
+    # discarded" for the seat on turn: a play nobody made. A pile can hide more than one action
+    table, referee, asked = _grid_referee()
+    referee.on_reading(reading(GRID, seq=2, pawn=(2, 3), discard="yellow-2",
+                               changed=("pawn", "discard")))
+    table.bus.join()
+    assert asked and asked[-1]["kind"] == "several"
+    step = next(c for c in asked[-1]["choices"] if c["action"] and c["action"]["do"] == "move")
+    referee.answer(step["id"], by="north")
+    _settle(table, referee)
+    _settle(table, referee)
+    assert table.actions_taken() == [step["action"]]
+    assert referee.question is not None and referee.question.region == "discard"
+
+
+# --- glare: light that moves is no arm and no new card -------------------------------------------
+
+def _table_frames():
+    import numpy as np
+
+    from simulator.render import SyntheticTable
+    from simulator.script import GridScript
+
+    renderer = SyntheticTable(640, 480, seed=1)
+    scene = next(iter(GridScript(2, seed=1).frames())).scene
+    return renderer, scene, np
+
+
+def test_a_glare_highlight_drifting_over_the_border_is_not_taken_for_hands():
+    # torture glare: the highlight sweeping the border band kept "hands over the table" up for
+    # whole turns (the camera blind), and three actions were seen as one
+    from simulator.conditions import glare
+    from vision.stabilise import ChangeDetector
+
+    renderer, scene, _ = _table_frames()
+    base = renderer.render(scene)
+    det = ChangeDetector(renderer.view, renderer.layout, {})
+    det.measure(glare(base, 0, None))
+    det.accept(det.small(glare(base, 0, None)))
+    hands = [det.measure(glare(base, n, None))[0].hands for n in range(0, 240, 4)]
+    assert not any(hands)
+
+
+def test_an_arm_at_rest_over_the_border_still_is_hands():
+    from simulator.scene import Arm
+    from vision.stabilise import ChangeDetector
+
+    renderer, scene, _ = _table_frames()
+    layout = renderer.layout
+    base = renderer.render(scene)
+    det = ChangeDetector(renderer.view, layout, {})
+    det.measure(base)
+    det.accept(det.small(base))
+    arm = scene.with_arms(Arm("south", (layout.width * 0.5, layout.height * 0.6)))
+    path = [scene.with_arms(Arm("south", (layout.width * 0.5, layout.height * f))) for f in (1.1, 0.9, 0.7)]
+    for step in path:  # it reaches in (moving) ...
+        det.measure(renderer.render(step))
+    still = [det.measure(renderer.render(arm))[0].hands for _ in range(6)]  # ... and rests
+    assert all(still[1:])
+
+
+def test_a_card_region_changed_by_light_alone_is_not_read_again():
+    from simulator.conditions import glare
+    from vision.table_reader import TableReader
+
+    renderer, scene, np = _table_frames()
+    base = renderer.render(scene)
+    reader = TableReader("grid", view=renderer.view, layout=renderer.layout)
+    first = None
+    for n in range(12):
+        first = first or reader.process(glare(base, 900, None), t=n / 30).reading
+    assert first is not None
+    later = [reader.process(glare(base, 900 + 12 * n, None), t=1 + n / 30) for n in range(1, 20)]
+    assert not [r for r in later if r.reading is not None]
+    assert not [r for r in later if r.read]
