@@ -104,3 +104,38 @@ def test_a_card_region_changed_by_light_alone_is_not_read_again():
     later = [reader.process(glare(base, 900 + 12 * n, None), t=1 + n / 30) for n in range(1, 20)]
     assert not [r for r in later if r.reading is not None]
     assert not [r for r in later if r.read]
+
+
+# --- dim light: the card's difference from the cloth shrinks with the light ---------------------
+
+def _dim_discard(card_on_pile: bool):
+    from simulator.conditions import CONDITIONS
+    from simulator.pile_script import PileScript
+    from simulator.render import SyntheticTable
+
+    dim = CONDITIONS["dim"]
+    renderer = SyntheticTable(1280, 720, seed=1)
+    renderer.lighting = dim.lighting
+    # torture dim flip seed 1: cai's purple-8 (dark side) on the pile was read as no card, and
+    # the question that followed could not offer it (cai's play missed, the next turns refused)
+    scene = next(s.scene for s in PileScript(6, game="flip", seed=1).frames()
+                 if s.beat == 3 and not s.scene.arms and len(s.scene.discard) >= 3)
+    if not card_on_pile:
+        from dataclasses import replace
+        scene = replace(scene, discard=())
+    image = renderer.render(scene)
+    for effect in dim.effects:
+        image = effect(image, 0, None)
+    return renderer.view.warp_region(image, renderer.layout.regions["discard"], 1.4, margin=4.0)
+
+
+def test_a_dark_card_on_the_pile_is_found_in_dim_light():
+    from vision.table_reader import locate_card
+
+    assert locate_card(_dim_discard(True), 1.4) is not None
+
+
+def test_no_card_is_found_on_bare_cloth_in_dim_light():
+    from vision.table_reader import locate_card
+
+    assert locate_card(_dim_discard(False), 1.4) is None
