@@ -139,3 +139,36 @@ def test_no_card_is_found_on_bare_cloth_in_dim_light():
     from vision.table_reader import locate_card
 
     assert locate_card(_dim_discard(False), 1.4) is None
+
+
+# --- askew cards: a missed turn found through a question ------------------------------------------
+
+def test_an_answer_naming_an_earlier_card_leaves_the_card_on_top_to_be_asked_about():
+    # torture askew flip seed 1: the camera missed ben's turn (an askew card read as nothing),
+    # then read cai's purple-8 on the pile and asked about ben's turn; told what ben did, it
+    # dropped the pile from its attention and cai's play was never recorded
+    from companion.reading import NO_PAWN, RegionReading, TableReading
+
+    bus = EventBus()
+    asked = []
+    bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
+    table = Table({"setup": {"game": "classic", "seats": ["ann", "ben", "cai"], "dealer": "cai",
+                             "start": "red-5", "options": {"turn_seconds": 0}}}, bus, clock=lambda: 0.0)
+    referee = CameraReferee(lambda: table, bus)
+
+    def pile(seq, probs):
+        return TableReading(seq, 0.0, (), RegionReading.of(probs), NO_PAWN, 0, ("discard",))
+
+    referee.on_reading(pile(1, {"red-5": 0.99}))
+    # ann laid red-7 (unseen), ben blue-7 on it: the pile shows blue-7, not ann's to play
+    referee.on_reading(pile(2, {"blue-7": 0.95, "red-7": 0.03}))
+    table.bus.join()
+    assert asked and not table.actions_taken()
+    ann = next(c for c in asked[-1]["choices"] if c["action"] and c["action"].get("card") == "red-7")
+    referee.answer(ann["id"], by="ann")
+    _settle(table, referee)
+    _settle(table, referee)
+    assert table.actions_taken() == [ann["action"]]  # ben's card is not committed unasked ...
+    question = referee.question
+    assert question is not None and question.region == "discard"  # ... but asked about
+    assert {"by": "ben", "do": "play", "card": "blue-7"} in [a.to_json() for a in question.actions]

@@ -774,12 +774,28 @@ class CameraReferee:
             # a first step the camera missed: where the pawn is now is the next step, to be
             # read against the state once this one is played
             self._recheck = True
+        elif self._shows_more(picked.action, region):
+            # an earlier card than the one lying there now: the region shows a later action
+            # too. Who made it the camera cannot tell (it missed a turn): it asks, never commits
+            self._recheck = True
+            self._blind.add(region)
         else:
             self._actionable.discard(region)
         self._close_question(picked.to_json()["action"], by, Closed.ANSWERED)
         if act and picked.action is not None and table is not None:
             result = table.act(picked.action, source="confirm")
         return result
+
+    def _shows_more(self, action: Action | None, region: str) -> bool:
+        """A card chosen that is not the card read in its region now (a confident read of
+        another card: one laid on top of it since)."""
+        reading = self._reading
+        label = _label_of(action) if action is not None else None
+        if label is None or reading is None or region == "pawn":
+            return False
+        got = reading.region(region)
+        return (got is not None and got.label not in _NOT_A_CARD and got.label != label
+                and got.agreed and got.p(label) < 0.5)
 
     def _leads_further(self, action: Action | None) -> bool:
         """A pawn move chosen that does not end where the pawn is seen now."""
