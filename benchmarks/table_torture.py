@@ -16,9 +16,11 @@ face source it reports:
 * ``false_illegal_calls``: legal actions (or nothing at all) called illegal -- target 0;
 * ``missed_actions``: actions made at the table that the table never recorded -- target 0;
 * ``questions_per_100``: questions asked per 100 actions -- at most 5 in plain conditions, 10 in
-  hard ones;
+  hard ones -- with the worst run's figure and the questions by kind (``colour``: a wild's
+  colour, ``same-face``, ``several``, ``first-look``, ``unsure``);
 * ``event_latency_s``: median and p95 from the hand leaving the table to the event;
-* every run that was not exact, with its seed and its first difference (to replay it).
+* every run that was not exact, with its seed and its first difference (to replay it), and
+  every wrong commit, false illegal call and missed action by name (``wrong_calls``).
 
 A progress bar (tqdm) runs on stderr. Exit status 1 unless every target holds. Without the
 photo data, ``--faces real`` is skipped with a message (the art runs still run).
@@ -65,6 +67,19 @@ def score(expected: list[tuple], got: list[tuple]) -> dict:
     }
 
 
+def wrong_calls(expected: list[tuple], got: list[tuple]) -> dict:
+    """The actions behind :func:`score`'s counts: each wrong commit, false illegal call and
+    missed action (as action JSON)."""
+    want, have = Counter(_actions(expected)), Counter(_actions(got))
+    extra, missing = have - want, want - have
+
+    def listed(items, ok):
+        return [json.loads(a) for (a, good), n in sorted(items.items()) if good is ok for _ in range(n)]
+
+    return {"wrong_commits": listed(extra, True), "false_illegal_calls": listed(extra, False),
+            "missed_actions": listed(missing, True)}
+
+
 def play(job: dict) -> dict:
     """One scripted game under one condition (runs in a worker process)."""
     from simulator.conditions import CONDITIONS, FrameContext, GlossyFaces
@@ -103,9 +118,11 @@ def play(job: dict) -> dict:
     started = time.perf_counter()
     result = run_script(script, width=width, height=height, seed=seed, frames_source=frames())
     counted = score(result.expected, result.got)
-    return {**job, **counted, "exact": result.exact, "first_difference": result.first_difference(),
+    return {**job, **counted, "wrong_calls": wrong_calls(result.expected, result.got), "exact": result.exact, "first_difference": result.first_difference(),
             "actions": len([b for b in script.beats if b.action is not None]),
             "questions": result.questions, "latencies_s": result.latencies_s,
+            "question_kinds": {k[len("questions-"):]: v for k, v in result.stats.items()
+                               if k.startswith("questions-")},
             "wall_s": round(time.perf_counter() - started, 1),
             "faces_drawn_as_art": sorted(getattr(faces, "fallbacks", ()))}
 
@@ -130,11 +147,14 @@ def summarise(runs: list[dict]) -> list[dict]:
             "questions_per_100": round(100.0 * sum(r["questions"] for r in mine) / max(1, actions), 2),
             "questions_per_100_worst_run": round(max(per_run_q), 2) if per_run_q else None,
             "questions_limit": limit,
+            "question_kinds": dict(sum((Counter(r.get("question_kinds", {})) for r in mine), Counter())),
             "exact_runs": sum(1 for r in mine if r["exact"]),
             "event_latency_s_median": round(statistics.median(lat), 3) if lat else None,
             "event_latency_s_p95": round(lat[min(len(lat) - 1, int(0.95 * (len(lat) - 1)))], 3) if lat else None,
             "not_exact": [{"game": r["game"], "seed": r["seed"], "first_difference": r["first_difference"]}
                           for r in mine if not r["exact"]],
+            "wrong_calls": [{"game": r["game"], "seed": r["seed"], **r["wrong_calls"]} for r in mine
+                            if any(r["wrong_calls"].values())],
         }
         row["meets_targets"] = (row["wrong_commits"] == 0 and row["false_illegal_calls"] == 0
                                 and row["missed_actions"] == 0 and row["questions_per_100"] <= limit)
