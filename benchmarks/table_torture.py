@@ -22,7 +22,10 @@ face source it reports:
 * every run that was not exact, with its seed and its first difference (to replay it), and
   every wrong commit, false illegal call and missed action by name (``wrong_calls``).
 
-A progress bar (tqdm) runs on stderr. Exit status 1 unless every target holds. Without the
+A progress bar (tqdm) runs on stderr. Exit status 1 unless every target holds. The runs go seed
+by seed over every condition, and ``--out`` is rewritten after each one (``"complete": false``
+until the last): a run stopped early (Ctrl-C, SIGTERM) keeps what it measured, every condition
+covered on the first seeds. Without the
 photo data, ``--faces real`` is skipped with a message (the art runs still run).
 """
 
@@ -31,11 +34,12 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import signal
 import statistics
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -162,6 +166,10 @@ def summarise(runs: list[dict]) -> list[dict]:
     return rows
 
 
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     from simulator.conditions import CONDITIONS
 
@@ -187,29 +195,50 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [c for c in a.conditions.split(",") if c not in CONDITIONS]
     if unknown:
         p.error(f"unknown condition(s) {', '.join(unknown)}: expected {', '.join(CONDITIONS)}")
+    # seed by seed over every condition: a run stopped early still covers every condition
     jobs = [{"game": g, "seed": s, "condition": c, "faces": f, "actions": a.actions}
-            for c in a.conditions.split(",") for f in faces for g in a.games.split(",")
             for s in range(a.first_seed, a.first_seed + a.seeds)
+            for c in a.conditions.split(",") for f in faces for g in a.games.split(",")
             if not (c == "pawn-hidden" and g != "grid")]  # only the grid game has a pawn
     from tqdm import tqdm
 
-    runs = []
+    runs: list[dict] = []
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=a.jobs) as pool:
-        for run in tqdm(pool.map(play, jobs), total=len(jobs), desc="torture", unit="game",
-                        file=sys.stderr):
-            runs.append(run)
-    rows = summarise(runs)
-    report = {"command": " ".join(["benchmarks/table_torture.py", *(argv or sys.argv[1:])]),
-              "wall_s": round(time.perf_counter() - started, 1), "games": a.games.split(","),
-              "seeds": [a.first_seed, a.first_seed + a.seeds - 1], "actions_per_run": a.actions,
-              "conditions": rows,
-              "all_targets_met": all(r["meets_targets"] for r in rows)}
-    text = json.dumps(report, indent=1)
-    if a.out is not None:
-        a.out.parent.mkdir(parents=True, exist_ok=True)
-        a.out.write_text(text + "\n")
-    print(text)
+    command = " ".join(["benchmarks/table_torture.py", *(argv if argv is not None else sys.argv[1:])])
+
+    def report_of(complete: bool) -> dict:
+        rows = summarise(runs)
+        return {"command": command, "wall_s": round(time.perf_counter() - started, 1),
+                "complete": complete, "runs": len(runs), "runs_planned": len(jobs),
+                "games": a.games.split(","), "seeds": [a.first_seed, a.first_seed + a.seeds - 1],
+                "actions_per_run": a.actions, "conditions": rows,
+                "all_targets_met": complete and all(r["meets_targets"] for r in rows)}
+
+    def write(report: dict) -> None:
+        if a.out is not None:
+            a.out.parent.mkdir(parents=True, exist_ok=True)
+            a.out.write_text(json.dumps(report, indent=1) + "\n")
+
+    signal.signal(signal.SIGTERM, _interrupted)
+    pool = ProcessPoolExecutor(max_workers=a.jobs)
+    complete = False
+    try:
+        pending = [pool.submit(play, job) for job in jobs]
+        for future in tqdm(as_completed(pending), total=len(jobs), desc="torture", unit="game",
+                           file=sys.stderr):
+            runs.append(future.result())
+            write(report_of(False))  # what is measured so far survives a stopped run
+        complete = True
+    except KeyboardInterrupt:
+        print(f"table_torture: stopped after {len(runs)} of {len(jobs)} runs", file=sys.stderr)
+    finally:
+        if not complete:  # the games under way are not waited for
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+        pool.shutdown(wait=complete, cancel_futures=True)
+    report = report_of(complete)
+    write(report)
+    print(json.dumps(report, indent=1))
     return 0 if report["all_targets_met"] else 1
 
 
