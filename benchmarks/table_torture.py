@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if not complete:  # the games under way are not waited for
             for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
+                process.kill()  # (they inherit the SIGTERM handler: terminate would not do)
         pool.shutdown(wait=complete, cancel_futures=True)
     report = report_of(complete)
     write(report)
