@@ -16,11 +16,16 @@ face source it reports:
 * ``false_illegal_calls``: legal actions (or nothing at all) called illegal -- target 0;
 * ``missed_actions``: actions made at the table that the table never recorded -- target 0;
 * ``questions_per_100``: questions asked per 100 actions -- at most 5 in plain conditions, 10 in
-  hard ones;
+  hard ones -- with the worst run's figure and the questions by kind (``colour``: a wild's
+  colour, ``same-face``, ``several``, ``first-look``, ``unsure``);
 * ``event_latency_s``: median and p95 from the hand leaving the table to the event;
-* every run that was not exact, with its seed and its first difference (to replay it).
+* every run that was not exact, with its seed and its first difference (to replay it), and
+  every wrong commit, false illegal call and missed action by name (``wrong_calls``).
 
-A progress bar (tqdm) runs on stderr. Exit status 1 unless every target holds. Without the
+A progress bar (tqdm) runs on stderr. Exit status 1 unless every target holds. The runs go seed
+by seed over every condition, and ``--out`` is rewritten after each one (``"complete": false``
+until the last): a run stopped early (Ctrl-C, SIGTERM) keeps what it measured, every condition
+covered on the first seeds. Without the
 photo data, ``--faces real`` is skipped with a message (the art runs still run).
 """
 
@@ -29,11 +34,12 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import signal
 import statistics
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,6 +69,19 @@ def score(expected: list[tuple], got: list[tuple]) -> dict:
         "false_illegal_calls": sum(n for (a, ok), n in extra.items() if not ok),
         "missed_actions": sum(n for (a, ok), n in missing.items() if ok),
     }
+
+
+def wrong_calls(expected: list[tuple], got: list[tuple]) -> dict:
+    """The actions behind :func:`score`'s counts: each wrong commit, false illegal call and
+    missed action (as action JSON)."""
+    want, have = Counter(_actions(expected)), Counter(_actions(got))
+    extra, missing = have - want, want - have
+
+    def listed(items, ok):
+        return [json.loads(a) for (a, good), n in sorted(items.items()) if good is ok for _ in range(n)]
+
+    return {"wrong_commits": listed(extra, True), "false_illegal_calls": listed(extra, False),
+            "missed_actions": listed(missing, True)}
 
 
 def play(job: dict) -> dict:
@@ -103,9 +122,11 @@ def play(job: dict) -> dict:
     started = time.perf_counter()
     result = run_script(script, width=width, height=height, seed=seed, frames_source=frames())
     counted = score(result.expected, result.got)
-    return {**job, **counted, "exact": result.exact, "first_difference": result.first_difference(),
+    return {**job, **counted, "wrong_calls": wrong_calls(result.expected, result.got), "exact": result.exact, "first_difference": result.first_difference(),
             "actions": len([b for b in script.beats if b.action is not None]),
             "questions": result.questions, "latencies_s": result.latencies_s,
+            "question_kinds": {k[len("questions-"):]: v for k, v in result.stats.items()
+                               if k.startswith("questions-")},
             "wall_s": round(time.perf_counter() - started, 1),
             "faces_drawn_as_art": sorted(getattr(faces, "fallbacks", ()))}
 
@@ -130,16 +151,23 @@ def summarise(runs: list[dict]) -> list[dict]:
             "questions_per_100": round(100.0 * sum(r["questions"] for r in mine) / max(1, actions), 2),
             "questions_per_100_worst_run": round(max(per_run_q), 2) if per_run_q else None,
             "questions_limit": limit,
+            "question_kinds": dict(sum((Counter(r.get("question_kinds", {})) for r in mine), Counter())),
             "exact_runs": sum(1 for r in mine if r["exact"]),
             "event_latency_s_median": round(statistics.median(lat), 3) if lat else None,
             "event_latency_s_p95": round(lat[min(len(lat) - 1, int(0.95 * (len(lat) - 1)))], 3) if lat else None,
             "not_exact": [{"game": r["game"], "seed": r["seed"], "first_difference": r["first_difference"]}
                           for r in mine if not r["exact"]],
+            "wrong_calls": [{"game": r["game"], "seed": r["seed"], **r["wrong_calls"]} for r in mine
+                            if any(r["wrong_calls"].values())],
         }
         row["meets_targets"] = (row["wrong_commits"] == 0 and row["false_illegal_calls"] == 0
                                 and row["missed_actions"] == 0 and row["questions_per_100"] <= limit)
         rows.append(row)
     return rows
+
+
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,29 +195,50 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [c for c in a.conditions.split(",") if c not in CONDITIONS]
     if unknown:
         p.error(f"unknown condition(s) {', '.join(unknown)}: expected {', '.join(CONDITIONS)}")
+    # seed by seed over every condition: a run stopped early still covers every condition
     jobs = [{"game": g, "seed": s, "condition": c, "faces": f, "actions": a.actions}
-            for c in a.conditions.split(",") for f in faces for g in a.games.split(",")
             for s in range(a.first_seed, a.first_seed + a.seeds)
+            for c in a.conditions.split(",") for f in faces for g in a.games.split(",")
             if not (c == "pawn-hidden" and g != "grid")]  # only the grid game has a pawn
     from tqdm import tqdm
 
-    runs = []
+    runs: list[dict] = []
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=a.jobs) as pool:
-        for run in tqdm(pool.map(play, jobs), total=len(jobs), desc="torture", unit="game",
-                        file=sys.stderr):
-            runs.append(run)
-    rows = summarise(runs)
-    report = {"command": " ".join(["benchmarks/table_torture.py", *(argv or sys.argv[1:])]),
-              "wall_s": round(time.perf_counter() - started, 1), "games": a.games.split(","),
-              "seeds": [a.first_seed, a.first_seed + a.seeds - 1], "actions_per_run": a.actions,
-              "conditions": rows,
-              "all_targets_met": all(r["meets_targets"] for r in rows)}
-    text = json.dumps(report, indent=1)
-    if a.out is not None:
-        a.out.parent.mkdir(parents=True, exist_ok=True)
-        a.out.write_text(text + "\n")
-    print(text)
+    command = " ".join(["benchmarks/table_torture.py", *(argv if argv is not None else sys.argv[1:])])
+
+    def report_of(complete: bool) -> dict:
+        rows = summarise(runs)
+        return {"command": command, "wall_s": round(time.perf_counter() - started, 1),
+                "complete": complete, "runs": len(runs), "runs_planned": len(jobs),
+                "games": a.games.split(","), "seeds": [a.first_seed, a.first_seed + a.seeds - 1],
+                "actions_per_run": a.actions, "conditions": rows,
+                "all_targets_met": complete and all(r["meets_targets"] for r in rows)}
+
+    def write(report: dict) -> None:
+        if a.out is not None:
+            a.out.parent.mkdir(parents=True, exist_ok=True)
+            a.out.write_text(json.dumps(report, indent=1) + "\n")
+
+    signal.signal(signal.SIGTERM, _interrupted)
+    pool = ProcessPoolExecutor(max_workers=a.jobs)
+    complete = False
+    try:
+        pending = [pool.submit(play, job) for job in jobs]
+        for future in tqdm(as_completed(pending), total=len(jobs), desc="torture", unit="game",
+                           file=sys.stderr):
+            runs.append(future.result())
+            write(report_of(False))  # what is measured so far survives a stopped run
+        complete = True
+    except KeyboardInterrupt:
+        print(f"table_torture: stopped after {len(runs)} of {len(jobs)} runs", file=sys.stderr)
+    finally:
+        if not complete:  # the games under way are not waited for
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()  # (they inherit the SIGTERM handler: terminate would not do)
+        pool.shutdown(wait=complete, cancel_futures=True)
+    report = report_of(complete)
+    write(report)
+    print(json.dumps(report, indent=1))
     return 0 if report["all_targets_met"] else 1
 
 

@@ -82,3 +82,9 @@ def test_the_conditions_named_by_the_issue_are_all_there():
     assert {"plain", "640x480", "1920x1080", "dim", "tungsten", "daylight", "glare", "motion-blur",
             "jpeg-60", "nudged", "askew", "sleeve-gloss", "pawn-hidden", "cup-phone"} <= set(CONDITIONS)
     assert not CONDITIONS["plain"].hard and CONDITIONS["glare"].hard
+
+
+def test_the_wrong_calls_are_named():
+    got = [_event(WRONG, True), _event(MOVE, False, "not-adjacent")]
+    assert torture.wrong_calls([_event(PLAY, True), _event(MOVE, True)], got) == {
+        "wrong_commits": [WRONG], "false_illegal_calls": [MOVE], "missed_actions": [PLAY, MOVE]}

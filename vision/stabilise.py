@@ -13,7 +13,11 @@ Two small pieces the :class:`~vision.table_reader.TableReader` combines:
 
 Lighting that drifts slowly is followed: quiet regions that did not change pull their reference
 towards what they look like now, and each region's difference is measured after removing its
-mean shift.
+mean shift. Light that moves over the table (a glare highlight, a lamp turned) changes a region
+as much as a card would, but never with motion: nothing crossed the region between its
+reference and now. The detector remembers which regions something moved over (``stirred``)
+since their reference was taken; a band piece that differs without having been stirred is light,
+not an arm, and takes the new look as its reference at once.
 """
 
 from __future__ import annotations
@@ -72,13 +76,19 @@ def _bands(layout: Layout) -> list[Region]:
     return out
 
 
+def _outlines(small: np.ndarray) -> np.ndarray:
+    """The small frame's outlines: a difference of Gaussians that keeps edges a few pixels wide
+    and drops both sensor noise and broad light (a highlight, a gradient)."""
+    return cv2.GaussianBlur(small, (0, 0), 1.0) - cv2.GaussianBlur(small, (0, 0), 4.0)
+
+
 class ChangeDetector:
     """Measures motion and change per region on a small grey copy of each frame."""
 
     def __init__(self, view: View, layout: Layout, regions: dict[str, Region], *,
                  small_width: int = 320, motion_threshold: float = 4.0,
                  change_threshold: float = 4.0, band_threshold: float = 9.0,
-                 drift: float = 0.05):
+                 drift: float = 0.05, band_edges: float = 3.5):
         self.layout = layout
         self.motion_threshold = motion_threshold
         #: a card region differs from its reference above this (two faces of one colour that
@@ -87,6 +97,10 @@ class ChangeDetector:
         #: the border band differs (hands over the table) above this (its measure is coarser)
         self.band_threshold = band_threshold
         self.drift = drift
+        #: outlines (a band-pass of the small frame) that differ from the reference's by more
+        #: than this in a band piece show an arm at rest; light moving over the cloth stays
+        #: below ~2.9, an arm measures 5 and more in the piece its edge crosses
+        self.band_edges = band_edges
         self.small_width = small_width
         self._regions = dict(regions)
         for band in _bands(layout):
@@ -94,6 +108,8 @@ class ChangeDetector:
         self.view = view
         self._prev: np.ndarray | None = None
         self.reference: np.ndarray | None = None
+        #: regions something moved over since their reference was taken
+        self.stirred: set[str] = set()
         self._set_view(view)
 
     def _set_view(self, view: View) -> None:
@@ -122,12 +138,21 @@ class ChangeDetector:
         self._set_view(view)
         self._prev = None
         self.reference = None
+        self.stirred = set()
 
     def small(self, frame: np.ndarray) -> np.ndarray:
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         if self.scale == 1.0:
             return gray.astype(np.float32)
         return cv2.resize(gray, self.small_size, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    def _outline_change(self, cur: np.ndarray, name: str) -> float:
+        """Mean difference of the outlines in one box, frame against reference (each box on its
+        own: the reference is pieced together from boxes taken at different times, and its
+        seams are no outline)."""
+        x0, y0, x1, y1 = self.boxes[name]
+        a, b = cur[y0:y1, x0:x1], self.reference[y0:y1, x0:x1]
+        return float(cv2.absdiff(_outlines(a), _outlines(b)).mean())
 
     @staticmethod
     def _box_means(integral: np.ndarray, boxes: dict) -> dict[str, float]:
@@ -148,6 +173,22 @@ class ChangeDetector:
         else:
             change = self._ncc_change(cur, self.reference)
         moving = any(v > self.motion_threshold for v in motion.values())
+        self.stirred |= {n for n, v in motion.items() if v > self.motion_threshold}
+        if self.reference is not None:
+            # a region back to its reference with nothing moving: whatever crossed it has gone
+            self.stirred -= {n for n in self.stirred if motion.get(n, 0.0) <= self.motion_threshold
+                             and change.get(n, math.inf) <= self._limit(n) / 2}
+            # a band piece that changed with nothing moving over it: light, not an arm; nor are
+            # pieces that something crossed and that now lie still, when none of them shows an
+            # outline its reference lacks (an arm at rest shows its outline, its shadow)
+            over = [n for n, v in change.items() if n.startswith("band") and v > self.band_threshold]
+            lit = [n for n in over if n not in self.stirred]
+            still = [n for n in over if n in self.stirred and motion.get(n, 0.0) <= self.motion_threshold]
+            if still and all(self._outline_change(cur, n) < self.band_edges for n in still):
+                lit += still
+            if lit:
+                self.accept(cur, lit)
+                change = {**change, **{n: 0.0 for n in lit}}
         hands = self.reference is not None and any(
             v > self.band_threshold for n, v in change.items() if n.startswith("band"))
         return FrameChange(motion, change, moving, hands), cur
@@ -187,11 +228,16 @@ class ChangeDetector:
         """Take ``cur`` as the reference of ``names`` (all regions when None)."""
         if self.reference is None or names is None:
             self.reference = cur.copy()
+            self.stirred = set()
             return
+        self.stirred -= set(names)
         for name in names:
             if name in self.boxes:
                 x0, y0, x1, y1 = self.boxes[name]
                 self.reference[y0:y1, x0:x1] = cur[y0:y1, x0:x1]
+
+    def _limit(self, name: str) -> float:
+        return self.band_threshold if name.startswith("band") else self.change_threshold
 
     def follow_drift(self, cur: np.ndarray, change: FrameChange, exclude=()) -> None:
         """Pull the reference of quiet, unchanged regions towards the current frame (slow light)."""

@@ -82,18 +82,28 @@ def locate_card(patch: np.ndarray, px_per_mm: float, before: np.ndarray | None =
     outline is the rotated rectangle of the largest such blob, kept to a card's size. When the
     region held a card ``before`` (the patch as last read), the new card is what differs from
     it: the card below that peeks out of a stack is left out.
+
+    What "differs" means follows the light: the cloth's own variation at the patch's edge (its
+    noise and texture) sets the threshold, so that a dark card on dark cloth in dim light, where
+    every difference shrinks, is still found (:data:`CARD_DIFF` in good light).
     """
+    edge = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]]).astype(np.float32)
+    cloth = np.median(edge, 0)
+    spread = float(np.percentile(np.abs(edge - cloth).sum(1), 90))
+    threshold = float(np.clip(6.0 * spread, 0.4 * CARD_DIFF, CARD_DIFF))
     if before is not None and before.shape == patch.shape:
-        moved = np.abs(patch.astype(np.int16) - before.astype(np.int16)).sum(2) > 90
+        moved = np.abs(patch.astype(np.int16) - before.astype(np.int16)).sum(2) > 1.5 * threshold
         moved = cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         quad = _card_from_mask(moved, px_per_mm, strict=True)
         if quad is not None:
             return quad
-    h, w = patch.shape[:2]
-    edge = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]]).astype(np.float32)
-    cloth = np.median(edge, 0)
     diff = np.abs(patch.astype(np.float32) - cloth).sum(2)
-    return _card_from_mask((diff > 60).astype(np.uint8), px_per_mm)
+    return _card_from_mask((diff > threshold).astype(np.uint8), px_per_mm)
+
+
+#: Summed |BGR| difference from the cloth that makes a pixel card in good light (in dim light,
+#: down to 40 % of it, as the cloth's own variation shrinks).
+CARD_DIFF = 60.0
 
 
 def _card_from_mask(mask: np.ndarray, px_per_mm: float, strict: bool = False) -> np.ndarray | None:
@@ -346,6 +356,13 @@ class TableReader:
         self._hand_frames = 0
         th = self.detector.change_threshold
         changed = [n for n in self.region_names if change.change.get(n, 0) > th]
+        # a region that changed with nothing moving over it since it was read shows the same
+        # card in other light (a glare highlight, a lamp): no card comes without a hand
+        lit = [n for n in changed if n not in self.detector.stirred and n not in self._touched
+               and math.isfinite(change.change[n]) and (n in self._state or n == "draw")]
+        if lit:
+            self.detector.accept(cur, lit)
+            changed = [n for n in changed if n not in lit]
         # a region a hand was over and that now differs a little from before: a card may lie
         # there almost exactly where the same face lay (read again; the referee compares looks)
         changed += [n for n in self._touched if n not in changed

@@ -430,6 +430,9 @@ class CameraReferee:
         self._reading = None
         self._actionable: set[str] = set()
         self._doubts: set[str] = set()    # baseline regions that may show an early move
+        #: regions that changed together while the camera could not look (several at once):
+        #: how many actions each hides is unknown, so none of them is committed unasked
+        self._blind: set[str] = set()
         self._looks: dict[str, Any] = {}   # region -> its look when it last matched the state
         self._question: Question | None = None
         self._ids = itertools.count(1)
@@ -494,6 +497,7 @@ class CameraReferee:
             # the table is laid out again: its next reading is the new baseline
             self._reading = None
             self._doubts = set()
+            self._blind = set()
         if message.type in ("undone", "match-started", "reshuffle", *_NEW_LAYOUT):
             # the table must be put right by hand: what lies there now is no new action
             self._actionable.clear()
@@ -588,6 +592,8 @@ class CameraReferee:
             owed = waiting.left if waiting.what is Awaiting.FORCED_PLAYS else 1
             if self._question is None and not done and len(diffs) > max(1, owed):
                 decision = self._several(legal, expected, diffs, acting_seat(waiting))
+                if decision is not None:
+                    self._blind |= set(diffs)
             if decision is None:
                 decision = decide(legal, expected, self._reading, looking_at,
                                   acting_seat(waiting), commit_gain=self.commit_gain, margin=self.margin,
@@ -599,6 +605,13 @@ class CameraReferee:
                 if decision.kind in (DecisionKind.COMMIT, DecisionKind.ILLEGAL):
                     decision = Decision(DecisionKind.ASK, decision.region, choices=(decision.action,),
                                         reason=Reason.FIRST_LOOK, read=decision.read)
+            elif decision.region in self._blind and decision.kind is not DecisionKind.WAIT \
+                    and decision.reason is not Reason.SEVERAL:
+                self._blind.discard(decision.region)
+                if decision.kind in (DecisionKind.COMMIT, DecisionKind.ILLEGAL):
+                    # a pile may hide more than one action, each by whom the camera cannot say
+                    decision = Decision(DecisionKind.ASK, decision.region, choices=(decision.action,),
+                                        reason=Reason.SEVERAL, read=decision.read)
             done.append(decision)
             self.decisions.append((self._reading.seq, decision))
             if self.on_decision is not None:
@@ -761,12 +774,28 @@ class CameraReferee:
             # a first step the camera missed: where the pawn is now is the next step, to be
             # read against the state once this one is played
             self._recheck = True
+        elif self._shows_more(picked.action, region):
+            # an earlier card than the one lying there now: the region shows a later action
+            # too. Who made it the camera cannot tell (it missed a turn): it asks, never commits
+            self._recheck = True
+            self._blind.add(region)
         else:
             self._actionable.discard(region)
         self._close_question(picked.to_json()["action"], by, Closed.ANSWERED)
         if act and picked.action is not None and table is not None:
             result = table.act(picked.action, source="confirm")
         return result
+
+    def _shows_more(self, action: Action | None, region: str) -> bool:
+        """A card chosen that is not the card read in its region now (a confident read of
+        another card: one laid on top of it since)."""
+        reading = self._reading
+        label = _label_of(action) if action is not None else None
+        if label is None or reading is None or region == "pawn":
+            return False
+        got = reading.region(region)
+        return (got is not None and got.label not in _NOT_A_CARD and got.label != label
+                and got.agreed and got.p(label) < 0.5)
 
     def _leads_further(self, action: Action | None) -> bool:
         """A pawn move chosen that does not end where the pawn is seen now."""
