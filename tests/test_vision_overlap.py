@@ -1,0 +1,115 @@
+"""Overlapping cards: composed hands (vision.overlap), card outlines on their edges
+(vision.corners), the reader of partly covered cards (CardReader.read, visible="partial") and the
+fanned-hands measure (vision.evaluate.FannedTally)."""
+
+import numpy as np
+import pytest
+
+from companion.cards import CLASSIC
+from vision.card_art import draw_card
+from vision.corners import partial_quads
+from vision.detect import quad_iou
+from vision.evaluate import FannedTally
+from vision.overlap import HandCard, compose_hands
+from vision.recognize import CardReader, CardSighting
+
+
+def _hand(style, seed, n=5, kind="wood", **kw):
+    rng = np.random.default_rng(seed)
+    faces = [c.name for c in CLASSIC.faces if not c.name.startswith("wild")]
+    pick = [faces[int(i)] for i in rng.choice(len(faces), n, replace=False)]
+    cards = [(lab, draw_card(lab, 160, 248, face_set=CLASSIC, rng=rng)) for lab in pick]
+    kw = {"hands": 1, "singles": 0, "thumbs": 0.0, "card_width": 100, **kw}
+    return compose_hands(cards, 960, 640, rng=rng, kind=kind, styles=(style,), **kw)
+
+
+@pytest.fixture(scope="module")
+def row():
+    return _hand("row", 3)
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return CardReader()
+
+
+def test_a_row_shows_every_index_and_only_the_top_card_whole(row):
+    _img, truth = row
+    assert [t.readable for t in truth] == [True] * 5
+    assert [t.visible for t in truth] == ["partial"] * 4 + ["whole"]
+    assert all(t.shown < 0.8 for t in truth[:-1]) and truth[-1].shown > 0.99
+
+
+def test_a_pile_hides_some_cards_whole():
+    hidden = [t for seed in range(6) for t in _hand("pile", seed, n=6)[1] if not t.readable]
+    assert hidden and all(t.index_shown < 0.8 and t.shown < 0.9 for t in hidden)
+
+
+def test_a_thumb_covers_part_of_the_top_card():
+    _img, truth = _hand("fan", 8, thumbs=1.0)
+    assert truth[-1].shown < 0.99
+
+
+def test_unknown_style_is_refused():
+    with pytest.raises(ValueError, match="layout style"):
+        _hand("spiral", 1)
+
+
+def test_every_card_of_a_row_gets_an_outline_and_known_cards_none(row):
+    img, truth = row
+    quads = partial_quads(img, 100.0)
+    assert all(max(quad_iou(t.quad, q) for q in quads) > 0.6 for t in truth)
+    rest = partial_quads(img, 100.0, known=[t.quad for t in truth])
+    assert all(quad_iou(t.quad, q) <= 0.7 for t in truth for q in rest)
+
+
+def _matches(truth, sightings):
+    return [[s for s in sightings if quad_iou(t.quad, np.array(s.quad, np.float32)) > 0.5] for t in truth]
+
+
+def test_cards_under_others_are_read_once_as_partial(reader, row):
+    img, truth = row
+    sightings = reader.read(img, deck="classic")
+    found = _matches(truth, sightings)
+    assert [len(f) for f in found] == [1] * 5, [(t.label, [s.label for s in f]) for t, f in zip(truth, found)]
+    assert [f[0].label for f in found] == [t.label for t in truth]
+    assert [f[0].visible for f in found] == [t.visible for t in truth]
+    assert len(sightings) == 5
+
+
+def test_without_the_overlap_pass_the_covered_cards_are_missed(row):
+    img, truth = row
+    found = _matches(truth, CardReader(overlap=False).read(img, deck="classic"))
+    assert sum(len(f) == 1 and f[0].label == t.label for t, f in zip(truth, found)) <= 2
+    assert all(s.visible == "whole" for f in found for s in f)
+
+
+def test_a_sighting_says_how_it_was_seen():
+    s = CardSighting("red-7", 0.9, (), ((0, 0), (1, 0), (1, 2), (0, 2)), (0.5, 1.0))
+    assert s.visible == "whole" and s.to_json()["visible"] == "whole"
+    keys = set(s.to_json())
+    assert {"label", "confidence", "quad", "center", "runners_up"} <= keys
+
+
+def _card(label, x, visible_share=1.0, index=1.0):
+    q = np.array([[x, 0], [x + 10, 0], [x + 10, 15], [x, 15]], np.float32)
+    return HandCard(label, q, visible_share, index)
+
+
+def _seen(label, x, visible="whole"):
+    return CardSighting(label, 0.9, (), ((x, 0), (x + 10, 0), (x + 10, 15), (x, 15)),
+                        (x + 5, 7.5), visible=visible)
+
+
+def test_fanned_tally_counts_right_wrong_missed_extra_and_twice():
+    truth = [_card("red-1", 0, 0.3), _card("red-2", 30, 0.3), _card("back", 60),
+             _card("red-4", 90, 0.1, 0.2), _card("red-5", 120)]
+    seen = [_seen("red-1", 0, "partial"), _seen("blue-2", 30), _seen("back", 60), _seen("back", 61),
+            _seen("red-4", 90), _seen("red-9", 300)]
+    t = FannedTally("t")
+    t.add(truth, seen)
+    assert (t.cards, t.right, t.wrong, t.missed, t.extra, t.twice) == \
+        (4, 2, [("red-2", "blue-2")], ["red-5"], 1, 1)
+    assert t.backs == [1, 1] and t.partial == [1, 2] and t.visible_right == 2
+    assert t.recall == 0.5 and t.precision == 2 / 5
+    assert "red-2 -> blue-2" in t.report()
