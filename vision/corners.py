@@ -17,7 +17,7 @@ import numpy as np
 from vision.card_shape import CARD_RATIO, order_quad
 from vision.detect import quad_iou
 
-__all__ = ["card_width_of", "edge_segments", "partial_quads"]
+__all__ = ["unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines"]
 
 #: The work image is scaled so that a card is this many pixels wide.
 WORK_CARD_WIDTH = 80.0
@@ -46,6 +46,26 @@ def _near_cards(small: np.ndarray, w: float) -> np.ndarray:
     unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     g = max(3, int(w * 0.25)) | 1
     return cv2.dilate(unlike, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (g, g)))
+
+
+def unexplained_cards(image: np.ndarray, quads, card_width: float) -> float:
+    """How many cards' worth of card-like pixels (unlike the table) lie outside the given card
+    outlines: about 0 when every card shows whole and was read, more when cards lie under
+    others (their strips) or other things lie on the table. Cheap: measured at ~16 pixels a card."""
+    s = min(1.0, 16.0 / max(card_width, 1.0))
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
+    w = card_width * s
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) if small.ndim == 3 else None
+    if lab is None:
+        return float("inf")
+    rim = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    unlike = (np.linalg.norm(lab - np.median(rim, axis=0), axis=2) > 28).astype(np.uint8)
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    known = np.zeros_like(unlike)
+    for q in quads:
+        cv2.fillConvexPoly(known, np.round(np.asarray(q, np.float32) * s).astype(np.int32), 1)
+    known = cv2.dilate(known, np.ones((3, 3), np.uint8))
+    return float((unlike & (1 - known)).sum() / (w * w * CARD_RATIO))
 
 
 def edge_segments(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
@@ -148,3 +168,25 @@ def partial_quads(image: np.ndarray, card_width: float, known=(), limit: int = 4
             if len(out) >= limit:
                 return out
     return out
+
+
+def corner_outlines(quad: np.ndarray) -> list[np.ndarray]:
+    """The outlines (4x2, image pixels) of the two index corners of a card outline (ordered):
+    its top left quarter and its bottom right one, each a CARD_W x CARD_H portrait when
+    rectified, the bottom right one turned upside down (as the print is)."""
+    q = np.asarray(quad, np.float32)
+    def at(u, v):  # a point of the card at (u, v) of its width and height
+        top = q[0] + (q[1] - q[0]) * u
+        bottom = q[3] + (q[2] - q[3]) * u
+        return top + (bottom - top) * v
+    tl = np.array([at(0, 0), at(0.5, 0), at(0.5, 0.5), at(0, 0.5)], np.float32)
+    br = np.array([at(1, 1), at(0.5, 1), at(0.5, 0.5), at(1, 0.5)], np.float32)
+    return [tl, br]
+
+
+def corner_crops(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+    """The two index corners of a card outline, each warped to a portrait CARD_W x CARD_H image
+    (the top left quarter of the card as it is, the bottom right one upside down)."""
+    from vision.card_shape import CARD_H, CARD_W, rectify
+
+    return [rectify(image, c, (CARD_W, CARD_H)) for c in corner_outlines(quad)]

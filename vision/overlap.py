@@ -48,6 +48,7 @@ class HandCard:
     quad: np.ndarray     # 4x2 float32, ordered (vision.card_shape.order_quad)
     shown: float         # share of the card not covered by cards over it or a thumb
     index_shown: float   # the larger share shown of its two corner indices
+    indices: tuple = ()  # ((4x2 outline of a corner index in image pixels, share shown), ...)
 
     @property
     def readable(self) -> bool:
@@ -196,15 +197,17 @@ def compose_hands(cards: list[tuple[str, np.ndarray]], width: int = 1600, height
         src = np.array([[0, 0], [cw_k, 0], [cw_k, ch_k], [0, ch_k]], np.float32)
         M = cv2.getPerspectiveTransform(src, (q * s).astype(np.float32))
         best = 0.0
+        indices = []
         for x0, y0, x1, y1 in index_boxes(cw_k, ch_k):
             box = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]],
                                                     np.float32), M)[0]
             m = np.zeros(cover.shape, np.uint8)
             cv2.fillConvexPoly(m, np.round(box).astype(np.int32), 1)
             tot = int(m.sum())
-            if tot:
-                best = max(best, float((m.astype(bool) & shown_map).sum() / tot))
-        truth.append(HandCard(cards[i][0], order_quad(q), shown, best))
+            share = float((m.astype(bool) & shown_map).sum() / tot) if tot else 0.0
+            best = max(best, share)
+            indices.append((box / s, share))
+        truth.append(HandCard(cards[i][0], order_quad(q), shown, best, tuple(indices)))
     img = _light(img, rng)
     return img, truth
 

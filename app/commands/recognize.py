@@ -69,5 +69,5 @@ def run(args) -> int:
             for s in sorted(sightings, key=lambda s: (s.center[1], s.center[0])):
                 alt = ", ".join(f"{lab} {p:.2f}" for lab, p in s.runners_up[:2])
                 print(f"  {s.label:<20} {s.confidence:5.2f}  at ({s.center[0]:.0f}, {s.center[1]:.0f})"
-                      f"   next: {alt}")
+                      f"   next: {alt}" + ("   (partly covered)" if s.visible == "partial" else ""))
     return status

@@ -1,17 +1,20 @@
 """Train the reader of partly covered cards (``python -m vision.train.corners``).
 
-Writes ``vision/models/partial.onnx`` and ``partial.json``: the classifier that reads the card
-outlines :func:`vision.corners.partial_quads` puts on the edges of overlapping cards (a fanned
-hand's cards under the top one show their corner index and a strip of their face). Same input
-and classes as the card model (:mod:`vision.train`), and it starts from the card model's weights.
+Writes ``vision/models/partial.onnx`` and ``partial.json``: the classifier of index corners. It
+reads the two index corners (:func:`vision.corners.corner_crops`: the top left and, upside down,
+the bottom right quarter of the card) of the card outlines :func:`vision.corners.partial_quads`
+puts on the edges of overlapping cards (a fanned hand's cards under the top one show a corner
+index and a strip of their face). Same input size and classes as the card model
+(:mod:`vision.train`), and it starts from the card model's weights.
 
 The samples are exactly what the reader sees at run time: tables of overlapping cards
 (:func:`vision.overlap.compose_hands`: fans, rows, cascades, piles, thumbs, four tables) made
 from card crops of the *training* photos only (:func:`vision.overlap.crop_photos`, cut with the
 card model's help as :func:`vision.train.sources.best_quad` does), art-sheet cells and drawn
-cards (the backs: there are no photos of backs); every outline put on such a table is a sample:
-a card it matches (IoU >= 0.65) whose corner index shows gives the card's label, an outline far
-from every card (IoU < 0.35) gives ``none``. One thread (``OMP_NUM_THREADS=1``), a few epochs, the
+cards (the backs: there are no photos of backs); the two corners of every outline put on such
+a table are samples: of an outline on a card (IoU >= 0.6), a corner where the card's index shows
+gives the card's label, a corner where it is covered ``none``; an outline far from every card
+(IoU < 0.35) gives ``none`` twice. One thread (``OMP_NUM_THREADS=1``), a few epochs, the
 best epoch on held-back tables kept (early stopping).
 """
 
@@ -29,16 +32,18 @@ import numpy as np
 
 from vision.classes import CLASSES, NONE
 from vision.color import normalize_card
-from vision.corners import card_width_of, partial_quads
+from vision.corners import card_width_of, corner_crops, corner_outlines, partial_quads
 from vision.data import DataMissing, load_photos, require_data
 from vision.detect import CARD_H, CARD_W, quad_iou, rectify
-from vision.overlap import TABLES, compose_hands, crop_photos
+from vision.overlap import INDEX_VISIBLE, TABLES, compose_hands, crop_photos
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 #: Outlines matching a readable card by this IoU are that card; below NONE_IOU with all, none.
-CARD_IOU, NONE_IOU = 0.65, 0.35
+CARD_IOU, NONE_IOU = 0.6, 0.35
 #: ``none`` samples kept per card sample (the outlines are mostly not a card).
 NONE_PER_CARD = 1.5
+#: Extra samples of each readable card through its own outline, jittered.
+JITTER_COPIES = 2
 
 
 def card_pool(split: str, per_label: int, cache: str | None = None):
@@ -73,8 +78,26 @@ def layout_cards(rng, real, other, n):
     return out
 
 
+def _corner_samples(img, q, t, cw, xs, ys):
+    """Both index corners of outline ``q`` of card ``t``: the card's label where its index
+    shows there, ``none`` where it is covered, nothing where unsure."""
+    for crop, outline in zip(corner_crops(img, q), corner_outlines(q)):
+        c = outline.mean(0)
+        share, dist = min(((sh, float(np.linalg.norm(box.mean(0) - c))) for box, sh in t.indices),
+                          key=lambda x: x[1])
+        if dist > 0.3 * cw:
+            continue
+        if share >= INDEX_VISIBLE:
+            xs.append(normalize_card(crop))
+            ys.append(CLASSES.index(t.label))
+        elif share < 0.3:
+            xs.append(normalize_card(crop))
+            ys.append(CLASSES.index(NONE))
+
+
 def samples_of_table(img, truth, rng, card_width=None):
-    """(rectified normalised outline, class index) for every outline put on one table."""
+    """(rectified normalised index corner, class index) for the corners of every outline put on
+    one table, and of each readable card's own outline a little off (JITTER_COPIES times)."""
     whole = [t.quad for t in truth if t.visible == "whole"] or [t.quad for t in truth]
     cw = card_width or card_width_of(whole) * rng.uniform(0.96, 1.04)
     xs, ys = [], []
@@ -84,14 +107,19 @@ def samples_of_table(img, truth, rng, card_width=None):
         k = int(np.argmax(ious)) if ious else -1
         best = ious[k] if ious else 0.0
         if best >= CARD_IOU and truth[k].readable:
-            xs.append(normalize_card(rectify(img, q)))
-            ys.append(CLASSES.index(truth[k].label))
+            _corner_samples(img, q, truth[k], cw, xs, ys)
         elif best < NONE_IOU:
             negatives.append(q)
-    keep = int(np.ceil(NONE_PER_CARD * max(1, len(xs))))
+    for t in truth:
+        if t.readable:
+            for _ in range(JITTER_COPIES):
+                q = t.quad + rng.normal(0, 0.04 * cw, (4, 2)).astype(np.float32)
+                _corner_samples(img, q, t, cw, xs, ys)
+    keep = int(np.ceil(NONE_PER_CARD * max(1, len(xs)) / 2))
     for i in rng.permutation(len(negatives))[:keep]:
-        xs.append(normalize_card(rectify(img, negatives[int(i)])))
-        ys.append(CLASSES.index(NONE))
+        for crop in corner_crops(img, negatives[int(i)]):
+            xs.append(normalize_card(crop))
+            ys.append(CLASSES.index(NONE))
     return xs, ys
 
 
@@ -148,8 +176,14 @@ def train(args):
     t0 = time.time()
     real, other = card_pool("train", args.per_label, args.crops)
     print(f"sources: {len(real)} training-photo crops, {len(other)} art cells and drawn backs", flush=True)
-    x, y = build(args.tables, real, other, args.seed)
-    xv, yv = build(max(8, args.tables // 10), real, other, args.seed + 1000)
+    if args.samples and Path(args.samples).is_file():
+        z = np.load(args.samples)
+        x, y, xv, yv = z["x"], z["y"], z["xv"], z["yv"]
+    else:
+        x, y = build(args.tables, real, other, args.seed)
+        xv, yv = build(max(8, args.tables // 10), real, other, args.seed + 1000)
+        if args.samples:
+            np.savez(args.samples, x=x, y=y, xv=xv, yv=yv)
     print(f"{len(x)} samples ({(y != CLASSES.index(NONE)).sum()} cards), {len(xv)} validation, "
           f"{time.time() - t0:.0f} s", flush=True)
     X = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
@@ -216,7 +250,7 @@ def export(model, args, acc, seconds, n):
     meta = {"classes": list(CLASSES), "input": {"width": CARD_W, "height": CARD_H, "order": "BGR"},
             "trained_on": f"{n} outlines on {args.tables} composed tables of training-photo crops",
             "validation_accuracy": round(acc, 4), "train_seconds": round(seconds),
-            "args": {k: v for k, v in vars(args).items() if k not in ("out", "crops")}}
+            "args": {k: v for k, v in vars(args).items() if k not in ("out", "crops", "samples")}}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
     print(f"wrote {out} and {out.with_suffix('.json')}")
 
@@ -232,6 +266,8 @@ def main(argv=None):
     p.add_argument("--max-seconds", type=float, default=1000, help="stop training after this (1000)")
     p.add_argument("--base", default=str(MODELS / "cards.onnx"), help="the card model to start from")
     p.add_argument("--crops", default=None, help="a pickle of (label, image) training crops (a cache)")
+    p.add_argument("--samples", default=None,
+                   help="an .npz of the rendered samples: written when missing, else read (a cache)")
     p.add_argument("--data", default=None, help="the photo data folder (else $UNO_DATA)")
     p.add_argument("--out", default=str(MODELS / "partial.onnx"))
     args = p.parse_args(argv)
