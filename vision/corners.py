@@ -17,7 +17,7 @@ import numpy as np
 from vision.card_shape import CARD_RATIO, order_quad
 from vision.detect import quad_iou
 
-__all__ = ["unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines"]
+__all__ = ["unlike_table", "strip_share", "unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines"]
 
 #: The work image is scaled so that a card is this many pixels wide.
 WORK_CARD_WIDTH = 80.0
@@ -48,24 +48,44 @@ def _near_cards(small: np.ndarray, w: float) -> np.ndarray:
     return cv2.dilate(unlike, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (g, g)))
 
 
+def unlike_table(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
+    """A 0/1 map of the pixels unlike the table (the median of the frame's edge), at ~16 pixels
+    a card's width, and its scale."""
+    s = min(1.0, 16.0 / max(card_width, 1.0))
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
+    if small.ndim != 3:
+        return np.ones(small.shape[:2], np.uint8), s
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    rim = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    unlike = (np.linalg.norm(lab - np.median(rim, axis=0), axis=2) > 28).astype(np.uint8)
+    return cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), s
+
+
+def _fill(shape, quads, s) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(m, np.round(np.asarray(q, np.float32) * s).astype(np.int32), 1)
+    return m
+
+
 def unexplained_cards(image: np.ndarray, quads, card_width: float) -> float:
     """How many cards' worth of card-like pixels (unlike the table) lie outside the given card
     outlines: about 0 when every card shows whole and was read, more when cards lie under
     others (their strips) or other things lie on the table. Cheap: measured at ~16 pixels a card."""
-    s = min(1.0, 16.0 / max(card_width, 1.0))
-    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
+    unlike, s = unlike_table(image, card_width)
     w = card_width * s
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) if small.ndim == 3 else None
-    if lab is None:
-        return float("inf")
-    rim = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
-    unlike = (np.linalg.norm(lab - np.median(rim, axis=0), axis=2) > 28).astype(np.uint8)
-    unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    known = np.zeros_like(unlike)
-    for q in quads:
-        cv2.fillConvexPoly(known, np.round(np.asarray(q, np.float32) * s).astype(np.int32), 1)
-    known = cv2.dilate(known, np.ones((3, 3), np.uint8))
+    known = cv2.dilate(_fill(unlike.shape, quads, s), np.ones((3, 3), np.uint8))
     return float((unlike & (1 - known)).sum() / (w * w * CARD_RATIO))
+
+
+def strip_share(unlike: np.ndarray, s: float, quad, others) -> float:
+    """Share of the part of ``quad`` outside the ``others`` that is card-like in ``unlike``
+    (:func:`unlike_table`): a card under others shows its strip there, a wrong outline beside a
+    card shows the table. 0 when nothing of it is outside the others."""
+    own = _fill(unlike.shape, [quad], s)
+    free = own & (1 - _fill(unlike.shape, others, s))
+    n = int(free.sum())
+    return float((free & unlike).sum() / n) if n else 0.0
 
 
 def edge_segments(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:

@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from vision.color import normalize_card
-from vision.corners import card_width_of, corner_crops, partial_quads, unexplained_cards
+from vision.corners import (card_width_of, corner_crops, partial_quads, strip_share, unexplained_cards,
+                            unlike_table)
 from vision.detect import quad_iou
 
 __all__ = ["PARTIAL_MODEL_PATH", "partly_covered"]
@@ -34,6 +35,9 @@ MIN_LABEL = 0.6
 #: differ by which of its corners they were put on); any two overlapping by SAME_PLACE_IOU are.
 SAME_CARD_IOU = 0.3
 SAME_PLACE_IOU = 0.75
+#: What shows of a partly covered card (its outline outside the cards found) is card-like
+#: (unlike the table) by at least this share.
+STRIP_CARD_LIKE = 0.6
 #: A partly covered card's outline overlaps a card found by at least this share of its area.
 COVERED = 0.1
 
@@ -89,6 +93,7 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
             continue
         cands.append((conf * mass, r.label, conf, r.runners_up, q))
     cands.sort(key=lambda c: -c[0])
+    unlike, scale = unlike_table(image_bgr, width)
     kept = [(s.label, np.asarray(s.quad, np.float32)) for s in whole]
     out = []
     # a partly covered card lies under another card: an outline is taken only once it overlaps a
@@ -104,6 +109,8 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
             if not any(_covered_share(q, k) >= COVERED for _lab, k in kept):
                 rest.append(cand)
                 continue
+            if strip_share(unlike, scale, q, [k for _lab, k in kept]) < STRIP_CARD_LIKE:
+                continue  # what shows of it is the table: no card lies there
             kept.append((label, q))
             c = q.mean(0)
             out.append(CardSighting(label, conf, runners, tuple((float(x), float(y)) for x, y in q),
