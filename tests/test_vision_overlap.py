@@ -30,7 +30,7 @@ def row():
 
 @pytest.fixture(scope="module")
 def reader():
-    return CardReader()
+    return CardReader(overlap=True)
 
 
 def test_a_row_shows_every_index_and_only_the_top_card_whole(row):
@@ -88,7 +88,7 @@ def test_cards_under_others_are_read_as_partial_and_never_twice(reader, wide_row
 
 def test_without_the_overlap_pass_no_card_is_partial(wide_row):
     img, truth = wide_row
-    sightings = CardReader(overlap=False).read(img, deck="classic")
+    sightings = CardReader().read(img, deck="classic")  # overlap=False: the default
     assert sightings and all(s.visible == "whole" for s in sightings)
 
 
@@ -133,3 +133,22 @@ def test_fanned_tally_counts_right_wrong_missed_extra_and_twice():
     assert t.backs == [1, 1] and t.partial == [1, 2] and t.visible_right == 2
     assert t.recall == 0.5 and t.precision == 2 / 5
     assert "red-2 -> blue-2" in t.report()
+
+
+@pytest.mark.slow
+def test_recognize_overlap_reports_partial_cards_in_json(tmp_path, wide_row):
+    import json
+    import subprocess
+    import sys
+
+    import cv2
+
+    path = str(tmp_path / "row.png")
+    cv2.imwrite(path, wide_row[0])
+    runs = {}
+    for flag in ([], ["--overlap"]):
+        r = subprocess.run([sys.executable, "-m", "app", "recognize", "--json", "--deck", "classic", *flag, path],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        runs[bool(flag)] = [c["visible"] for c in json.loads(r.stdout)["cards"]]
+    assert "partial" in runs[True] and set(runs[False]) == {"whole"}

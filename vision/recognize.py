@@ -85,7 +85,7 @@ class CardReader:
     around the network)."""
 
     def __init__(self, model_path: str | Path | None = None, *, min_confidence: float = 0.5,
-                 min_label_confidence: float = 0.4, runners_up: int = 3, overlap: bool = True):
+                 min_label_confidence: float = 0.4, runners_up: int = 3, overlap: bool = False):
         path = Path(model_path) if model_path else MODEL_PATH
         if not path.is_file():
             raise FileNotFoundError(f"card model not found at {path} (train it: python -m vision.train)")

@@ -45,7 +45,8 @@ def register(sub) -> None:
                         "on those, never on the test photos")
     p.add_argument("--model", default=None, help="the ONNX model to measure (default: the committed one)")
     p.add_argument("--no-overlap", action="store_true",
-                   help="read whole cards only (no partly covered cards: the reader before them)")
+                   help="fanned part: read whole cards only (no second pass for partly covered "
+                        "cards: the reader before it); the other parts always read whole cards only")
     p.add_argument("--confusion-csv", default=None,
                    help="write the confusion matrix of the real photos to this CSV file")
     p.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
@@ -66,7 +67,7 @@ def run(args) -> int:
               file=sys.stderr)
         return 2
     try:
-        reader = CardReader(args.model, overlap=not args.no_overlap)
+        reader = CardReader(args.model)
     except FileNotFoundError as e:
         print(f"companion evaluate: error: {e}", file=sys.stderr)
         return 2
@@ -101,7 +102,8 @@ def run(args) -> int:
             summary["composite accuracy"] = round(t.accuracy, 4)
         if "fanned" in parts:
             print("== fanned and overlapping hands of real crops ==")
-            t = ev.eval_fanned(reader, scenes=2 * args.scenes, split=args.split)
+            fan_reader = CardReader(args.model, overlap=not args.no_overlap)
+            t = ev.eval_fanned(fan_reader, scenes=2 * args.scenes, split=args.split)
             print(t.report())
             summary.update({f"fanned {k}": v for k, v in t.summary().items()})
     except DataMissing as e:

@@ -250,7 +250,8 @@ def export(model, args, acc, seconds, n):
     meta = {"classes": list(CLASSES), "input": {"width": CARD_W, "height": CARD_H, "order": "BGR"},
             "trained_on": f"{n} outlines on {args.tables} composed tables of training-photo crops",
             "validation_accuracy": round(acc, 4), "train_seconds": round(seconds),
-            "args": {k: v for k, v in vars(args).items() if k not in ("out", "crops", "samples")}}
+            "args": {k: (Path(v).name if k == "base" else v) for k, v in vars(args).items()
+                     if k not in ("out", "crops", "samples")}}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
     print(f"wrote {out} and {out.with_suffix('.json')}")
 
