@@ -73,7 +73,7 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
     quads = partial_quads(image_bgr, width, known=known)
     if not quads:
         return []
-    part = _reader(type(reader), Path(path), )
+    part = _reader(type(reader), Path(path))
     crops = [normalize_card(c) for q in quads for c in corner_crops(image_bgr, q)]
     both = part._probs(crops, deck).reshape(len(quads), 2, -1)
     none = part.none_index
