@@ -45,6 +45,7 @@ def test_json_contract(tmp_path):
         assert len(c["quad"]) == 4 and all(len(p) == 2 for p in c["quad"])
         assert len(c["center"]) == 2
         assert all(isinstance(lab, str) and 0 <= p <= 1 for lab, p in c["runners_up"])
+        assert c["visible"] == "whole"  # spaced cards: none covers another
 
 
 @pytest.mark.slow

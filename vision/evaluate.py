@@ -192,3 +192,128 @@ def eval_composite(reader: CardReader, scenes: int = 16, per_scene: int = 15, se
         extra += _match(placed, reader.read(img), tally)
     tally.name += f" (false cards: {extra}; {len(crops)} crops, {skipped} photos without a placeable card)"
     return tally
+
+
+@dataclass
+class FannedTally:
+    """Cards on tables of overlapping hands (:func:`vision.overlap.compose_hands`): every card
+    whose corner index shows must be found, once, with its label."""
+
+    name: str
+    cards: int = 0            # readable cards on the tables
+    right: int = 0            # found with the right label
+    wrong: list = field(default_factory=list)   # (truth, read) of cards found with another label
+    missed: list = field(default_factory=list)  # labels of cards not found
+    extra: int = 0            # readings on no card
+    twice: int = 0            # second readings of a card already found
+    backs: list = field(default_factory=lambda: [0, 0])   # backs found right, backs
+    partial: list = field(default_factory=lambda: [0, 0])  # partly covered cards found right, all
+    visible_right: int = 0    # cards found whose "visible" is right
+
+    @property
+    def recall(self) -> float:
+        return self.right / self.cards if self.cards else float("nan")
+
+    @property
+    def precision(self) -> float:
+        n = self.right + len(self.wrong) + self.extra + self.twice
+        return self.right / n if n else float("nan")
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def label_accuracy(self) -> float:
+        n = self.right + len(self.wrong)
+        return self.right / n if n else float("nan")
+
+    def summary(self) -> dict:
+        return {"cards": self.cards, "right": self.right, "wrong": len(self.wrong),
+                "missed": len(self.missed), "extra": self.extra, "twice": self.twice,
+                "f1": round(self.f1, 4), "recall": round(self.recall, 4),
+                "label_accuracy": round(self.label_accuracy, 4),
+                "backs": f"{self.backs[0]}/{self.backs[1]}",
+                "partly_covered": f"{self.partial[0]}/{self.partial[1]}"}
+
+    def report(self) -> str:
+        s = self.summary()
+        lines = [f"{self.name}: card F1 {s['f1']:.4f}, recall {s['recall']:.4f} ({self.right}/{self.cards}), "
+                 f"label accuracy {s['label_accuracy']:.4f}; {len(self.missed)} missed, "
+                 f"{len(self.wrong)} wrong, {self.extra} extra, {self.twice} counted twice; "
+                 f"backs {s['backs']}, partly covered cards {s['partly_covered']}, "
+                 f"'visible' right for {self.visible_right}/{self.right + len(self.wrong)}"]
+        if self.wrong:
+            lines.append("  wrong reads (true -> read): " + ", ".join(
+                f"{t} -> {p}: {n}" for (t, p), n in Counter(self.wrong).most_common()))
+        if self.missed:
+            lines.append("  missed: " + ", ".join(f"{t}: {n}" for t, n in Counter(self.missed).most_common()))
+        return "\n".join(lines)
+
+    def add(self, truth, sightings, iou: float = 0.5):
+        """Match one table's readings to its cards (each reading to the card it covers best)."""
+        from companion.cards import BACK
+
+        best_of = {}
+        for i, s in enumerate(sightings):
+            q = np.array(s.quad, np.float32)
+            v = [quad_iou(t.quad, q) for t in truth]
+            k = int(np.argmax(v)) if v else -1
+            if k < 0 or v[k] < iou:
+                self.extra += 1
+                continue
+            best_of.setdefault(k, []).append(i)
+        for k, t in enumerate(truth):
+            found = sorted(best_of.get(k, []), key=lambda i: -sightings[i].confidence)
+            if not t.readable:
+                continue  # no index shows: reading it or not is both fine
+            self.cards += 1
+            if t.label == BACK:
+                self.backs[1] += 1
+            if t.visible == "partial":
+                self.partial[1] += 1
+            if not found:
+                self.missed.append(t.label)
+                continue
+            self.twice += len(found) - 1
+            s = sightings[found[0]]
+            self.visible_right += s.visible == t.visible
+            if s.label == t.label:
+                self.right += 1
+                self.backs[0] += t.label == BACK
+                self.partial[0] += t.visible == "partial"
+            else:
+                self.wrong.append((t.label, s.label))
+
+
+def eval_fanned(reader: CardReader, scenes: int = 24, seed: int = 505, progress: bool = True,
+                split: str = "test", per_label: int = 2) -> FannedTally:
+    """Tables of overlapping hands (fans, rows, cascades, piles, thumbs; wood, cloth, white and
+    dark) of real card crops cut from ``split``'s photos (up to ``per_label`` photos a label,
+    :func:`vision.overlap.crop_photos`) and drawn backs (seeds no training used: there are no
+    photos of backs): card F1, recall, label accuracy, every wrong read."""
+    from tqdm import tqdm
+
+    from companion.cards import BACK
+    from vision.card_art import draw_card
+    from vision.overlap import compose_hands, crop_photos
+    from vision.train.sources import real_cards
+
+    photos = [p for p in crop_photos(load_photos(require_data()), "train", 10**6) if p.validation] \
+        if split == "validation" else crop_photos(load_photos(require_data()), "test", per_label)
+    crops = [(s.label, s.image) for s in real_cards(photos, reader)]
+    rng = np.random.default_rng(seed)
+    backs = [(BACK, draw_card(BACK, 160, 248, rng=rng)) for _ in range(6)]
+    tally = FannedTally(f"fanned hands ({split} crops: {len(crops)} from {len(photos)} photos)")
+    for k in tqdm(range(scenes), desc="fanned tables", unit="table", disable=not progress):
+        cards = []
+        for _ in range(int(rng.integers(8, 17))):
+            pool = backs if rng.random() < 0.1 else crops
+            label, img = pool[int(rng.integers(len(pool)))]
+            if img.shape[1] > img.shape[0]:
+                img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+            cards.append((label, img))
+        img, truth = compose_hands(cards, rng=rng, kind=TABLES[k % len(TABLES)])
+        tally.add(truth, reader.read(img))
+    return tally

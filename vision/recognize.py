@@ -80,6 +80,7 @@ class CardSighting:
     runners_up: tuple[tuple[str, float], ...]
     quad: tuple[tuple[float, float], ...]        # 4 corners (x, y), clockwise, short edge first
     center: tuple[float, float]
+    visible: str = "whole"                       # "partial": read from a corner (vision.partial)
 
     def to_json(self) -> dict:
         return {
@@ -88,6 +89,7 @@ class CardSighting:
             "quad": [[round(x, 1), round(y, 1)] for x, y in self.quad],
             "center": [round(self.center[0], 1), round(self.center[1], 1)],
             "runners_up": [[lab, round(p, 4)] for lab, p in self.runners_up],
+            "visible": self.visible,
         }
 
 
@@ -96,7 +98,7 @@ class CardReader:
     around the network)."""
 
     def __init__(self, model_path: str | Path | None = None, *, min_confidence: float = 0.5,
-                 min_label_confidence: float = 0.4, runners_up: int = 3):
+                 min_label_confidence: float = 0.4, runners_up: int = 3, overlap: bool = False):
         path = Path(model_path) if model_path else MODEL_PATH
         if not path.is_file():
             raise FileNotFoundError(f"card model not found at {path} (train it: python -m vision.train)")
@@ -108,6 +110,7 @@ class CardReader:
         self.min_confidence = min_confidence              # card mass (1 - p(none)) to be a card
         self.min_label_confidence = min_label_confidence  # and its best label at least this
         self.n_runners = runners_up
+        self.overlap = overlap                            # also read partly covered cards
         self._lock = threading.Lock()
         self._masks = {d: np.array([c in deck_labels(d) or c == NONE for c in self.classes])
                        for d in DECKS}
@@ -197,6 +200,10 @@ class CardReader:
             out.append(CardSighting(r.label, r.confidence, r.runners_up,
                                     tuple((float(x), float(y)) for x, y in best),
                                     (float(c[0]), float(c[1]))))
+        if self.overlap:
+            from vision.partial import partly_covered
+
+            out += partly_covered(self, image_bgr, out, deck)
         out.sort(key=lambda s: -s.confidence)
         return out
 

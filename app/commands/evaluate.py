@@ -15,7 +15,9 @@ repository (--data DIR, or $UNO_DATA; by default a shared/data folder beside the
 folder: it holds photos/labels.csv and card_art/), and reports label accuracy per deck and per source folder, per-class accuracy and the
 confusions; then tables composed from art-sheet and procedural cards per face set (classic, Flip
 light, Flip dark); then tables composed from real crops of held-out photos (15 cards each,
-touching or slightly overlapping) for the recall of cards. Without the photo data only the
+touching or slightly overlapping) for the recall of cards; then tables of overlapping hands
+(fans, rows, cascades, piles, thumbs over them) of real crops of held-out photos: card F1,
+recall, label accuracy and every wrong read of the cards whose corner index shows. Without the photo data only the
 renders can be measured (--parts renders, drawn cards only); the other parts stop with exit
 status 2 and say where they looked."""
 
@@ -23,7 +25,7 @@ status 2 and say where they looked."""
 WITHOUT_DATA = ("Without the photo data, `companion evaluate --parts renders` measures the model "
                 "on synthetic tables of drawn cards.")
 
-PARTS = ("real", "renders", "composite")
+PARTS = ("real", "renders", "composite", "fanned")
 
 
 def register(sub) -> None:
@@ -42,6 +44,9 @@ def register(sub) -> None:
                         "(python -m vision.train --hold-out-validation): choose model variants "
                         "on those, never on the test photos")
     p.add_argument("--model", default=None, help="the ONNX model to measure (default: the committed one)")
+    p.add_argument("--no-overlap", action="store_true",
+                   help="fanned part: read whole cards only (no second pass for partly covered "
+                        "cards: the reader before it); the other parts always read whole cards only")
     p.add_argument("--confusion-csv", default=None,
                    help="write the confusion matrix of the real photos to this CSV file")
     p.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
@@ -95,6 +100,12 @@ def run(args) -> int:
             print(t.report(per_class=False))
             summary["composite recall"] = round(t.found / max(1, t.total), 4)
             summary["composite accuracy"] = round(t.accuracy, 4)
+        if "fanned" in parts:
+            print("== fanned and overlapping hands of real crops ==")
+            fan_reader = CardReader(args.model, overlap=not args.no_overlap)
+            t = ev.eval_fanned(fan_reader, scenes=2 * args.scenes, split=args.split)
+            print(t.report())
+            summary.update({f"fanned {k}": v for k, v in t.summary().items()})
     except DataMissing as e:
         print(f"companion evaluate: error: {e} (or give --data DIR). {WITHOUT_DATA}", file=sys.stderr)
         return 2

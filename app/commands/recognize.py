@@ -27,6 +27,9 @@ def register(sub) -> None:
     p.add_argument("--min-confidence", type=float, default=0.5,
                    help="leave out cards read with less confidence (default 0.5)")
     p.add_argument("--model", default=None, help="ONNX model (default: the packaged one)")
+    p.add_argument("--overlap", action="store_true",
+                   help="also read cards that others partly cover (fanned hands), from their corner "
+                        "index: reported with \"visible\": \"partial\" (experimental: see docs/vision.md)")
     p.set_defaults(run=run)
 
 
@@ -36,7 +39,7 @@ def run(args) -> int:
     from vision.recognize import CardReader
 
     try:
-        reader = CardReader(args.model, min_confidence=args.min_confidence)
+        reader = CardReader(args.model, min_confidence=args.min_confidence, overlap=args.overlap)
     except (FileNotFoundError, cv2.error) as e:
         print(f"companion recognize: error: {e}", file=sys.stderr)
         return 2
@@ -69,5 +72,5 @@ def run(args) -> int:
             for s in sorted(sightings, key=lambda s: (s.center[1], s.center[0])):
                 alt = ", ".join(f"{lab} {p:.2f}" for lab, p in s.runners_up[:2])
                 print(f"  {s.label:<20} {s.confidence:5.2f}  at ({s.center[0]:.0f}, {s.center[1]:.0f})"
-                      f"   next: {alt}")
+                      f"   next: {alt}" + ("   (partly covered)" if s.visible == "partial" else ""))
     return status

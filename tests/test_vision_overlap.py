@@ -1,0 +1,154 @@
+"""Overlapping cards: composed hands (vision.overlap), card outlines on their edges
+(vision.corners), the reader of partly covered cards (CardReader.read, visible="partial") and the
+fanned-hands measure (vision.evaluate.FannedTally)."""
+
+import numpy as np
+import pytest
+
+from companion.cards import CLASSIC
+from vision.card_art import draw_card
+from vision.corners import partial_quads
+from vision.detect import quad_iou
+from vision.evaluate import FannedTally
+from vision.overlap import HandCard, compose_hands
+from vision.recognize import CardReader, CardSighting
+
+
+def _hand(style, seed, n=5, kind="wood", **kw):
+    rng = np.random.default_rng(seed)
+    faces = [c.name for c in CLASSIC.faces if not c.name.startswith("wild")]
+    pick = [faces[int(i)] for i in rng.choice(len(faces), n, replace=False)]
+    cards = [(lab, draw_card(lab, 160, 248, face_set=CLASSIC, rng=rng)) for lab in pick]
+    kw = {"hands": 1, "singles": 0, "thumbs": 0.0, "card_width": 100, **kw}
+    return compose_hands(cards, 960, 640, rng=rng, kind=kind, styles=(style,), **kw)
+
+
+@pytest.fixture(scope="module")
+def row():
+    return _hand("row", 3)
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return CardReader(overlap=True)
+
+
+def test_a_row_shows_every_index_and_only_the_top_card_whole(row):
+    _img, truth = row
+    assert [t.readable for t in truth] == [True] * 5
+    assert [t.visible for t in truth] == ["partial"] * 4 + ["whole"]
+    assert all(t.shown < 0.8 for t in truth[:-1]) and truth[-1].shown > 0.99
+
+
+def test_a_pile_hides_some_cards_whole():
+    hidden = [t for seed in range(2) for t in _hand("pile", seed, n=6)[1] if not t.readable]
+    assert hidden and all(t.index_shown < 0.8 and t.shown < 0.9 for t in hidden)
+
+
+def test_a_thumb_covers_part_of_the_top_card():
+    _img, truth = _hand("fan", 8, thumbs=1.0)
+    assert truth[-1].shown < 0.99
+
+
+def test_unknown_style_is_refused():
+    with pytest.raises(ValueError, match="layout style"):
+        _hand("spiral", 1)
+
+
+def test_every_card_of_a_row_gets_an_outline_and_known_cards_none(row):
+    img, truth = row
+    quads = partial_quads(img, 100.0)
+    assert all(max(quad_iou(t.quad, q) for q in quads) > 0.6 for t in truth)
+    rest = partial_quads(img, 100.0, known=[t.quad for t in truth])
+    assert all(quad_iou(t.quad, q) <= 0.7 for t in truth for q in rest)
+
+
+def _matches(truth, sightings):
+    return [[s for s in sightings if quad_iou(t.quad, np.array(s.quad, np.float32)) > 0.5] for t in truth]
+
+
+@pytest.fixture(scope="module")
+def wide_row():
+    return _hand("row", 7, card_width=140)
+
+
+def test_cards_under_others_are_read_as_partial_and_never_twice(reader, wide_row):
+    img, truth = wide_row
+    sightings = reader.read(img, deck="classic")
+    assert all(len(f) <= 1 for f in _matches(truth, sightings))
+    partial = [s for s in sightings if s.visible == "partial"]
+    assert partial
+    # a partly covered card lies under a card found: its outline overlaps another sighting
+    for s in partial:
+        q = np.array(s.quad, np.float32)
+        assert any(quad_iou(q, np.array(o.quad, np.float32)) > 0.05 for o in sightings if o is not s)
+    top = _matches(truth, sightings)[-1]
+    assert [(s.label, s.visible) for s in top] == [(truth[-1].label, "whole")]
+
+
+def test_without_the_overlap_pass_no_card_is_partial(wide_row):
+    img, truth = wide_row
+    sightings = CardReader().read(img, deck="classic")  # overlap=False: the default
+    assert sightings and all(s.visible == "whole" for s in sightings)
+
+
+def test_a_table_of_separated_cards_has_no_partial_card(reader):
+    from vision.synth import compose_table
+
+    rng = np.random.default_rng(4)
+    cards = [(lab, draw_card(lab, 160, 248, face_set=CLASSIC, rng=rng))
+             for lab in ("red-7", "blue-2", "green-skip", "yellow-0")]
+    img, placed = compose_table(cards, 960, 540, rng=rng, kind="wood", spacing=1.9)
+    sightings = reader.read(img, deck="classic")
+    assert sorted(s.label for s in sightings) == sorted(p.label for p in placed)
+    assert all(s.visible == "whole" for s in sightings)
+
+
+def test_a_sighting_says_how_it_was_seen():
+    s = CardSighting("red-7", 0.9, (), ((0, 0), (1, 0), (1, 2), (0, 2)), (0.5, 1.0))
+    assert s.visible == "whole" and s.to_json()["visible"] == "whole"
+    keys = set(s.to_json())
+    assert {"label", "confidence", "quad", "center", "runners_up"} <= keys
+
+
+def _card(label, x, visible_share=1.0, index=1.0):
+    q = np.array([[x, 0], [x + 10, 0], [x + 10, 15], [x, 15]], np.float32)
+    return HandCard(label, q, visible_share, index)
+
+
+def _seen(label, x, visible="whole"):
+    return CardSighting(label, 0.9, (), ((x, 0), (x + 10, 0), (x + 10, 15), (x, 15)),
+                        (x + 5, 7.5), visible=visible)
+
+
+def test_fanned_tally_counts_right_wrong_missed_extra_and_twice():
+    truth = [_card("red-1", 0, 0.3), _card("red-2", 30, 0.3), _card("back", 60),
+             _card("red-4", 90, 0.1, 0.2), _card("red-5", 120)]
+    seen = [_seen("red-1", 0, "partial"), _seen("blue-2", 30), _seen("back", 60), _seen("back", 61),
+            _seen("red-4", 90), _seen("red-9", 300)]
+    t = FannedTally("t")
+    t.add(truth, seen)
+    assert (t.cards, t.right, t.wrong, t.missed, t.extra, t.twice) == \
+        (4, 2, [("red-2", "blue-2")], ["red-5"], 1, 1)
+    assert t.backs == [1, 1] and t.partial == [1, 2] and t.visible_right == 2
+    assert t.recall == 0.5 and t.precision == 2 / 5
+    assert "red-2 -> blue-2" in t.report()
+
+
+@pytest.mark.slow
+def test_recognize_overlap_reports_partial_cards_in_json(tmp_path, wide_row):
+    import json
+    import subprocess
+    import sys
+
+    import cv2
+
+    path = str(tmp_path / "row.png")
+    cv2.imwrite(path, wide_row[0])
+    runs = {}
+    for flag in ([], ["--overlap"]):
+        r = subprocess.run([sys.executable, "-m", "app", "recognize", "--json", "--deck", "classic", *flag, path],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        runs[bool(flag)] = [c["visible"] for c in json.loads(r.stdout)["cards"]]
+    assert "partial" in runs[True] and set(runs[False]) == {"whole"}

@@ -1,0 +1,212 @@
+"""Outlines of cards that other cards cover: hypotheses from the straight edges that show.
+
+A card under others in a fanned hand shows a strip: one or two of its edges, a corner and the
+corner index next to it. Its whole outline follows from one straight edge that shows, the card
+size (the cards of one deck are all the same size, measured on the cards read whole) and which
+side of the edge the card lies on. :func:`partial_quads` finds the straight edges (Canny edges,
+probabilistic Hough segments) and puts a card outline on every edge, each way: the edge as a long
+or a short side, anchored at either end, the card on either side. The classifier of partly
+covered cards (:mod:`vision.partial`) then says which outlines are a card and which card.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.card_shape import CARD_RATIO, order_quad
+from vision.detect import quad_iou
+
+__all__ = ["unlike_table", "strip_share", "unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines"]
+
+#: The work image is scaled so that a card is this many pixels wide.
+WORK_CARD_WIDTH = 80.0
+#: At most this many edge segments, the longest.
+MAX_SEGMENTS = 200
+#: Outlines closer than this (IoU) to one already put are the same hypothesis.
+SAME_HYPOTHESIS_IOU = 0.8
+
+
+def card_width_of(quads) -> float | None:
+    """The typical card width (short side, pixels) of the given card outlines, or None."""
+    sides = [min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])) for q in quads]
+    return float(np.median(sides)) if sides else None
+
+
+def _near_cards(small: np.ndarray, w: float) -> np.ndarray:
+    """255 where the work image is unlike the table (the median of the frame's edge) or near
+    such a pixel: the cards and a border's width around them; the table's grain is left out."""
+    if small.ndim != 3:
+        return np.full(small.shape[:2], 255, np.uint8)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    rim = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    dist = np.linalg.norm(lab - np.median(rim, axis=0), axis=2)
+    unlike = (dist > 28).astype(np.uint8) * 255
+    k = max(3, int(w * 0.08)) | 1
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    g = max(3, int(w * 0.25)) | 1
+    return cv2.dilate(unlike, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (g, g)))
+
+
+def unlike_table(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
+    """A 0/1 map of the pixels unlike the table (the median of the frame's edge), at ~16 pixels
+    a card's width, and its scale."""
+    s = min(1.0, 16.0 / max(card_width, 1.0))
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
+    if small.ndim != 3:
+        return np.ones(small.shape[:2], np.uint8), s
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    rim = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    unlike = (np.linalg.norm(lab - np.median(rim, axis=0), axis=2) > 28).astype(np.uint8)
+    return cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), s
+
+
+def _fill(shape, quads, s) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(m, np.round(np.asarray(q, np.float32) * s).astype(np.int32), 1)
+    return m
+
+
+def unexplained_cards(image: np.ndarray, quads, card_width: float) -> float:
+    """How many cards' worth of card-like pixels (unlike the table) lie outside the given card
+    outlines: about 0 when every card shows whole and was read, more when cards lie under
+    others (their strips) or other things lie on the table. Cheap: measured at ~16 pixels a card."""
+    unlike, s = unlike_table(image, card_width)
+    w = card_width * s
+    known = cv2.dilate(_fill(unlike.shape, quads, s), np.ones((3, 3), np.uint8))
+    return float((unlike & (1 - known)).sum() / (w * w * CARD_RATIO))
+
+
+def strip_share(unlike: np.ndarray, s: float, quad, others) -> float:
+    """Share of the part of ``quad`` outside the ``others`` that is card-like in ``unlike``
+    (:func:`unlike_table`): a card under others shows its strip there, a wrong outline beside a
+    card shows the table. 0 when nothing of it is outside the others."""
+    own = _fill(unlike.shape, [quad], s)
+    free = own & (1 - _fill(unlike.shape, others, s))
+    n = int(free.sum())
+    return float((free & unlike).sum() / n) if n else 0.0
+
+
+def edge_segments(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
+    """Straight edge segments (N x 4: x0, y0, x1, y1 in the image's pixels) at least a third of
+    a card's width long, and the scale of the work image they were found on."""
+    s = min(1.0, WORK_CARD_WIDTH / max(card_width, 1.0))
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else image
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    grey = cv2.GaussianBlur(grey, (3, 3), 0)
+    edges = cv2.Canny(grey, 20, 60)
+    if small.ndim == 3:  # a colour edge the grey misses (a red field on a green one)
+        sat = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1]
+        edges |= cv2.Canny(cv2.GaussianBlur(sat, (3, 3), 0), 30, 90)
+    w = card_width * s
+    edges &= _near_cards(small, w)
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=max(8, int(w * 0.2)),
+                            minLineLength=w * 0.25, maxLineGap=max(2.0, w * 0.06))
+    if lines is None:
+        return np.zeros((0, 4), np.float32), s
+    segs = lines.reshape(-1, 4).astype(np.float32) / s
+    # the longest first, at most MAX_SEGMENTS (a grained table gives hundreds of short ones)
+    order = np.argsort(-np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]))
+    return segs[order[:MAX_SEGMENTS]], s
+
+
+def _corners(segs: np.ndarray, card_width: float):
+    """Card corners where two segments meet square: (corner point, unit direction along the
+    first segment, along the second, the first's length, the second's) for each pair of
+    segment ends that lie near their lines' crossing, the segments leading away from it."""
+    n = len(segs)
+    if n < 2:
+        return []
+    ends = np.concatenate([segs[:, :2], segs[:, 2:]])                 # 2N x 2
+    other = np.concatenate([segs[:, 2:], segs[:, :2]])
+    vec = other - ends
+    length = np.maximum(np.linalg.norm(vec, axis=1), 1e-6)
+    u = vec / length[:, None]                                         # along the segment, away
+    seg_id = np.concatenate([np.arange(n), np.arange(n)])
+    near = card_width * 0.22
+    d = np.linalg.norm(ends[:, None] - ends[None], axis=2)
+    cos = u @ u.T
+    i, j = np.nonzero((d < 2 * near) & (np.abs(cos) < 0.26) & (seg_id[:, None] < seg_id[None]))
+    ua, ub = u[i], u[j]
+    det = -ua[:, 0] * ub[:, 1] + ub[:, 0] * ua[:, 1]
+    ok = np.abs(det) > 1e-6
+    i, j, ua, ub, det = i[ok], j[ok], ua[ok], ub[ok], det[ok]
+    # crossing of the two lines: ends[i] + t u[i] = ends[j] + s u[j] (Cramer's rule)
+    r = ends[j] - ends[i]
+    t = (-r[:, 0] * ub[:, 1] + ub[:, 0] * r[:, 1]) / det
+    s = (ua[:, 0] * r[:, 1] - ua[:, 1] * r[:, 0]) / det
+    # the crossing lies just behind both ends (a rounded corner leaves a small gap)
+    lo, hi = -near, 0.05 * card_width
+    ok = (t >= lo) & (t <= hi) & (s >= lo) & (s <= hi)
+    x = ends[i] + t[:, None] * ua
+    return [(x[k], ua[k], ub[k], float(length[i[k]] - t[k]), float(length[j[k]] - s[k]))
+            for k in np.nonzero(ok)[0]]
+    return out
+
+
+def partial_quads(image: np.ndarray, card_width: float, known=(), limit: int = 400) -> list[np.ndarray]:
+    """Card outlines on the square corners of straight edges in ``image``, for cards
+    ``card_width`` pixels wide (each corner twice: either edge as the card's long side), leaving
+    out those that are one of the ``known`` outlines (cards already read) and those mostly outside
+    the image. Ordered (:func:`vision.card_shape.order_quad`), the longest edges' first."""
+    H, W = image.shape[:2]
+    w, h = card_width, card_width * CARD_RATIO
+    segs, _ = edge_segments(image, card_width)
+    known = [np.asarray(k, np.float32) for k in known]
+    corners = sorted(_corners(segs, w), key=lambda c: -(c[3] + c[4]))
+    # a long edge that shows nearly whole is a card's long side, whichever corner shows
+    for x0, y0, x1, y1 in segs:
+        a, b = np.array([x0, y0], np.float32), np.array([x1, y1], np.float32)
+        ln = float(np.linalg.norm(b - a))
+        if 0.85 * h <= ln <= 1.15 * h:
+            d = (b - a) / ln
+            mid = (a + b) / 2
+            n = np.array([-d[1], d[0]], np.float32)
+            for sign in (1.0, -1.0):
+                corners.append((mid - d * h / 2, d, n * sign, h, 0.0))
+    out: list[np.ndarray] = []
+    seen = set()
+    for x, ua, ub, la, lb in corners:
+        for sa, sb in ((h, w), (w, h)):
+            if la > sa * 1.25 or lb > sb * 1.25:
+                continue
+            quad = np.array([x, x + ua * sa, x + ua * sa + ub * sb, x + ub * sb], np.float32)
+            c = quad.mean(0)
+            if not (0 <= c[0] <= W and 0 <= c[1] <= H):
+                continue
+            long_axis = ua if sa == h else ub
+            angle = np.degrees(np.arctan2(long_axis[1], long_axis[0])) % 180
+            key = (int(round(c[0] / (0.12 * w))), int(round(c[1] / (0.12 * w))), int(round(angle / 7)) % 26)
+            if key in seen:
+                continue
+            seen.add(key)
+            q = order_quad(quad)
+            if any(quad_iou(q, kq) > 0.7 for kq in known):
+                continue
+            out.append(q)
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def corner_outlines(quad: np.ndarray) -> list[np.ndarray]:
+    """The outlines (4x2, image pixels) of the two index corners of a card outline (ordered):
+    its top left quarter and its bottom right one, each a CARD_W x CARD_H portrait when
+    rectified, the bottom right one turned upside down (as the print is)."""
+    q = np.asarray(quad, np.float32)
+    def at(u, v):  # a point of the card at (u, v) of its width and height
+        top = q[0] + (q[1] - q[0]) * u
+        bottom = q[3] + (q[2] - q[3]) * u
+        return top + (bottom - top) * v
+    tl = np.array([at(0, 0), at(0.5, 0), at(0.5, 0.5), at(0, 0.5)], np.float32)
+    br = np.array([at(1, 1), at(0.5, 1), at(0.5, 0.5), at(1, 0.5)], np.float32)
+    return [tl, br]
+
+
+def corner_crops(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+    """The two index corners of a card outline, each warped to a portrait CARD_W x CARD_H image
+    (the top left quarter of the card as it is, the bottom right one upside down)."""
+    from vision.card_shape import CARD_H, CARD_W, rectify
+
+    return [rectify(image, c, (CARD_W, CARD_H)) for c in corner_outlines(quad)]

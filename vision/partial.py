@@ -1,0 +1,127 @@
+"""Read the cards that other cards partly cover (a fanned hand, an overlapping row, a pile).
+
+:meth:`vision.recognize.CardReader.read` reads the cards whose outline shows whole; this module
+then looks for the cards under them. Every square corner of straight edges in the photo gets a
+card outline of the size of the cards already read (:func:`vision.corners.partial_quads`), and a
+second small classifier, ``vision/models/partial.onnx`` (trained by ``python -m
+vision.train.corners`` on composed tables of overlapping cards), reads each outline's two index
+corners (:func:`vision.corners.corner_crops`) and keeps the surer: the card whose corner index
+shows there, or ``none``. Outlines that are a card already read,
+or another outline of a card already found here, are dropped, so that no card is counted twice.
+The cards found here are reported with ``visible="partial"``.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.color import normalize_card
+from vision.corners import (card_width_of, corner_crops, partial_quads, strip_share, unexplained_cards,
+                            unlike_table)
+from vision.detect import quad_iou
+
+__all__ = ["PARTIAL_MODEL_PATH", "partly_covered"]
+
+PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
+#: A partly covered card is reported when its card mass (1 - p(none)) and its label's
+#: probability reach these (a strip of a card is less sure than a whole one: stricter).
+MIN_MASS = 0.7
+MIN_LABEL = 0.6
+#: Outlines of one label that overlap by this IoU are the same card (two outlines of one card
+#: differ by which of its corners they were put on); any two overlapping by SAME_PLACE_IOU are.
+SAME_CARD_IOU = 0.3
+SAME_PLACE_IOU = 0.75
+#: What shows of a partly covered card (its outline outside the cards found) is card-like
+#: (unlike the table) by at least this share.
+STRIP_CARD_LIKE = 0.6
+#: A partly covered card's outline overlaps a card found by at least this share of its area.
+COVERED = 0.1
+
+#: The second pass runs only when at least this many cards' worth of card-like pixels lie
+#: outside the cards read whole (vision.corners.unexplained_cards).
+UNEXPLAINED = 0.15
+
+_readers: dict = {}
+_lock = threading.Lock()
+
+
+def _reader(reader_cls, path: Path):
+    with _lock:
+        if path not in _readers:
+            _readers[path] = reader_cls(path)
+        return _readers[path]
+
+
+def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto",
+                   model_path: Path | None = None) -> list:
+    """The partly covered cards of ``image_bgr`` (:class:`vision.recognize.CardSighting`, with
+    ``visible="partial"``), given the ``whole`` sightings already read. Needs at least one card
+    read whole (its size sets the outlines' size); none without the partial model's file."""
+    from vision.recognize import CardSighting
+
+    path = model_path or PARTIAL_MODEL_PATH
+    if not whole or not Path(path).is_file():
+        return []
+    width = card_width_of([np.asarray(s.quad, np.float32) for s in whole])
+    known = [np.asarray(s.quad, np.float32) for s in whole]
+    if unexplained_cards(image_bgr, known, width) < UNEXPLAINED:
+        return []  # every card-like pixel is a card read whole: nothing lies under them
+    quads = partial_quads(image_bgr, width, known=known)
+    if not quads:
+        return []
+    part = _reader(type(reader), Path(path))
+    crops = [normalize_card(c) for q in quads for c in corner_crops(image_bgr, q)]
+    both = part._probs(crops, deck).reshape(len(quads), 2, -1)
+    none = part.none_index
+    # each outline is read at the index corner that shows more surely of its two
+    pick = np.argmax([[1 - b[0][none], 1 - b[1][none]] for b in both], axis=1)
+    probs = both[np.arange(len(quads)), pick]
+    cands = []
+    for q, p in zip(quads, probs):
+        mass = 1.0 - float(p[none])
+        if mass < MIN_MASS:
+            continue
+        p_card = p.copy()
+        p_card[none] = 0.0
+        r = part._reading(p_card)
+        conf = float(p[part.classes.index(r.label)])
+        if conf < MIN_LABEL:
+            continue
+        cands.append((conf * mass, r.label, conf, r.runners_up, q))
+    cands.sort(key=lambda c: -c[0])
+    unlike, scale = unlike_table(image_bgr, width)
+    kept = [(s.label, np.asarray(s.quad, np.float32)) for s in whole]
+    out = []
+    # a partly covered card lies under another card: an outline is taken only once it overlaps a
+    # card found (whole, or partial before it), so a fan is followed card by card from its top
+    # card and junk outlines on the table (a rules sheet's lines) stay out
+    pending = cands
+    while pending:
+        rest = []
+        for cand in pending:
+            _score, label, conf, runners, q = cand
+            if any(quad_iou(q, k) > (SAME_CARD_IOU if lab == label else SAME_PLACE_IOU) for lab, k in kept):
+                continue
+            if not any(_covered_share(q, k) >= COVERED for _lab, k in kept):
+                rest.append(cand)
+                continue
+            if strip_share(unlike, scale, q, [k for _lab, k in kept]) < STRIP_CARD_LIKE:
+                continue  # what shows of it is the table: no card lies there
+            kept.append((label, q))
+            c = q.mean(0)
+            out.append(CardSighting(label, conf, runners, tuple((float(x), float(y)) for x, y in q),
+                                    (float(c[0]), float(c[1])), visible="partial"))
+        if len(rest) == len(pending):
+            break
+        pending = rest
+    return out
+
+
+def _covered_share(q: np.ndarray, other: np.ndarray) -> float:
+    """Share of outline ``q`` that ``other`` covers."""
+    inter, _ = cv2.intersectConvexConvex(np.asarray(q, np.float32), np.asarray(other, np.float32))
+    return float(inter / max(1e-6, abs(cv2.contourArea(np.asarray(q, np.float32)))))
