@@ -39,8 +39,11 @@ def strings(lang: str) -> dict[str, str]:
     return base
 
 
-def create_app(view: LeagueView, store: LeagueStore, *, status=lambda: "") -> Flask:
-    """The Flask app of the league page; ``status()`` says how the broker connection is."""
+def create_app(view: LeagueView, store: LeagueStore, *, status=lambda: "",
+               state=lambda: "") -> Flask:
+    """The Flask app of the league page; ``status()`` says how the broker connection is (a
+    sentence for the log), ``state()`` the same as one word the page translates (``hearing``,
+    ``connecting``, ``refused``, ``unreachable``, ``lost``)."""
     app = Flask(__name__)
     app.json.ensure_ascii = False
 
@@ -72,7 +75,7 @@ def create_app(view: LeagueView, store: LeagueStore, *, status=lambda: "") -> Fl
 
     @app.get("/api/league")
     def league_state() -> Response:
-        return jsonify({**view.snapshot(), "broker": status()})
+        return jsonify({**view.snapshot(), "broker": status(), "broker_state": state()})
 
     @app.get("/api/match/<table>/<int:match>")
     def match_history(table: str, match: int) -> Any:

@@ -50,7 +50,8 @@ class League:
         ``effective_port`` is the port, when ``port`` was 0)."""
         from waitress import create_server
 
-        app = create_app(self.view, self.store, status=lambda: self.subscriber.status)
+        app = create_app(self.view, self.store, status=lambda: self.subscriber.status,
+                         state=lambda: self.subscriber.state)
         self._server = create_server(app, host=address, port=port, threads=8, ident="league")
         self._thread = threading.Thread(target=self._server.run, name="league-page", daemon=True)
         self._thread.start()

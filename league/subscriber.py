@@ -41,6 +41,8 @@ class LeagueSubscriber:
         self.client.on_message = self._on_message
         self.connected = threading.Event()
         self.status = "connecting"
+        #: the same as a word the page translates: connecting, hearing, refused, unreachable, lost
+        self.state = "connecting"
 
     def start(self) -> "LeagueSubscriber":
         host, port, _ = broker_address(self.section.broker)
@@ -56,19 +58,20 @@ class LeagueSubscriber:
     def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if reason_code.is_failure:
             self._say(f"refused by the broker {self.section.broker}: {reason_code} "
-                      "(check [league] username and password)", error=True)
+                      "(check [league] username and password)", "refused", error=True)
             return
         client.subscribe(Topics.wildcard(self.section.league), qos=1)
         self.connected.set()
-        self._say(f"hearing league {self.section.league!r} on {self.section.broker}")
+        self._say(f"hearing league {self.section.league!r} on {self.section.broker}", "hearing")
 
     def _on_connect_fail(self, client, userdata) -> None:
-        self._say(f"cannot reach the broker {self.section.broker}; trying again", error=True)
+        self._say(f"cannot reach the broker {self.section.broker}; trying again", "unreachable",
+                  error=True)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if self.connected.is_set():
             self.connected.clear()
-            self._say(f"lost the broker ({reason_code}); retrying", error=True)
+            self._say(f"lost the broker ({reason_code}); retrying", "lost", error=True)
 
     def _on_message(self, client, userdata, message) -> None:
         try:
@@ -76,7 +79,7 @@ class LeagueSubscriber:
         except Exception:  # noqa: BLE001 - one bad message must not stop the league
             log.exception("league: a message on %r could not be handled", message.topic[:200])
 
-    def _say(self, status: str, error: bool = False) -> None:
+    def _say(self, status: str, state: str, error: bool = False) -> None:
         if status != self.status:
             (log.error if error else log.info)("league: %s", status)
-        self.status = status
+        self.status, self.state = status, state

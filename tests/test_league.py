@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 from pathlib import Path
 
 import grimp
@@ -231,7 +232,8 @@ def page():
     view.handle("uno/club/t1/online", b"true", store)
     for seq in (1, 2, 3):
         send(view, store, "t1", entry(seq))
-    return create_app(view, store, status=lambda: "hearing").test_client()
+    return create_app(view, store, status=lambda: "hearing league 'club' on mqtt://pi",
+                      state=lambda: "hearing").test_client()
 
 
 def test_the_page_speaks_english_and_japanese(page):
@@ -242,9 +244,23 @@ def test_the_page_speaks_english_and_japanese(page):
     assert "Standings" in page.get("/?lang=en", headers={"Accept-Language": "ja"}).text
 
 
+def test_every_state_of_the_broker_has_words_in_both_languages():
+    # the page shows the state as a word of its own language, never the log's English sentence
+    from league.subscriber import LeagueSubscriber
+    import inspect
+
+    states = set(re.findall(r'"(\w+)"(?:,\s*error=True)?\)', inspect.getsource(LeagueSubscriber._on_connect)
+                            + inspect.getsource(LeagueSubscriber._on_connect_fail)
+                            + inspect.getsource(LeagueSubscriber._on_disconnect))) | {"connecting"}
+    assert states == {"connecting", "hearing", "refused", "unreachable", "lost"}
+    for lang in ("en", "ja"):
+        words = json.loads((Path(__file__).parents[1] / "league" / "i18n" / f"{lang}.json").read_text("utf-8"))
+        assert all(words.get(f"broker_{state}") for state in states), lang
+
+
 def test_the_api_gives_every_table_and_each_match_history(page):
     league = page.get("/api/league").json
-    assert league["broker"] == "hearing"
+    assert league["broker"].startswith("hearing") and league["broker_state"] == "hearing"
     [t1] = league["tables"]
     assert (t1["name"], t1["online"], t1["state"]["turn"], t1["last_seq"]) == ("t1", True, "ben", 3)
     history = page.get("/api/match/t1/1").json

@@ -93,7 +93,8 @@ async function refresh() {
   try {
     const reply = await fetch("api/league", {cache: "no-store"});
     const league = await reply.json();
-    document.getElementById("broker").textContent = league.broker || "";
+    // the broker's state in the page's language; the log has the sentence with the details
+    document.getElementById("broker").textContent = T["broker_" + league.broker_state] || "";
     if (league.tables.length) document.getElementById("tables").replaceChildren(...league.tables.map(tableCard));
     document.getElementById("standings").replaceChildren(...standingsTables(league.standings));
     const head = el("tr", {}, ...["", T.match, "", T.champions, T.scores, T.entries, ""].map(h => el("th", {}, h)));
