@@ -5,23 +5,14 @@ No broker: the view is fed directly (tests/test_league_broker.py does the broker
 from __future__ import annotations
 
 import json
-import os
-import shutil
 
 import pytest
 
 from companion.config import load_config
 
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'")
-if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
-    pytest.skip(f"Chromium is not installed at {CHROMIUM}: run scripts/install-browser.sh "
-                "(apt-get install -y chromium)", allow_module_level=True)
 
+from tests.support.browser import ARGS, CHROMIUM, WAIT, sync_api  # noqa: E402
 from league.service import League  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-league")]
@@ -60,7 +51,7 @@ def test_the_league_page_shows_tables_standings_and_history(tmp_path):
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
             page.goto(url)
-            page.wait_for_selector("#table-t1", timeout=10_000)
+            page.wait_for_selector("#table-t1", timeout=WAIT)
             t1 = page.inner_text("#table-t1")
             assert "online" in t1 and "ben" in t1 and "ann 5" in t1
             assert "null" not in t1 and "undefined" not in t1  # lines with no value left out
@@ -70,10 +61,10 @@ def test_the_league_page_shows_tables_standings_and_history(tmp_path):
             assert page.title() != "pwned" and page.locator("#table-t2 img").count() == 0
             assert page.inner_text("table.standings tbody tr:first-child td:first-child") == "ann"
             page.click("#matches button")
-            page.wait_for_selector("#history-list li:nth-child(2)", timeout=10_000)
+            page.wait_for_selector("#history-list li:nth-child(2)", timeout=WAIT)
             assert "#2 bot" in page.inner_text("#history-list")
             page.goto(url + "?lang=ja")
-            page.wait_for_selector("#table-t1", timeout=10_000)
+            page.wait_for_selector("#table-t1", timeout=WAIT)
             assert "順位" in page.inner_text("main") and "接続中" in page.inner_text("#table-t1")
             assert errors == []
             browser.close()

@@ -8,9 +8,7 @@ in ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,30 +17,18 @@ from companion.decks import classic_deck
 from companion.eventlog import EventLog
 from companion.host import Host
 
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True, "bypass_csp": True}  # CSP blocks the eval of wait_for_function
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'")
-if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
-    pytest.skip(f"Chromium is not installed at {CHROMIUM}: run scripts/install-browser.sh "
-                "(apt-get install -y chromium)", allow_module_level=True)
 
+from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
 from web import serve  # noqa: E402
 
 # One Chromium for the module, and the tests in their written order: with -n they all go to one
 # worker (--dist loadgroup, see the Makefile); each browser module is a group of its own, so the
 # three modules run side by side on different workers.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-flows")]
-
-#: How long a page may take to show what a test waits for (ms). A bound on waiting, not a speed
-#: check: a wait ends as soon as its condition holds, and on a loaded machine a page can take
-#: seconds (speed belongs to benchmarks/web_sse_load.py).
-WAIT = 30_000
 
 TIMER = {"setup": {"game": "timer", "seats": ["ann", "ben", "cai"], "first": "ann",
                    "options": {"turn_seconds": 45}}}
@@ -74,19 +60,6 @@ def table(tmp_path_factory):
                    join_token="join-me", heartbeat_s=5)
     yield host, server
     server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    pw = sync_api.sync_playwright().start()
-    try:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    except Exception as exc:  # noqa: BLE001 - an unusable browser is a skip, with the reason
-        pw.stop()
-        pytest.skip(f"Chromium at {CHROMIUM} did not start: {exc}")
-    yield b
-    b.close()
-    pw.stop()
 
 
 def shot(page, name: str) -> None:

@@ -14,9 +14,7 @@ One server and one Chromium for the module, in the ``browser`` xdist group.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -24,28 +22,16 @@ import pytest
 from companion.eventlog import EventLog
 from companion.host import Host
 
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "bypass_csp": True}
 I18N = Path(__file__).resolve().parents[1] / "web" / "i18n"
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'")
-if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
-    pytest.skip(f"Chromium is not installed at {CHROMIUM}: run scripts/install-browser.sh",
-                allow_module_level=True)
 
+from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
 from web import serve  # noqa: E402
 from web.reach import SERVE_ON_NETWORK  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-ja")]
-
-#: How long a page may take to show what a test waits for (ms). A bound on waiting, not a speed
-#: check: a wait ends as soon as its condition holds, and on a loaded machine a page can take
-#: seconds (speed belongs to benchmarks/web_sse_load.py).
-WAIT = 30_000
 
 SEATS = ["ann", "ben", "cai"]
 GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
@@ -120,19 +106,6 @@ def table(tmp_path_factory):
                    heartbeat_s=5, phones_per_seat=8)
     yield host, server
     server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    pw = sync_api.sync_playwright().start()
-    try:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    except Exception as exc:  # noqa: BLE001 - an unusable browser is a skip, with the reason
-        pw.stop()
-        pytest.skip(f"Chromium at {CHROMIUM} did not start: {exc}")
-    yield b
-    b.close()
-    pw.stop()
 
 
 def phone(browser, server, seat: str | None, lang: str = "ja"):

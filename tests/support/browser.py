@@ -1,0 +1,42 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright, one per test module.
+
+Importing this module skips the importing test module, with the reason, where Playwright or
+Chromium is missing (``scripts/install-browser.sh`` installs Chromium). A module takes the
+``browser`` fixture by importing it: ``from tests.support.browser import browser``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+#: Headless, and no background connections (this machine's closed network refuses them).
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: How long a page may take to show what a test waits for (ms). A bound on waiting, not a speed
+#: check: a wait ends as soon as its condition holds, and on a loaded machine a page can take
+#: seconds (speed belongs to benchmarks/web_sse_load.py).
+WAIT = 30_000
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'")
+if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
+    pytest.skip(f"Chromium is not installed at {CHROMIUM}: run scripts/install-browser.sh "
+                "(apt-get install -y chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for the module's tests; a browser that does not start is a skip, with why."""
+    pw = sync_api.sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    except Exception as exc:  # noqa: BLE001 - an unusable browser is a skip, with the reason
+        pw.stop()
+        pytest.skip(f"Chromium at {CHROMIUM} did not start: {exc}")
+    yield b
+    b.close()
+    pw.stop()
