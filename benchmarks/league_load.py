@@ -9,7 +9,7 @@ the log (the log's own time) to the league page's view first showing it. It also
 league process's peak memory (VmHWM).
 
     .venv/bin/python benchmarks/league_load.py [--tables 20] [--pace 0.15] [--seconds 60]
-                                               [--budget-s 1.0] [--budget-mb 150]
+                                               [--budget-s 1.0] [--budget-mb 150] [--out F.json]
 
 Exit status 1 if the p95 lag is over the budget, the league's memory over its budget, or an
 entry never reached the league. Needs mosquitto (scripts/install-test-tools.sh) and paho-mqtt.
@@ -57,6 +57,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--budget-s", type=float, default=1.0)
     ap.add_argument("--budget-mb", type=float, default=150)
+    ap.add_argument("--out", type=Path, help="also write the figures as JSON (with this command)")
     args = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="league-bench-"))
@@ -123,6 +124,14 @@ def main() -> int:
           f"missing {missing}")
     ok = p95 <= args.budget_s and rss <= args.budget_mb and missing == 0
     print("OK" if ok else "OVER BUDGET")
+    if args.out:
+        args.out.write_text(json.dumps({
+            "command": " ".join([".venv/bin/python", "benchmarks/league_load.py", *sys.argv[1:]]),
+            "tables": args.tables, "pace_s": args.pace, "seconds": args.seconds,
+            "entries": total, "seen": len(lags), "missing": missing,
+            "lag_p50_s": round(p50, 3), "lag_p95_s": round(p95, 3),
+            "lag_max_s": round(lags[-1], 3) if lags else None, "league_peak_mb": round(rss, 1),
+            "budget_s": args.budget_s, "budget_mb": args.budget_mb, "ok": ok}, indent=1) + "\n")
     return 0 if ok else 1
 
 
