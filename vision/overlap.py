@@ -26,8 +26,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.card_shape import CARD_RATIO, card_mask, order_quad
-from vision.synth import TABLES, paste_card, table
+from vision.card_shape import CARD_RATIO, order_quad
+from vision.synth import TABLES, cast_light, paste_card, table
 
 __all__ = ["STYLES", "HandCard", "compose_hands", "index_boxes", "crop_photos"]
 
@@ -208,23 +208,9 @@ def compose_hands(cards: list[tuple[str, np.ndarray]], width: int = 1600, height
             best = max(best, share)
             indices.append((box / s, share))
         truth.append(HandCard(cards[i][0], order_quad(q), shown, best, tuple(indices)))
-    img = _light(img, rng)
+    img = cast_light(img, rng, cast=(0.85, 1.15), gain=(0.8, 1.12), shade=0.25, blur_chance=0.4,
+                     blur=(0.5, 1.0))
     return img, truth
-
-
-def _light(img: np.ndarray, rng) -> np.ndarray:
-    """A colour cast, a shadow gradient and sometimes a slight blur."""
-    h, w = img.shape[:2]
-    f = img.astype(np.float32) * rng.uniform(0.85, 1.15, 3) * rng.uniform(0.8, 1.12)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    a = rng.uniform(0, 2 * np.pi)
-    g = np.cos(a) * xx / w + np.sin(a) * yy / h
-    g = (g - g.min()) / (np.ptp(g) + 1e-6)
-    f *= (1 - 0.25 * g)[..., None]
-    img = np.clip(f, 0, 255).astype(np.uint8)
-    if rng.random() < 0.4:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.0))
-    return img
 
 
 def crop_photos(photos, split: str, per_label: int):

@@ -13,7 +13,7 @@ import numpy as np
 
 from vision.card_shape import CARD_RATIO, card_mask, order_quad
 
-__all__ = ["TABLES", "table", "compose_table", "Placed", "paste_card", "non_card_objects"]
+__all__ = ["TABLES", "table", "compose_table", "Placed", "paste_card", "non_card_objects", "cast_light"]
 
 TABLES = ("wood", "cloth", "white", "dark")
 
@@ -127,16 +127,27 @@ def compose_table(cards: list[tuple[str, np.ndarray]], width: int = 1920, height
         paste_card(img, card, q)
         placed.append(Placed(label, order_quad(q)))
     if light:
-        f = img.astype(np.float32) * rng.uniform(0.8, 1.2, 3) * rng.uniform(0.75, 1.15)
-        yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
-        a = rng.uniform(0, 2 * np.pi)
-        g = np.cos(a) * xx / width + np.sin(a) * yy / height
-        g = (g - g.min()) / (np.ptp(g) + 1e-6)
-        f *= (1 - 0.3 * g)[..., None]
-        img = np.clip(f, 0, 255).astype(np.uint8)
-        if rng.random() < 0.5:
-            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.2))
+        img = cast_light(img, rng)
     return img, placed
+
+
+def cast_light(img: np.ndarray, rng: np.random.Generator, *, cast: tuple[float, float] = (0.8, 1.2),
+               gain: tuple[float, float] = (0.75, 1.15), shade: float = 0.3, blur_chance: float = 0.5,
+               blur: tuple[float, float] = (0.5, 1.2)) -> np.ndarray:
+    """``img`` under another light: a colour cast (each channel times ``cast``), an overall
+    ``gain``, a shadow gradient darkening up to ``shade`` in a random direction, and with
+    ``blur_chance`` a slight blur (sigma in ``blur``)."""
+    h, w = img.shape[:2]
+    f = img.astype(np.float32) * rng.uniform(*cast, 3) * rng.uniform(*gain)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, 2 * np.pi)
+    g = np.cos(a) * xx / w + np.sin(a) * yy / h
+    g = (g - g.min()) / (np.ptp(g) + 1e-6)
+    f *= (1 - shade * g)[..., None]
+    img = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < blur_chance:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(*blur))
+    return img
 
 
 def non_card_objects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
