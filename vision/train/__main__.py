@@ -29,6 +29,7 @@ import numpy as np
 from vision.classes import CLASSES, NONE
 from vision.data import DataMissing, load_photos, require_data
 from vision.detect import CARD_H, CARD_W
+from vision.train.export import export_onnx, scaled
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 #: What ``python -m vision.train --help`` says (the module's manual, in plain text).
@@ -177,9 +178,6 @@ def train(args):
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
 
-    def prep(xb):
-        return (xb.float() - 127.5) / 64.0
-
     for epoch in range(args.epochs):
         model.train()
         order = torch.from_numpy(np.random.default_rng(args.seed + epoch).permutation(tr))
@@ -187,7 +185,7 @@ def train(args):
         tot = 0.0
         for b in bar:
             idx = order[b * args.batch:(b + 1) * args.batch]
-            xb = prep(X[idx])
+            xb = scaled(X[idx])
             flip = torch.rand(len(idx)) < 0.5  # either way up
             xb[flip] = torch.flip(xb[flip], dims=(2, 3))
             loss = loss_fn(model(xb), Y[idx])
@@ -199,31 +197,16 @@ def train(args):
             bar.set_postfix(loss=f"{tot:.3f}")
         model.eval()
         with torch.no_grad():
-            pred = torch.cat([model(prep(X[va[i:i + 512]])).argmax(1) for i in range(0, len(va), 512)])
+            pred = torch.cat([model(scaled(X[va[i:i + 512]])).argmax(1) for i in range(0, len(va), 512)])
         acc = (pred == Y[va]).float().mean().item()
         print(f"epoch {epoch + 1}: synthetic validation accuracy {acc:.4f}", flush=True)
     export(model, args, acc, time.time() - t0, len(x))
 
 
 def export(model, args, val_acc, seconds, n):
-    import torch
-
     MODELS.mkdir(exist_ok=True)
-
-    class WithPrep(torch.nn.Module):
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
-
-        def forward(self, x):  # x: N,3,H,W BGR 0..255 float
-            return torch.softmax(self.m((x - 127.5) / 64.0), dim=1)
-
-    net = WithPrep(model).eval()
-    dummy = torch.zeros(1, 3, CARD_H, CARD_W)
     out = Path(args.out)
-    torch.onnx.export(net, dummy, str(out), input_names=["card"], output_names=["prob"],
-                      dynamic_axes={"card": {0: "n"}, "prob": {0: "n"}}, opset_version=13,
-                      dynamo=False)
+    export_onnx(model, out)
     meta = {
         "classes": list(CLASSES), "input": {"width": CARD_W, "height": CARD_H, "order": "BGR",
                                             "range": "0-255, vision.color.normalize_card applied"},

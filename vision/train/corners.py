@@ -34,8 +34,9 @@ from vision.classes import CLASSES, NONE
 from vision.color import normalize_card
 from vision.corners import card_width_of, corner_crops, corner_outlines, partial_quads
 from vision.data import DataMissing, load_photos, require_data
-from vision.detect import CARD_H, CARD_W, quad_iou, rectify
+from vision.detect import CARD_H, CARD_W, quad_iou
 from vision.overlap import INDEX_VISIBLE, TABLES, compose_hands, crop_photos
+from vision.train.export import export_onnx, scaled
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 #: Outlines matching a readable card by this IoU are that card; below NONE_IOU with all, none.
@@ -194,13 +195,10 @@ def train(args):
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
 
-    def prep(xb):
-        return (xb.float() - 127.5) / 64.0
-
     def val_acc():
         model.eval()
         with torch.no_grad():
-            pred = torch.cat([model(prep(XV[i:i + 512])).argmax(1) for i in range(0, len(XV), 512)])
+            pred = torch.cat([model(scaled(XV[i:i + 512])).argmax(1) for i in range(0, len(XV), 512)])
         return (pred == YV).float().mean().item()
 
     best, best_state, stale = val_acc(), None, 0
@@ -210,7 +208,7 @@ def train(args):
         order = torch.from_numpy(np.random.default_rng(args.seed + epoch).permutation(len(X)))
         for b in tqdm(range(len(X) // args.batch), desc=f"epoch {epoch + 1}", unit="batch"):
             idx = order[b * args.batch:(b + 1) * args.batch]
-            xb = prep(X[idx])
+            xb = scaled(X[idx])
             flip = torch.rand(len(idx)) < 0.5  # either way up
             xb[flip] = torch.flip(xb[flip], dims=(2, 3))
             loss = loss_fn(model(xb), Y[idx])
@@ -233,20 +231,8 @@ def train(args):
 
 
 def export(model, args, acc, seconds, n):
-    import torch
-
-    class WithPrep(torch.nn.Module):
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
-
-        def forward(self, x):
-            return torch.softmax(self.m((x - 127.5) / 64.0), dim=1)
-
     out = Path(args.out)
-    torch.onnx.export(WithPrep(model).eval(), torch.zeros(1, 3, CARD_H, CARD_W), str(out),
-                      input_names=["card"], output_names=["prob"],
-                      dynamic_axes={"card": {0: "n"}, "prob": {0: "n"}}, opset_version=13, dynamo=False)
+    export_onnx(model, out)
     meta = {"classes": list(CLASSES), "input": {"width": CARD_W, "height": CARD_H, "order": "BGR"},
             "trained_on": f"{n} outlines on {args.tables} composed tables of training-photo crops",
             "validation_accuracy": round(acc, 4), "train_seconds": round(seconds),
