@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["EMPTY", "FLOOR", "RegionReading", "TableReading", "PawnReading", "NO_PAWN",
-           "look_difference"]
+__all__ = ["EMPTY", "FLOOR", "SIDES", "Reach", "RegionReading", "TableReading", "PawnReading",
+           "NO_PAWN", "look_difference"]
 
 #: The label of a region where no card lies.
 EMPTY = "empty"
@@ -47,6 +47,32 @@ class PawnReading:
 
 
 NO_PAWN = PawnReading(None, None, False)
+
+#: The four sides of the mat, as the camera sees it (north is the top of the mat's image).
+SIDES = ("north", "east", "south", "west")
+
+
+@dataclass(frozen=True)
+class Reach:
+    """One arm's visit over the table, seen between two readings: the ``side`` of the mat it came
+    in by (one of :data:`SIDES`; None when it could not be told), the card regions it was over
+    (``"draw"`` for the draw pile), and ``lifted``: the cards it took from the draw pile (0 when it
+    reached there and put back or never went there; None when that could not be told).
+
+    The reader knows sides, never seats: which seat sits at which side is the table's set-up
+    (:mod:`companion.seating`), so the referee maps a reach to a seat.
+    """
+
+    side: str | None
+    regions: tuple[str, ...] = ()
+    lifted: int | None = 0
+
+    @property
+    def drew(self) -> bool:
+        return bool(self.lifted)
+
+    def to_json(self) -> dict:
+        return {"side": self.side, "regions": list(self.regions), "lifted": self.lifted}
 
 
 # --- readings ------------------------------------------------------------------------------------
@@ -99,7 +125,7 @@ class TableReading:
     ``cells`` is 25 region readings row by row (empty tuple when the game has no grid);
     ``discard`` the discard pile's top; ``pawn`` where the pawn stands; ``draw_changes`` counts
     the times the draw pile changed since reading started; ``changed`` names the regions read
-    again for this reading.
+    again for this reading; ``reaches`` the arms seen since the previous reading (who did it).
     """
 
     seq: int
@@ -110,6 +136,8 @@ class TableReading:
     draw_changes: int = 0
     changed: tuple[str, ...] = ()
     view_source: str = ""
+    #: the arms seen over the table since the previous reading, in the order they came in
+    reaches: tuple[Reach, ...] = ()
 
     def cell(self, row: int, col: int) -> RegionReading:
         return self.cells[row * 5 + col]
@@ -138,7 +166,8 @@ class TableReading:
                 "grid": [[self.cell(r, c).to_json() for c in range(5)] for r in range(5)] if self.cells else None,
                 "discard": self.discard.to_json() if self.discard else None,
                 "pawn": self.pawn.to_json(), "draw_changes": self.draw_changes,
-                "changed": list(self.changed), "view": self.view_source}
+                "changed": list(self.changed), "view": self.view_source,
+                "reaches": [r.to_json() for r in self.reaches]}
 
 
 def look_difference(a, b) -> float | None:
