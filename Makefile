@@ -40,10 +40,14 @@ run: install
 # one worker (--dist loadgroup).
 # One file: `.venv/bin/python -m pytest tests/test_bus.py`; no slow ones: `-m "not slow"`.
 WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
+# Plugins named, not autoloaded: an autoloaded plugin's whole distribution is assert-rewritten in
+# every process (all of hypothesis: 6 CPU-s per worker where bytecode is not cached), a named one
+# only its own module.
+PYTEST := PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest -p xdist.plugin -p _hypothesis_pytestplugin
 test: $(TEST_STAMP)
 	sh scripts/install-browser.sh
 	sh scripts/install-test-tools.sh
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=15
+	$(PYTEST) -n $(WORKERS) --dist loadgroup --durations=15
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -98,7 +98,7 @@ class SyntheticTable:
         self._background = _background(layout, self.mat_px, tuple(cloth), markers)
         # four frames of sensor noise, drawn from the table's seed when first needed (in order,
         # so the same as drawing them all at once), kept scaled by ``noise``
-        self._noise_bank: list[np.ndarray] = []
+        self._noise_bank: list[tuple[np.ndarray, np.ndarray]] = []
         self._noise_frames = 4 if noise > 0 else 0
 
     # --- the camera -------------------------------------------------------------------------
@@ -287,14 +287,21 @@ class SyntheticTable:
             img = cv2.GaussianBlur(img, (0, 0), self.blur)
         if self._noise_frames:
             k = self._frame if noise_seed is None else noise_seed
-            img = cv2.add(img, self._noise(k % self._noise_frames), dtype=cv2.CV_8U)
+            up, down = self._noise(k % self._noise_frames)
+            img = cv2.add(img, up)
+            cv2.subtract(img, down, img)
         self._frame += 1
         return img
 
-    def _noise(self, k: int) -> np.ndarray:
+    def _noise(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Noise frame ``k`` rounded and split in what it adds and what it takes away: two
+        saturating uint8 operations give the pixels a float add would (a pixel gets one or the
+        other), at a third of the cost of adding a float frame to a uint8 one."""
         while len(self._noise_bank) <= k:
             frame = self.rng.normal(0, 1, (self.height, self.width, 3)).astype(np.float32)
-            self._noise_bank.append(frame * self.noise)
+            step = np.rint(frame * self.noise)
+            self._noise_bank.append((np.clip(step, 0, 255).astype(np.uint8),
+                                     np.clip(-step, 0, 255).astype(np.uint8)))
         return self._noise_bank[k]
 
 
