@@ -85,7 +85,7 @@ class SyntheticTable:
         self.blur = blur
         self.markers = markers
         self.cloth = cloth
-        self.rng = np.random.default_rng(seed)
+        self.seed = seed
         self._frame = 0
         scale = pose.fill * height / layout.height
         self.mat_px = mat_px_per_mm or float(min(2.4, max(1.0, 1.6 * scale)))
@@ -93,13 +93,11 @@ class SyntheticTable:
         self._canvas = None
         self._seen_key = None
         self._seen = None
-        self._light_key = None
-        self._light = None
         self._background = _background(layout, self.mat_px, tuple(cloth), markers)
-        # four frames of sensor noise, drawn from the table's seed when first needed (in order,
-        # so the same as drawing them all at once), kept scaled by ``noise``
-        self._noise_bank: list[tuple[np.ndarray, np.ndarray]] = []
+        # four frames of sensor noise, drawn from the table's seed (shared by every table of the
+        # same seed and size: drawing them is a third of a short game's rendering)
         self._noise_frames = 4 if noise > 0 else 0
+        self._finished: dict[tuple, np.ndarray] = {}  # the last quiet frames, by what they show
 
     # --- the camera -------------------------------------------------------------------------
 
@@ -164,14 +162,22 @@ class SyntheticTable:
         M[0, 2] -= x0
         M[1, 2] -= y0
         size = (x1 - x0, y1 - y0)
-        roi = canvas[y0:y1, x0:x1]
-        # a thin contact shadow first, then the card
-        sm = cv2.warpAffine(mask, M + np.array([[0, 0, 1.5], [0, 0, 2.0]]), size)
-        sm = cv2.GaussianBlur(sm, (5, 5), 0).astype(np.float32) / 255.0 * 0.35
-        roi[:] = (roi * (1 - sm[..., None])).astype(np.uint8)
-        wi = cv2.warpAffine(img, M, size, flags=cv2.INTER_LINEAR)
-        wm = cv2.warpAffine(mask, M, size).astype(np.float32)[..., None] / 255.0
-        roi[:] = (roi * (1 - wm) + wi * wm).astype(np.uint8)
+        # a thin contact shadow first, then the card; blended only where either covers the
+        # canvas (the square around a card is half empty), warped over the whole square (the
+        # warp's fixed-point steps depend on where it starts: the same pixels as always)
+        sm = cv2.GaussianBlur(cv2.warpAffine(mask, M + np.array([[0, 0, 1.5], [0, 0, 2.0]]), size),
+                              (5, 5), 0)
+        wm = cv2.warpAffine(mask, M, size)
+        bx, by, bw, bh = cv2.boundingRect(cv2.bitwise_or(sm, wm))
+        if bw == 0 or bh == 0:
+            return
+        inside = (slice(by, by + bh), slice(bx, bx + bw))
+        roi = canvas[y0:y1, x0:x1][inside]
+        shade = sm[inside].astype(np.float32) / 255.0 * 0.35
+        roi[:] = (roi * (1 - shade[..., None])).astype(np.uint8)
+        wi = cv2.warpAffine(img, M, size, flags=cv2.INTER_LINEAR)[inside]
+        cover = wm[inside].astype(np.float32)[..., None] / 255.0
+        roi[:] = (roi * (1 - cover) + wi * cover).astype(np.uint8)
 
     def _draw_pawn(self, canvas: np.ndarray, at_mm: tuple[float, float]) -> None:
         L = self.layout
@@ -216,20 +222,7 @@ class SyntheticTable:
     # --- light, arms, noise -----------------------------------------------------------------
 
     def _light_field(self) -> np.ndarray:
-        key = self.lighting
-        if key == self._light_key:
-            return self._light
-        li = self.lighting
-        ys, xs = np.mgrid[0:self.height, 0:self.width].astype(np.float32)
-        a = math.radians(li.angle)
-        ramp = ((xs - self.width / 2) * math.cos(a) + (ys - self.height / 2) * math.sin(a)) / max(self.width, self.height)
-        vign = 1.0 - 0.18 * (((xs - self.width / 2) / self.width) ** 2 + ((ys - self.height / 2) / self.height) ** 2) * 2
-        g = li.gain * (1.0 + li.slope * ramp) * vign
-        tint = np.array([1.0 - 0.12 * li.tint, 1.0, 1.0 + 0.12 * li.tint], np.float32)
-        field = g[..., None] * tint
-        self._light = np.clip(field * 128, 0, 255).astype(np.uint8)
-        self._light_key = key
-        return self._light
+        return _light_field(self.lighting, self.width, self.height)
 
     def _arm_polygon(self, view: View, arm: Arm) -> tuple[np.ndarray, tuple[int, int], int]:
         tip = view.to_image([arm.tip])[0]
@@ -279,30 +272,31 @@ class SyntheticTable:
 
     def render(self, scene: Scene, *, noise_seed: int | None = None) -> np.ndarray:
         """One camera frame (BGR, uint8) of ``scene``."""
-        img = self._seen_table(scene).copy()
+        k = (self._frame if noise_seed is None else noise_seed) % max(1, self._noise_frames)
+        self._frame += 1
+        seen = self._seen_table(scene)
+        # a quiet table shows the same frame every few frames (the noise repeats): keep those
+        quiet = None if scene.arms else (self._seen_key, self.lighting, self.blur, self.noise, k)
+        if quiet is not None and quiet in self._finished:
+            return self._finished[quiet].copy()
+        img = seen.copy()
         if scene.arms:
             self._draw_arms(img, self._view_of(self.pose), scene.arms)
         cv2.multiply(img, self._light_field(), img, scale=1 / 128)
         if self.blur > 0:
             img = cv2.GaussianBlur(img, (0, 0), self.blur)
         if self._noise_frames:
-            k = self._frame if noise_seed is None else noise_seed
-            up, down = self._noise(k % self._noise_frames)
+            up, down = self._noise(k)
             img = cv2.add(img, up)
             cv2.subtract(img, down, img)
-        self._frame += 1
+        if quiet is not None:
+            if len(self._finished) >= max(1, self._noise_frames):
+                self._finished.pop(next(iter(self._finished)))
+            self._finished[quiet] = img.copy()
         return img
 
     def _noise(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """Noise frame ``k`` rounded and split in what it adds and what it takes away: two
-        saturating uint8 operations give the pixels a float add would (a pixel gets one or the
-        other), at a third of the cost of adding a float frame to a uint8 one."""
-        while len(self._noise_bank) <= k:
-            frame = self.rng.normal(0, 1, (self.height, self.width, 3)).astype(np.float32)
-            step = np.rint(frame * self.noise)
-            self._noise_bank.append((np.clip(step, 0, 255).astype(np.uint8),
-                                     np.clip(-step, 0, 255).astype(np.uint8)))
-        return self._noise_bank[k]
+        return _noise_frame(self.seed, self.width, self.height, self.noise, k)
 
 
 def _copy_of(p: Placement) -> int:
@@ -368,6 +362,42 @@ def _true_view(pose: CameraPose, L: Layout, width: int, height: int) -> View:
     H = cv2.getPerspectiveTransform(corners.astype(np.float32), np.array(out, np.float32))
     lens = LensModel.simple(width, height, k1=pose.k1) if pose.k1 else None
     return View(H.astype(np.float64), (width, height), lens, "true")
+
+
+@lru_cache(maxsize=4)
+def _noise_bank(seed: int, w: int, h: int, noise: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The noise frames of a table seed, drawn in order as they are first needed."""
+    return []
+
+
+def _noise_frame(seed: int, w: int, h: int, noise: float, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Noise frame ``k`` rounded and split in what it adds and what it takes away: two
+    saturating uint8 operations give the pixels a float add would (a pixel gets one or the
+    other), at a third of the cost of adding a float frame to a uint8 one."""
+    bank = _noise_bank(seed, w, h, noise)
+    if not bank:
+        bank.append(np.random.default_rng(seed))   # the generator, then the frames it drew
+    while len(bank) <= k + 1:
+        frame = bank[0].normal(0, 1, (h, w, 3)).astype(np.float32)
+        step = np.rint(frame * noise)
+        bank.append((_frozen(np.clip(step, 0, 255).astype(np.uint8)),
+                     _frozen(np.clip(-step, 0, 255).astype(np.uint8))))
+    return bank[k + 1]
+
+
+@lru_cache(maxsize=8)
+def _light_field(li: "Lighting", w: int, h: int) -> np.ndarray:
+    """The light over the image (uint8, 128 = 1.0): a ramp, a vignette, a tint. Worked out on a
+    row and a column and broadcast (the same floats as on the whole grid, a third of the work)."""
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    a = math.radians(li.angle)
+    ramp = ((xs - w / 2) * math.cos(a) + (ys - h / 2) * math.sin(a)) / max(w, h)
+    vign = 1.0 - 0.18 * (((xs - w / 2) / w) ** 2 + ((ys - h / 2) / h) ** 2) * 2
+    g = li.gain * (1.0 + li.slope * ramp) * vign
+    tint = np.array([1.0 - 0.12 * li.tint, 1.0, 1.0 + 0.12 * li.tint], np.float32)
+    field = g[..., None] * tint
+    return _frozen(np.clip(field * 128, 0, 255).astype(np.uint8))
 
 
 @lru_cache(maxsize=8)
