@@ -37,6 +37,15 @@ def browser():
     except Exception as exc:  # noqa: BLE001 - an unusable browser is a skip, with the reason
         pw.stop()
         pytest.skip(f"Chromium at {CHROMIUM} did not start: {exc}")
+    # Pages without motion unless a test asks for it: an open page's endless CSS animations
+    # (the turn banner's pulse, a blinking light) are repainted by the software compositor at
+    # 60 frames a second, CPU-seconds per test on a 2-core machine.
+    new_context = b.new_context
+
+    def still_context(**kwargs):
+        kwargs.setdefault("reduced_motion", "reduce")
+        return new_context(**kwargs)
+    b.new_context = still_context
     yield b
     b.close()
     pw.stop()
