@@ -19,11 +19,13 @@ CLASSIC = {"setup": {"game": "classic", "seats": SEATS, "dealer": "cai", "start"
                      "options": {"turn_seconds": 0}}}
 
 
-def pile(seq: int, card: str, *reaches: Reach, p: float = 0.999) -> TableReading:
-    """A reading of the discard pile showing ``card`` with the arms seen since the last one."""
+def pile(seq: int, card: str, *reaches: Reach, p: float = 0.999, changed=True) -> TableReading:
+    """A reading of the discard pile showing ``card`` with the arms seen since the last one
+    (``changed``: the pile was read again, as the reader does when it changed or a hand was
+    over it)."""
     probs = {card: p} if p >= 0.999 else {card: p, "red-1": 1 - p}
     return TableReading(seq, float(seq), (), RegionReading.of(probs), PawnReading(None, None, False),
-                        changed=("discard",), reaches=tuple(reaches))
+                        changed=("discard",) if changed else (), reaches=tuple(reaches))
 
 
 def lift(side: str | None, n: int | None = 1) -> Reach:
@@ -41,18 +43,24 @@ class Rig:
         self.bus = EventBus()
         self.table = Table(setup, self.bus, clock=lambda: 0.0)
         self.referee = CameraReferee(lambda: self.table, self.bus)
-        self.actions: list[tuple[str, dict]] = []
+        self.actions: list[tuple[str, dict]] = []       # the actions the rules took
+        self.all_actions: list[tuple[str, dict]] = []   # and the refused ones (a penalty)
         self.asked: list[dict] = []
-        self.bus.subscribe(lambda m: self.actions.append((m.data["source"], m.data["action"]))
-                           if m.data.get("ok") else None, {"action"})
+        self.bus.subscribe(self._heard, {"action"})
         self.bus.subscribe(lambda m: self.asked.append(m.data), {"confirm-needed"})
-        self.seq = 1
+        self.seq, self.top = 1, None
         self.see(top)
+
+    def _heard(self, m) -> None:
+        self.all_actions.append((m.data["source"], m.data["action"]))
+        if m.data.get("ok"):
+            self.actions.append((m.data["source"], m.data["action"]))
 
     def see(self, card: str, *reaches: Reach, p: float = 0.999):
         self.bus.join()
-        self.referee.on_reading(pile(self.seq, card, *reaches, p=p))
-        self.seq += 1
+        changed = card != self.top or any("discard" in r.regions for r in reaches)
+        self.referee.on_reading(pile(self.seq, card, *reaches, p=p, changed=changed))
+        self.seq, self.top = self.seq + 1, card
         self.bus.join()
 
     def phone(self, action: dict):
@@ -391,3 +399,65 @@ def test_a_tapped_draw_seen_late_is_neither_a_draw_nor_out_of_turn():
     rig.see("red-5", lift("south"))
     assert rig.referee.question is None
     assert rig.done() == ["phone ann draw", "phone ann pass"]
+
+
+# --- the property: no play credited to a seat whose side did not reach when another's did ---------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from companion.reading import SIDES  # noqa: E402
+
+CARDS = ["red-7", "red-9", "blue-7", "blue-9", "green-7", "yellow-3", "red-skip",
+         "red-draw-two", "red-reverse", "wild", "wild-draw-four"]
+PHONE_DOES = {"draw", "pass", "accept", "challenge", "declare", "reveal", "uno"}
+any_side = st.sampled_from([*SIDES, None])
+
+
+@st.composite
+def tables(draw):
+    n = draw(st.integers(2, 5))
+    seats = [f"p{i}" for i in range(n)]
+    setup = {"setup": {"game": "classic", "seats": seats, "dealer": seats[-1], "start": "red-5",
+                       "options": {"turn_seconds": 0}}}
+    if draw(st.booleans()):
+        setup["seating"] = {s: draw(st.sampled_from(SIDES)) for s in seats}
+    return setup
+
+
+def reaches(over_discard: bool):
+    regions = (st.sampled_from([("discard",), ("draw", "discard"), ("discard", "draw")])
+               if over_discard else st.just(("draw",)))
+    one = st.builds(Reach, any_side, regions, st.sampled_from([0, 1, 1, 2, None]))
+    other = st.builds(Reach, any_side, st.just(("draw",)), st.sampled_from([0, 1, None]))
+    return st.lists(st.one_of(one, other), min_size=0, max_size=3)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=tables(), data=st.data())
+def test_no_play_is_credited_to_a_seat_whose_side_did_not_reach_when_another_did(setup, data):
+    rig = Rig(setup)
+    seating = rig.table.seating
+    top, evidence, checked = "red-5", set(), 0
+    for _ in range(data.draw(st.integers(5, 25), label="steps")):
+        step = data.draw(st.sampled_from(["play", "play", "draw", "phone", "answer"]))
+        if step == "play":
+            top = data.draw(st.sampled_from([c for c in CARDS if c != top]))
+            arms = data.draw(reaches(True))
+            # the sides of the seats seen over the card now lying there
+            evidence = {r.side for r in arms if "discard" in r.regions and seating.seats_at(r.side)}
+            rig.see(top, *arms)
+        elif step == "draw":
+            rig.see(top, *data.draw(reaches(False)))
+        elif step == "phone":
+            acts = [a for a in rig.table.legal_actions() if a.do in PHONE_DOES]
+            if acts:
+                rig.phone(data.draw(st.sampled_from(acts)).to_json())
+        elif rig.referee.question is not None:
+            rig.answer(data.draw(st.integers(0, len(rig.referee.question.choices) - 1)))
+        rig.bus.join()
+        credited = [a for src, a in rig.all_actions[checked:] if src == "camera" and a["do"] == "play"]
+        checked = len(rig.all_actions)
+        for a in credited:
+            if evidence:
+                assert seating.side_of(a["by"]) in evidence, (a, evidence)

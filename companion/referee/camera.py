@@ -688,12 +688,12 @@ class CameraReferee:
                                   illegal_confidence=self.illegal_confidence)
             if decision is None:
                 break
-            if self._question is None:
-                decision, missed = self._whose(decision, waiting, table)
-                if missed:  # a tap nobody made, shown by whose hand played: made now, then again
-                    if all(self._commit_seen(a) for a in missed):
-                        continue
-                    break
+            # (asked or not: a phone's tap meanwhile does not make another seat's hand the drawer's)
+            decision, missed = self._whose(decision, waiting, table)
+            if missed:  # a tap nobody made, shown by whose hand played: made now, then again
+                if all(self._commit_seen(a) for a in missed):
+                    continue
+                break
             if decision.region in self._doubts:
                 self._doubts.discard(decision.region)
                 if decision.kind in (DecisionKind.COMMIT, DecisionKind.ILLEGAL):
@@ -752,15 +752,11 @@ class CameraReferee:
             return any(r == "pawn" or r.startswith("cell-") for r in reach.regions)
         return region in reach.regions
 
-    def _reach_over(self, region: str) -> int | None:
-        """The first arm not yet accounted for that was over ``region`` (its index)."""
-        return next((i for i, r in enumerate(self._reaches) if self._over(r, region)), None)
-
     def _take_reach_over(self, region: str) -> None:
-        """The play in ``region`` is accounted for: so is the first arm over it."""
-        i = self._reach_over(region)
-        if i is not None:
-            del self._reaches[i]
+        """What lies in ``region`` is accounted for: so are the arms seen over it so far."""
+        kept = [r for r in self._reaches if not self._over(r, region)]
+        self._reaches.clear()
+        self._reaches.extend(kept)
 
     @staticmethod
     def _lifts(reach: Reach) -> bool:
@@ -886,12 +882,13 @@ class CameraReferee:
         if not isinstance(action, (Play, Move, Discard)):
             return decision, ()
         seat = action.by
-        i = self._reach_over(decision.region)
-        if i is None:
-            return decision, ()
-        hand = hand_of(self._reaches[i], table.seating)
-        if not hand.excludes(seat):
-            return decision, ()
+        # the last arm over the region from a side someone sits at put down what lies on top
+        # (an arm with no side says nothing; earlier arms put down what lies under it)
+        known = [h for h in (hand_of(r, table.seating) for r in self._reaches
+                             if self._over(r, decision.region)) if h.known]
+        if not known or not known[-1].excludes(seat):
+            return decision, ()  # no hand to tell, or the acting seat's own
+        hand = known[-1]
         if waiting.what is Awaiting.PLAY_OR_PASS:
             after = table.what_if([Pass(by=seat)])
             if after is not None and after.what is Awaiting.TURN and after.seat in hand.seats:
