@@ -461,3 +461,20 @@ def test_no_play_is_credited_to_a_seat_whose_side_did_not_reach_when_another_did
         for a in credited:
             if evidence:
                 assert seating.side_of(a["by"]) in evidence, (a, evidence)
+
+
+def test_after_a_draw_a_shared_side_makes_the_pass_but_calls_no_penalty():
+    # a, b sit south; c, d west. b drew; a card from the west: c (next) played it
+    rig = Rig(FIVE)
+    rig.see("red-7", play("south"))          # a
+    rig.see("red-7", lift("south"))          # b draws
+    rig.see("red-9", play("west"))
+    assert rig.done()[-3:] == ["camera b draw", "camera b pass", "camera c play red-9"]
+    # an illegal card from the shared west side: c or d? no penalty on a guess
+    rig = Rig(FIVE)
+    rig.see("red-7", play("south"))
+    rig.see("red-7", lift("south"))
+    rig.see("blue-2", play("west"))
+    assert rig.done() == ["camera a play red-7", "camera b draw"]
+    assert rig.referee.question.kind is QuestionKind.OUT_OF_TURN
+    assert rig.hands == {"a": 6, "b": 8, "c": 7, "d": 7, "e": 7}

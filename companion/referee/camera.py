@@ -889,7 +889,9 @@ class CameraReferee:
         if not known or not known[-1].excludes(seat):
             return decision, ()  # no hand to tell, or the acting seat's own
         hand = known[-1]
-        if waiting.what is Awaiting.PLAY_OR_PASS:
+        # (an illegal card costs its player cards: only a hand that is one seat's is called)
+        if waiting.what is Awaiting.PLAY_OR_PASS and (hand.strong or decision.kind is not
+                                                      DecisionKind.ILLEGAL):
             after = table.what_if([Pass(by=seat)])
             if after is not None and after.what is Awaiting.TURN and after.seat in hand.seats:
                 return decision, (Pass(by=seat),)
