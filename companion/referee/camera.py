@@ -12,7 +12,13 @@ The referee never trusts a raw difference between two frames. For each stable re
    the others and the threshold, and repeats (two forced plays may land in one reading),
 5. calls an illegal play only when what was read is confident and agreed by the votes, and
    otherwise asks the table (``confirm-needed``: a :class:`Question` as data, the turn timer
-   paused) and waits for a phone's answer.
+   paused) and waits for a phone's answer;
+6. checks whose hand did it: the arms seen (``TableReading.reaches``) are seats through the
+   table's seating (:mod:`.hands`). A play by another seat's hand than the one on turn is never
+   credited to it nor called on it: the pass nobody tapped is made when that explains it, else
+   the table is asked (an ``out-of-turn`` question). Cards lifted from the draw pile are the
+   acting seat's ``draw`` (Flip, classic), set against the cards the rules dealt each seat so
+   that a phone's tap and the camera's sighting of one draw count once.
 
 A misread must never cost a player cards: illegal calls (which cost cards in Flip and classic)
 need a confident, stable reading; anything less becomes a question.
