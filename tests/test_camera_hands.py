@@ -478,3 +478,15 @@ def test_after_a_draw_a_shared_side_makes_the_pass_but_calls_no_penalty():
     assert rig.done() == ["camera a play red-7", "camera b draw"]
     assert rig.referee.question.kind is QuestionKind.OUT_OF_TURN
     assert rig.hands == {"a": 6, "b": 8, "c": 7, "d": 7, "e": 7}
+
+
+def test_a_draw_seen_after_the_next_seats_play_in_one_reading_still_comes_first():
+    # two arms at once: ben's card came in before ann's arm at the pile was done
+    rig = Rig()
+    rig.see("red-7", play("west"), lift("south"))
+    assert rig.done() == ["camera ann draw", "camera ann pass", "camera ben play red-7"]
+    assert rig.referee.question is None and rig.referee.ledger.to_json() == {}
+    # no lift of ann's among them: asked, as before
+    rig = Rig()
+    rig.see("red-7", play("west"), lift("north"))
+    assert rig.done() == [] and rig.referee.question.kind is QuestionKind.OUT_OF_TURN

@@ -907,6 +907,9 @@ class CameraReferee:
         elif waiting.what is Awaiting.TURN and self._draws(table):
             after = table.what_if([Draw(by=seat), Pass(by=seat)])
             if after is not None and after.seat in hand.seats:
+                if self._later_lift(seat, table):
+                    # ann's arm at the pile came in after ben's (arms at once): her draw first
+                    return decision, (Draw(by=seat),)
                 # the next seat played: did ann draw and pass unseen, or did ben play early?
                 by, missed, did_after = after.seat, (Draw(by=seat),), "drew"
         offered = (decision.action,) if decision.action is not None else decision.choices
@@ -914,6 +917,17 @@ class CameraReferee:
         return Decision(DecisionKind.ASK, decision.region, choices=missed + tuple(offered),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
                         after=did_after), ()
+
+    def _later_lift(self, seat: str, table) -> bool:
+        """A card lifted by ``seat``'s own hand (its side, no one else's) among the arms not yet
+        taken, beyond what the rules dealt it: taken now (the caller makes it ``seat``'s draw)."""
+        for reach in list(self._reaches):
+            hand = hand_of(reach, table.seating)
+            if reach.lifted and hand.seats == (seat,) and self.ledger.owed(seat) < reach.lifted:
+                self._reaches.remove(reach)
+                self.ledger.lifted(seat, reach.lifted)
+                return True
+        return False
 
     def _count_closed(self, diffs: dict[str, str], waiting: WaitingFor, table) -> bool:
         """A draw-until-colour being counted, and a card played since: the drawer is done. The
