@@ -52,7 +52,7 @@ from ..bus import BusMessage, EventBus
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
 from ..engine.look import Awaiting, TableLook, WaitingFor
 from ..reading import Reach, look_difference
-from .hands import DrawLedger, Hand, hand_of
+from .hands import DRAW_PILE, DrawLedger, Hand, hand_of, lifter, lifts, over
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
@@ -366,8 +366,6 @@ _QUESTION_OF = {Reason.COLOUR: QuestionKind.COLOUR, Reason.SAME_FACE: QuestionKi
 _NOTHING_OF = {QuestionKind.SAME_FACE: NothingHappened.ONLY_MOVED,
                QuestionKind.FIRST_LOOK: NothingHappened.LAID_OUT,
                QuestionKind.OUT_OF_TURN: NothingHappened.OUT_OF_TURN}
-#: The region of a question about the draw pile (no card region: only the hand was seen).
-DRAW_PILE = "draw"
 
 
 @dataclass(frozen=True)
@@ -751,23 +749,11 @@ class CameraReferee:
 
     # --- whose hand: the arms seen ---------------------------------------------------------
 
-    @staticmethod
-    def _over(reach: Reach, region: str) -> bool:
-        """The arm was over ``region`` (the pawn: over it or any cell, where the pawn stands)."""
-        if region == "pawn":
-            return any(r == "pawn" or r.startswith("cell-") for r in reach.regions)
-        return region in reach.regions
-
     def _take_reach_over(self, region: str) -> None:
         """What lies in ``region`` is accounted for: so are the arms seen over it so far."""
-        kept = [r for r in self._reaches if not self._over(r, region)]
+        kept = [r for r in self._reaches if not over(r, region)]
         self._reaches.clear()
         self._reaches.extend(kept)
-
-    @staticmethod
-    def _lifts(reach: Reach) -> bool:
-        """The arm took cards from the draw pile, or was there and may have (None)."""
-        return bool(reach.lifted) or (reach.lifted is None and DRAW_PILE in reach.regions)
 
     @staticmethod
     def _draws(table) -> bool:
@@ -779,9 +765,9 @@ class CameraReferee:
         state or asked the table (look again)."""
         while self._reaches:
             reach = self._reaches[0]
-            over = any(self._over(reach, region) for region in diffs)
-            if self._lifts(reach):
-                if over:  # it drew, then played: the draw now, the play next
+            at_play = any(over(reach, region) for region in diffs)
+            if lifts(reach):
+                if at_play:  # it drew, then played: the draw now, the play next
                     self._reaches[0] = Reach(reach.side, tuple(r for r in reach.regions
                                                                if r != DRAW_PILE), 0)
                 else:
@@ -789,7 +775,7 @@ class CameraReferee:
                 if self._seen_lift(reach, table):
                     return True
                 continue
-            if over:
+            if at_play:
                 return False
             self._reaches.popleft()
         return False
@@ -802,10 +788,10 @@ class CameraReferee:
         kept: list[Reach] = []
         while self._reaches:
             reach = self._reaches.popleft()
-            over = any(self._over(reach, region) for region in diffs)
-            if over:
+            at_play = any(over(reach, region) for region in diffs)
+            if at_play:
                 kept.append(Reach(reach.side, tuple(r for r in reach.regions if r != DRAW_PILE), 0))
-            if self._lifts(reach) and self._seen_lift(reach, table) and self._question is not None:
+            if lifts(reach) and self._seen_lift(reach, table) and self._question is not None:
                 break  # asked: the arms after this one wait for the answer
         self._reaches.extendleft(reversed(kept))
 
@@ -820,7 +806,7 @@ class CameraReferee:
         _, waiting = table.view()
         seat = waiting.seat
         hand = hand_of(reach, table.seating)
-        who = self._lifter(hand, seat, table)
+        who = lifter(hand, seat, table.seats, self.ledger)
         if who is None:
             self.stats["lifts-unplaced"] = self.stats.get("lifts-unplaced", 0) + 1
             return False
@@ -860,19 +846,6 @@ class CameraReferee:
                            by=who, did="draw", after="turn"), waiting)
         return True
 
-    def _lifter(self, hand: Hand, seat: str | None, table) -> str | None:
-        """Whose hand lifted: the seat at that side (the one on turn, or one the rules dealt
-        cards to, where the side is shared or unknown); None when that cannot be told."""
-        cands = hand.seats or tuple(table.seats)
-        owing = [c for c in cands if self.ledger.owed(c) > 0]
-        if seat in owing:
-            return seat
-        if len(owing) == 1:
-            return owing[0]
-        if seat in cands:
-            return seat  # weak evidence: the seat on turn, as without a camera to tell
-        return cands[0] if len(cands) == 1 else None
-
     def _whose(self, decision: Decision, waiting: WaitingFor, table
                ) -> tuple[Decision, tuple[Action, ...]]:
         """Check a decision about a play or a move against the hand seen over its region.
@@ -891,7 +864,7 @@ class CameraReferee:
         # the last arm over the region from a side someone sits at put down what lies on top
         # (an arm with no side says nothing; earlier arms put down what lies under it)
         known = [h for h in (hand_of(r, table.seating) for r in self._reaches
-                             if self._over(r, decision.region)) if h.known]
+                             if over(r, decision.region)) if h.known]
         if not known or not known[-1].excludes(seat):
             return decision, ()  # no hand to tell, or the acting seat's own
         hand = known[-1]
@@ -938,7 +911,7 @@ class CameraReferee:
         if seat is None or counted < 1 or seat in self.ledger.unsure:
             return False
         i = next((i for i, r in enumerate(self._reaches)
-                  if any(self._over(r, region) for region in diffs)), None)
+                  if any(over(r, region) for region in diffs)), None)
         hand = hand_of(self._reaches[i], table.seating) if i is not None else Hand(None, ())
         if hand.known and not hand.excludes(seat):
             return False  # the drawer's own hand at the pile: not a play by the next seat

@@ -33,7 +33,11 @@ from typing import Any
 from ..reading import SIDES, Reach
 from ..seating import Seating, SeatingError
 
-__all__ = ["Hand", "hand_of", "seating_of", "DrawLedger", "SeatingError"]
+__all__ = ["Hand", "hand_of", "seating_of", "DrawLedger", "SeatingError", "over", "lifts",
+           "lifter", "DRAW_PILE"]
+
+#: The draw pile's region name in a reach (and the region of a question about it).
+DRAW_PILE = "draw"
 
 
 def seating_of(setup: dict[str, Any]) -> Seating:
@@ -92,6 +96,34 @@ class Hand:
 def hand_of(reach: Reach, seating: Seating) -> Hand:
     """The seats whose arms come in by ``reach``'s side."""
     return Hand(reach.side, seating.seats_at(reach.side) if reach.side is not None else ())
+
+
+def over(reach: Reach, region: str) -> bool:
+    """The arm was over ``region`` (the pawn: over it or any cell, where the pawn stands)."""
+    if region == "pawn":
+        return any(r == "pawn" or r.startswith("cell-") for r in reach.regions)
+    return region in reach.regions
+
+
+def lifts(reach: Reach) -> bool:
+    """The arm took cards from the draw pile, or was there and may have (``lifted`` None)."""
+    return bool(reach.lifted) or (reach.lifted is None and DRAW_PILE in reach.regions)
+
+
+def lifter(hand: Hand, seat: str | None, seats, ledger: "DrawLedger") -> str | None:
+    """Whose hand took cards from the pile: one the rules dealt cards to (``ledger``) among the
+    seats at that side (all ``seats`` when the side tells nothing), else the seat that must act
+    (``seat``) when it may be its hand, else the one seat at that side; None when that cannot be
+    told (a shared side without the seat that must act)."""
+    cands = hand.seats or tuple(seats)
+    owing = [c for c in cands if ledger.owed(c) > 0]
+    if seat in owing:
+        return seat
+    if len(owing) == 1:
+        return owing[0]
+    if seat in cands:
+        return seat  # weak evidence: the seat that must act, as without a camera to tell
+    return cands[0] if len(cands) == 1 else None
 
 
 class DrawLedger:
