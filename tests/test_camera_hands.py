@@ -490,3 +490,16 @@ def test_a_draw_seen_after_the_next_seats_play_in_one_reading_still_comes_first(
     rig = Rig()
     rig.see("red-7", play("west"), lift("north"))
     assert rig.done() == [] and rig.referee.question.kind is QuestionKind.OUT_OF_TURN
+
+
+def test_the_next_seats_tap_refused_after_a_draw_seen_makes_the_pass():
+    # ann drew (seen) and kept her card without a tap; ben taps his own draw on his phone
+    rig = Rig()
+    rig.see("red-5", lift("south"))
+    answer = rig.phone({"by": "ben", "do": "draw"})
+    assert not answer.ok and answer.error == "not-your-turn"
+    assert rig.done() == ["camera ann draw", "camera ann pass", "phone ben draw"]
+    # with no draw of ann's seen, ben's tap stays refused: nothing is inferred
+    rig = Rig()
+    assert not rig.phone({"by": "ben", "do": "draw"}).ok
+    assert rig.done() == [] and rig.table.state_json()["turn"] == "ann"

@@ -67,6 +67,8 @@ PAWN_GAIN = math.log(200.0)
 _NOT_A_CARD = {EMPTY, "back", "none"}
 #: Engine events after which the table is laid out anew (the grid's next game, a new round).
 _NEW_LAYOUT = ("new-game", "round")
+#: Refusals of a phone's tap that mean "not your turn yet" (a pass nobody tapped may explain them).
+_TURN_REFUSALS = ("not-your-turn", "no-uno")
 #: Look difference (:func:`companion.reading.look_difference`) above which a region that reads
 #: the card it held shows a new card of the same face (or that card moved).
 SAME_FACE_LOOK = 4.0
@@ -482,6 +484,8 @@ class CameraReferee:
         #: the bus events that follow the referee's own actions are fed from their answers
         self._own_action = False
         self._asked_waiting: WaitingFor | None = None  # the state a draw-pile question was asked in
+        #: a phone's tap the rules refused as out of turn while a seat kept its drawn card
+        self._refused_tap: dict | None = None
         self.stats = {"commits": 0, "illegal": 0, "questions": 0, "readings": 0,
                       "draws-seen": 0, "passes-inferred": 0, "counts-seen": 0}
         #: the latest decisions (seq of the reading, Decision), for the live view and debugging
@@ -540,6 +544,9 @@ class CameraReferee:
         if message.type == "action":
             # the events after the referee's own actions were counted from their answers
             self._own_action = message.data.get("source") in ("camera", "confirm")
+            if not message.data.get("ok") and message.data.get("source") == "phone" \
+                    and message.data.get("error") in _TURN_REFUSALS:
+                self._refused_tap = message.data.get("action")
             if message.data.get("source") == "camera":
                 return
         if message.type == "drew":
@@ -642,6 +649,7 @@ class CameraReferee:
             return []
         done: list[Decision] = []
         pawn_was = table.view()[0].pawn
+        self._pass_before_tap(table)
         for _ in range(12):  # a few actions may show up in one reading (forced plays, draws)
             look, waiting = table.view()
             expected = expected_of(look)
@@ -901,6 +909,26 @@ class CameraReferee:
                 self.ledger.lifted(seat, reach.lifted)
                 return True
         return False
+
+    def _pass_before_tap(self, table) -> None:
+        """A phone's tap the rules refused as out of turn (ben taps his card, his draw, UNO)
+        while the seat on turn is still in play-or-pass (ann drew and kept her card, with no
+        tap): the tap says ann's turn is over. Her pass is made and the tap played again --
+        only when the rules take both."""
+        tap, self._refused_tap = self._refused_tap, None
+        if tap is None:
+            return
+        _, waiting = table.view()
+        if waiting.what is not Awaiting.PLAY_OR_PASS or waiting.seat is None:
+            return
+        try:
+            action = action_from_json(tap)
+        except Exception:  # noqa: BLE001 - a tap the engine cannot read: nothing to infer
+            return
+        if action.by == waiting.seat or table.what_if([Pass(by=waiting.seat), action]) is None:
+            return
+        if self._commit_seen(Pass(by=waiting.seat)):
+            table.act(action, source="phone")
 
     def _count_closed(self, diffs: dict[str, str], waiting: WaitingFor, table) -> bool:
         """A draw-until-colour being counted, and a card played since: the drawer is done. The
