@@ -5,6 +5,7 @@ check on the English page must find English (the check can fail)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -44,7 +45,8 @@ def say(lang: str, questions: list[dict]) -> list[list[str]]:
     return json.loads(out.stdout)
 
 
-def _asked() -> list[dict]:
+@functools.cache
+def asked() -> list[dict]:
     """The questions a referee really asks (the confirm-needed events' data)."""
     setup = {"setup": {"game": "classic", "seats": ["ann", "ben", "cai"], "dealer": "cai",
                        "start": "red-5", "options": {"turn_seconds": 0}}}
@@ -70,19 +72,18 @@ def _asked() -> list[dict]:
     return out
 
 
-QUESTIONS = _asked()
 VOCABULARY = _vocabulary()
 
 
 def test_the_questions_asked_are_every_new_shape():
-    shapes = {(q["kind"], q.get("did"), q.get("after")) for q in QUESTIONS}
+    shapes = {(q["kind"], q.get("did"), q.get("after")) for q in asked()}
     assert shapes == {("out-of-turn", "play", "drew"), ("out-of-turn", "play", "turn"),
                       ("out-of-turn", "play", "passed"), ("out-of-turn", "draw", "turn"),
                       ("drew", None, None)}
 
 
 def test_english_words():
-    said = say("en", QUESTIONS)
+    said = say("en", asked())
     assert said[0] == ["Did ben play ▲ red 7 before ann drew?", "no: ann drew and passed first",
                        "no: ann played ▲ red 7", "yes: ben takes it back"]
     assert said[4][0] == "Did ann take a card from the draw pile?"
@@ -92,7 +93,7 @@ def test_english_words():
 
 
 def test_japanese_words_hold_no_english():
-    for lines in say("ja", QUESTIONS):
+    for lines in say("ja", asked()):
         for line in lines:
             assert line and "{" not in line, line
             assert not (_words(line) & VOCABULARY), line
