@@ -137,7 +137,7 @@ class Host:
             return {**out, "game": None, "seats": [], "playing": False}
         state = table.state_json()
         return {**state, **out, "game": table.game.name, "seats": table.seats,
-                "playing": True, "timer": {"seat": table.timer.seat,
+                "seating": table.seating.to_json(), "playing": True, "timer": {"seat": table.timer.seat,
                                            "left": round(table.timer.left(), 1),
                                            "seconds": table.timer.seconds,
                                            "paused": table.timer.paused}}

@@ -566,3 +566,19 @@ def test_the_table_view_follows_the_network(table, browser):
     finally:
         ctx.close()
         server.shutdown()
+
+
+def test_setup_seats_a_player_at_another_side(table, browser):
+    host, server = table
+    organiser = join(browser, server, None)
+    organiser.locator('input[name="game"][value="classic"]').check(force=True)
+    organiser.locator('textarea[name="seats"]').fill("ann\nben\ncai")
+    sides = organiser.locator('select[name="seat-side"]')
+    assert sides.count() == 3
+    # each seat offers its default (play order round the table) and the four sides
+    assert "west" in sides.nth(1).locator("option").first.inner_text()
+    sides.nth(1).select_option("east")
+    organiser.locator("#start-match").click()
+    organiser.wait_for_url(server.url + "/", timeout=WAIT)
+    assert host.table.seating.to_json() == {"ann": "south", "ben": "east", "cai": "north"}
+    organiser.context.close()

@@ -195,8 +195,9 @@ CHOICES = [
     {"id": 7, "action": None, "nothing": "misread"},
     {"id": 8, "action": None, "nothing": "only-moved"},
     {"id": 9, "action": None, "nothing": "laid-out"},
+    {"id": 10, "action": None, "nothing": "out-of-turn"},
 ]
-KINDS = ["colour", "same-face", "several", "first-look", "unsure"]
+KINDS = ["colour", "same-face", "several", "first-look", "unsure", "out-of-turn", "drew"]
 #: What the camera may name in a question: a card, nothing, a card face down, the pawn (null).
 READ = ["red-7", "wild-draw-four", "empty", "back", "none", None]
 REGIONS = ["cell-1-2", "discard", "pawn"]

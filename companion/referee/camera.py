@@ -12,7 +12,13 @@ The referee never trusts a raw difference between two frames. For each stable re
    the others and the threshold, and repeats (two forced plays may land in one reading),
 5. calls an illegal play only when what was read is confident and agreed by the votes, and
    otherwise asks the table (``confirm-needed``: a :class:`Question` as data, the turn timer
-   paused) and waits for a phone's answer.
+   paused) and waits for a phone's answer;
+6. checks whose hand did it: the arms seen (``TableReading.reaches``) are seats through the
+   table's seating (:mod:`.hands`). A play by another seat's hand than the one on turn is never
+   credited to it nor called on it: the pass nobody tapped is made when that explains it, else
+   the table is asked (an ``out-of-turn`` question). Cards lifted from the draw pile are the
+   acting seat's ``draw`` (Flip, classic), set against the cards the rules dealt each seat so
+   that a phone's tap and the camera's sighting of one draw count once.
 
 A misread must never cost a player cards: illegal calls (which cost cards in Flip and classic)
 need a confident, stable reading; anything less becomes a question.
@@ -43,9 +49,10 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from ..bus import BusMessage, EventBus
-from ..engine.actions import Action, Discard, Move, Play, Reveal, action_from_json
+from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
 from ..engine.look import Awaiting, TableLook, WaitingFor
-from ..reading import look_difference
+from ..reading import Reach, look_difference
+from .hands import DRAW_PILE, DrawLedger, Hand, hand_of, lifter, lifts, over
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
@@ -60,6 +67,8 @@ PAWN_GAIN = math.log(200.0)
 _NOT_A_CARD = {EMPTY, "back", "none"}
 #: Engine events after which the table is laid out anew (the grid's next game, a new round).
 _NEW_LAYOUT = ("new-game", "round")
+#: Refusals of a phone's tap that mean "not your turn yet" (a pass nobody tapped may explain them).
+_TURN_REFUSALS = ("not-your-turn", "no-uno")
 #: Look difference (:func:`companion.reading.look_difference`) above which a region that reads
 #: the card it held shows a new card of the same face (or that card moved).
 SAME_FACE_LOOK = 4.0
@@ -182,6 +191,9 @@ class Reason(Enum):
     SAME_FACE = "same-face"         #: a region reads the card it held but looks different
     SEVERAL = "several"             #: several regions changed at once: their order matters
     FIRST_LOOK = "first-look"       #: the first reading differs from the deal
+    OUT_OF_TURN = "out-of-turn"     #: the hand seen is not the hand of the seat that must act
+    DREW = "drew"                   #: a hand at the draw pile, how many it took unseen
+    HAND = "hand"                   #: the hand seen explains it (a draw seen, a pass inferred)
 
 
 @dataclass(frozen=True)
@@ -198,6 +210,12 @@ class Decision:
     reason: Reason = Reason.UNSURE
     read: str | None = None
     gain: float | None = None
+    #: an out-of-turn question: the seat whose hand was seen (``by``), what it did (``did``:
+    #: ``play`` or ``draw``) and what the seat that must act still had to do (``after``:
+    #: ``drew``, ``passed`` or ``turn``)
+    by: str | None = None
+    did: str | None = None
+    after: str | None = None
 
 
 def decide(actions: list[Action], expected: Expected, reading, actionable: set[str], seat: str | None,
@@ -317,6 +335,11 @@ class QuestionKind(Enum):
     FIRST_LOOK = "first-look"
     #: the camera is unsure what happened in the region: what was it?
     UNSURE = "unsure"
+    #: the hand seen belongs to another seat (``by``) than the one that must act: did ``by``
+    #: act before ``seat`` was done?
+    OUT_OF_TURN = "out-of-turn"
+    #: ``seat``'s hand was at the draw pile, but the camera could not tell whether it took a card
+    DREW = "drew"
 
 
 class NothingHappened(Enum):
@@ -325,6 +348,7 @@ class NothingHappened(Enum):
     MISREAD = "misread"        #: the camera misread
     ONLY_MOVED = "only-moved"  #: the card lying there was only moved
     LAID_OUT = "laid-out"      #: the table was laid out like this
+    OUT_OF_TURN = "out-of-turn"  #: yes, it was out of turn: the card goes back, nothing counts
 
 
 class Closed(Enum):
@@ -335,12 +359,15 @@ class Closed(Enum):
     READ_CLEARLY = "read-clearly"      #: the camera then read the region clearly
     CALLED_ILLEGAL = "called-illegal"  #: the camera then called the play illegal
     REPLACED = "replaced"              #: a new question replaced it
+    OVERTAKEN = "overtaken"            #: the table moved on (a draw question after the turn)
 
 
 _QUESTION_OF = {Reason.COLOUR: QuestionKind.COLOUR, Reason.SAME_FACE: QuestionKind.SAME_FACE,
-                Reason.SEVERAL: QuestionKind.SEVERAL, Reason.FIRST_LOOK: QuestionKind.FIRST_LOOK}
+                Reason.SEVERAL: QuestionKind.SEVERAL, Reason.FIRST_LOOK: QuestionKind.FIRST_LOOK,
+                Reason.OUT_OF_TURN: QuestionKind.OUT_OF_TURN, Reason.DREW: QuestionKind.DREW}
 _NOTHING_OF = {QuestionKind.SAME_FACE: NothingHappened.ONLY_MOVED,
-               QuestionKind.FIRST_LOOK: NothingHappened.LAID_OUT}
+               QuestionKind.FIRST_LOOK: NothingHappened.LAID_OUT,
+               QuestionKind.OUT_OF_TURN: NothingHappened.OUT_OF_TURN}
 
 
 @dataclass(frozen=True)
@@ -364,7 +391,12 @@ class Choice:
 class Question:
     """A question to the table, as data: its ``kind``, the ``seat`` it is for, the ``region``
     it is about, the ``card`` read there (None: the pawn) and the ``choices`` (actions, then one
-    :class:`NothingHappened` choice). The page words it in the reader's language."""
+    :class:`NothingHappened` choice). The page words it in the reader's language.
+
+    An :attr:`QuestionKind.OUT_OF_TURN` question also names the seat whose hand was seen
+    (``by``), what it did (``did``: ``play``/``draw``) and what ``seat`` still had to do
+    (``after``: ``drew``, ``passed``, ``turn``): "Did ben play before ann drew?". These three
+    go out in the event only when set."""
 
     id: int
     kind: QuestionKind
@@ -372,6 +404,9 @@ class Question:
     seat: str | None
     card: str | None
     choices: tuple[Choice, ...]
+    by: str | None = None
+    did: str | None = None
+    after: str | None = None
 
     @classmethod
     def of(cls, id: int, decision: Decision, seat: str | None, card: str | None) -> "Question":
@@ -379,7 +414,8 @@ class Question:
         kind = _QUESTION_OF.get(decision.reason, QuestionKind.UNSURE)
         choices = tuple(Choice(i, action=a) for i, a in enumerate(decision.choices))
         nothing = Choice(len(choices), nothing=_NOTHING_OF.get(kind, NothingHappened.MISREAD))
-        return cls(id, kind, decision.region, seat, card, choices + (nothing,))
+        return cls(id, kind, decision.region, seat, card, choices + (nothing,), decision.by,
+                   decision.did, decision.after)
 
     @property
     def actions(self) -> tuple[Action, ...]:
@@ -389,15 +425,19 @@ class Question:
     @property
     def signature(self) -> tuple:
         """Equal for the same question asked again (the id aside)."""
-        return (self.region, self.card, tuple(repr(a.to_json()) for a in self.actions))
+        return (self.region, self.card, tuple(repr(a.to_json()) for a in self.actions), self.by)
 
     def choice(self, choice_id: int) -> Choice | None:
         return next((c for c in self.choices if c.id == choice_id), None)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``confirm-needed`` event's fields: id, kind, seat, region, card, choices."""
-        return {"id": self.id, "kind": self.kind.value, "seat": self.seat, "region": self.region,
-                "card": self.card, "choices": [c.to_json() for c in self.choices]}
+        """The ``confirm-needed`` event's fields: id, kind, seat, region, card, choices (and
+        by, did, after for an out-of-turn question)."""
+        out = {"id": self.id, "kind": self.kind.value, "seat": self.seat, "region": self.region,
+               "card": self.card, "choices": [c.to_json() for c in self.choices]}
+        if self.by is not None:
+            out.update(by=self.by, did=self.did, after=self.after)
+        return out
 
 
 class CameraReferee:
@@ -437,13 +477,23 @@ class CameraReferee:
         self._question: Question | None = None
         self._ids = itertools.count(1)
         self._recheck = False
-        self.stats = {"commits": 0, "illegal": 0, "questions": 0, "readings": 0}
+        #: the arms seen and not yet accounted for, oldest first (see :meth:`_settle`)
+        self._reaches: deque[Reach] = deque(maxlen=64)
+        #: cards the rules dealt each seat against the cards the camera saw it lift
+        self.ledger = DrawLedger()
+        #: the bus events that follow the referee's own actions are fed from their answers
+        self._own_action = False
+        self._asked_waiting: WaitingFor | None = None  # the state a draw-pile question was asked in
+        #: a phone's tap the rules refused as out of turn while a seat kept its drawn card
+        self._refused_tap: dict | None = None
+        self.stats = {"commits": 0, "illegal": 0, "questions": 0, "readings": 0,
+                      "draws-seen": 0, "passes-inferred": 0, "counts-seen": 0}
         #: the latest decisions (seq of the reading, Decision), for the live view and debugging
         self.decisions: deque = deque(maxlen=200)
         #: called with each Decision as it is taken (the scripted runs trace them)
         self.on_decision: Callable[[Decision], None] | None = None
         self._unsubscribe = bus.subscribe(self._on_event, {"action", "undone", "match-started",
-                                                           "reshuffle", *_NEW_LAYOUT})
+                                                           "reshuffle", "drew", *_NEW_LAYOUT})
 
     def close(self) -> None:
         """Stop following the bus; answers still queued get None."""
@@ -491,17 +541,50 @@ class CameraReferee:
                 future.set_result(result)
 
     def _event(self, message: BusMessage) -> None:
-        if message.type == "action" and message.data.get("source") == "camera":
+        if message.type == "action":
+            # the events after the referee's own actions were counted from their answers
+            self._own_action = message.data.get("source") in ("camera", "confirm")
+            if not message.data.get("ok") and message.data.get("source") == "phone" \
+                    and message.data.get("error") in _TURN_REFUSALS:
+                self._refused_tap = message.data.get("action")
+            if message.data.get("source") == "camera":
+                return
+        if message.type == "drew":
+            if not self._own_action:
+                self._engine_drew(message.data.get("seat"), message.data.get("count") or 0)
             return
         if message.type == "match-started" or message.type in _NEW_LAYOUT:
             # the table is laid out again: its next reading is the new baseline
             self._reading = None
             self._doubts = set()
             self._blind = set()
+        if message.type in ("undone", "match-started", *_NEW_LAYOUT):
+            # hands are dealt again, or the table put right by hand: no draw is owed or seen
+            self.ledger.clear()
+            self._reaches.clear()
         if message.type in ("undone", "match-started", "reshuffle", *_NEW_LAYOUT):
             # the table must be put right by hand: what lies there now is no new action
             self._actionable.clear()
         self._recheck = True
+
+    def _engine_drew(self, seat: str | None, count: int) -> None:
+        """The rules put ``count`` cards in ``seat``'s hand (a phone's draw, a penalty...)."""
+        if seat is None:
+            return
+        q = self._question
+        if seat in self.ledger.unsure or (q is not None and q.region == DRAW_PILE
+                                          and seat in (q.seat, q.by)):
+            # the count the camera could not tell, or the draw it asks about, entered on a
+            # phone: that is the lift it saw, counted once
+            self.ledger.settle(seat)
+            return
+        self.ledger.engine_drew(seat, count)
+
+    def _feed(self, answer) -> None:
+        """The cards the referee's own action dealt (its bus copies are not counted again)."""
+        for e in getattr(answer, "events", ()):
+            if e.get("type") == "drew":
+                self._engine_drew(e.get("seat"), e.get("count") or 0)
 
     # --- readings -------------------------------------------------------------------------
 
@@ -513,6 +596,7 @@ class CameraReferee:
         self._reading = reading
         if not first:  # the first reading is the table as it was laid out: the baseline
             self._actionable |= set(reading.changed)
+            self._reaches.extend(getattr(reading, "reaches", ()) or ())
         else:
             self._doubt_baseline()
         if self.host is not None:
@@ -554,12 +638,19 @@ class CameraReferee:
                 self._settle()
 
     def _settle(self) -> list[Decision]:
+        """Settle the reading against the state: the draws seen, then each region that changed.
+
+        The arms seen (:attr:`TableReading.reaches`) are taken in the order they came in: a lift
+        from the draw pile before the first arm over a changed region is a draw
+        (:meth:`_seen_lift`) before that play; the arm over a changed region says whose hand
+        made the play (:meth:`_whose`); what is left after the plays are draws after them."""
         table = self.table_of()
         if table is None or self._reading is None:
             return []
         done: list[Decision] = []
         pawn_was = table.view()[0].pawn
-        for _ in range(6):  # a few actions may show up in one reading (forced plays)
+        self._pass_before_tap(table)
+        for _ in range(12):  # a few actions may show up in one reading (forced plays, draws)
             look, waiting = table.view()
             expected = expected_of(look)
             diffs = differing(expected, self._reading, self._actionable)
@@ -570,8 +661,14 @@ class CameraReferee:
                 if region not in diffs and not (region in self._reading.changed and region != "pawn"
                                                 and region not in decided):
                     self._actionable.discard(region)
-            if self._question is not None and self._question.region not in diffs:
+            q = self._question
+            if q is not None and q.region == DRAW_PILE:
+                if waiting != self._asked_waiting:  # the table moved on: the question is stale
+                    self._close_question(None, "table", Closed.OVERTAKEN)
+            elif q is not None and q.region not in diffs:
                 self._close_question(None, "table", Closed.NO_CHANGE)
+            if self._question is None and self._draws_first(diffs, table):
+                continue
             if not diffs and self._question is None and waiting.camera_watches \
                     and not any(d.kind is DecisionKind.ASK for d in done):
                 # (a card the pawn uncovered is no new card: its cell is left out)
@@ -582,6 +679,9 @@ class CameraReferee:
                     done.append(same)
                     self._ask(same, waiting)
                 break
+            if diffs and self._question is None and waiting.what is Awaiting.DRAW_COUNT \
+                    and self._count_closed(diffs, waiting, table):
+                continue
             if not diffs or not waiting.camera_watches:
                 break
             # while the table is asked something, nothing else is decided (it waits for the answer)
@@ -600,6 +700,12 @@ class CameraReferee:
                                   illegal_confidence=self.illegal_confidence)
             if decision is None:
                 break
+            # (asked or not: a phone's tap meanwhile does not make another seat's hand the drawer's)
+            decision, missed = self._whose(decision, waiting, table)
+            if missed:  # a tap nobody made, shown by whose hand played: made now, then again
+                if all(self._commit_seen(a) for a in missed):
+                    continue
+                break
             if decision.region in self._doubts:
                 self._doubts.discard(decision.region)
                 if decision.kind in (DecisionKind.COMMIT, DecisionKind.ILLEGAL):
@@ -613,11 +719,11 @@ class CameraReferee:
                     decision = Decision(DecisionKind.ASK, decision.region, choices=(decision.action,),
                                         reason=Reason.SEVERAL, read=decision.read)
             done.append(decision)
-            self.decisions.append((self._reading.seq, decision))
-            if self.on_decision is not None:
-                self.on_decision(decision)
+            self._trace(decision)
             if decision.kind is DecisionKind.COMMIT:
                 answer = table.act(decision.action, source="camera")
+                self._feed(answer)
+                self._take_reach_over(decision.region)
                 self.stats["commits"] += 1
                 # what the region shows is explained now (a flip card stays on the pile until
                 # the pile is turned over, with nothing expected there: no new action)
@@ -628,7 +734,8 @@ class CameraReferee:
                     self._actionable.discard(decision.region)
                 continue
             if decision.kind is DecisionKind.ILLEGAL:
-                table.act(decision.action, source="camera")
+                self._feed(table.act(decision.action, source="camera"))
+                self._take_reach_over(decision.region)
                 self.stats["illegal"] += 1
                 # the card lies there until it is taken back: not a new action meanwhile
                 self._actionable.discard(decision.region)
@@ -638,8 +745,225 @@ class CameraReferee:
             if decision.kind is DecisionKind.ASK:
                 self._ask(decision, waiting)
             break
+        if self._question is None:
+            self._draws_after(table)
         self._remember_looks(table.view()[0])
         return done
+
+    def _trace(self, decision: Decision) -> None:
+        self.decisions.append((self._reading.seq, decision))
+        if self.on_decision is not None:
+            self.on_decision(decision)
+
+    # --- whose hand: the arms seen ---------------------------------------------------------
+
+    def _take_reach_over(self, region: str) -> None:
+        """What lies in ``region`` is accounted for: so are the arms seen over it so far."""
+        kept = [r for r in self._reaches if not over(r, region)]
+        self._reaches.clear()
+        self._reaches.extend(kept)
+
+    @staticmethod
+    def _draws(table) -> bool:
+        """The game has draws the camera can see (Flip, classic: not the grid)."""
+        return getattr(table.game, "name", None) in ("flip", "classic")
+
+    def _draws_first(self, diffs: dict[str, str], table) -> bool:
+        """The draws seen before the first arm over a changed region. True when one changed the
+        state or asked the table (look again)."""
+        while self._reaches:
+            reach = self._reaches[0]
+            at_play = any(over(reach, region) for region in diffs)
+            if lifts(reach):
+                if at_play:  # it drew, then played: the draw now, the play next
+                    self._reaches[0] = Reach(reach.side, tuple(r for r in reach.regions
+                                                               if r != DRAW_PILE), 0)
+                else:
+                    self._reaches.popleft()
+                if self._seen_lift(reach, table):
+                    return True
+                continue
+            if at_play:
+                return False
+            self._reaches.popleft()
+        return False
+
+    def _draws_after(self, table) -> None:
+        """The draws seen after the plays (nothing is being asked). An arm over a region still
+        to be settled (a card waiting for a phone's tap) is kept as that play's evidence."""
+        look, _ = table.view()
+        diffs = differing(expected_of(look), self._reading, self._actionable)
+        kept: list[Reach] = []
+        while self._reaches:
+            reach = self._reaches.popleft()
+            at_play = any(over(reach, region) for region in diffs)
+            if at_play:
+                kept.append(Reach(reach.side, tuple(r for r in reach.regions if r != DRAW_PILE), 0))
+            if lifts(reach) and self._seen_lift(reach, table) and self._question is not None:
+                break  # asked: the arms after this one wait for the answer
+        self._reaches.extendleft(reversed(kept))
+
+    def _seen_lift(self, reach: Reach, table) -> bool:
+        """An arm that took cards from the draw pile (``lifted``; None: it was there, the count
+        unseen). Cards the rules already dealt that seat are no new draw; a new one by the seat
+        that must act is its ``draw``; a lift by a seat at its own side that is not on turn is
+        asked about (or, right after a draw nobody passed, the pass is inferred). True when the
+        state changed or the table was asked."""
+        if not self._draws(table):
+            return False
+        _, waiting = table.view()
+        seat = waiting.seat
+        hand = hand_of(reach, table.seating)
+        who = lifter(hand, seat, table.seats, self.ledger)
+        if who is None:
+            self.stats["lifts-unplaced"] = self.stats.get("lifts-unplaced", 0) + 1
+            return False
+        if reach.lifted is None:
+            if self.ledger.owed(who):  # taking what the rules dealt: that count is the engine's
+                self.ledger.settle(who)
+                return False
+            if who != seat:
+                return False  # whether it took anything is unknown: nothing to ask about
+            if waiting.what is Awaiting.TURN and Draw(by=seat) in table.legal_actions():
+                self._ask(Decision(DecisionKind.ASK, DRAW_PILE, choices=(Draw(by=seat),),
+                                   reason=Reason.DREW, read=None), waiting)
+                return True
+            if waiting.what is Awaiting.DRAW_COUNT:
+                self.ledger.unsure.add(seat)  # the count is left to the phone
+            return False
+        new = self.ledger.lifted(who, reach.lifted)
+        if new <= 0:
+            return False  # the cards the rules dealt (or a phone's draw): counted once
+        if who == seat:
+            if waiting.what is Awaiting.TURN and Draw(by=seat) in table.legal_actions():
+                return self._commit_seen(Draw(by=seat))
+            return False  # a draw-until-colour being counted, or a card beyond the rules
+        if not hand.strong or seat is None or waiting.what not in (Awaiting.TURN,
+                                                                   Awaiting.PLAY_OR_PASS):
+            return False
+        if waiting.what is Awaiting.PLAY_OR_PASS:
+            after = table.what_if([Pass(by=seat)])
+            if after is not None and after.what is Awaiting.TURN and after.seat == who:
+                # ann drew, then the next seat drew: ann kept her card (the pass nobody tapped)
+                if self._commit_seen(Pass(by=seat)):
+                    self._commit_seen(Draw(by=who))
+                return True
+        legal = table.legal_actions()
+        choices = (Draw(by=seat),) if Draw(by=seat) in legal else ()
+        self._ask(Decision(DecisionKind.ASK, DRAW_PILE, choices=choices, reason=Reason.OUT_OF_TURN,
+                           by=who, did="draw", after="turn"), waiting)
+        return True
+
+    def _whose(self, decision: Decision, waiting: WaitingFor, table
+               ) -> tuple[Decision, tuple[Action, ...]]:
+        """Check a decision about a play or a move against the hand seen over its region.
+
+        No arm seen, no side, or an arm from the acting seat's side (alone or shared): the
+        decision stands (the seat on turn, as without hands to tell). An arm from another seat's
+        side: a pass nobody tapped when that makes it that seat's turn (returned as actions to
+        make first), else an out-of-turn question; never a credit or a penalty to the seat on
+        turn."""
+        if decision.kind not in (DecisionKind.COMMIT, DecisionKind.ILLEGAL, DecisionKind.ASK):
+            return decision, ()
+        action = decision.action or (decision.choices[0] if decision.choices else None)
+        if not isinstance(action, (Play, Move, Discard)):
+            return decision, ()
+        seat = action.by
+        # the last arm over the region from a side someone sits at put down what lies on top
+        # (an arm with no side says nothing; earlier arms put down what lies under it)
+        known = [h for h in (hand_of(r, table.seating) for r in self._reaches
+                             if over(r, decision.region)) if h.known]
+        if not known or not known[-1].excludes(seat):
+            return decision, ()  # no hand to tell, or the acting seat's own
+        hand = known[-1]
+        # (an illegal card costs its player cards: only a hand that is one seat's is called)
+        if waiting.what is Awaiting.PLAY_OR_PASS and (hand.strong or decision.kind is not
+                                                      DecisionKind.ILLEGAL):
+            after = table.what_if([Pass(by=seat)])
+            if after is not None and after.what is Awaiting.TURN and after.seat in hand.seats:
+                return decision, (Pass(by=seat),)
+        by, missed, did_after = hand.seats[0], (), "turn"
+        if waiting.what is Awaiting.PLAY_OR_PASS:
+            did_after = "passed"
+        elif waiting.what is Awaiting.TURN and self._draws(table):
+            after = table.what_if([Draw(by=seat), Pass(by=seat)])
+            if after is not None and after.seat in hand.seats:
+                if self._later_lift(seat, table):
+                    # ann's arm at the pile came in after ben's (arms at once): her draw first
+                    return decision, (Draw(by=seat),)
+                # the next seat played: did ann draw and pass unseen, or did ben play early?
+                by, missed, did_after = after.seat, (Draw(by=seat),), "drew"
+        offered = (decision.action,) if decision.action is not None else decision.choices
+        self.stats["out-of-turn"] = self.stats.get("out-of-turn", 0) + 1
+        return Decision(DecisionKind.ASK, decision.region, choices=missed + tuple(offered),
+                        reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
+                        after=did_after), ()
+
+    def _later_lift(self, seat: str, table) -> bool:
+        """A card lifted by ``seat``'s own hand (its side, no one else's) among the arms not yet
+        taken, beyond what the rules dealt it: taken now (the caller makes it ``seat``'s draw)."""
+        for reach in list(self._reaches):
+            hand = hand_of(reach, table.seating)
+            if reach.lifted and hand.seats == (seat,) and self.ledger.owed(seat) < reach.lifted:
+                self._reaches.remove(reach)
+                self.ledger.lifted(seat, reach.lifted)
+                return True
+        return False
+
+    def _pass_before_tap(self, table) -> None:
+        """A phone's tap the rules refused as out of turn (ben taps his card, his draw, UNO)
+        while the seat on turn is still in play-or-pass (ann drew and kept her card, with no
+        tap): the tap says ann's turn is over. Her pass is made and the tap played again --
+        only when the rules take both."""
+        tap, self._refused_tap = self._refused_tap, None
+        if tap is None:
+            return
+        _, waiting = table.view()
+        if waiting.what is not Awaiting.PLAY_OR_PASS or waiting.seat is None:
+            return
+        try:
+            action = action_from_json(tap)
+        except Exception:  # noqa: BLE001 - a tap the engine cannot read: nothing to infer
+            return
+        if action.by == waiting.seat or table.what_if([Pass(by=waiting.seat), action]) is None:
+            return
+        if self._commit_seen(Pass(by=waiting.seat)):
+            table.act(action, source="phone")
+
+    def _count_closed(self, diffs: dict[str, str], waiting: WaitingFor, table) -> bool:
+        """A draw-until-colour being counted, and a card played since: the drawer is done. The
+        count seen is committed (less the challenge's extra cards, which the rules add) when
+        it leads to the turn of the hand that played; otherwise the phone enters it."""
+        seat = waiting.seat
+        counted = self.ledger.unexplained(seat)
+        if seat is None or counted < 1 or seat in self.ledger.unsure:
+            return False
+        i = next((i for i, r in enumerate(self._reaches)
+                  if any(over(r, region) for region in diffs)), None)
+        hand = hand_of(self._reaches[i], table.seating) if i is not None else Hand(None, ())
+        if hand.known and not hand.excludes(seat):
+            return False  # the drawer's own hand at the pile: not a play by the next seat
+        pending = table.state_json().get("pending") or {}
+        count = max(1, counted - int(pending.get("extra") or 0))
+        after = table.what_if([Draw(by=seat, count=count)])
+        if after is None or (hand.known and after.seat not in hand.seats):
+            return False
+        self.stats["counts-seen"] += 1
+        return self._commit_seen(Draw(by=seat, count=count))
+
+    def _commit_seen(self, action: Action) -> bool:
+        """Make a draw or a pass the camera saw (or inferred from whose hand played)."""
+        table = self.table_of()
+        decision = Decision(DecisionKind.COMMIT, DRAW_PILE, action, reason=Reason.HAND)
+        self._trace(decision)
+        answer = table.act(action, source="camera")
+        self._feed(answer)
+        self.stats["commits"] += 1
+        if isinstance(action, Pass):
+            self.stats["passes-inferred"] += 1
+        elif isinstance(action, Draw) and action.count == 1:
+            self.stats["draws-seen"] += 1
+        return answer.ok
 
     def _same_face_play(self, waiting: WaitingFor, expected: Expected,
                         legal: Iterable[Action] = (), left_out: set[str] = frozenset()
@@ -730,7 +1054,10 @@ class CameraReferee:
     # --- questions ------------------------------------------------------------------------
 
     def _ask(self, decision: Decision, waiting: WaitingFor) -> None:
-        card = (self._reading.region(decision.region).label if decision.region != "pawn" else None)
+        got = self._reading.region(decision.region) if decision.region != "pawn" else None
+        card = got.label if got is not None else None
+        if decision.region == DRAW_PILE:
+            self._asked_waiting = waiting  # asked until the table moves on
         question = Question.of(0, decision, acting_seat(waiting), card)
         if self._question is not None and self._question.signature == question.signature:
             return
@@ -770,7 +1097,16 @@ class CameraReferee:
         region = q.region
         if picked.action is not None:
             region = region_of(picked.action) or region
-        if self._leads_further(picked.action):
+        if q.by is not None or q.kind is QuestionKind.DREW:
+            # what those two seats drew is what the table now says: the lifts seen are those
+            for seat in (q.seat, q.by):
+                if seat is not None:
+                    self.ledger.settle(seat)
+        if q.kind is QuestionKind.OUT_OF_TURN and q.did == "play" and isinstance(picked.action, Draw):
+            # ann drew and passed unseen: once her draw is in, the hand seen over the card
+            # (the next seat's) makes the pass and the play
+            self._recheck = True
+        elif self._leads_further(picked.action):
             # a first step the camera missed: where the pawn is now is the next step, to be
             # read against the state once this one is played
             self._recheck = True
@@ -781,9 +1117,12 @@ class CameraReferee:
             self._blind.add(region)
         else:
             self._actionable.discard(region)
+            self._take_reach_over(region)  # the hand over it is accounted for by the answer
         self._close_question(picked.to_json()["action"], by, Closed.ANSWERED)
         if act and picked.action is not None and table is not None:
             result = table.act(picked.action, source="confirm")
+            if q.by is None and q.kind is not QuestionKind.DREW:
+                self._feed(result)
         return result
 
     def _shows_more(self, action: Action | None, region: str) -> bool:

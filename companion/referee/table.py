@@ -28,6 +28,7 @@ from ..engine.actions import Action, Timeout, action_from_json
 from ..engine.errors import BadInput, RuleError, SetupError
 from ..engine.look import TableLook, WaitingFor
 from ..replay import start_game
+from .hands import seating_of
 from .timer import TurnTimer
 
 __all__ = ["Table", "Answer"]
@@ -69,6 +70,11 @@ class Table:
 
     ``log`` is an :class:`~companion.eventlog.EventLog` (or ``None``); ``clock`` is the
     monotonic clock of the turn timer (tests pass a fake one).
+
+    ``setup`` may also hold ``"seating"`` (``{seat: side}``: which side of the mat each seat's
+    arms come from, when it is not the default); it is checked here (a bad one raises
+    :class:`~companion.seating.SeatingError`, a ``ValueError``), stored with the set-up in the
+    event log, and read by the camera referee as :attr:`seating`.
     """
 
     def __init__(self, setup: dict[str, Any], bus: EventBus | None = None, *, log=None,
@@ -78,6 +84,7 @@ class Table:
         self._outbox = Outbox(self.bus)
         self.log = log
         self.game, state = start_game(setup)
+        self.seating = seating_of(setup)
         self._history: list[_Frame] = [_Frame(None, state)]
         self._lock = threading.RLock()
         options = setup["setup"].get("options") or {}
@@ -136,6 +143,18 @@ class Table:
     def actions_taken(self) -> list[dict[str, Any]]:
         with self._lock:
             return [f.action for f in self._history[1:] if f.action is not None]
+
+    def what_if(self, actions: list[Action]) -> WaitingFor | None:
+        """What the table would wait for after ``actions`` (nothing is applied); None when the
+        rules refuse one of them. The camera referee asks it before it infers a missing tap."""
+        with self._lock:
+            state = self.state
+            for action in actions:
+                outcome = self.game.apply(state, action)
+                if not outcome.ok:
+                    return None
+                state = outcome.state
+            return self.game.waiting_for(state)
 
     # --- acting -------------------------------------------------------------------------------
 

@@ -116,18 +116,27 @@ function actionText(a) {
   return T("act_other", Object.assign(d, { do: STR["do_" + a.do] !== undefined ? T("do_" + a.do) : a.do }));
 }
 
-/* The camera's question (a confirm-needed event: kind, seat, region, card, choices) in words. */
+/* The camera's question (a confirm-needed event: kind, seat, region, card, choices; an
+   out-of-turn one also by, did, after: "Did ben play before ann drew?") in words. */
 function questionText(q) {
   if (!q) return "";
   if (!q.kind) return q.question || "";  // an event of another sender, already in words
-  return T("q_" + q.kind, { seat: q.seat || T("q_someone"), card: readWords(q.card), where: whereWords(q.region) });
+  const vals = { seat: q.seat || T("q_someone"), by: q.by || T("q_someone"), card: readWords(q.card), where: whereWords(q.region) };
+  const exact = "q_" + q.kind + "_" + q.did + "_" + q.after;
+  return T(q.by && STR[exact] !== undefined ? exact : "q_" + q.kind, vals);
 }
 
 /* One answer button of a question: a colour, an action, or "nothing happened". */
 function choiceText(q, c) {
   if (typeof c === "string") return c;
   if (!c) return "";
-  if (c.nothing) return T("nothing_" + c.nothing);
+  if (c.nothing) return T("nothing_" + c.nothing, { by: (q && q.by) || T("q_someone") });
+  const a = c.action;
+  if (a && q && q.kind === "out-of-turn" && a.do === "draw")
+    return T(q.did === "draw" ? "choice_oot_it_was" : "choice_oot_drew_first", { seat: a.by });
+  if (a && q && q.kind === "out-of-turn" && a.do === "play" && !Array.isArray(a.cell))
+    return T("choice_oot_seats_card", { seat: a.by, card: cardWords(a.card, a.color) });
+  if (a && q && q.kind === "drew" && a.do === "draw") return T("choice_drew_yes", { seat: a.by });
   if (c.action && q && q.kind === "colour" && c.action.color) return colorWords(c.action.color);
   if (c.action) return actionText(c.action);
   return c.label || "";

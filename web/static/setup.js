@@ -33,12 +33,49 @@ function renderOptions() {
     return `<label><span>${label}</span><input type="number" name="opt-${o.name}" value="${o.default}" min="${o.min ?? 0}" inputmode="numeric"></label>`;
   }).join("");
   renderFirst();
+  renderSeating();
 }
 
 function renderFirst() {
   const sel = form.first;
   const old = sel.value;
   sel.innerHTML = seats().map((s) => `<option value="${esc(s)}" ${s === old ? "selected" : ""}>${esc(seatName(s))}</option>`).join("");
+}
+
+/* Where each seat sits (the side of the mat its arms come from): the default is
+   companion.seating's Seating.around, play order round the table from the south side. */
+const SIDES = ["north", "east", "south", "west"];
+const CLOCKWISE = ["south", "west", "north", "east"];
+
+function defaultSides(list) {
+  if (list.length === 2) return { [list[0]]: "south", [list[1]]: "north" };
+  const per = Math.ceil(list.length / CLOCKWISE.length);
+  return Object.fromEntries(list.map((s, i) => [s, CLOCKWISE[Math.floor(i / per)] || "east"]));
+}
+
+function chosenSides() {
+  const out = {};
+  for (const el of form.querySelectorAll('select[name="seat-side"]')) out[el.dataset.seat] = el.value;
+  return out;
+}
+
+function renderSeating() {
+  const box = $("#seating");
+  const old = chosenSides();
+  const list = seats();
+  const def = defaultSides(list);
+  box.innerHTML = list.map((s) => `<label class="row"><span>${esc(seatName(s))}</span><select name="seat-side" data-seat="${esc(s)}">` +
+    `<option value="">${esc(T("seating_default", { side: T("side_name_" + def[s]) }))}</option>` +
+    SIDES.map((side) => `<option value="${side}" ${old[s] === side ? "selected" : ""}>${esc(T("side_name_" + side))}</option>`).join("") +
+    `</select></label>`).join("");
+}
+
+/* {seat: side} for every seat when the organiser changed one; null for the default. */
+function readSeating() {
+  const chosen = chosenSides();
+  if (!Object.values(chosen).some(Boolean)) return null;
+  const def = defaultSides(seats());
+  return Object.fromEntries(seats().map((s) => [s, chosen[s] || def[s]]));
 }
 
 function readOptions() {
@@ -80,7 +117,7 @@ form.addEventListener("change", (e) => {
   if (e.target.name === "game") renderOptions();
   if (e.target.name === "side") renderFirst();
 });
-form.seats.addEventListener("input", renderFirst);
+form.seats.addEventListener("input", () => { renderFirst(); renderSeating(); });
 form.grid.addEventListener("input", previewGrid);
 $("#deal-random").addEventListener("click", () => getGrid("/api/deal-grid"));
 $("#deal-camera").addEventListener("click", () => getGrid("/api/camera-grid"));
@@ -98,7 +135,10 @@ form.addEventListener("submit", async (e) => {
     setup.dealer = form.first.value;
     setup.start = form.start.value.trim();
   }
-  const r = await post("/api/match", { setup, phones_per_seat: Number(form.phones_per_seat.value) || 1 });
+  const body = { setup, phones_per_seat: Number(form.phones_per_seat.value) || 1 };
+  const seating = g === "flip" || g === "classic" ? readSeating() : null;
+  if (seating) body.seating = seating;        // beside the replay set-up: the engines never see it
+  const r = await post("/api/match", body);
   result.textContent = r.ok ? T("started_ok") : `${T("err")}: ${r.message || r.error}`;
   result.className = "result " + (r.ok ? "ok" : "bad");
   if (r.ok) setTimeout(() => { location.href = "/"; }, 700);
