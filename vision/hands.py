@@ -5,7 +5,7 @@ open on the table in front of them, in their **hand zone**: a rectangle on the s
 mat (:data:`HAND_ZONES`, mat millimetres, x east and y south as in :mod:`vision.geometry`). The
 north and south zones lie inside the play area, over the grid's rows (the Flip and classic games
 do not use the grid); the west and east zones lie on the table beside the mat, where the camera
-still sees (the synthetic table's camera sees about 300 mm either side). Seats that share a side
+still sees (the camera of ``companion mat``'s set-up sees about 250 mm either side). Seats that share a side
 (more than four players) share its zone, cut in equal parts along the side, in seat order
 (:func:`zones_for`).
 
@@ -45,8 +45,8 @@ __all__ = ["HAND_ZONES", "ZONE_PX_PER_MM", "zones_for", "deck_for", "HandCard", 
 HAND_ZONES = {
     "south": Region("south", 50.0, 400.0, 430.0, 598.0),
     "north": Region("north", 50.0, 7.0, 430.0, 205.0),
-    "west": Region("west", -300.0, 92.0, -20.0, 512.0),
-    "east": Region("east", 560.0, 92.0, 840.0, 512.0),
+    "west": Region("west", -225.0, 92.0, -15.0, 512.0),
+    "east": Region("east", 555.0, 92.0, 765.0, 512.0),
 }
 #: The zones are read warped top-down at this scale (a card about 112 px wide).
 ZONE_PX_PER_MM = 2.0
