@@ -294,7 +294,7 @@ function myHandRead(s) {
 
 function handReadHtml(s, deck, camera) {
   const r = myHandRead(s);
-  const photo = `<label class="btn photo-btn">📷 ${esc(T("hand_photo"))}<input type="file" accept="image/jpeg,image/png" capture="environment" data-hand-photo hidden></label>`;
+  const photo = `<label class="btn photo-btn">${esc(T("hand_photo"))}<input type="file" accept="image/jpeg,image/png" capture="environment" data-hand-photo hidden></label>`;
   const again = camera ? `<button class="btn ghost" data-do="hand-rescan">${esc(T("hand_read_again"))}</button>` : "";
   if (!r) return `<div class="hand-read">${photo}${again}</div>`;
   const side = deck === DECKS.dark ? "dark" : "light";
