@@ -6,7 +6,8 @@ Two measurements, each on freshly dealt random cards, real faces where the photo
 * ``discard``: the discard pile read by the table reader (``vision.table_reader``) as a neat
   pile (each card within 2 mm and 5 degrees of the last) and as it really lies
   (:func:`simulator.laid_hands.messy_discard`: within ``--spread`` mm and ``--turn`` degrees, the
-  lower cards peeking out on every side); right when the stable reading's discard is the top card;
+  lower cards peeking out on every side), each at first sight and played on (the pile settled,
+  then its top card thrown on); right when the stable reading's discard is the top card;
 * ``hands``: every loser's hand of a classic round laid open in its seat's zone, side by side
   (``spread``) or fanned (``fan``), read by the hand scanner (``app.hand_scan``); card F1 and
   the share of hands read exactly (the scores then need no correction).
@@ -37,37 +38,46 @@ from simulator.render import SyntheticTable  # noqa: E402
 from simulator.scene import Scene  # noqa: E402
 
 
+def _settle(reader, table, scene, t0: float, frames: int = 8):
+    reading = None
+    for i in range(frames):
+        report = reader.process(table.render(scene), t=t0 + i / 10)
+        reading = report.reading or reading
+    return reading
+
+
 def discard_pile(faces, piles: int, spread: float, turn: float, seed: int = 7) -> dict:
-    from vision.table_reader import TableReader
+    """Each pile read two ways: at first sight (a reader that never saw the table: a round's
+    start, a recalibration) and played on (the reader saw the pile settle, then the top card is
+    thrown on, as in play)."""
+    from vision.table_reader import TableReader, default_classifier
 
     rng = random.Random(seed)
     deck = [c.name for c in classic_deck()]
+    classifier = default_classifier("classic")
     out = {}
-    readers = {}
     for name, (sp, tu) in (("neat", (2.0, 5.0)), ("messy", (spread, turn))):
-        right = unread = 0
-        wrong = []
-        for k in range(piles):
-            labels = rng.sample(deck, rng.randint(3, 8))
-            table = SyntheticTable(1280, 720, seed=k, faces=faces)
-            scene = Scene(extras=messy_discard(labels, "classic", seed=k, spread_mm=sp,
-                                               turn_deg=tu))
-            if "r" not in readers:
-                readers["r"] = TableReader("classic", view=table.view).classifier
-            reader = TableReader("classic", view=table.view, classifier=readers["r"])
-            reading = None
-            for i in range(8):
-                report = reader.process(table.render(scene), t=i / 10)
-                reading = report.reading or reading
-            got = reading.discard.label if reading is not None and reading.discard else None
-            if got == labels[-1]:
-                right += 1
-            elif got in (None, "empty"):
-                unread += 1
-            else:
-                wrong.append((labels[-1], got))
-        out[name] = {"piles": piles, "right": right, "unread": unread, "wrong": len(wrong),
-                     "accuracy": round(right / piles, 3), "misreads": wrong[:8]}
+        for how in ("first-sight", "played-on"):
+            right = unread = 0
+            wrong = []
+            for k in range(piles):
+                labels = rng.sample(deck, rng.randint(3, 8))
+                pile = messy_discard(labels, "classic", seed=k, spread_mm=sp, turn_deg=tu)
+                table = SyntheticTable(1280, 720, seed=k, faces=faces)
+                reader = TableReader("classic", view=table.view, classifier=classifier)
+                if how == "played-on":
+                    _settle(reader, table, Scene(extras=pile[:-1]), 0.0)
+                reading = _settle(reader, table, Scene(extras=pile), 10.0)
+                got = reading.discard.label if reading is not None and reading.discard else None
+                if got == labels[-1]:
+                    right += 1
+                elif got in (None, "empty"):
+                    unread += 1
+                else:
+                    wrong.append((labels[-1], got))
+            out[f"{name} {how}"] = {"piles": piles, "right": right, "unread": unread,
+                                    "wrong": len(wrong), "accuracy": round(right / piles, 3),
+                                    "misreads": wrong[:6]}
     return out
 
 
