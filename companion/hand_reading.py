@@ -176,7 +176,7 @@ class HandReadings:
         reading = HandRead(seat, tuple(read), face_set, source, expected, left_out)
         with self._lock:
             self._reads[seat] = reading
-        self.host.bus.publish("hand-read", **reading.to_json())  # after the lock
+        self.host.bus.publish("hand-read", **reading.to_json(), points=reading.total)  # after the lock
         return reading
 
     def read_photo(self, seat: str, photo: bytes) -> HandRead:
