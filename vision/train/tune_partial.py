@@ -51,6 +51,11 @@ def main(argv=None) -> int:
             tally.add(truth, list(outlines.whole) + select(outlines, t))
         results.append((tally.f1, t, tally.summary()))
     results.sort(key=lambda r: r[0])
+    default = Thresholds()
+    tally = FannedTally("validation")
+    for truth, outlines in read:
+        tally.add(truth, list(outlines.whole) + select(outlines, default))
+    print(json.dumps({"now": True, "f1": round(tally.f1, 4), **default.__dict__, **tally.summary()}))
     for f1, t, summary in results[-args.top:]:
         print(json.dumps({"f1": round(f1, 4), **t.__dict__, **summary}))
     return 0
