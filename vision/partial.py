@@ -29,7 +29,11 @@ __all__ = ["PARTIAL_MODEL_PATH", "partly_covered", "read_outlines", "select", "T
 
 PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
 #: A partly covered card is reported when its card mass (1 - p(none)) and its label's
-#: probability reach these (a strip of a card is less sure than a whole one: stricter).
+#: probability reach these (a strip of a card is less sure than a whole one: stricter). Tried
+#: against looser values on the validation photos' tables (``python -m vision.train.tune_partial``):
+#: the best there (MIN_LABEL 0.4, STRIP_CARD_LIKE 0.4, COVERED 0.05: F1 0.542 -> 0.578) gave
+#: 0.420 -> 0.422 on the test photos' tables with more wrong reads (label accuracy 0.87 -> 0.79),
+#: so these stay.
 MIN_MASS = 0.7
 MIN_LABEL = 0.6
 #: Outlines of one label that overlap by this IoU are the same card (two outlines of one card
