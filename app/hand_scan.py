@@ -84,9 +84,12 @@ class HandScanner:
         due = self._last_at is None or now - self._last_at >= self.every_s
         if not due and not asked:
             return {}
-        self._last_at = now
         seats = awaited if due else tuple(s for s in awaited if s in asked)
-        return self.scan(image, view, seats, force=set(asked or ()))
+        out = self.scan(image, view, seats, force=set(asked or ()))
+        # counted from the scan's end: a slow reader (seconds on a Pi) leaves the camera frames
+        # between two scans, never scanning back to back
+        self._last_at = self.clock()
+        return out
 
     def scan(self, image, view, seats, force=()) -> dict[str, Any]:
         from companion.seating import Seating
