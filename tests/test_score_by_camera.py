@@ -78,3 +78,20 @@ def test_a_hand_not_laid_out_reads_as_nothing_and_cannot_be_confirmed_as_is():
     assert read[seat].labels == [] and read[seat].expected == len(hands[seat])
     refused = host.table.act({"do": "show", "by": seat, "cards": []})
     assert not refused.ok and refused.error == "hand-count"
+
+
+def test_a_phone_photo_of_a_hand_is_read_by_the_photo_reader():
+    import cv2
+
+    from app.hand_scan import photo_reader
+    from vision.card_art import draw_card
+    from vision.synth import compose_table
+
+    labels = ["red-7", "blue-skip", "wild", "green-2"]
+    cards = [(label, draw_card(label, 160, 248)) for label in labels]
+    image, _placed = compose_table(cards, 1280, 720, kind="wood", spacing=1.4, light=False)
+    ok, png = cv2.imencode(".png", image)
+    read = photo_reader()(png.tobytes(), "classic")
+    assert sorted(c["label"] for c in read) == sorted(labels)
+    with pytest.raises(ValueError):
+        photo_reader()(b"not a photo", "classic")
