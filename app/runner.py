@@ -157,6 +157,10 @@ class CameraWorker(_Background):
         self._forget = False
         self._failing: str | None = None  # the error the last frames failed with, said once
         self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started"})
+        from app.hand_scan import HandScanner
+
+        #: reads the seats' hand zones at a round's end (app.hand_scan)
+        self.hand_scan = HandScanner(host)
 
     # --- the bus (dispatcher thread: only queue) -----------------------------------------------
 
@@ -251,6 +255,7 @@ class CameraWorker(_Background):
         self.last_report = report
         if report.reading is not None:
             self.referee.on_reading(report.reading)
+        self.hand_scan.on_frame(image, self.reader.view, report.state)
         self._publish_jpeg(image, report)
         return report
 
@@ -441,6 +446,9 @@ class Companion:
         if self.event_log.set_aside is not None:
             print(f"warning: {self.event_log.set_aside}", file=self.out)
         self.host = Host(self.event_log, mode=config.table.mode)
+        from app.hand_scan import photo_reader
+
+        self.host.hands.photo_reader = photo_reader()  # a phone's photo of a hand, read here
         if config.table.mode == "referee":
             self.host.default_game = config.table.game
         pinmap = PinMap.from_config(config.pins)

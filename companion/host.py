@@ -17,6 +17,7 @@ from typing import Any, Callable
 from .bus import EventBus, Outbox
 from .engine.errors import SetupError
 from .eventlog import EventLog
+from .hand_reading import HandReadings
 from .referee.table import Table
 
 __all__ = ["Host", "NoMatch"]
@@ -54,6 +55,8 @@ class Host:
         self._reading: dict[str, Any] | None = None
         self._frame: bytes | None = None
         self._frame_view: str | None = None
+        #: hands read by the camera or a phone's photo, awaiting their players' word
+        self.hands = HandReadings(self)
 
     # --- what others hand in (each a single reference swap: no lock needed to read it) ------
 
@@ -132,7 +135,7 @@ class Host:
         """``GET /api/state``: the replay state plus game, seats, signals and the last reading."""
         table = self._table
         out: dict[str, Any] = {"mode": self.mode, "signals": self._signals(),
-                               "reading": self._reading}
+                               "reading": self._reading, "hand_reads": self.hands.to_json()}
         if table is None:
             return {**out, "game": None, "seats": [], "playing": False}
         state = table.state_json()

@@ -152,3 +152,18 @@ def test_recognize_overlap_reports_partial_cards_in_json(tmp_path, wide_row):
         assert r.returncode == 0, r.stderr
         runs[bool(flag)] = [c["visible"] for c in json.loads(r.stdout)["cards"]]
     assert "partial" in runs[True] and set(runs[False]) == {"whole"}
+
+
+def test_thresholds_are_tried_on_one_reading_of_the_outlines(wide_row):
+    from vision.partial import Thresholds, read_outlines, select
+
+    img, _truth = wide_row
+    whole_reader = CardReader()
+    whole = whole_reader.read(img, deck="classic")
+    outlines = read_outlines(whole_reader, img, whole, deck="classic")
+    assert outlines.cands
+    found = select(outlines)
+    assert found and all(s.visible == "partial" for s in found)
+    assert select(outlines, Thresholds(min_mass=1.01)) == []      # nothing is that sure
+    looser = select(outlines, Thresholds(min_mass=0.3, min_label=0.3))
+    assert len(looser) >= len(found)

@@ -287,12 +287,10 @@ class FannedTally:
                 self.wrong.append((t.label, s.label))
 
 
-def eval_fanned(reader: CardReader, scenes: int = 24, seed: int = 505, progress: bool = True,
-                split: str = "test", per_label: int = 2) -> FannedTally:
-    """Tables of overlapping hands (fans, rows, cascades, piles, thumbs; wood, cloth, white and
-    dark) of real card crops cut from ``split``'s photos (up to ``per_label`` photos a label,
-    :func:`vision.overlap.crop_photos`) and drawn backs (seeds no training used: there are no
-    photos of backs): card F1, recall, label accuracy, every wrong read."""
+def fanned_tables(reader: CardReader, scenes: int = 24, seed: int = 505, split: str = "test",
+                  per_label: int = 2, progress: bool = True):
+    """``(name, tables)``: the composed tables of :func:`eval_fanned`, ``(image, truth)`` each,
+    made lazily (the same tables for the same arguments)."""
     from tqdm import tqdm
 
     from companion.cards import BACK
@@ -305,15 +303,29 @@ def eval_fanned(reader: CardReader, scenes: int = 24, seed: int = 505, progress:
     crops = [(s.label, s.image) for s in real_cards(photos, reader)]
     rng = np.random.default_rng(seed)
     backs = [(BACK, draw_card(BACK, 160, 248, rng=rng)) for _ in range(6)]
-    tally = FannedTally(f"fanned hands ({split} crops: {len(crops)} from {len(photos)} photos)")
-    for k in tqdm(range(scenes), desc="fanned tables", unit="table", disable=not progress):
-        cards = []
-        for _ in range(int(rng.integers(8, 17))):
-            pool = backs if rng.random() < 0.1 else crops
-            label, img = pool[int(rng.integers(len(pool)))]
-            if img.shape[1] > img.shape[0]:
-                img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
-            cards.append((label, img))
-        img, truth = compose_hands(cards, rng=rng, kind=TABLES[k % len(TABLES)])
+
+    def tables():
+        for k in tqdm(range(scenes), desc="fanned tables", unit="table", disable=not progress):
+            cards = []
+            for _ in range(int(rng.integers(8, 17))):
+                pool = backs if rng.random() < 0.1 else crops
+                label, img = pool[int(rng.integers(len(pool)))]
+                if img.shape[1] > img.shape[0]:
+                    img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+                cards.append((label, img))
+            yield compose_hands(cards, rng=rng, kind=TABLES[k % len(TABLES)])
+
+    return f"fanned hands ({split} crops: {len(crops)} from {len(photos)} photos)", tables()
+
+
+def eval_fanned(reader: CardReader, scenes: int = 24, seed: int = 505, progress: bool = True,
+                split: str = "test", per_label: int = 2) -> FannedTally:
+    """Tables of overlapping hands (fans, rows, cascades, piles, thumbs; wood, cloth, white and
+    dark) of real card crops cut from ``split``'s photos (up to ``per_label`` photos a label,
+    :func:`vision.overlap.crop_photos`) and drawn backs (seeds no training used: there are no
+    photos of backs): card F1, recall, label accuracy, every wrong read."""
+    name, tables = fanned_tables(reader, scenes, seed, split, per_label, progress)
+    tally = FannedTally(name)
+    for img, truth in tables:
         tally.add(truth, reader.read(img))
     return tally

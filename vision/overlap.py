@@ -29,7 +29,7 @@ import numpy as np
 from vision.card_shape import CARD_RATIO, order_quad
 from vision.synth import TABLES, cast_light, paste_card, table
 
-__all__ = ["STYLES", "HandCard", "compose_hands", "index_boxes", "crop_photos"]
+__all__ = ["STYLES", "HandCard", "compose_hands", "index_boxes", "crop_photos", "hand_layout"]
 
 STYLES = ("fan", "row", "cascade", "pile")
 #: A corner index, as a share of the card's width (x) and height (y), from the card's corner.
@@ -77,8 +77,9 @@ def _quad(center, width, angle_deg):
     return np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
 
 
-def _hand_layout(style: str, n: int, cw: float, rng) -> list[tuple[np.ndarray, float]]:
-    """(centre, angle) of each card of a hand in the hand's own frame, bottom card first."""
+def hand_layout(style: str, n: int, cw: float, rng) -> list[tuple[np.ndarray, float]]:
+    """(centre, angle) of each card of a hand in the hand's own frame, bottom card first (in the
+    units of ``cw``, a card's width; angles in degrees, clockwise on the image)."""
     ch = cw * CARD_RATIO
     out = []
     if style == "fan":
@@ -153,7 +154,7 @@ def compose_hands(cards: list[tuple[str, np.ndarray]], width: int = 1600, height
         if hands == 1:
             centre = np.array([width / 2, height / 2]) + rng.normal(0, cw * 0.5, 2)
         style = styles[int(rng.integers(len(styles)))]
-        layout = _hand_layout(style, len(g), cw, rng)
+        layout = hand_layout(style, len(g), cw, rng)
         if rng.random() < 0.5:                    # overlapping to the left instead of the right
             layout = [(np.array([-c[0], c[1]]), -ang) for c, ang in layout]
         rot = float(np.degrees(a + np.pi / 2)) + rng.uniform(-25, 25) if hands > 1 \

@@ -14,6 +14,7 @@ The cards found here are reported with ``visible="partial"``.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -24,11 +25,15 @@ from vision.corners import (card_width_of, corner_crops, partial_quads, strip_sh
                             unlike_table)
 from vision.detect import quad_iou
 
-__all__ = ["PARTIAL_MODEL_PATH", "partly_covered"]
+__all__ = ["PARTIAL_MODEL_PATH", "partly_covered", "read_outlines", "select", "Thresholds", "Outlines"]
 
 PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
 #: A partly covered card is reported when its card mass (1 - p(none)) and its label's
-#: probability reach these (a strip of a card is less sure than a whole one: stricter).
+#: probability reach these (a strip of a card is less sure than a whole one: stricter). Tried
+#: against looser values on the validation photos' tables (``python -m vision.train.tune_partial``):
+#: the best there (MIN_LABEL 0.4, STRIP_CARD_LIKE 0.4, COVERED 0.05: F1 0.542 -> 0.578) gave
+#: 0.420 -> 0.422 on the test photos' tables with more wrong reads (label accuracy 0.87 -> 0.79),
+#: so these stay.
 MIN_MASS = 0.7
 MIN_LABEL = 0.6
 #: Outlines of one label that overlap by this IoU are the same card (two outlines of one card
@@ -56,23 +61,43 @@ def _reader(reader_cls, path: Path):
         return _readers[path]
 
 
-def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto",
-                   model_path: Path | None = None) -> list:
-    """The partly covered cards of ``image_bgr`` (:class:`vision.recognize.CardSighting`, with
-    ``visible="partial"``), given the ``whole`` sightings already read. Needs at least one card
-    read whole (its size sets the outlines' size); none without the partial model's file."""
-    from vision.recognize import CardSighting
+@dataclass(frozen=True)
+class Thresholds:
+    """What makes an outline a partly covered card (the module's constants by default)."""
 
+    min_mass: float = MIN_MASS
+    min_label: float = MIN_LABEL
+    strip_card_like: float = STRIP_CARD_LIKE
+    covered: float = COVERED
+
+
+@dataclass
+class Outlines:
+    """One photo's outlines of partly covered cards, read: the candidates (surest first), before
+    any threshold, so that thresholds can be tried on them (:func:`select`)."""
+
+    cands: list            # (mass, label, conf, runners_up, quad), surest first
+    whole: list            # the cards read whole
+    unlike: np.ndarray | None = None
+    scale: float = 1.0
+
+
+def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto",
+                  model_path: Path | None = None) -> Outlines:
+    """Every outline put on a corner (:func:`vision.corners.partial_quads`) with the partial
+    model's reading; empty when there is no model, no card read whole, or nothing card-like
+    outside the cards read whole."""
     path = model_path or PARTIAL_MODEL_PATH
+    empty = Outlines([], whole)
     if not whole or not Path(path).is_file():
-        return []
+        return empty
     width = card_width_of([np.asarray(s.quad, np.float32) for s in whole])
     known = [np.asarray(s.quad, np.float32) for s in whole]
     if unexplained_cards(image_bgr, known, width) < UNEXPLAINED:
-        return []  # every card-like pixel is a card read whole: nothing lies under them
+        return empty  # every card-like pixel is a card read whole: nothing lies under them
     quads = partial_quads(image_bgr, width, known=known)
     if not quads:
-        return []
+        return empty
     part = _reader(type(reader), Path(path))
     crops = [normalize_card(c) for q in quads for c in corner_crops(image_bgr, q)]
     both = part._probs(crops, deck).reshape(len(quads), 2, -1)
@@ -83,18 +108,23 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
     cands = []
     for q, p in zip(quads, probs):
         mass = 1.0 - float(p[none])
-        if mass < MIN_MASS:
-            continue
         p_card = p.copy()
         p_card[none] = 0.0
         r = part._reading(p_card)
         conf = float(p[part.classes.index(r.label)])
-        if conf < MIN_LABEL:
-            continue
-        cands.append((conf * mass, r.label, conf, r.runners_up, q))
-    cands.sort(key=lambda c: -c[0])
+        cands.append((mass, r.label, conf, r.runners_up, q))
+    cands.sort(key=lambda c: -c[0] * c[2])
     unlike, scale = unlike_table(image_bgr, width)
-    kept = [(s.label, np.asarray(s.quad, np.float32)) for s in whole]
+    return Outlines(cands, whole, unlike, scale)
+
+
+def select(outlines: Outlines, thresholds: Thresholds = Thresholds()) -> list:
+    """The partly covered cards among ``outlines`` under ``thresholds`` (see the module docs)."""
+    from vision.recognize import CardSighting
+
+    t = thresholds
+    cands = [c for c in outlines.cands if c[0] >= t.min_mass and c[2] >= t.min_label]
+    kept = [(s.label, np.asarray(s.quad, np.float32)) for s in outlines.whole]
     out = []
     # a partly covered card lies under another card: an outline is taken only once it overlaps a
     # card found (whole, or partial before it), so a fan is followed card by card from its top
@@ -103,13 +133,14 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
     while pending:
         rest = []
         for cand in pending:
-            _score, label, conf, runners, q = cand
+            _mass, label, conf, runners, q = cand
             if any(quad_iou(q, k) > (SAME_CARD_IOU if lab == label else SAME_PLACE_IOU) for lab, k in kept):
                 continue
-            if not any(_covered_share(q, k) >= COVERED for _lab, k in kept):
+            if not any(_covered_share(q, k) >= t.covered for _lab, k in kept):
                 rest.append(cand)
                 continue
-            if strip_share(unlike, scale, q, [k for _lab, k in kept]) < STRIP_CARD_LIKE:
+            if strip_share(outlines.unlike, outlines.scale, q, [k for _lab, k in kept]) \
+                    < t.strip_card_like:
                 continue  # what shows of it is the table: no card lies there
             kept.append((label, q))
             c = q.mean(0)
@@ -119,6 +150,15 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
             break
         pending = rest
     return out
+
+
+def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto",
+                   model_path: Path | None = None, thresholds: Thresholds | None = None) -> list:
+    """The partly covered cards of ``image_bgr`` (:class:`vision.recognize.CardSighting`, with
+    ``visible="partial"``), given the ``whole`` sightings already read. Needs at least one card
+    read whole (its size sets the outlines' size); none without the partial model's file."""
+    return select(read_outlines(reader, image_bgr, whole, deck, model_path),
+                  thresholds or Thresholds())
 
 
 def _covered_share(q: np.ndarray, other: np.ndarray) -> float:

@@ -101,6 +101,10 @@ def locate_card(patch: np.ndarray, px_per_mm: float, before: np.ndarray | None =
     return _card_from_mask((diff > threshold).astype(np.uint8), px_per_mm)
 
 
+#: The margin (mm) read around the piles' places: a card thrown on a messy pile lies up to a
+#: centimetre off and turned (:func:`simulator.laid_hands.messy_discard`), and must show whole.
+PILE_MARGIN_MM = 20.0
+
 #: Summed |BGR| difference from the cloth that makes a pixel card in good light (in dim light,
 #: down to 40 % of it, as the cloth's own variation shrinks).
 CARD_DIFF = 60.0
@@ -249,6 +253,16 @@ def default_classifier(game: str, prefer: str = "auto"):
                 raise
             log.info("card model unavailable (%s): using the procedural templates", exc)
     return TemplateClassifier(labels_for_game(game))
+
+
+def _top_of_pile(name, patch, quad, px_per_mm, classifier, before) -> dict[str, float] | None:
+    """At first sight of a messy discard pile, the top card's probabilities (vision.pile)."""
+    from .pile import is_stack, top_card
+
+    if name != "discard" or before is not None or not is_stack(patch, px_per_mm):
+        return None
+    found = top_card(patch, px_per_mm, classifier, also=[quad])
+    return None if found is None else found[1]
 
 
 # --- the reader ----------------------------------------------------------------------------------
@@ -487,11 +501,18 @@ class TableReader:
         pawn_cell = self._pawn.cell if self._pawn.on_board else None
         for name in names:
             region = self.layout.regions[name]
-            patch = self.view.warp_region(frame, region, self.read_px, margin=4.0)
+            # a pile's card may lie well off its place (vision.pile): the piles get more margin
+            margin = PILE_MARGIN_MM if name in ("discard", "draw") else 4.0
+            patch = self.view.warp_region(frame, region, self.read_px, margin=margin)
             quad = locate_card(patch, self.read_px, self._patches.get(name))
             self._pending_patches[name] = patch
             if quad is None:
                 self._votes[name].add(EMPTY, {EMPTY: 1.0})
+                continue
+            top = _top_of_pile(name, patch, quad, self.read_px, self.classifier,
+                               self._patches.get(name))
+            if top is not None:
+                self._votes[name].add(max(top, key=top.get), top)
                 continue
             patches.append(rectify(patch, quad, (CARD_W, CARD_H)))
             kept.append(name)

@@ -205,6 +205,9 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
 
     host.bus.subscribe(revoke_seats_on_a_new_match)
     app.register_blueprint(bp)
+    from .hands import bp as hands_bp   # here: web.hands uses this module's guards
+
+    app.register_blueprint(hands_bp)
     app.before_request(_before)
     app.after_request(_after)
     app.context_processor(_template_globals)

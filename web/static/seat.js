@@ -20,7 +20,7 @@ function pickCard(opts) {
   // opts: {title, deck, legalCards:Set|null, multi:bool, faces:[names]|null}
   const deck = opts.deck;
   let color = deck.colors[0];
-  const hand = [];
+  const hand = (opts.start || []).slice();   // a hand read by the camera, to correct
   function faces() {
     if (opts.faces) return opts.faces;
     return color === "*" ? deck.wilds : deck.faces.map((f) => `${color}-${f}`);
@@ -240,6 +240,7 @@ function renderScoreboard(s) {
   $("#controls").innerHTML = `
     <button class="btn primary" data-do="score">${esc(T("enter_points"))}</button>
     <button class="btn" data-do="show-cards">${esc(T("enter_cards"))}</button>
+    ${has ? "" : handReadHtml(s, DECKS[s.deck] || DECKS.classic, false)}
     <button class="btn go wide big" data-do="won" ${others.length ? "disabled" : ""}>★ ${esc(T("i_won"))}</button>`;
 }
 
@@ -276,13 +277,65 @@ function renderPrompt(s) {
   } else if (JOINED && p.what === "draw" && p.seat === ME) {
     html = `<h3>${esc(T("draw_count_q", { color: colorWords(p.color) }))}</h3><button class="btn primary big" data-do="draw-count">${esc(T("draw"))}</button>`;
   } else if (JOINED && p.what === "show" && (p.seats || []).includes(ME)) {
-    html = `<h3>${esc(T("round_over"))}</h3><button class="btn primary big" data-do="show">${esc(T("show_hand"))}</button>`;
+    html = `<h3>${esc(T("round_over"))}</h3><p class="small">${esc(T("lay_hand_hint"))}</p>${handReadHtml(s, deckFor(s), true)}
+      <button class="btn ${myHandRead(s) ? "" : "primary big"}" data-do="show">${esc(T("show_hand"))}</button>`;
   } else if (s.over && !(s.champions && s.champions.length)) {
     html = `<h3>${esc(s.game === "grid" ? T("game_over") : T("round_over"))}</h3><p>${esc(T("winners", { seats: (s.winners || []).join(", ") }))}</p><p class="muted small">${esc(T("next_round_hint"))}</p>`;
   }
   box.innerHTML = html;
   box.hidden = !html;
 }
+
+/* --- a hand read by the camera or a photo: card by card, with the points, to confirm ----------- */
+
+function myHandRead(s) {
+  return (s.hand_reads || {})[ME] || null;
+}
+
+function handReadHtml(s, deck, camera) {
+  const r = myHandRead(s);
+  const photo = `<label class="btn photo-btn">${esc(T("hand_photo"))}<input type="file" accept="image/jpeg,image/png" capture="environment" data-hand-photo hidden></label>`;
+  const again = camera ? `<button class="btn ghost" data-do="hand-rescan">${esc(T("hand_read_again"))}</button>` : "";
+  if (!r) return `<div class="hand-read">${photo}${again}</div>`;
+  const side = deck === DECKS.dark ? "dark" : "light";
+  const rows = r.cards.map((c) => `<li class="hand-card ${c.visible === "partial" ? "partial" : ""}" data-label="${esc(c.label)}">${cardHtml(c.label, { side })}<span class="card-words">${esc(cardWords(c.label))}</span><b class="card-points">${c.points}</b></li>`).join("");
+  const count = r.expected !== null && r.expected !== undefined && r.expected !== r.cards.length
+    ? `<p class="note">${esc(T("hand_read_count", { read: r.cards.length, held: r.expected }))}</p>` : "";
+  return `<div class="hand-read" data-source="${esc(r.source)}">
+    <h4>${esc(r.source === "photo" ? T("hand_read_photo") : T("hand_read_camera"))}</h4>
+    <ol class="hand-cards">${rows}</ol>
+    <p class="hand-total" data-total="${r.total}">${esc(T("hand_total", { points: r.total }))}</p>${count}
+    <div class="button-row"><button class="btn go big" data-do="hand-confirm" ${count ? "disabled" : ""}>✓ ${esc(T("hand_confirm"))}</button>
+    <button class="btn" data-do="hand-correct">${esc(T("hand_correct"))}</button></div>${photo}${again}</div>`;
+}
+
+async function sendHandPhoto(file) {
+  // Sent smaller (1600 px on its longer side) where the browser can: the table reads no finer.
+  let body = file, type = file.type;
+  try {
+    const bitmap = await createImageBitmap(file);
+    const k = Math.min(1, 1600 / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(bitmap.width * k); canvas.height = Math.round(bitmap.height * k);
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    body = await new Promise((ok) => canvas.toBlob(ok, "image/jpeg", 0.9)) || file;
+    type = body.type || type;
+  } catch (e) { /* the file as it is */ }
+  toast(T("hand_reading"));
+  let data = {};
+  try {
+    const res = await fetch(`/api/hand-photo?seat=${encodeURIComponent(ME)}`, {
+      method: "POST", credentials: "same-origin", headers: { "Content-Type": type, "X-CSRF-Token": CSRF }, body });
+    data = await res.json();
+  } catch (e) { data = { ok: false, error: "network" }; }
+  if (!data.ok) toast(`${T("refused")}: ${reasonText(data.error, data.params, data.message)}`, true);
+  App.refreshSoon();
+}
+
+root.addEventListener("change", (e) => {
+  const input = e.target.closest("[data-hand-photo]");
+  if (input && input.files && input.files[0]) sendHandPhoto(input.files[0]);
+});
 
 function renderUndo(s) {
   const box = $("#undo-box");
@@ -335,6 +388,19 @@ root.addEventListener("click", async (e) => {
       if (cards) act({ do: "show", cards });
       return;
     }
+    case "hand-confirm": {
+      const r = myHandRead(s);
+      if (r) act({ do: "show", cards: r.cards.map((c) => c.label) });
+      return;
+    }
+    case "hand-correct": {
+      const r = myHandRead(s);
+      const deck = s.game === "scoreboard" ? (DECKS[s.deck] || DECKS.classic) : deckFor(s);
+      const cards = await pickCard({ title: T("show_hand_q"), deck, multi: true, start: r ? r.cards.map((c) => c.label) : [] });
+      if (cards) act({ do: "show", cards });
+      return;
+    }
+    case "hand-rescan": return post("/api/hand-read", {});
     case "won": return act({ do: "round" });
     case "uno": return act({ do: "uno" });
     case "catch": return act({ do: "catch", target: b.dataset.target });

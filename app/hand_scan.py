@@ -1,0 +1,112 @@
+"""The camera and the phones' photos read hands for the scores (composition of vision and core).
+
+:class:`HandScanner` runs on the camera thread (:class:`app.runner.CameraWorker` hands it every
+frame): while the table waits for hands to be laid open (a Flip or classic round's end), it reads
+the hand zone of each awaited seat (:func:`vision.hands.read_hands`; the seats' sides from
+:class:`companion.seating.Seating`) when the camera sees a quiet table, every
+:attr:`HandScanner.every_s` seconds and at once when a phone asks (``POST /api/hand-read``), and
+proposes each seat's cards to :attr:`companion.host.Host.hands`, where the player confirms them.
+A seat's reading is proposed again only when what is read there changed.
+
+:func:`photo_reader` is what reads a phone's photo of a hand (``POST /api/hand-photo``).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable
+
+__all__ = ["HandScanner", "photo_reader", "hand_card_reader"]
+
+_reader_lock = threading.Lock()
+_reader = None
+
+
+def hand_card_reader():
+    """The card reader for hands (one per process: it loads two models), with its second pass
+    for partly covered cards on."""
+    global _reader
+    with _reader_lock:
+        if _reader is None:
+            from vision.recognize import CardReader
+
+            _reader = CardReader(overlap=True)
+        return _reader
+
+
+def photo_reader(reader_factory: Callable[[], Any] = hand_card_reader):
+    """``(photo bytes, face set) -> cards``, for :attr:`companion.hand_reading.HandReadings.photo_reader`."""
+    def read(photo: bytes, face_set: str) -> list[dict[str, Any]]:
+        from vision.hands import decode_photo, read_hand_photo
+
+        image = decode_photo(photo)
+        return [c.to_json() for c in read_hand_photo(image, reader_factory(), face_set)]
+    return read
+
+
+class HandScanner:
+    """Reads the awaited seats' hand zones from camera frames (see the module docs)."""
+
+    #: The camera's words (``vision.table_reader``) for a table it sees still.
+    QUIET = ("quiet", "reading")
+
+    def __init__(self, host, *, every_s: float = 4.0, reader_factory=hand_card_reader,
+                 clock: Callable[[], float] = time.monotonic):
+        self.host = host
+        self.every_s = every_s
+        self.reader_factory = reader_factory
+        self.clock = clock
+        self._asked: tuple[str, ...] | None = None
+        self._asked_lock = threading.Lock()
+        self._last_at: float | None = None
+        self._last: dict[str, list[str]] = {}
+        host.hands.on_scan = self.ask
+
+    def ask(self, seats: tuple[str, ...]) -> None:
+        """Read these seats on the next quiet frame (any thread)."""
+        with self._asked_lock:
+            self._asked = tuple(seats) + (self._asked or ())
+
+    def on_frame(self, image, view, state: str | None = "quiet") -> dict[str, Any]:
+        """One camera frame (the camera thread): read and propose when due. Returns what was
+        proposed, ``{seat: HandRead}`` (empty when nothing was due or nothing changed)."""
+        hands = self.host.hands
+        awaited = hands.awaited()
+        if not awaited:
+            self._last.clear()
+            return {}
+        if view is None or (state is not None and state not in self.QUIET):
+            return {}
+        with self._asked_lock:
+            asked, self._asked = self._asked, None
+        now = self.clock()
+        due = self._last_at is None or now - self._last_at >= self.every_s
+        if not due and not asked:
+            return {}
+        seats = awaited if due else tuple(s for s in awaited if s in asked)
+        out = self.scan(image, view, seats, force=set(asked or ()))
+        # counted from the scan's end: a slow reader (seconds on a Pi) leaves the camera frames
+        # between two scans, never scanning back to back
+        self._last_at = self.clock()
+        return out
+
+    def scan(self, image, view, seats, force=()) -> dict[str, Any]:
+        from companion.seating import Seating
+        from vision.hands import read_hands, zones_for
+
+        table = self.host.table
+        face_set = self.host.hands.face_set()
+        if table is None or face_set is None or not seats:
+            return {}
+        zones = zones_for(Seating.around(table.seats))
+        read = read_hands(image, view, {s: zones[s] for s in seats if s in zones},
+                          self.reader_factory(), face_set)
+        out = {}
+        for seat, cards in read.items():
+            labels = [c.label for c in cards]
+            if seat not in force and self._last.get(seat) == labels:
+                continue
+            self._last[seat] = labels
+            out[seat] = self.host.hands.propose(seat, [c.to_json() for c in cards], "camera")
+        return out

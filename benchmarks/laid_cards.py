@@ -1,0 +1,137 @@
+"""How well the camera reads cards as players really leave them, on the synthetic table.
+
+Two measurements, each on freshly dealt random cards, real faces where the photo data is
+(``--faces real``; the held-out photos only) or the drawings (``--faces art``):
+
+* ``discard``: the discard pile read by the table reader (``vision.table_reader``) as a neat
+  pile (each card within 2 mm and 5 degrees of the last) and as it really lies
+  (:func:`simulator.laid_hands.messy_discard`: within ``--spread`` mm and ``--turn`` degrees, the
+  lower cards peeking out on every side), each at first sight and played on (the pile settled,
+  then its top card thrown on); right when the stable reading's discard is the top card;
+* ``hands``: every loser's hand of a classic round laid open in its seat's zone, side by side
+  (``spread``) or fanned (``fan``), read by the hand scanner (``app.hand_scan``); card F1 and
+  the share of hands read exactly (the scores then need no correction).
+
+    .venv/bin/python benchmarks/laid_cards.py [--faces art|real] [--piles 30] [--rounds 6]
+                                              [--parts discard,hands] [--out F.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.cards import CLASSIC  # noqa: E402
+from companion.decks import classic_deck  # noqa: E402
+from companion.eventlog import EventLog  # noqa: E402
+from companion.host import Host  # noqa: E402
+from companion.seating import Seating  # noqa: E402
+from simulator.faces import faces_named  # noqa: E402
+from simulator.laid_hands import laid_hands, messy_discard  # noqa: E402
+from simulator.render import SyntheticTable  # noqa: E402
+from simulator.scene import Scene  # noqa: E402
+
+
+def _settle(reader, table, scene, t0: float, frames: int = 8):
+    reading = None
+    for i in range(frames):
+        report = reader.process(table.render(scene), t=t0 + i / 10)
+        reading = report.reading or reading
+    return reading
+
+
+def discard_pile(faces, piles: int, spread: float, turn: float, seed: int = 7) -> dict:
+    """Each pile read two ways: at first sight (a reader that never saw the table: a round's
+    start, a recalibration) and played on (the reader saw the pile settle, then the top card is
+    thrown on, as in play)."""
+    from vision.table_reader import TableReader, default_classifier
+
+    rng = random.Random(seed)
+    deck = [c.name for c in classic_deck()]
+    classifier = default_classifier("classic")
+    out = {}
+    for name, (sp, tu) in (("neat", (2.0, 5.0)), ("messy", (spread, turn))):
+        for how in ("first-sight", "played-on"):
+            right = unread = 0
+            wrong = []
+            for k in range(piles):
+                labels = rng.sample(deck, rng.randint(3, 8))
+                pile = messy_discard(labels, "classic", seed=k, spread_mm=sp, turn_deg=tu)
+                table = SyntheticTable(1280, 720, seed=k, faces=faces)
+                reader = TableReader("classic", view=table.view, classifier=classifier)
+                if how == "played-on":
+                    _settle(reader, table, Scene(extras=pile[:-1]), 0.0)
+                reading = _settle(reader, table, Scene(extras=pile), 10.0)
+                got = reading.discard.label if reading is not None and reading.discard else None
+                if got == labels[-1]:
+                    right += 1
+                elif got in (None, "empty"):
+                    unread += 1
+                else:
+                    wrong.append((labels[-1], got))
+            out[f"{name} {how}"] = {"piles": piles, "right": right, "unread": unread,
+                                    "wrong": len(wrong), "accuracy": round(right / piles, 3),
+                                    "misreads": wrong[:6]}
+    return out
+
+
+def hands(faces, rounds: int, style: str) -> dict:
+    from app.hand_scan import HandScanner
+    from tests.support.hands import round_to_show
+
+    tp = fn = fp = exact = total = 0
+    for seed in range(1, rounds + 1):
+        host = Host(EventLog(":memory:"))
+        dealt = round_to_show(host, "classic", seed=seed)
+        extras = laid_hands(dealt, Seating.around(host.table.seats), "classic", style=style,
+                            seed=seed)
+        camera = SyntheticTable(1280, 720, seed=seed, faces=faces)
+        read = HandScanner(host).scan(camera.render(Scene(extras=extras)), camera.view,
+                                      tuple(dealt))
+        for seat, cards in dealt.items():
+            truth, got = Counter(cards), Counter(read[seat].labels)
+            tp += sum((truth & got).values())
+            fn += sum((truth - got).values())
+            fp += sum((got - truth).values())
+            exact += truth == got
+            total += 1
+    p = tp / max(1, tp + fp)
+    r = tp / max(1, tp + fn)
+    return {"style": style, "rounds": rounds, "hands": total, "cards": tp + fn,
+            "precision": round(p, 3), "recall": round(r, 3),
+            "f1": round(2 * p * r / max(1e-9, p + r), 3), "hands_exact": exact}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--faces", default="art", choices=("art", "real"))
+    ap.add_argument("--piles", type=int, default=30)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--spread", type=float, default=9.0)
+    ap.add_argument("--turn", type=float, default=25.0)
+    ap.add_argument("--parts", default="discard,hands")
+    ap.add_argument("--out")
+    args = ap.parse_args(argv)
+    faces = faces_named(args.faces)
+    result = {"faces": args.faces}
+    parts = args.parts.split(",")
+    if "discard" in parts:
+        result["discard"] = discard_pile(faces, args.piles, args.spread, args.turn)
+        print("discard pile:", json.dumps(result["discard"]), flush=True)
+    if "hands" in parts:
+        result["hands"] = [hands(faces, args.rounds, style) for style in ("spread", "fan")]
+        for h in result["hands"]:
+            print("hands laid open:", json.dumps(h), flush=True)
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,226 @@
+"""Hands read by a camera (or a phone's photo), waiting for their player's word.
+
+At a round's end (Flip, classic) the players who did not go out lay their hands open; on the
+scoreboard any player may. Something that can see cards (the table's camera reading each seat's
+hand zone, or a photo a phone sends) hands what it read to :meth:`HandReadings.propose`; the
+reading is kept per seat, scored with the rules' points of the side being scored (the engines'
+own :class:`~companion.cards.FaceSet` points) and told on the bus as ``hand-read``. It counts for
+nothing yet: the seat's phone shows it card by card, and only when the player confirms it (or
+corrects it with the card picker) does the phone send the ``show`` action, which the rule engine
+scores. A reading is dropped once that seat's hand is entered, at the next round and when the
+match changes.
+
+The core never sees a picture: whoever reads installs :attr:`HandReadings.photo_reader` (a
+photo's bytes and a face set in, the cards read out) and :attr:`HandReadings.on_scan` (asked to
+read the table's hand zones again); :mod:`app.runner` does, with :mod:`vision.hands`.
+
+>>> from companion.host import Host
+>>> host = Host(mode="scoreboard")
+>>> _ = host.start_match({"setup": {"game": "scoreboard", "seats": ["ann", "ben"]}})
+>>> read = host.hands.propose("ben", [{"label": "red-7"}, {"label": "wild", "confidence": 0.8}])
+>>> read.total, [c.points for c in read.cards]
+(57, [7, 50])
+>>> host.table.act({"do": "show", "by": "ben", "cards": ["red-7", "wild"]}).ok
+True
+>>> _ = host.bus.join(); host.hands.get("ben") is None
+True
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from .cards import FACE_SETS, UnknownCard
+from .engine.look import Awaiting
+
+__all__ = ["HandReadings", "HandRead", "ReadCard", "NoHandReader", "HandReadError",
+           "SOURCES", "face_set_of_table"]
+
+#: Where a reading came from.
+SOURCES = ("camera", "photo")
+#: The most cards one hand reading may hold (a hand of the whole deck is a misread).
+MOST_CARDS = 60
+
+
+class HandReadError(ValueError):
+    """A reading that cannot be taken (no match, a seat not at the table, nothing to score)."""
+
+
+class NoHandReader(RuntimeError):
+    """Nothing here can read a photo (the companion runs without its vision part)."""
+
+
+@dataclass(frozen=True)
+class ReadCard:
+    """One card of a hand as read: its face, its points, ``whole`` or ``partial``, how sure."""
+
+    label: str
+    points: int
+    visible: str = "whole"
+    confidence: float = 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "points": self.points, "visible": self.visible,
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class HandRead:
+    """What was read of ``seat``'s hand: the cards (scored on ``face_set``), their ``total``,
+    where it came from (``camera`` or ``photo``), and how many cards the hand holds when the game
+    knows (``expected``, Flip and classic; None on the scoreboard). ``left_out`` counts what was
+    seen but is no face of the side scored (a back, a card of the other side)."""
+
+    seat: str
+    cards: tuple[ReadCard, ...]
+    face_set: str
+    source: str
+    expected: int | None = None
+    left_out: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(c.points for c in self.cards)
+
+    @property
+    def labels(self) -> list[str]:
+        return [c.label for c in self.cards]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "cards": [c.to_json() for c in self.cards],
+                "total": self.total, "face_set": self.face_set, "source": self.source,
+                "expected": self.expected, "left_out": self.left_out}
+
+
+def face_set_of_table(table) -> str | None:
+    """The face set a hand is scored on now: the Flip side showing, classic, or the scoreboard's
+    ``deck``; None for a game without hands (grid, timer)."""
+    name = table.game.name
+    if name == "flip":
+        return table.state_json().get("side") or "light"
+    if name == "classic":
+        return "classic"
+    if name == "scoreboard":
+        return table.game.options.deck
+    return None
+
+
+class HandReadings:
+    """The hand readings of the current match, per seat (thread-safe; see the module docs)."""
+
+    def __init__(self, host):
+        self.host = host
+        self._lock = threading.Lock()
+        self._reads: dict[str, HandRead] = {}
+        #: ``(photo bytes, face set) -> [{"label", "confidence", "visible"}, ...]``; raises
+        #: ValueError for what is not a photo. None: photos cannot be read here.
+        self.photo_reader: Callable[[bytes, str], list[dict[str, Any]]] | None = None
+        #: ``(seats) -> None``: read these seats' hand zones on the next camera frame.
+        self.on_scan: Callable[[tuple[str, ...]], None] | None = None
+        host.bus.subscribe(self._on_message, {"hand-shown", "round", "round-over",
+                                              "match-started", "match-ended", "undone"})
+
+    # --- what is awaited --------------------------------------------------------------------
+
+    def awaited(self) -> tuple[str, ...]:
+        """The seats whose hands the table waits for: Flip and classic at a round's end; on the
+        scoreboard every seat that has not entered its hand this round."""
+        table = self.host.table
+        if table is None:
+            return ()
+        if table.game.name == "scoreboard":
+            entered = table.state_json().get("entered") or {}
+            return tuple(s for s in table.seats if s not in entered)
+        _look, waiting = table.view()
+        return tuple(waiting.seats) if waiting.what is Awaiting.SHOW else ()
+
+    def face_set(self) -> str | None:
+        table = self.host.table
+        return None if table is None else face_set_of_table(table)
+
+    # --- readings in ------------------------------------------------------------------------
+
+    def propose(self, seat: str, cards: Iterable[dict[str, Any]], source: str = "camera") -> HandRead:
+        """Keep what was read of ``seat``'s hand (``cards``: ``{"label", "confidence",
+        "visible"}`` each) and say it (``hand-read``). Cards that are no face of the side scored
+        are counted in ``left_out``, not scored. Raises :class:`HandReadError` (and keeps
+        nothing) when there is no match with hands, the seat is not in it, or the source is
+        unknown."""
+        table = self.host.table
+        if table is None:
+            raise HandReadError("no match is being played")
+        face_set = face_set_of_table(table)
+        if face_set is None:
+            raise HandReadError(f"the {table.game.name} game has no hands to score")
+        if seat not in table.seats:
+            raise HandReadError(f"no seat {seat!r} in this match")
+        if source not in SOURCES:
+            raise HandReadError(f"unknown source {source!r}: expected {' or '.join(SOURCES)}")
+        fs = FACE_SETS[face_set]
+        read, left_out = [], 0
+        for c in list(cards)[:MOST_CARDS]:
+            try:
+                card = fs.parse(str(c.get("label")))
+            except UnknownCard:
+                left_out += 1
+                continue
+            visible = c.get("visible") if c.get("visible") in ("whole", "partial") else "whole"
+            read.append(ReadCard(card.name, fs.points(card), visible,
+                                 float(c.get("confidence", 1.0))))
+        expected = None
+        if table.game.name in ("flip", "classic"):
+            hands = table.state_json().get("hands") or {}
+            expected = hands.get(seat) if isinstance(hands, dict) else None
+        reading = HandRead(seat, tuple(read), face_set, source, expected, left_out)
+        with self._lock:
+            self._reads[seat] = reading
+        self.host.bus.publish("hand-read", **reading.to_json(), points=reading.total)  # after the lock
+        return reading
+
+    def read_photo(self, seat: str, photo: bytes) -> HandRead:
+        """Read a phone's photo of ``seat``'s hand and propose it. :class:`NoHandReader` when
+        no photo reader is installed; :class:`HandReadError` when there is nothing to score or
+        the bytes are no photo."""
+        face_set = self.face_set()
+        if face_set is None:
+            raise HandReadError("no match with hands to score is being played")
+        reader = self.photo_reader
+        if reader is None:
+            raise NoHandReader("this companion cannot read photos (its vision part is not running)")
+        try:
+            cards = reader(photo, face_set)
+        except ValueError as exc:
+            raise HandReadError(str(exc)) from None
+        return self.propose(seat, cards, source="photo")
+
+    def request_scan(self, seats: Iterable[str] | None = None) -> bool:
+        """Ask the camera to read these seats' hand zones again (all awaited seats by default).
+        False when no camera reads hands here."""
+        scan = self.on_scan
+        if scan is None:
+            return False
+        scan(tuple(seats) if seats is not None else self.awaited())
+        return True
+
+    # --- readings out -----------------------------------------------------------------------
+
+    def get(self, seat: str) -> HandRead | None:
+        with self._lock:
+            return self._reads.get(seat)
+
+    def to_json(self) -> dict[str, dict[str, Any]]:
+        """``{seat: reading}`` for ``GET /api/state``'s ``hand_reads``."""
+        with self._lock:
+            reads = list(self._reads.values())
+        return {r.seat: r.to_json() for r in reads}
+
+    def _on_message(self, message) -> None:
+        if message.type == "hand-shown":
+            seat = message.data.get("seat")
+            with self._lock:
+                self._reads.pop(seat, None)
+        else:  # a new round, another match, an undo: what was read belongs to what was
+            with self._lock:
+                self._reads.clear()

@@ -1,0 +1,80 @@
+"""The phone's confirmation of a hand read by camera, in a real browser (Chromium, Playwright,
+the real waitress server): one phone confirms what the camera read, the other corrects a misread
+with the card picker, and only then does the round's score count."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cards import CLASSIC
+from companion.eventlog import EventLog
+from companion.host import Host
+
+from tests.support.browser import WAIT, browser  # noqa: F401 (a fixture)
+from tests.support.hands import round_to_show
+from web import serve
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-hands")]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "bypass_csp": True}  # CSP blocks the eval of wait_for_function
+
+
+def phone(browser, server, seat):
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/join/join-me")
+    page.locator(f'.join-seat[data-seat="{seat}"]').click()
+    page.wait_for_url(f"**/seat/{seat}")
+    return page
+
+
+def points(cards):
+    return sum(CLASSIC.points(CLASSIC.parse(c)) for c in cards)
+
+
+def test_a_phone_confirms_the_hand_read_and_another_corrects_a_misread(browser, tmp_path):
+    host = Host(EventLog(tmp_path / "log.db"))
+    server = serve(host, "127.0.0.1", 0, block=False, secret_key="hands", join_token="join-me",
+                   heartbeat_s=5)
+    try:
+        hands = round_to_show(host, "classic", seed=1)
+        (good, good_cards), (bad, bad_cards) = list(hands.items())[:2]
+        winner = host.table.state_json()["winners"][0]
+        before = host.table.state_json()["scores"][winner]
+        pages = {seat: phone(browser, server, seat) for seat in (good, bad)}
+        # the camera reads one hand right and misreads the other's first card as a wild
+        host.hands.propose(good, [{"label": c, "confidence": 0.95} for c in good_cards])
+        misread = ["wild"] + bad_cards[1:]
+        host.hands.propose(bad, [{"label": c, "confidence": 0.9} for c in misread])
+        page = pages[good]
+        page.wait_for_selector(".hand-read .hand-card", timeout=WAIT)
+        shown = page.locator(".hand-card").evaluate_all("els => els.map(e => e.dataset.label)")
+        assert shown == good_cards
+        total = page.locator(".hand-total[data-total]").get_attribute("data-total")
+        assert int(total) == points(good_cards)
+        assert host.table.state_json()["scores"][winner] == before     # not counted yet
+        page.locator('[data-do="hand-confirm"]').click()
+        page.wait_for_selector(".hand-read", state="detached", timeout=WAIT)
+        # the other phone corrects the misread: the picker opens with what was read
+        page = pages[bad]
+        page.wait_for_selector(".hand-read .hand-card", timeout=WAIT)
+        page.locator('[data-do="hand-correct"]').click()
+        listed = page.locator(".hand-list [data-remove]")
+        assert listed.count() == len(misread)
+        listed.first.click()                                            # drop the wild
+        color, _, face = bad_cards[0].partition("-")
+        page.locator(f'.picker-colors [data-color="{color}"]').click()
+        page.locator(f'.picker-faces [data-card="{bad_cards[0]}"]').click()
+        page.locator("[data-send]").click()
+        page.wait_for_selector(".hand-read", state="detached", timeout=WAIT)
+        shown_so_far = {good: good_cards, bad: bad_cards}
+        for seat, cards in hands.items():                              # any other loser types theirs
+            if seat not in shown_so_far:
+                assert host.table.act({"do": "show", "by": seat, "cards": cards}).ok
+        after = host.table.state_json()["scores"][winner]
+        assert after == before + sum(points(c) for c in hands.values())
+        for p in pages.values():
+            p.context.close()
+    finally:
+        server.shutdown()

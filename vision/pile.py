@@ -1,0 +1,150 @@
+"""The top card of a messy pile: the one card whose outline shows all the way round.
+
+A discard pile as it really lies is a stack of cards thrown on a little off and turned, the lower
+ones peeking out on every side. Seen from above, the stack's blob is bigger than a card and its
+outline is no card's; the top card is the one card-sized rectangle whose four edges all show (the
+edges of the cards below are cut where the top card covers them). :func:`top_card` searches card
+outlines over the turns a throw leaves (every :data:`STEP_DEG` degrees up to :data:`MOST_DEG`
+either way) and every place in the patch, scoring each by the image's edges along its outline
+less those along a ring just inside it, where the top card's own border is plain (a chamfer
+match: the edge map blurred, then correlated with that kernel).
+
+The table reader asks it the first time it reads the discard pile (a round's start, after a
+recalibration) when what differs from the cloth there is bigger than a card (:func:`is_stack`):
+of the best outlines (:func:`top_card_candidates`) the card classifier picks the one it reads
+most surely, since only the top card shows whole. Once the pile has been read, a card thrown
+on is found as what changed (:func:`vision.table_reader.locate_card`'s ``before``).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.card_shape import order_quad
+from vision.geometry import CARD_MM
+
+__all__ = ["top_card", "top_card_candidates", "is_stack", "STEP_DEG", "MOST_DEG"]
+
+STEP_DEG = 3.0
+MOST_DEG = 45.0
+#: How much a lower card's crossed inner ring counts against its outline.
+RING_WEIGHT = 1.0
+#: The ring lies this far inside the outline (mm): on the white border, clear of the print.
+RING_INSET_MM = 2.5
+#: The outlines are searched at this scale (px/mm), at most.
+SEARCH_PX_PER_MM = 1.4
+#: A blob is a stack when its area is this many cards' or more.
+STACK_AREA = 1.05
+
+
+def is_stack(patch: np.ndarray, px_per_mm: float, diff: float = 60.0) -> bool:
+    """What differs from the cloth (the colour of the patch's edge, by ``diff`` summed |BGR|)
+    in a top-down ``patch`` is more than one card: a stack whose lower cards peek out."""
+    edge = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]]).astype(np.float32)
+    mask = (np.abs(patch.astype(np.float32) - np.median(edge, 0)).sum(2) > diff).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return False
+    area = cv2.contourArea(max(contours, key=cv2.contourArea))
+    return area > STACK_AREA * CARD_MM[0] * CARD_MM[1] * px_per_mm ** 2
+
+
+def _outline(w: float, h: float, angle: float, thickness: int, inset: float) -> np.ndarray:
+    """The matching kernel of a card turned by ``angle`` (degrees): its outline (+) less a ring
+    ``inset`` pixels inside it (-), where the top card's own border is plain: a lower card's
+    ring is crossed by the edges of the cards over it."""
+    box = cv2.boxPoints(((0.0, 0.0), (w, h), angle))
+    ring = cv2.boxPoints(((0.0, 0.0), (w - 2 * inset, h - 2 * inset), angle))
+    size = int(np.ceil(np.abs(box).max() * 2)) + 2 * thickness + 1
+    k = np.zeros((size, size), np.float32)
+    r = np.zeros((size, size), np.float32)
+    cv2.polylines(k, [np.round(box + size / 2).astype(np.int32)], True, 1.0, thickness, cv2.LINE_AA)
+    cv2.polylines(r, [np.round(ring + size / 2).astype(np.int32)], True, 1.0, thickness, cv2.LINE_AA)
+    return k / max(1e-6, k.sum()) - RING_WEIGHT * r / max(1e-6, r.sum())
+
+
+def _matches(patch: np.ndarray, px_per_mm: float, keep: int) -> list[tuple[float, float, float, float]]:
+    """The ``keep`` best card outlines by the chamfer match, ``(score, cx, cy, angle)``, at
+    least a quarter card's width apart or :data:`STEP_DEG` * 3 degrees apart."""
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+    mag = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3),
+                        cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3))
+    if float(mag.max()) <= 0:
+        return []
+    # the strongest edges, softened a pixel or two: an outline a little off still scores
+    edges = np.minimum(mag / (np.percentile(mag, 90) + 1e-6), 1.0)
+    edges = cv2.GaussianBlur(edges, (0, 0), max(0.8, 0.6 * px_per_mm))
+    w, h = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    thickness = max(1, int(round(0.7 * px_per_mm)))
+    m = int(w / 3)  # the card's centre lies a third of its width inside the patch at least
+    found = []
+    for angle in np.arange(-MOST_DEG, MOST_DEG + 1e-6, STEP_DEG):
+        kernel = _outline(w, h, float(angle), thickness, RING_INSET_MM * px_per_mm)
+        pad = kernel.shape[0] // 2  # the outline may reach past the patch: pad by it
+        padded = cv2.copyMakeBorder(edges, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+        score = cv2.filter2D(padded, -1, kernel, borderType=cv2.BORDER_CONSTANT)[pad:-pad, pad:-pad]
+        if min(score.shape) <= 2 * m + 1:
+            continue
+        inner = score[m:-m, m:-m]
+        for _ in range(3):  # a few local bests per turn
+            _, val, _, loc = cv2.minMaxLoc(inner)
+            found.append((float(val), loc[0] + m, loc[1] + m, float(angle)))
+            r = max(2, int(w / 4))
+            cv2.rectangle(inner, (loc[0] - r, loc[1] - r), (loc[0] + r, loc[1] + r), -1e9, -1)
+    found.sort(key=lambda f: -f[0])
+    kept: list[tuple[float, float, float, float]] = []
+    for f in found:
+        if all(np.hypot(f[1] - k[1], f[2] - k[2]) > w / 4 or abs(f[3] - k[3]) > 3 * STEP_DEG
+               for k in kept):
+            kept.append(f)
+        if len(kept) >= keep:
+            break
+    return kept
+
+
+def top_card_candidates(patch: np.ndarray, px_per_mm: float, keep: int = 8) -> list[np.ndarray]:
+    """Card outlines that may be a pile's top card, likeliest first (the best chamfer matches)."""
+    k = min(1.0, SEARCH_PX_PER_MM / px_per_mm)  # searched smaller: the outline is coarse
+    small = cv2.resize(patch, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else patch
+    w, h = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    return [order_quad(cv2.boxPoints(((cx / k, cy / k), (w, h), angle)).astype(np.float32))
+            for _s, cx, cy, angle in _matches(small, px_per_mm * k, keep)]
+
+
+def _card_sized(quads, px_per_mm: float, slack: float = 0.15) -> list[np.ndarray]:
+    """The outlines of a card's size (within ``slack``) among ``quads``."""
+    w, h = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    out = []
+    for q in quads:
+        q = np.asarray(q, np.float32)
+        a, b = np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])
+        short, long_ = min(a, b), max(a, b)
+        if abs(short - w) <= slack * w and abs(long_ - h) <= slack * h:
+            out.append(q)
+    return out
+
+
+def top_card(patch: np.ndarray, px_per_mm: float, classifier, *, size=(64, 96),
+             also: list | None = None) -> tuple[np.ndarray, dict] | None:
+    """The top card of the pile in a top-down ``patch``: of the candidate outlines
+    (:func:`top_card_candidates`, and ``also``), the one ``classifier`` (``classify_many``:
+    rectified cards in, ``{label: probability}`` out, ``empty`` for no card) reads as a card most
+    surely: only the top card shows whole, every other outline holds parts of several cards.
+    Returns ``(quad, probabilities)``, or None when no outline reads as a card."""
+    from vision.card_shape import rectify
+    from vision.detect import find_quads
+
+    quads = top_card_candidates(patch, px_per_mm) + [np.asarray(q, np.float32) for q in also or ()]
+    quads += _card_sized(find_quads(patch, extra=False), px_per_mm)
+    if not quads:
+        return None
+    probs = classifier.classify_many([rectify(patch, q, size) for q in quads])
+    best, best_p = None, 0.0
+    for q, p in zip(quads, probs):
+        label = max(p, key=p.get)
+        if label in ("empty", "none") or p[label] <= best_p:
+            continue
+        best, best_p = (q, p), p[label]
+    return best
