@@ -3,7 +3,7 @@
 :class:`HandScanner` runs on the camera thread (:class:`app.runner.CameraWorker` hands it every
 frame): while the table waits for hands to be laid open (a Flip or classic round's end), it reads
 the hand zone of each awaited seat (:func:`vision.hands.read_hands`; the seats' sides from
-:class:`companion.seating.Seating`) when the camera sees a quiet table, every
+the table's :class:`companion.seating.Seating`, as the organiser set it) when the camera sees a quiet table, every
 :attr:`HandScanner.every_s` seconds and at once when a phone asks (``POST /api/hand-read``), and
 proposes each seat's cards to :attr:`companion.host.Host.hands`, where the player confirms them.
 A seat's reading is proposed again only when what is read there changed.
@@ -92,14 +92,13 @@ class HandScanner:
         return out
 
     def scan(self, image, view, seats, force=()) -> dict[str, Any]:
-        from companion.seating import Seating
         from vision.hands import read_hands, zones_for
 
         table = self.host.table
         face_set = self.host.hands.face_set()
         if table is None or face_set is None or not seats:
             return {}
-        zones = zones_for(Seating.around(table.seats))
+        zones = zones_for(table.seating)   # where the organiser said each seat sits
         read = read_hands(image, view, {s: zones[s] for s in seats if s in zones},
                           self.reader_factory(), face_set)
         out = {}
