@@ -77,9 +77,29 @@ def _scaled(q: Quad, fx: float, fy: float) -> Quad:
 
 def _grow(quad: Quad, border: float = BORDER) -> Quad:
     """A field outline grown by the card border to the card's outline."""
-    q, w, h = _sides(quad)
+    return _grow_many([quad], border)[0]
+
+
+def _grow_many(quads: list[Quad], border: float = BORDER) -> list[Quad]:
+    """Each field outline grown by the card border to the card's outline: :func:`_sides` and
+    :func:`_scaled` for all of them at once, with the same float32 arithmetic (the same corners
+    to the bit; a photo grows a few hundred outlines)."""
+    if not quads:
+        return []
+    q = np.array([order_quad(x) for x in quads], np.float32)
+
+    def length(d):
+        return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])  # np.linalg.norm's float32 result
+
+    w = ((length(q[:, 1] - q[:, 0]) + length(q[:, 2] - q[:, 3])) / 2).astype(np.float64)
+    h = ((length(q[:, 3] - q[:, 0]) + length(q[:, 2] - q[:, 1])) / 2).astype(np.float64)
     fw = 1 / (1 - 2 * border)
-    return _scaled(q, fw, 1 + 2 * border * (w * fw) / max(h, 1))
+    fy = (1 + 2 * border * (w * fw) / np.maximum(h, 1)).astype(np.float32)[:, None]
+    c = q.mean(1)
+    u = (q[:, 1] - q[:, 0] + q[:, 2] - q[:, 3]) / 2 / 2 * fw
+    v = (q[:, 3] - q[:, 0] + q[:, 2] - q[:, 1]) / 2 / 2 * fy
+    corners = np.stack([c - u - v, c + u - v, c + u + v, c - u + v], 1)
+    return [order_quad(k) for k in corners]
 
 
 #: Height / width of an outline that may be a card (a card seen from above: 1.55, give or take
@@ -289,14 +309,12 @@ def _paired_fields(contours, min_area: float, max_area: float, shape=CARD_SHAPE)
         mid = [j for j in mid if j != i and j != k]
         if mid:
             groups.append((i, k, max(mid, key=lambda j: a[j])))
+    quads = [q for g in groups
+             if (q := _quad_from_contour(cv2.convexHull(np.vstack([pieces[i] for i in g])),
+                                         min_area, max_area, shape)) is not None]
     out = []
-    for g in groups:
-        q = _quad_from_contour(cv2.convexHull(np.vstack([pieces[i] for i in g])), min_area, max_area,
-                               shape)
-        if q is not None:
-            out.append((cv2.contourArea(q), q))
-            grown = _grow(q)
-            out.append((cv2.contourArea(grown), grown))
+    for q, grown in zip(quads, _grow_many(quads)):
+        out += [(cv2.contourArea(q), q), (cv2.contourArea(grown), grown)]
     return out
 
 
@@ -358,7 +376,7 @@ def _field_boxes(contours, min_area: float, max_area: float, n: int = 3):
     groups = [[c] for c in big]
     if len(big) >= 2:
         groups.append(big[:2])
-    out = []
+    boxes = []
     for g in groups:
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(np.vstack(g))
         if rw * rh < 0.5 * min_area:
@@ -369,8 +387,9 @@ def _field_boxes(contours, min_area: float, max_area: float, n: int = 3):
             rw, rh = max(rw, rh * FIELD_RATIO), max(rh, rw / FIELD_RATIO)
         if rw * rh > max_area:
             continue
-        q = order_quad(cv2.boxPoints(((cx, cy), (rw, rh), ang)))
-        g2 = _grow(q)
+        boxes.append(order_quad(cv2.boxPoints(((cx, cy), (rw, rh), ang))))
+    out = []
+    for q, g2 in zip(boxes, _grow_many(boxes)):
         out += [(cv2.contourArea(q), q), (cv2.contourArea(g2), g2)]
     return out
 
@@ -401,14 +420,16 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     h, w = small.shape[:2]
-    cands: list[tuple[float, Quad]] = []
-    blobs, field_quads, field_areas = [], [], []
+    cands: list = []
+    blobs, field_areas = [], []
+    field_grown_areas: list[float] = []  # each field outline's, grown to its card
     apart = max(2, int(round(ms * 0.06)))
     for name, m, mode in _maps(small, apart):
         is_field = name in _FIELD_MAPS
         grid = name in _LIGHT_MAPS  # touching white borders merge into one blob there
         parted = name == "parted fields"
         contours, _ = cv2.findContours(m, mode, cv2.CHAIN_APPROX_SIMPLE)
+        found = []
         for cnt in contours:
             if grid and extra:
                 blobs.append(cnt)
@@ -417,20 +438,21 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
                 continue
             if parted:
                 q = _expand(q, apart)
+            found.append(q)
+        # a coloured field (or an outline that may be the field inside a dark border):
+        # the card is that outline grown by the border
+        for q, g in zip(found, _grow_many(found)):
             cands.append((cv2.contourArea(q), q))
-            if is_field:
-                field_quads.append(q)
-            # a coloured field (or an outline that may be the field inside a dark border):
-            # the card is that outline grown by the border
-            g = _grow(q)
             cands.append((cv2.contourArea(g) * (1.0 if is_field else 0.999), g))
+            if is_field:
+                field_grown_areas.append(cv2.contourArea(g))
         if is_field and not parted:
             if extra and name == "fields":
                 cands.extend(_field_boxes(contours, min_area, max_area))
             paired = _paired_fields(contours, min_area, max_area)
             cands.extend(paired)
             field_areas += [a for a, _ in paired[1::2]]
-            field_areas += [cv2.contourArea(_grow(q)) for q in field_quads]
+            field_areas += field_grown_areas
     card_area = float(np.median(field_areas)) if field_areas else None
     for cnt in blobs:
         cands.extend((0.5 * cv2.contourArea(g), g)
@@ -492,7 +514,8 @@ def find_field_quads(image: np.ndarray, min_side: float | None = None) -> list[Q
         for cnt in sorted(contours, key=cv2.contourArea, reverse=True)[:2]:
             q = _quad_from_contour(cnt, min_area, max_area, TILTED_CARD_SHAPE)
             if q is not None:
-                cands += [(cv2.contourArea(q), q), (cv2.contourArea(_grow(q)), _grow(q))]
+                g = _grow(q)
+                cands += [(cv2.contourArea(q), q), (cv2.contourArea(g), g)]
         cands.extend(_paired_fields(sorted(contours, key=cv2.contourArea, reverse=True)[:4],
                                     min_area, max_area, TILTED_CARD_SHAPE))
     out = [order_quad(k2 / scale) for k2 in _dedup(cands, _DEDUP_IOU)]
