@@ -4,6 +4,7 @@ lookup, and the duplicate removal with its candidate pairs found at once."""
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -67,3 +68,32 @@ def test_duplicates_are_dropped_as_comparing_every_pair_would(boxes):
     got = detect._dedup(cands, 0.9)
     want = _dedup_plain(cands, 0.9)
     assert len(got) == len(want) and all(np.array_equal(a, b) for a, b in zip(got, want))
+
+
+def test_maps_made_ahead_come_in_order_and_their_errors_reach_the_caller(monkeypatch):
+    assert list(detect._ahead(iter(range(50)))) == list(range(50))
+
+    def broken():
+        yield 1
+        raise ValueError("a map failed")
+
+    got = []
+    with pytest.raises(ValueError, match="a map failed"):
+        for item in detect._ahead(broken()):
+            got.append(item)
+    assert got == [1]
+    monkeypatch.setattr(detect.cv2, "getNumThreads", lambda: 1)  # one thread: made in the caller's
+    assert list(detect._ahead(iter("abc"))) == ["a", "b", "c"]
+
+
+def test_outlines_are_the_same_with_the_maps_made_ahead_or_in_turn(monkeypatch):
+    rng = np.random.default_rng(3)
+    img = rng.integers(90, 140, (360, 640, 3), dtype=np.uint8)
+    for x in (60, 260, 460):  # three white cards with a coloured field on a grey table
+        cv2.rectangle(img, (x, 90), (x + 110, 260), (245, 245, 245), -1)
+        cv2.rectangle(img, (x + 9, 99), (x + 101, 251), (40, 40, 210), -1)
+    ahead = detect.find_quads(img)
+    monkeypatch.setattr(detect.cv2, "getNumThreads", lambda: 1)
+    in_turn = detect.find_quads(img)
+    assert len(ahead) >= 3 and len(ahead) == len(in_turn)
+    assert all(np.array_equal(a, b) for a, b in zip(ahead, in_turn))

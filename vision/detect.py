@@ -21,6 +21,8 @@ portrait (:func:`vision.card_shape.order_quad`; the classifier reads cards eithe
 from __future__ import annotations
 
 import math
+import queue
+import threading
 
 import cv2
 import numpy as np
@@ -245,6 +247,39 @@ def _maps(small: np.ndarray, apart_px: int = 0):
         yield "parted fields", cv2.erode(colourful, disc), cv2.RETR_EXTERNAL
 
 
+def _map_contours(small: np.ndarray, apart_px: int):
+    """(name, outer contours) of each of :func:`_maps`."""
+    for name, m, mode in _maps(small, apart_px):
+        yield name, cv2.findContours(m, mode, cv2.CHAIN_APPROX_SIMPLE)[0]
+
+
+def _ahead(items):
+    """The items of a generator, made on a helper thread while the caller works on the ones
+    before (the maps are OpenCV's work, which lets go of the interpreter; their outlines are the
+    caller's Python). In the caller's thread when OpenCV is limited to one thread."""
+    if cv2.getNumThreads() <= 1:
+        yield from items
+        return
+    made: queue.Queue = queue.Queue()  # unbounded: the helper never waits for the caller
+
+    def make():
+        try:
+            for item in items:
+                made.put((True, item))
+            made.put((False, None))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, raised there
+            made.put((None, exc))
+
+    threading.Thread(target=make, name="detect-maps", daemon=True).start()
+    while True:
+        more, item = made.get()
+        if more is None:
+            raise item
+        if not more:
+            return
+        yield item
+
+
 def _colourful(hsv: np.ndarray, sat: np.ndarray, val: np.ndarray) -> np.ndarray:
     """Saturated (coloured field) regions: saturated pixels unlike the table, whose colour is
     the median of the frame's edge (a wooden or felt table is itself saturated, in one hue)."""
@@ -271,9 +306,10 @@ def _unlike_table(hsv: np.ndarray, sat: np.ndarray) -> np.ndarray:
                     for c in (0, 1))
     if t_sat < 60:  # a grey, white or dark table: any saturated pixel
         return sat > max(70.0, t_sat + 45)
-    d = np.abs(hsv[..., 0].astype(np.int16) - int(t_hue))
-    d = np.minimum(d, 180 - d)  # hue is circular
-    return (sat > 70) & ((d > 12) | (sat > t_sat + 60))
+    # hue is circular: each hue's distance from the table's, looked up per pixel
+    d = np.abs(np.arange(256, dtype=np.int16) - int(t_hue))
+    far = (np.minimum(d, 180 - d) > 12)[hsv[..., 0]]
+    return (sat > 70) & (far | (sat > t_sat + 60))
 
 
 def _paired_fields(contours, min_area: float, max_area: float, shape=CARD_SHAPE):
@@ -424,11 +460,10 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     blobs, field_areas = [], []
     field_grown_areas: list[float] = []  # each field outline's, grown to its card
     apart = max(2, int(round(ms * 0.06)))
-    for name, m, mode in _maps(small, apart):
+    for name, contours in _ahead(_map_contours(small, apart)):
         is_field = name in _FIELD_MAPS
         grid = name in _LIGHT_MAPS  # touching white borders merge into one blob there
         parted = name == "parted fields"
-        contours, _ = cv2.findContours(m, mode, cv2.CHAIN_APPROX_SIMPLE)
         found = []
         for cnt in contours:
             if grid and extra:
