@@ -8,7 +8,8 @@ photo benchmark's tables of real crops (:mod:`benchmarks.photo_bench`).
 Steps (each includes the ones above it):
 
 1. ``before``: the reader and detector of 41f6266;
-2. ``detector``: the detector's maps and outlines computed faster (the same outlines, bit for bit);
+2. ``detector``: the detector's maps and outlines computed faster, its maps made on a helper
+   thread (the same outlines, bit for bit);
 3. ``reading``: outlines read from the outside in, none inside a card read surely, groups
    settled at a lower probability (:data:`vision.recognize.COVER_SURE`, ``CARD_SURE``,
    ``REST_UNLESS_NONE``);
@@ -48,6 +49,8 @@ def _old_module(name: str, path: str, fix=lambda s: s):
                          capture_output=True, text=True).stdout
     spec = importlib.util.spec_from_loader(name, loader=None)
     mod = importlib.util.module_from_spec(spec)
+    mod.__file__ = str(ROOT / path)  # (the model is found beside it)
+    sys.modules[name] = mod  # (dataclasses look their module up)
     exec(compile(fix(src), f"{BEFORE}:{path}", "exec"), mod.__dict__)
     return mod
 
