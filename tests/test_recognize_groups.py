@@ -96,3 +96,9 @@ def test_cards_are_prepared_alike_on_the_threads_and_in_the_caller(table_photo, 
     inline = recognize._prepared(img, quads)
     assert len(threaded) == len(inline) == 9
     assert all(np.array_equal(a, b) for a, b in zip(threaded, inline))
+
+
+@pytest.mark.parametrize("h,w", [(300, 300), (270, 480), (40, 400)])
+def test_a_photo_without_outlines_reads_no_card(h, w):
+    """A square photo has no whole-frame outline; a blank one no outline at all."""
+    assert CardReader().read(np.full((h, w, 3), 128, np.uint8)) == []

@@ -231,7 +231,7 @@ class CardReader:
         probs: list = [None] * len(firsts)
         covered = [False] * len(firsts)
         todo = list(range(len(firsts)))
-        whole_probs = None
+        whole_probs = None if whole is not None else np.zeros((0, len(self.classes)))
         while todo or whole_probs is None:
             ready = [i for i in todo if all(probs[j] is not None or covered[j] for j in holders[i])]
             batch = []
@@ -240,7 +240,8 @@ class CardReader:
                     covered[i] = True
                 else:
                     batch.append(i)
-            todo = [i for i in todo if i not in set(ready)]
+            done = set(ready)
+            todo = [i for i in todo if i not in done]
             extra = [whole] if whole is not None and whole_probs is None else []
             if not batch and not extra:
                 continue
