@@ -20,6 +20,10 @@ portrait (:func:`vision.card_shape.order_quad`; the classifier reads cards eithe
 
 from __future__ import annotations
 
+import math
+import queue
+import threading
+
 import cv2
 import numpy as np
 
@@ -45,9 +49,20 @@ def quad_iou(a: Quad, b: Quad) -> float:
     return float(inter / ua) if ua > 0 else 0.0
 
 
+def _width_height(q: Quad) -> tuple[float, float]:
+    """An ordered quad's width (the mean of its short edges) and height (of its long ones), in
+    float64: for the shape tests only (:func:`_sides` computes the sides outlines are grown by)."""
+    # plain floats: a few thousand quads a photo (numpy's norm costs 10x more on 2-vectors)
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q.tolist()
+    w = (math.hypot(x1 - x0, y1 - y0) + math.hypot(x2 - x3, y2 - y3)) / 2
+    h = (math.hypot(x3 - x0, y3 - y0) + math.hypot(x2 - x1, y2 - y1)) / 2
+    return w, h
+
+
 def _sides(quad: Quad) -> tuple[np.ndarray, float, float]:
     """An outline ordered (:func:`order_quad`), with its width (the mean of its short edges)
     and height (the mean of its long ones)."""
+    # (in float32 as numpy computes it: the grown outlines keep their exact corners)
     q = order_quad(quad)
     w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
     h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
@@ -64,9 +79,29 @@ def _scaled(q: Quad, fx: float, fy: float) -> Quad:
 
 def _grow(quad: Quad, border: float = BORDER) -> Quad:
     """A field outline grown by the card border to the card's outline."""
-    q, w, h = _sides(quad)
+    return _grow_many([quad], border)[0]
+
+
+def _grow_many(quads: list[Quad], border: float = BORDER) -> list[Quad]:
+    """Each field outline grown by the card border to the card's outline: :func:`_sides` and
+    :func:`_scaled` for all of them at once, with the same float32 arithmetic (the same corners
+    to the bit; a photo grows a few hundred outlines)."""
+    if not quads:
+        return []
+    q = np.array([order_quad(x) for x in quads], np.float32)
+
+    def length(d):
+        return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])  # np.linalg.norm's float32 result
+
+    w = ((length(q[:, 1] - q[:, 0]) + length(q[:, 2] - q[:, 3])) / 2).astype(np.float64)
+    h = ((length(q[:, 3] - q[:, 0]) + length(q[:, 2] - q[:, 1])) / 2).astype(np.float64)
     fw = 1 / (1 - 2 * border)
-    return _scaled(q, fw, 1 + 2 * border * (w * fw) / max(h, 1))
+    fy = (1 + 2 * border * (w * fw) / np.maximum(h, 1)).astype(np.float32)[:, None]
+    c = q.mean(1)
+    u = (q[:, 1] - q[:, 0] + q[:, 2] - q[:, 3]) / 2 / 2 * fw
+    v = (q[:, 3] - q[:, 0] + q[:, 2] - q[:, 1]) / 2 / 2 * fy
+    corners = np.stack([c - u - v, c + u - v, c + u + v, c - u + v], 1)
+    return [order_quad(k) for k in corners]
 
 
 #: Height / width of an outline that may be a card (a card seen from above: 1.55, give or take
@@ -103,8 +138,7 @@ def _quad_from_contour(cnt, min_area: float, max_area: float, shape=CARD_SHAPE):
             return None
         quad = cv2.boxPoints(rect).astype(np.float32)
     quad = order_quad(quad)
-    w = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-    h = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    w, h = _width_height(quad)
     if w < 8:
         return None
     ratio = h / w
@@ -113,26 +147,54 @@ def _quad_from_contour(cnt, min_area: float, max_area: float, shape=CARD_SHAPE):
     if ratio < CARD_SHAPE[0] and harea < 0.9 * cv2.contourArea(quad):
         return None  # a near-square outline must be filled like a card's (a round pawn is not)
     # each corner angle: no more than ~45 degrees off square (a card under a steep perspective)
+    p = quad.tolist()
     for i in range(4):
-        a, b, c = quad[i - 1], quad[i], quad[(i + 1) % 4]
-        v1, v2 = a - b, c - b
-        cosang = float(np.dot(v1, v2) / (np.linalg.norm(v1) * np.linalg.norm(v2) + 1e-6))
+        (ax, ay), (bx, by), (cx, cy) = p[i - 1], p[i], p[(i + 1) % 4]
+        v1x, v1y, v2x, v2y = ax - bx, ay - by, cx - bx, cy - by
+        cosang = (v1x * v2x + v1y * v2y) / (math.hypot(v1x, v1y) * math.hypot(v2x, v2y) + 1e-6)
         if abs(cosang) > 0.7:
             return None
     return quad
+
+
+def percentile_u8(image: np.ndarray, q: float, channel: int = 0) -> float:
+    """``np.percentile(image[..., channel], q)`` (linear interpolation) of a uint8 image, from its
+    histogram: the same number, without sorting half a million pixels."""
+    hist = cv2.calcHist([image], [channel], None, [256], [0, 256])
+    return _percentile_of_hist(hist, q)
+
+
+def _percentile_of_hist(hist: np.ndarray, q: float) -> float:
+    """The ``q``-th percentile of the values counted in ``hist`` (256 bins), as numpy's default
+    (linear) method computes it: the same arithmetic on the same two order statistics."""
+    cum = np.cumsum(np.asarray(hist, np.float64).ravel())
+    n = int(cum[-1])
+    if n == 0:
+        raise ValueError("percentile of no values")
+    virtual = (n - 1) * (q / 100)
+    below = min(int(math.floor(virtual)), n - 1)
+    gamma = virtual - below
+    a = float(np.searchsorted(cum, below, side="right"))
+    b = float(np.searchsorted(cum, min(below + 1, n - 1), side="right"))
+    diff = b - a
+    return b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma
 
 
 def _white_balanced(img: np.ndarray) -> np.ndarray:
     """The image with its brightest tones made neutral (white patch on the 98th percentile of
     each channel): under warm or cold light a card's white border is tinted and would read as
     a saturated colour."""
-    p = np.percentile(img.reshape(-1, 3)[::29], 98, axis=0).astype(np.float32)
+    sample = np.ascontiguousarray(img.reshape(-1, 3)[::29]).reshape(-1, 1, 3)
+    p = np.array([percentile_u8(sample, 98, c) for c in range(3)]).astype(np.float32)
     if p.min() < 40:  # nothing bright to balance against (a dark, empty frame)
         return img
     gain = p.max() / p
     if gain.max() < 1.03:
         return img
-    return cv2.convertScaleAbs(img.astype(np.float32) * gain[None, None, :])
+    # each channel's 256 values scaled as convertScaleAbs would scale them (float32, rounded
+    # half to even, saturated), applied by table lookup
+    lut = np.clip(np.rint(np.arange(256, dtype=np.float32)[:, None] * gain[None, :]), 0, 255)
+    return cv2.LUT(img, lut.astype(np.uint8).reshape(256, 1, 3))
 
 
 #: Maps of coloured fields (a card is the outline grown by its border) and of light regions.
@@ -148,7 +210,7 @@ def _maps(small: np.ndarray, apart_px: int = 0):
     grown back by :func:`_expand`)."""
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
-    med = float(np.median(blur))
+    med = percentile_u8(blur, 50)  # the median
     edges = cv2.Canny(blur, max(10, 0.45 * med), max(30, 1.1 * med) + 20)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     # the area between edges: the inside of closed outlines
@@ -171,7 +233,7 @@ def _maps(small: np.ndarray, apart_px: int = 0):
     colourful = _colourful(hsv, sat, val)
     yield "fields", colourful, cv2.RETR_EXTERNAL
     # white regions (card borders on dark or coloured tables)
-    white = ((sat < 60) & (val > max(120.0, float(np.percentile(val, 60))))).astype(np.uint8) * 255
+    white = ((sat < 60) & (val > max(120.0, percentile_u8(hsv, 60, 2)))).astype(np.uint8) * 255
     yield "white", cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL
     # the coloured fields again under neutral light (a tinted white border reads as colour),
     # then parted where touching cards' fields are joined by thin bridges
@@ -183,6 +245,39 @@ def _maps(small: np.ndarray, apart_px: int = 0):
     if apart_px > 0:
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * apart_px + 1,) * 2)
         yield "parted fields", cv2.erode(colourful, disc), cv2.RETR_EXTERNAL
+
+
+def _map_contours(small: np.ndarray, apart_px: int):
+    """(name, outer contours) of each of :func:`_maps`."""
+    for name, m, mode in _maps(small, apart_px):
+        yield name, cv2.findContours(m, mode, cv2.CHAIN_APPROX_SIMPLE)[0]
+
+
+def _ahead(items):
+    """The items of a generator, made on a helper thread while the caller works on the ones
+    before (the maps are OpenCV's work, which lets go of the interpreter; their outlines are the
+    caller's Python). In the caller's thread when OpenCV is limited to one thread."""
+    if cv2.getNumThreads() <= 1:
+        yield from items
+        return
+    made: queue.Queue = queue.Queue()  # unbounded: the helper never waits for the caller
+
+    def make():
+        try:
+            for item in items:
+                made.put((True, item))
+            made.put((False, None))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, raised there
+            made.put((None, exc))
+
+    threading.Thread(target=make, name="detect-maps", daemon=True).start()
+    while True:
+        more, item = made.get()
+        if more is None:
+            raise item
+        if not more:
+            return
+        yield item
 
 
 def _colourful(hsv: np.ndarray, sat: np.ndarray, val: np.ndarray) -> np.ndarray:
@@ -204,14 +299,17 @@ def _unlike_table(hsv: np.ndarray, sat: np.ndarray) -> np.ndarray:
     """Pixels saturated enough to be a card's field and not the table's own colour."""
     h, w = sat.shape
     b = max(2, min(h, w) // 20)
-    edge = np.concatenate([hsv[:b].reshape(-1, 3), hsv[-b:].reshape(-1, 3),
-                           hsv[:, :b].reshape(-1, 3), hsv[:, -b:].reshape(-1, 3)])
-    t_hue, t_sat = float(np.median(edge[:, 0])), float(np.median(edge[:, 1]))
+    # the frame's edge (its corners twice): the median hue and saturation of its four strips
+    strips = [np.ascontiguousarray(hsv[:b]), np.ascontiguousarray(hsv[-b:]),
+              np.ascontiguousarray(hsv[:, :b]), np.ascontiguousarray(hsv[:, -b:])]
+    t_hue, t_sat = (_percentile_of_hist(sum(cv2.calcHist([s], [c], None, [256], [0, 256]) for s in strips), 50)
+                    for c in (0, 1))
     if t_sat < 60:  # a grey, white or dark table: any saturated pixel
         return sat > max(70.0, t_sat + 45)
-    d = np.abs(hsv[..., 0].astype(np.int16) - int(t_hue))
-    d = np.minimum(d, 180 - d)  # hue is circular
-    return (sat > 70) & ((d > 12) | (sat > t_sat + 60))
+    # hue is circular: each hue's distance from the table's, looked up per pixel
+    d = np.abs(np.arange(256, dtype=np.int16) - int(t_hue))
+    far = (np.minimum(d, 180 - d) > 12)[hsv[..., 0]]
+    return (sat > 70) & (far | (sat > t_sat + 60))
 
 
 def _paired_fields(contours, min_area: float, max_area: float, shape=CARD_SHAPE):
@@ -247,14 +345,12 @@ def _paired_fields(contours, min_area: float, max_area: float, shape=CARD_SHAPE)
         mid = [j for j in mid if j != i and j != k]
         if mid:
             groups.append((i, k, max(mid, key=lambda j: a[j])))
+    quads = [q for g in groups
+             if (q := _quad_from_contour(cv2.convexHull(np.vstack([pieces[i] for i in g])),
+                                         min_area, max_area, shape)) is not None]
     out = []
-    for g in groups:
-        q = _quad_from_contour(cv2.convexHull(np.vstack([pieces[i] for i in g])), min_area, max_area,
-                               shape)
-        if q is not None:
-            out.append((cv2.contourArea(q), q))
-            grown = _grow(q)
-            out.append((cv2.contourArea(grown), grown))
+    for q, grown in zip(quads, _grow_many(quads)):
+        out += [(cv2.contourArea(q), q), (cv2.contourArea(grown), grown)]
     return out
 
 
@@ -316,7 +412,7 @@ def _field_boxes(contours, min_area: float, max_area: float, n: int = 3):
     groups = [[c] for c in big]
     if len(big) >= 2:
         groups.append(big[:2])
-    out = []
+    boxes = []
     for g in groups:
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(np.vstack(g))
         if rw * rh < 0.5 * min_area:
@@ -327,8 +423,9 @@ def _field_boxes(contours, min_area: float, max_area: float, n: int = 3):
             rw, rh = max(rw, rh * FIELD_RATIO), max(rh, rw / FIELD_RATIO)
         if rw * rh > max_area:
             continue
-        q = order_quad(cv2.boxPoints(((cx, cy), (rw, rh), ang)))
-        g2 = _grow(q)
+        boxes.append(order_quad(cv2.boxPoints(((cx, cy), (rw, rh), ang))))
+    out = []
+    for q, g2 in zip(boxes, _grow_many(boxes)):
         out += [(cv2.contourArea(q), q), (cv2.contourArea(g2), g2)]
     return out
 
@@ -359,14 +456,15 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     h, w = small.shape[:2]
-    cands: list[tuple[float, Quad]] = []
-    blobs, field_quads, field_areas = [], [], []
+    cands: list = []
+    blobs, field_areas = [], []
+    field_grown_areas: list[float] = []  # each field outline's, grown to its card
     apart = max(2, int(round(ms * 0.06)))
-    for name, m, mode in _maps(small, apart):
+    for name, contours in _ahead(_map_contours(small, apart)):
         is_field = name in _FIELD_MAPS
         grid = name in _LIGHT_MAPS  # touching white borders merge into one blob there
         parted = name == "parted fields"
-        contours, _ = cv2.findContours(m, mode, cv2.CHAIN_APPROX_SIMPLE)
+        found = []
         for cnt in contours:
             if grid and extra:
                 blobs.append(cnt)
@@ -375,20 +473,21 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
                 continue
             if parted:
                 q = _expand(q, apart)
+            found.append(q)
+        # a coloured field (or an outline that may be the field inside a dark border):
+        # the card is that outline grown by the border
+        for q, g in zip(found, _grow_many(found)):
             cands.append((cv2.contourArea(q), q))
-            if is_field:
-                field_quads.append(q)
-            # a coloured field (or an outline that may be the field inside a dark border):
-            # the card is that outline grown by the border
-            g = _grow(q)
             cands.append((cv2.contourArea(g) * (1.0 if is_field else 0.999), g))
+            if is_field:
+                field_grown_areas.append(cv2.contourArea(g))
         if is_field and not parted:
             if extra and name == "fields":
                 cands.extend(_field_boxes(contours, min_area, max_area))
             paired = _paired_fields(contours, min_area, max_area)
             cands.extend(paired)
             field_areas += [a for a, _ in paired[1::2]]
-            field_areas += [cv2.contourArea(_grow(q)) for q in field_quads]
+            field_areas += field_grown_areas
     card_area = float(np.median(field_areas)) if field_areas else None
     for cnt in blobs:
         cands.extend((0.5 * cv2.contourArea(g), g)
@@ -399,23 +498,27 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
 def _dedup(cands: list[tuple[float, Quad]], iou: float, limit: int = 10**9) -> list[Quad]:
     """The candidates, largest first, without those overlapping a kept one by ``iou``. Only
     quads of about the same centre and area can overlap that much: the exact overlap is
-    computed for those alone (a few hundred candidates otherwise cost ~20 ms)."""
+    computed for those alone (a few hundred candidates otherwise cost ~20 ms), and which pairs
+    those are is found for all candidates at once."""
     cands = sorted(cands, key=lambda t: -t[0])
-    kept: list[Quad] = []
-    centres = np.zeros((len(cands), 2), np.float32)
-    areas = np.zeros(len(cands), np.float32)
-    for _, q in cands:
-        c = q.mean(0)
-        a = abs(cv2.contourArea(q))
-        n = len(kept)
-        near = np.flatnonzero((np.abs(centres[:n] - c).max(1) < 0.5 * np.sqrt(max(a, 1.0)))
-                              & (areas[:n] > iou * a) & (areas[:n] * iou < a))
-        if all(quad_iou(q, kept[i]) < iou for i in near):
-            centres[n], areas[n] = c, a
-            kept.append(q)
+    if not cands:
+        return []
+    pts = np.array([q for _, q in cands], np.float64).reshape(-1, 4, 2)
+    centres = pts.mean(1)
+    x, y = pts[..., 0], pts[..., 1]
+    areas = np.abs((x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y).sum(1)) / 2
+    # [i, j]: j may overlap i by ``iou`` (a necessary condition: the exact test decides)
+    near = ((np.abs(centres[None] - centres[:, None]).max(2) < 0.5 * np.sqrt(np.maximum(areas, 1.0))[:, None])
+            & (areas[None] > iou * areas[:, None]) & (areas[None] * iou < areas[:, None]))
+    kept: list[int] = []
+    is_kept = np.zeros(len(cands), bool)
+    for i, (_, q) in enumerate(cands):
+        if all(quad_iou(q, cands[j][1]) < iou for j in np.flatnonzero(near[i, :i] & is_kept[:i])):
+            kept.append(i)
+            is_kept[i] = True
             if len(kept) >= limit:
                 break
-    return kept
+    return [cands[i][1] for i in kept]
 
 
 #: Hue bands (OpenCV hue, 0-180) of the cards' field colours: red, orange/yellow, green,
@@ -432,7 +535,7 @@ def find_field_quads(image: np.ndarray, min_side: float | None = None) -> list[Q
     small, scale, _, min_area, max_area = _work_image(image, min_side)
     hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    st = max(70.0, float(np.percentile(sat, 50)) + 45)
+    st = max(70.0, percentile_u8(hsv, 50, 1) + 45)
     colourful = (sat > st) & (val > 50)
     cands = []
     k = np.ones((5, 5), np.uint8)
@@ -446,7 +549,8 @@ def find_field_quads(image: np.ndarray, min_side: float | None = None) -> list[Q
         for cnt in sorted(contours, key=cv2.contourArea, reverse=True)[:2]:
             q = _quad_from_contour(cnt, min_area, max_area, TILTED_CARD_SHAPE)
             if q is not None:
-                cands += [(cv2.contourArea(q), q), (cv2.contourArea(_grow(q)), _grow(q))]
+                g = _grow(q)
+                cands += [(cv2.contourArea(q), q), (cv2.contourArea(g), g)]
         cands.extend(_paired_fields(sorted(contours, key=cv2.contourArea, reverse=True)[:4],
                                     min_area, max_area, TILTED_CARD_SHAPE))
     out = [order_quad(k2 / scale) for k2 in _dedup(cands, _DEDUP_IOU)]
