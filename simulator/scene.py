@@ -62,5 +62,5 @@ class Scene:
 
     def static_key(self) -> tuple:
         """Everything but the arms: scenes with equal keys look the same under the arms."""
-        return (self.grid, self.pawn, self.discard[-3:], min(self.draw_count, 60), self.draw_top,
+        return (self.grid, self.pawn, self.discard[-3:], self.draw_count, self.draw_top,
                 self.extras)

@@ -40,11 +40,12 @@ from companion.cards import BACK, FACE_SETS
 from .geometry import (CARD_MM, REGION_NAMES, CalibrationFailed, Layout, LensModel, View,
                        cell_name, detect_markers, follow_view, view_from_grid_cards,
                        view_from_markers)
-from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, RegionReading, TableReading,
-                               look_difference)
+from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, Reach, RegionReading,
+                               TableReading, look_difference)
 
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .pawn import find_pawn
+from .reaches import ArmTracker
 from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
@@ -282,6 +283,10 @@ class TableReader:
         self.region_names = tuple(names)
         self.view = view
         self.detector: ChangeDetector | None = None
+        self._arms: ArmTracker | None = None
+        self._pile_wait = 0
+        #: (the frame its arm came in, reach) for every reach handed out on a reading, in order
+        self.reach_log: list[tuple[int, Reach]] = []
         if view is not None:
             self._make_detector(view)
         self._quiet = 0
@@ -303,12 +308,20 @@ class TableReader:
         self._touched: set[str] = set()  # regions a hand or arm was over since the last look
 
     def _make_detector(self, view: View) -> None:
+        moved = view.moved_by(self.view, self.layout) if self.view is not None else math.inf
         regions = {n: self.layout.regions[n] for n in self.region_names}
         if self.detector is None:
             self.detector = ChangeDetector(view, self.layout, regions)
         else:
             self.detector.set_view(view)
         self.view = view
+        det = self.detector
+        old = self._arms
+        self._arms = ArmTracker(view, self.layout, det.boxes, det.scale, det.small_size,
+                                band_threshold=det.band_threshold,
+                                motion_threshold=det.motion_threshold)
+        if old is not None:  # a new view: the arms seen so far still count
+            self._arms.carry(old, same_place=moved < 8.0)
 
     @property
     def last_reading(self) -> TableReading | None:
@@ -329,6 +342,7 @@ class TableReader:
                 return FrameReport("no-view", _ms(start))
         change, cur = self.detector.measure(frame)
         self.last_change = change
+        self._arms.update(cur, change, self.frames)
         if change.moving:
             self._quiet = 0
             self._restart_votes()
@@ -373,7 +387,7 @@ class TableReader:
             return FrameReport("calibrating", _ms(start))
         voting = {n for n in self.region_names if len(self._votes[n])}
         todo = set(changed) | voting | self._postponed
-        if not todo and not self._dirty and not self._pawn_dirty:
+        if not todo and not self._dirty and not self._pawn_dirty and not self._arms.pending_draw():
             self.detector.follow_drift(cur, change)
             return FrameReport("quiet", _ms(start))
         self._postponed = set()
@@ -547,7 +561,10 @@ class TableReader:
         if any(len(v) for n, v in self._votes.items() if n != "draw") or self._pawn_dirty \
                 or self._postponed - {"draw"}:
             return None
-        if not self._dirty:
+        if not self._dirty and not self._arms.pending_draw():
+            return None
+        if any(not a.decided for a in self._arms.done) and self._pile_wait < PILE_WAIT:
+            self._pile_wait += 1  # a reach waits for the draw pile's verdict: a frame or two
             return None
         if self.game == "grid" and any(cell_name(r, c) not in self._state
                                        for r in range(5) for c in range(5)):
@@ -571,8 +588,12 @@ class TableReader:
         self._seq += 1
         changed = tuple(sorted(self._dirty))
         self._dirty = set()
+        self._pile_wait = 0
+        came = self._arms.take(force=True)
+        self.reach_log += came
         reading = TableReading(self._seq, t, cells, self._state.get("discard"), self._pawn,
-                               self._draw_changes, changed, self.view.source if self.view else "")
+                               self._draw_changes, changed, self.view.source if self.view else "",
+                               tuple(r for _, r in came))
         self._last = reading
         return reading
 
@@ -584,6 +605,9 @@ class TableReader:
         self._last = None
         self._pawn_dirty = self.game == "grid"
 
+
+#: Quiet frames a reading waits for the draw pile's verdict on a reach (then: unknown).
+PILE_WAIT = 10
 
 #: Change (the detector's measure) that makes a region a hand was over worth reading again;
 #: sensor noise and compression stay near 0.3, a card put down where its twin lay about 1.

@@ -1,0 +1,384 @@
+"""Who reached: every arm over the table, the side of the mat it came in by, where its hand went,
+and how many cards it took from the draw pile.
+
+:class:`ArmTracker` works on the change detector's small grey frames (:mod:`vision.stabilise`).
+While the border band differs from the table (hands over it), it compares each frame with the
+table as it last lay still: what differs and touches a piece of the band that changed is an
+arm. An arm's **side** is the band it crosses (``band-north`` ... ``band-west``): an arm comes in
+from its owner's side of the table, so a player reaching over the table to the far half still
+crosses their own side's band. Two arms at once are two blobs, or one blob that crosses two
+sides' bands (arms that cross each other over the table): each side's arm is then the part of
+the blob in line with where it crosses its band.
+
+An arm's **hand** is its deepest point (the farthest from its band, less a few centimetres for
+the shadow it throws); the regions its hand rested over (two frames in a row at about the same
+place) are the reach's ``regions``, in the order it went there.
+
+**Draws**: the draw pile's look (its crop of the small frame) is kept whenever no arm is over it
+and nothing moves there. A real pile is never squared: its top card lies a little off the one
+below, so the pile looks different once a card is gone (and in Flip the next card's other face
+shows). A reach whose hand rested on the pile is compared with the pile's look before it came
+and once the pile is clear and still again: the same look is no draw (``lifted=0``: it reached
+and put back, or straightened the pile), another look is one card (``lifted=1``); a look in
+between, or two arms at the pile between two clear looks that changed it, cannot be told
+(``lifted=None``: the referee asks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.reading import SIDES, Reach, look_difference
+
+from .geometry import Layout, View
+
+__all__ = ["ArmTracker", "SAME_PILE", "OTHER_PILE", "RIM_MM"]
+
+#: The outermost strip of the mat on each side (mm): an arm from a side crosses its strip.
+RIM_MM = 15.0
+#: The draw pile's look, grey pixels (width, height): about its size in the small frame.
+PILE_LOOK = (18, 26)
+#: Frames with nothing moving after which whatever lies on the mat's edge is the table.
+SETTLED_FRAMES = 30
+
+#: The draw pile's look differs by less than this after a reach: nothing was taken (sensor noise
+#: and slow light measure under 1, a pile whose top card went about 11 and up).
+SAME_PILE = 3.0
+#: ... by more than this: a card was taken. In between: cannot be told.
+OTHER_PILE = 6.0
+
+
+@dataclass
+class _Arm:
+    side: str | None
+    entry: float            # where along its side it crosses the band (mm)
+    came: int               # the frame it was first seen
+    seen: int               # the last frame it was seen
+    hand: tuple[float, float] | None = None
+    regions: list[str] = field(default_factory=list)
+    deepest: tuple[float, str | None] = (-1e9, None)
+    lifted: int | None = 0
+    at_pile: bool = False   # its hand rested on the draw pile (it waits for the pile's verdict)
+    decided: bool = True    # its ``lifted`` is known
+
+    def reach(self) -> Reach:
+        regions = list(self.regions) or ([self.deepest[1]] if self.deepest[1] else [])
+        return Reach(self.side, tuple(regions), self.lifted)
+
+
+class ArmTracker:
+    """Follows the arms over the table frame by frame and hands out their :class:`Reach` es.
+
+    ``boxes`` are the change detector's boxes (small-frame pixels) of the card regions and the
+    band pieces; ``scale`` its small frame's scale. Call :meth:`update` with every small frame
+    and its :class:`~vision.stabilise.FrameChange`, :meth:`take` for the reaches that are over.
+    """
+
+    def __init__(self, view: View, layout: Layout, boxes: dict[str, tuple[int, int, int, int]],
+                 scale: float, small_size: tuple[int, int], *, band_threshold: float = 9.0,
+                 motion_threshold: float = 4.0, skin_threshold: float = 12.0,
+                 hand_back_mm: float = 25.0, rest_mm: float = 12.0):
+        self.layout = layout
+        self.boxes = boxes
+        self.band_threshold = band_threshold
+        self.motion_threshold = motion_threshold
+        #: grey levels a pixel differs from the still table to be arm (or its shadow); the dark
+        #: skin tones differ from green cloth by only ~20
+        self.skin_threshold = skin_threshold
+        self.hand_back_mm = hand_back_mm
+        self.rest_mm = rest_mm
+        w, h = small_size
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+        pts = np.stack([(xs.ravel() + 0.5) / scale - 0.5, (ys.ravel() + 0.5) / scale - 0.5], 1)
+        mm = view.to_mat(pts)
+        self.mmx = mm[:, 0].reshape(h, w).astype(np.float32)
+        self.mmy = mm[:, 1].reshape(h, w).astype(np.float32)
+        self.inside = ((self.mmx >= 0) & (self.mmx <= layout.width) & (self.mmy >= 0)
+                       & (self.mmy <= layout.height)).astype(np.uint8)
+        self.cards = {n: b for n, b in boxes.items() if not n.startswith("band")}
+        self.bands = {n: b for n, b in boxes.items() if n.startswith("band")}
+        self.still: np.ndarray | None = None       # the table as it last lay still, no arm over it
+        self.arms: list[_Arm] = []
+        self.done: list[_Arm] = []
+        self.frame = 0
+        self._pile_look: np.ndarray | None = None  # the draw pile as last seen clear and still
+        self._pile_still = 0
+        self._pile_group: list[_Arm] = []          # arms at the pile since its last clear look
+        self._pile_before: np.ndarray | None = None
+        self._prev: np.ndarray | None = None
+        self._calm = 0
+        # the mat's rim on each side (its outermost RIM_MM): an arm from a side crosses it
+        self._rims = {}
+        for side in SIDES:
+            along, depth = _along_depth(side, self.mmx, self.mmy, layout)
+            ys, xs = np.nonzero((depth <= RIM_MM) & (self.inside > 0))
+            self._rims[side] = (ys, xs, along[ys, xs])
+
+    def carry(self, old: "ArmTracker", same_place: bool) -> None:
+        """Go on from ``old``, the tracker of the previous view: its arms and reaches, and where
+        the camera barely moved (a view fitted again to the markers), what the table looked like
+        (else the draw pile's verdicts pending are unknown)."""
+        self.arms, self.done, self.frame = old.arms, old.done, old.frame
+        if same_place and old.still is not None and old.still.shape == self.inside.shape:
+            self.still, self._prev, self._calm = old.still, old._prev, old._calm
+            self._pile_look, self._pile_group = old._pile_look, old._pile_group
+            self._pile_before, self._pile_still = old._pile_before, old._pile_still
+            return
+        for a in old._pile_group:
+            a.lifted, a.decided = None, True
+
+    # --- per frame ----------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """Arms are over the table, or a reach waits for the draw pile's verdict."""
+        return bool(self.arms) or any(not a.decided for a in self.done)
+
+    def update(self, cur: np.ndarray, change, frame: int | None = None) -> None:
+        """Take one small grey frame and what the change detector measured on it (``frame``: its
+        number, which the reaches' arrival is told in; else the tracker counts)."""
+        self.frame = self.frame + 1 if frame is None else frame
+        prev, self._prev = self._prev, cur
+        self._calm = 0 if change.moving else self._calm + 1
+        if self.still is None or prev is None:
+            if not change.moving and not change.hands:
+                self.still = cur.copy()
+            return
+        if self._calm >= SETTLED_FRAMES and self.arms:
+            # nothing has moved for a second: what lies on the edge is the table now (a pawn off
+            # the board, a cup), not an arm
+            for arm in list(self.arms):
+                self._close(arm)
+            self.still = cur.copy()
+        covered = self._follow(cur, prev, change)
+        self._watch_pile(cur, change, covered)
+
+    def _follow(self, cur: np.ndarray, prev: np.ndarray, change) -> np.ndarray | None:
+        """Find this frame's arms, match them to the arms already over the table; returns the
+        mask of arm pixels (None: no arm)."""
+        mask = (cv2.absdiff(cur, self.still) > self.skin_threshold).astype(np.uint8) & self.inside
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        # an arm's outline or a wrist's crease can cut it in two where it looks like the cloth
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        count, labels = cv2.connectedComponents(mask, connectivity=8)
+        entries = []  # (blob, side, first, last) along the edge it crosses
+        for side, (rys, rxs, ralong) in self._rims.items():
+            at = labels[rys, rxs]
+            for blob in np.unique(at[at > 0]):
+                for lo, hi in _runs(np.sort(ralong[at == blob])):
+                    entries.append((int(blob), side, lo, hi))
+        if not entries:
+            if not self.arms and not change.moving:
+                self.still = cur.copy()  # the table at rest: what arms are measured against
+            for arm in [a for a in self.arms if self.frame - a.seen >= 2]:
+                self._close(arm)
+            return None
+        arm_mask = np.zeros_like(mask)
+        pixels = {}
+        for blob in {e[0] for e in entries}:
+            ys, xs = np.nonzero(labels == blob)
+            arm_mask[ys, xs] = 1
+            moved = float((cv2.absdiff(cur[ys, xs], prev[ys, xs]) > self.skin_threshold).mean())
+            pixels[blob] = (ys, xs, moved > 0.03)
+        entries = self._one_per_corner(entries)
+        # a blob that holds an arm seen before is that arm (and any arm that crossed it before
+        # this frame): where it touches another edge, its shadow or its side spills over
+        known = {e[0] for e in entries if self._match(e[1], (e[2] + e[3]) / 2) is not None}
+        seen: set[int] = set()
+        for blob, side, lo, hi in entries:
+            ys, xs, moving = pixels[blob]
+            hand, depth = self._hand(side or "north", xs, ys, lo, hi)
+            entry = (lo + hi) / 2
+            arm = self._match(side, entry)
+            if arm is None or id(arm) in seen:
+                if not moving or blob in known:
+                    continue  # something lying still on the edge, or a known arm's spill
+                arm = _Arm(side, entry, self.frame, self.frame)
+                self.arms.append(arm)
+            seen.add(id(arm))
+            arm.seen, arm.entry = self.frame, entry
+            if side is not None:
+                self._place_hand(arm, hand, depth)
+        for arm in [a for a in self.arms if id(a) not in seen and self.frame - a.seen >= 2]:
+            self._close(arm)
+        return arm_mask
+
+    def _one_per_corner(self, entries: list) -> list:
+        """One blob crossing two neighbouring sides near their shared corner is one arm that came
+        in at the corner: the side it crosses most widely, or no side when that is not clear."""
+        out = list(entries)
+        L = self.layout
+        for a in entries:
+            for b in entries:
+                if a is b or a[0] != b[0] or a not in out or b not in out:
+                    continue
+                corner = _corner(a[1], b[1])
+                if corner is None:
+                    continue
+                if not (_near_corner(a, corner, L) and _near_corner(b, corner, L)):
+                    continue
+                wa, wb = a[3] - a[2], b[3] - b[2]
+                out.remove(a)
+                out.remove(b)
+                keep = a if wa >= wb else b
+                side = keep[1] if max(wa, wb) >= 1.5 * min(wa, wb) else None
+                known = [e for e in (a, b) if self._match(e[1], (e[2] + e[3]) / 2)]
+                if len(known) == 2:
+                    out += [a, b]  # two arms seen before, one over the other now
+                elif known:
+                    out.append(known[0])  # an arm seen before, spilling over the corner
+                else:
+                    out.append((keep[0], side, keep[2], keep[3]))
+        return out
+
+    def _along_depth(self, side: str, xs, ys) -> tuple[np.ndarray, np.ndarray]:
+        """Each pixel's place along ``side``'s edge and its depth into the table from it (mm)."""
+        return _along_depth(side, self.mmx[ys, xs], self.mmy[ys, xs], self.layout)
+
+    def _hand(self, side: str, xs, ys, lo: float, hi: float) -> tuple[tuple[float, float], float]:
+        """The hand of the arm from ``side`` that crosses its edge between ``lo`` and ``hi``:
+        (the hand's point in mat mm, its depth). Only the part of the blob in line with where
+        the arm crosses the edge counts (arms crossing each other make one blob)."""
+        along, depth = self._along_depth(side, xs, ys)
+        keep = (along >= lo - 15.0) & (along <= hi + 15.0)
+        along, depth = along[keep], depth[keep]
+        if not depth.size:
+            return self._point(side, (lo + hi) / 2, 0.0), 0.0
+        tip = float(np.percentile(depth, 99))
+        at = float(np.median(along[depth >= tip - 8.0]))
+        d = max(0.0, tip - self.hand_back_mm)
+        return self._point(side, at, d), d
+
+    def _point(self, side: str, along: float, depth: float) -> tuple[float, float]:
+        L = self.layout
+        return {"north": (along, depth), "south": (along, L.height - depth), "west": (depth, along),
+                "east": (L.width - depth, along)}[side]
+
+    def _match(self, side: str | None, entry: float) -> _Arm | None:
+        near = [a for a in self.arms if a.side == side and abs(a.entry - entry) < 120.0]
+        return min(near, key=lambda a: abs(a.entry - entry)) if near else None
+
+    def _place_hand(self, arm: _Arm, hand: tuple[float, float], depth: float) -> None:
+        region = self._region_at(hand)
+        if depth > arm.deepest[0]:
+            arm.deepest = (depth, region)
+        rests = arm.hand is not None and np.hypot(hand[0] - arm.hand[0], hand[1] - arm.hand[1]) < self.rest_mm
+        arm.hand = hand
+        if rests and region is not None and region not in arm.regions:
+            arm.regions.append(region)
+            if region == "draw":
+                self._join_pile(arm)
+
+    def _region_at(self, point: tuple[float, float]) -> str | None:
+        x, y = point
+        for name in self.cards:
+            r = self.layout.regions.get(name)
+            if r is not None and r.x0 - 5 <= x <= r.x1 + 5 and r.y0 - 5 <= y <= r.y1 + 5:
+                return name
+        return None
+
+    def _close(self, arm: _Arm) -> None:
+        self.arms.remove(arm)
+        if not arm.regions and arm.deepest[1] == "draw":
+            self._join_pile(arm)  # its hand went to the pile without resting: judge it all the same
+        self.done.append(arm)
+
+    # --- the draw pile ------------------------------------------------------------------------
+
+    def _join_pile(self, arm: _Arm) -> None:
+        if not self._pile_group:
+            self._pile_before = self._pile_look
+        arm.at_pile, arm.decided, arm.lifted = True, False, None
+        self._pile_group.append(arm)
+
+    def _watch_pile(self, cur: np.ndarray, change, covered: np.ndarray | None) -> None:
+        box = self.cards.get("draw")
+        if box is None:
+            return
+        x0, y0, x1, y1 = box
+        clear = change.motion.get("draw", 0.0) <= self.motion_threshold and (
+            covered is None or covered[y0:y1, x0:x1].mean() < 0.02)
+        self._pile_still = self._pile_still + 1 if clear else 0
+        if self._pile_still < 2:
+            return
+        # a set size: a view fitted again moves the box by a pixel, the look must still compare
+        look = cv2.resize(cur[y0:y1, x0:x1], PILE_LOOK, interpolation=cv2.INTER_AREA)
+        self._pile_look = look
+        if self._pile_group and not any(a in self.arms and a.hand is not None
+                                        and self._region_at(a.hand) == "draw" for a in self._pile_group):
+            self._judge_pile(look)
+
+    def _judge_pile(self, after: np.ndarray) -> None:
+        """The pile is clear again: how many cards the arms at it since its last clear look took."""
+        d = look_difference(self._pile_before, after)
+        group, self._pile_group = self._pile_group, []
+        if d is None:
+            lifted = None
+        elif d < SAME_PILE:
+            lifted = 0
+        elif d > OTHER_PILE and len(group) == 1:
+            lifted = 1
+        else:
+            lifted = None  # a look in between, or several arms and the pile changed
+        for arm in group:
+            arm.lifted, arm.decided = lifted, True
+
+    # --- out ----------------------------------------------------------------------------------
+
+    def take(self, force: bool = False) -> list[tuple[int, Reach]]:
+        """The reaches that are over, (the frame the arm came in, reach) in the order they came
+        in; those still waiting for the pile's verdict stay unless ``force`` (then unknown)."""
+        ready = [a for a in self.done if a.decided or force]
+        if any(not a.decided for a in self.done) and not force:
+            # keep the order: nothing after a reach still waiting is handed out before it
+            first = min(a.came for a in self.done if not a.decided)
+            ready = [a for a in ready if a.came < first]
+        for a in ready:
+            self.done.remove(a)
+            if not a.decided:
+                a.lifted, a.decided = None, True
+                if a in self._pile_group:
+                    self._pile_group.remove(a)
+        ready.sort(key=lambda a: a.came)
+        return [(a.came, a.reach()) for a in ready]
+
+    def pending_draw(self) -> bool:
+        """A reach that is over took from the draw pile, or may have (a reading should say so)."""
+        return any(a.decided and a.lifted != 0 and a.at_pile for a in self.done)
+
+
+def _along_depth(side: str, X: np.ndarray, Y: np.ndarray, L: Layout) -> tuple[np.ndarray, np.ndarray]:
+    return {"north": (X, Y), "south": (X, L.height - Y), "west": (Y, X),
+            "east": (Y, L.width - X)}[side]
+
+
+def _runs(along: np.ndarray, gap: float = 20.0, least: float = 25.0) -> list[tuple[float, float]]:
+    """The stretches of the edge a blob covers (sorted positions, mm): split where it leaves a
+    gap, kept when an arm's width could fill them."""
+    if not along.size:
+        return []
+    cut = np.nonzero(np.diff(along) > gap)[0]
+    out = []
+    for part in np.split(along, cut + 1):
+        if part[-1] - part[0] >= least:
+            out.append((float(part[0]), float(part[-1])))
+    return out
+
+
+_CORNERS = {frozenset(("north", "west")): "nw", frozenset(("north", "east")): "ne",
+            frozenset(("south", "west")): "sw", frozenset(("south", "east")): "se"}
+
+
+def _corner(a: str | None, b: str | None) -> str | None:
+    return _CORNERS.get(frozenset((a, b)))
+
+
+def _near_corner(entry, corner: str, L: Layout, within: float = 80.0) -> bool:
+    """Whether an edge stretch reaches within ``within`` mm of ``corner``."""
+    _, side, lo, hi = entry
+    length = L.width if side in ("north", "south") else L.height
+    low_end = (side in ("north", "south") and "w" in corner) or (side in ("west", "east") and "n" in corner)
+    return lo <= within if low_end else hi >= length - within
