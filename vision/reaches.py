@@ -2,22 +2,25 @@
 and how many cards it took from the draw pile.
 
 :class:`ArmTracker` works on the change detector's small grey frames (:mod:`vision.stabilise`).
-While the border band differs from the table (hands over it), it compares each frame with the
-table as it last lay still: what differs and touches a piece of the band that changed is an
-arm. An arm's **side** is the band it crosses (``band-north`` ... ``band-west``): an arm comes in
+It compares each frame with the table as it last lay still (no arm over it, nothing moving):
+what differs and crosses the mat's rim (its outermost :data:`RIM_MM`, outside the border band
+where the cards never lie) is an arm, and the rim it crosses is its **side**. An arm comes in
 from its owner's side of the table, so a player reaching over the table to the far half still
-crosses their own side's band. Two arms at once are two blobs, or one blob that crosses two
-sides' bands (arms that cross each other over the table): each side's arm is then the part of
-the blob in line with where it crosses its band.
+crosses their own side's rim; an arm's shadow or flank that brushes a neighbouring side's rim
+belongs to the arm already seen (a new arm is a new blob, moving). Two arms at once are two
+blobs, or one blob that crosses two rims (arms crossing each other, or side by side): each
+arm is then the part of the blob in line with where it crosses its rim (less the lines of arms
+along the same axis).
 
 An arm's **hand** is its deepest point (the farthest from its band, less a few centimetres for
-the shadow it throws); the regions its hand rested over (two frames in a row at about the same
-place) are the reach's ``regions``, in the order it went there.
+the shadow it throws); the regions its hand was over in two frames in a row or more (a hand
+passing on its way, in or out, is over a region for one frame), or else the region of its
+deepest point, are the reach's ``regions``, in the order it went there.
 
 **Draws**: the draw pile's look (its crop of the small frame) is kept whenever no arm is over it
 and nothing moves there. A real pile is never squared: its top card lies a little off the one
 below, so the pile looks different once a card is gone (and in Flip the next card's other face
-shows). A reach whose hand rested on the pile is compared with the pile's look before it came
+shows). A reach whose hand went to the pile is compared with the pile's look before it came
 and once the pile is clear and still again: the same look is no draw (``lifted=0``: it reached
 and put back, or straightened the pile), another look is one card (``lifted=1``); a look in
 between, or two arms at the pile between two clear looks that changed it, cannot be told
@@ -59,9 +62,11 @@ class _Arm:
     seen: int               # the last frame it was seen
     hand: tuple[float, float] | None = None
     regions: list[str] = field(default_factory=list)
+    last_region: str | None = None  # the region its hand was over in the last frame
+    streak: int = 0                 # ... for so many frames in a row
     deepest: tuple[float, str | None] = (-1e9, None)
     lifted: int | None = 0
-    at_pile: bool = False   # its hand rested on the draw pile (it waits for the pile's verdict)
+    at_pile: bool = False   # its hand went to the draw pile (it waits for the pile's verdict)
     decided: bool = True    # its ``lifted`` is known
 
     def reach(self) -> Reach:
@@ -80,7 +85,7 @@ class ArmTracker:
     def __init__(self, view: View, layout: Layout, boxes: dict[str, tuple[int, int, int, int]],
                  scale: float, small_size: tuple[int, int], *, band_threshold: float = 9.0,
                  motion_threshold: float = 4.0, skin_threshold: float = 12.0,
-                 hand_back_mm: float = 25.0, rest_mm: float = 12.0):
+                 hand_back_mm: float = 25.0):
         self.layout = layout
         self.boxes = boxes
         self.band_threshold = band_threshold
@@ -89,7 +94,6 @@ class ArmTracker:
         #: skin tones differ from green cloth by only ~20
         self.skin_threshold = skin_threshold
         self.hand_back_mm = hand_back_mm
-        self.rest_mm = rest_mm
         w, h = small_size
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
         pts = np.stack([(xs.ravel() + 0.5) / scale - 0.5, (ys.ravel() + 0.5) / scale - 0.5], 1)
@@ -104,10 +108,11 @@ class ArmTracker:
         self.arms: list[_Arm] = []
         self.done: list[_Arm] = []
         self.frame = 0
-        self._pile_look: np.ndarray | None = None  # the draw pile as last seen clear and still
+        #: the draw pile as last seen clear and still: (the box it was cut from, its look)
+        self._pile_look: tuple[tuple[int, int, int, int], np.ndarray] | None = None
         self._pile_still = 0
         self._pile_group: list[_Arm] = []          # arms at the pile since its last clear look
-        self._pile_before: np.ndarray | None = None
+        self._pile_before: tuple[tuple[int, int, int, int], np.ndarray] | None = None
         self._prev: np.ndarray | None = None
         self._calm = 0
         # the mat's rim on each side (its outermost RIM_MM): an arm from a side crosses it
@@ -190,7 +195,12 @@ class ArmTracker:
         seen: set[int] = set()
         for blob, side, lo, hi in entries:
             ys, xs, moving = pixels[blob]
-            hand, depth = self._hand(side or "north", xs, ys, lo, hi)
+            # arms side by side along one axis in one blob (from facing sides, or neighbours on
+            # one side): each is found where the other's line is not
+            others = [(o_lo, o_hi) for o_blob, o_side, o_lo, o_hi in entries
+                      if o_blob == blob and (o_lo, o_hi, o_side) != (lo, hi, side)
+                      and _axis(o_side) == _axis(side)]
+            hand, depth = self._hand(side or "north", xs, ys, lo, hi, others)
             entry = (lo + hi) / 2
             arm = self._match(side, entry)
             if arm is None or id(arm) in seen:
@@ -238,12 +248,20 @@ class ArmTracker:
         """Each pixel's place along ``side``'s edge and its depth into the table from it (mm)."""
         return _along_depth(side, self.mmx[ys, xs], self.mmy[ys, xs], self.layout)
 
-    def _hand(self, side: str, xs, ys, lo: float, hi: float) -> tuple[tuple[float, float], float]:
+    def _hand(self, side: str, xs, ys, lo: float, hi: float,
+              others=()) -> tuple[tuple[float, float], float]:
         """The hand of the arm from ``side`` that crosses its edge between ``lo`` and ``hi``:
         (the hand's point in mat mm, its depth). Only the part of the blob in line with where
-        the arm crosses the edge counts (arms crossing each other make one blob)."""
+        the arm crosses the edge counts (arms crossing each other make one blob), less the
+        lines of ``others`` (the stretches where arms along the same axis cross their edges)."""
         along, depth = self._along_depth(side, xs, ys)
         keep = (along >= lo - 15.0) & (along <= hi + 15.0)
+        if others:  # (along is x for north and south alike, y for west and east)
+            alone = keep.copy()
+            for o_lo, o_hi in others:
+                alone &= (along < o_lo - 5.0) | (along > o_hi + 5.0)
+            if alone.sum() >= 20:
+                keep = alone
         along, depth = along[keep], depth[keep]
         if not depth.size:
             return self._point(side, (lo + hi) / 2, 0.0), 0.0
@@ -265,9 +283,10 @@ class ArmTracker:
         region = self._region_at(hand)
         if depth > arm.deepest[0]:
             arm.deepest = (depth, region)
-        rests = arm.hand is not None and np.hypot(hand[0] - arm.hand[0], hand[1] - arm.hand[1]) < self.rest_mm
         arm.hand = hand
-        if rests and region is not None and region not in arm.regions:
+        arm.streak = arm.streak + 1 if region is not None and region == arm.last_region else 1
+        arm.last_region = region
+        if region is not None and arm.streak >= 2 and region not in arm.regions:
             arm.regions.append(region)
             if region == "draw":
                 self._join_pile(arm)
@@ -283,7 +302,7 @@ class ArmTracker:
     def _close(self, arm: _Arm) -> None:
         self.arms.remove(arm)
         if not arm.regions and arm.deepest[1] == "draw":
-            self._join_pile(arm)  # its hand went to the pile without resting: judge it all the same
+            self._join_pile(arm)  # its deepest point was at the pile: judge it all the same
         self.done.append(arm)
 
     # --- the draw pile ------------------------------------------------------------------------
@@ -304,16 +323,18 @@ class ArmTracker:
         self._pile_still = self._pile_still + 1 if clear else 0
         if self._pile_still < 2:
             return
-        # a set size: a view fitted again moves the box by a pixel, the look must still compare
-        look = cv2.resize(cur[y0:y1, x0:x1], PILE_LOOK, interpolation=cv2.INTER_AREA)
-        self._pile_look = look
+        self._pile_look = (box, _cut(cur, box))
         if self._pile_group and not any(a in self.arms and a.hand is not None
                                         and self._region_at(a.hand) == "draw" for a in self._pile_group):
-            self._judge_pile(look)
+            self._judge_pile(cur)
 
-    def _judge_pile(self, after: np.ndarray) -> None:
-        """The pile is clear again: how many cards the arms at it since its last clear look took."""
-        d = look_difference(self._pile_before, after)
+    def _judge_pile(self, cur: np.ndarray) -> None:
+        """The pile is clear again: how many cards the arms at it since its last clear look took.
+        (The look after is cut where the look before was: a view fitted again under the arms,
+        the camera not moved, shifts the region's box by a pixel or two, and a pile's top card
+        shifted by as much is a draw.)"""
+        before = self._pile_before
+        d = look_difference(before[1], _cut(cur, before[0])) if before is not None else None
         group, self._pile_group = self._pile_group, []
         if d is None:
             lifted = None
@@ -353,6 +374,17 @@ class ArmTracker:
 def _along_depth(side: str, X: np.ndarray, Y: np.ndarray, L: Layout) -> tuple[np.ndarray, np.ndarray]:
     return {"north": (X, Y), "south": (X, L.height - Y), "west": (Y, X),
             "east": (Y, L.width - X)}[side]
+
+
+def _cut(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The look of a box of the small frame, at a set size."""
+    x0, y0, x1, y1 = box
+    return cv2.resize(frame[y0:y1, x0:x1], PILE_LOOK, interpolation=cv2.INTER_AREA)
+
+
+def _axis(side: str | None) -> str | None:
+    """Which way an arm from ``side`` lies on the mat: ``y`` (north, south) or ``x``."""
+    return None if side is None else ("y" if side in ("north", "south") else "x")
 
 
 def _runs(along: np.ndarray, gap: float = 20.0, least: float = 25.0) -> list[tuple[float, float]]:

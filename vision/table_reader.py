@@ -597,6 +597,13 @@ class TableReader:
         self._last = reading
         return reading
 
+    def flush_reaches(self) -> list[tuple[int, Reach]]:
+        """The reaches seen and not yet handed out on a reading (the end of a recording), as
+        (the frame the arm came in, reach); those still waiting for the draw pile are unknown."""
+        came = self._arms.take(force=True) if self._arms is not None else []
+        self.reach_log += came
+        return came
+
     def forget(self) -> None:
         """Read everything again on the next quiet frames (a new game was laid out)."""
         if self.detector is not None:

@@ -1,0 +1,151 @@
+"""Who reached: the reader reports, on its readings, each arm's side of the mat, where its hand
+went and the cards it took from the draw pile; the scripts play without phone taps for draws."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from companion.reading import SIDES, Reach
+from simulator.pile_script import PileScript
+from simulator.render import CameraPose, Lighting, SyntheticTable
+from simulator.scene import Arm, Placement, Scene
+from simulator.script import GridScript, arm_at
+from vision.geometry import Layout
+from vision.table_reader import TableReader
+
+L = Layout()
+W, H = 640, 360
+DISCARD = (Placement("red-5", face_set="classic"),)
+ON_DISCARD = DISCARD + (Placement("red-9", 3.0, -2.0, 8.0, "classic"),)
+
+
+class _OneLabel:
+    """A classifier that calls every card a red 5: the reaches do not depend on the faces."""
+
+    def classify_many(self, cards):
+        return [{"red-5": 1.0} for _ in cards]
+
+
+def _watch(beats, *, seed: int = 2, start: Scene | None = None, lighting=None, pose=None):
+    """Render ``beats`` -- (the table after the beat, its arms) -- as the scripts do (arms in over
+    5 frames, 3 held, out over 5, the table resting 10) and return every reach the reader handed
+    out, readings first, then what was left at the end."""
+    table = SyntheticTable(W, H, seed=seed)
+    if lighting is not None:
+        table.lighting = lighting
+    if pose is not None:
+        table.pose = pose
+    reader = TableReader("classic", view=table.view, classifier=_OneLabel())
+    scene = start or Scene(discard=DISCARD, draw_count=40)
+    frames = [scene] * 8
+    for after, arms in beats:
+        for k in range(23):
+            t = (k + 1) / 5 if k < 5 else 1.0 if k < 8 else 1 - (k - 7) / 5 if k < 13 else 0.0
+            shown = after if k >= 6 else scene
+            frames.append(shown.with_arms(*[arm_at(a, t) for a in arms]) if t > 0 else shown)
+        scene = after
+    frames += [scene] * 8
+    got = []
+    for n, s in enumerate(frames):
+        report = reader.process(table.render(s), t=n / 30)
+        if report.reading is not None:
+            got += list(report.reading.reaches)
+    return got + [r for _, r in reader.flush_reaches()]
+
+
+def _drawn(scene: Scene, n: int = 1) -> Scene:
+    return replace(scene, draw_count=scene.draw_count - n)
+
+
+START = Scene(discard=DISCARD, draw_count=40)
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_draw_is_a_reach_from_the_arms_side_that_lifted_one_card(side):
+    assert _watch([(_drawn(START), [Arm(side, L.draw_pile, skin=2)])]) == [Reach(side, ("draw",), 1)]
+
+
+def test_a_reach_to_the_pile_that_puts_the_card_back_lifted_nothing():
+    assert _watch([(START, [Arm("south", L.draw_pile, skin=1)])]) == [Reach("south", ("draw",), 0)]
+
+
+def test_an_arm_reaching_over_to_the_far_half_is_of_the_side_it_came_in_by():
+    # north's arm to the discard pile in the south half, passing over the draw pile on its way
+    after = replace(START, discard=ON_DISCARD)
+    assert _watch([(after, [Arm("north", L.discard_pile, skin=3)])]) == [Reach("north", ("discard",), 0)]
+
+
+@pytest.mark.parametrize("draws, other", [
+    ("north", Arm("south", L.discard_pile, skin=3)),   # in line, from facing sides
+    ("west", Arm("north", L.discard_pile, skin=3)),    # across each other
+])
+def test_two_arms_at_once_are_two_reaches_each_with_its_own_side(draws, other):
+    after = replace(_drawn(START), discard=ON_DISCARD)
+    got = _watch([(after, [Arm(draws, L.draw_pile, skin=1), other])])
+    assert sorted(got, key=lambda r: r.side) == sorted(
+        [Reach(draws, ("draw",), 1), Reach(other.side, ("discard",), 0)], key=lambda r: r.side)
+
+
+def test_two_draws_in_a_row_are_two_reaches_of_one_card():
+    once = _drawn(START)
+    got = _watch([(once, [Arm("east", L.draw_pile)]), (_drawn(once), [Arm("east", L.draw_pile)])])
+    assert got == [Reach("east", ("draw",), 1)] * 2
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 3), st.floats(0.8, 1.2), st.floats(-1.0, 1.0), st.integers(1, 50),
+       st.booleans())
+def test_a_table_with_no_arm_over_it_has_no_reaches(seed, gain, tint, drawn, nudge):
+    """Cards changing without a hand, the light and the camera moving: never a reach."""
+    start = Scene(discard=DISCARD, draw_count=60)
+    later = replace(start, draw_count=60 - drawn, discard=ON_DISCARD)
+    pose = CameraPose().nudged(3.0, -2.0, 0.3) if nudge else None
+    assert _watch([(later, []), (start, [])], seed=seed, pose=pose,
+                  lighting=Lighting(gain=gain, tint=tint)) == []
+
+
+# --- the scripts: no phone taps for draws, and the ground truth --------------------------------
+
+@pytest.mark.parametrize("game", ["flip", "classic", "grid"])
+def test_without_phone_draws_every_card_drawn_is_a_reach_of_the_drawing_seats_arm(game):
+    script = (GridScript(30, seed=3, phone_draws=False) if game == "grid"
+              else PileScript(30, game=game, seed=3, phone_draws=False))
+    engine_drew = Counter()
+    from companion.bus import EventBus
+    from companion.referee.table import Table
+
+    bus = EventBus()
+    bus.subscribe(lambda m: engine_drew.update({m.data["seat"]: m.data["count"]}), {"drew"})
+    table = Table(script.setup, bus, clock=lambda: 0.0)
+    for beat in script.beats:
+        if beat.action is not None:
+            table.act(beat.action, source="script")
+        assert not (beat.action and beat.action["do"] in ("draw", "pass") and not beat.by_camera)
+        if beat.lifted:
+            assert beat.arm.tip == L.draw_pile and beat.arm.side == script.seating.side_of(beat.seat)
+    bus.join()
+    truth = Counter()
+    for turn in script.drawn_by_turn():
+        truth.update(turn)
+    assert truth == +engine_drew and sum(truth.values()) > 0
+    for beat in script.beats:  # every arm comes from its own seat's side
+        for arm in beat.arms:
+            assert arm.seat is not None and arm.side == script.seating.side_of(arm.seat)
+
+
+def test_with_phone_draws_the_old_script_stays_draws_are_phone_taps():
+    script = PileScript(30, game="classic", seed=3)
+    draws = [b for b in script.beats if b.action and b.action["do"] in ("draw", "pass")]
+    assert draws and all(not b.by_camera for b in draws)
+    assert not any(b.lifted for b in script.beats)
+
+
+def test_scripted_seats_sit_where_the_default_seating_puts_them():
+    script = PileScript(4, game="classic", seats=("ann", "ben"), seed=1, phone_draws=False)
+    assert {b.arm.side for b in script.beats if b.arm is not None and b.seat == "ben"} <= {"north"}
+    grid = GridScript(4, seed=1, seats=("west", "east"), phone_draws=False)
+    assert all(b.arm.side == b.seat for b in grid.beats if b.arm is not None)
