@@ -42,6 +42,9 @@ __all__ = ["ArmTracker", "SAME_PILE", "OTHER_PILE", "RIM_MM"]
 
 #: The outermost strip of the mat on each side (mm): an arm from a side crosses its strip.
 RIM_MM = 15.0
+#: An arm (or hand) is at least this wide (mm); its depth is measured in steps of TIP_STEP_MM.
+ARM_WIDTH_MM = 30.0
+TIP_STEP_MM = 8.0
 #: The draw pile's look, grey pixels (width, height): about its size in the small frame.
 PILE_LOOK = (18, 26)
 #: Frames with nothing moving after which whatever lies on the mat's edge is the table.
@@ -100,6 +103,9 @@ class ArmTracker:
         mm = view.to_mat(pts)
         self.mmx = mm[:, 0].reshape(h, w).astype(np.float32)
         self.mmy = mm[:, 1].reshape(h, w).astype(np.float32)
+        #: the mat's area one small pixel covers (mm^2), about the same everywhere
+        self.px_area_mm2 = float(layout.width * layout.height) / max(1, int(
+            ((self.mmx >= 0) & (self.mmx <= layout.width) & (self.mmy >= 0) & (self.mmy <= layout.height)).sum()))
         self.inside = ((self.mmx >= 0) & (self.mmx <= layout.width) & (self.mmy >= 0)
                        & (self.mmy <= layout.height)).astype(np.uint8)
         self.cards = {n: b for n, b in boxes.items() if not n.startswith("band")}
@@ -258,17 +264,49 @@ class ArmTracker:
         keep = (along >= lo - 15.0) & (along <= hi + 15.0)
         if others:  # (along is x for north and south alike, y for west and east)
             alone = keep.copy()
-            for o_lo, o_hi in others:
-                alone &= (along < o_lo - 5.0) | (along > o_hi + 5.0)
+            for o_lo, o_hi in others:  # (with room for the other arm's shadow)
+                alone &= (along < o_lo - 20.0) | (along > o_hi + 20.0)
             if alone.sum() >= 20:
                 keep = alone
+            keep &= self._joined(side, xs, ys, keep, lo, hi)
         along, depth = along[keep], depth[keep]
         if not depth.size:
             return self._point(side, (lo + hi) / 2, 0.0), 0.0
-        tip = float(np.percentile(depth, 99))
-        at = float(np.median(along[depth >= tip - 8.0]))
+        tip = self._tip(depth)
+        at = float(np.median(along[(depth >= tip - 50.0) & (depth <= tip)]))  # the hand's middle
         d = max(0.0, tip - self.hand_back_mm)
         return self._point(side, at, d), d
+
+    def _tip(self, depth: np.ndarray) -> float:
+        """How deep the arm reaches: walking in from the rim, the last stretch where the blob is
+        still an arm's width (a sliver alongside -- another arm's shadow -- is not; a gap of a
+        couple of centimetres where the arm looks like the cloth is bridged)."""
+        bins = np.bincount((depth / TIP_STEP_MM).astype(int).clip(0))
+        wide = bins * self.px_area_mm2 / TIP_STEP_MM >= ARM_WIDTH_MM
+        last, gap = 0, 0
+        for i, ok in enumerate(wide):
+            if ok:
+                last, gap = i, 0
+            else:
+                gap += 1
+                if gap > 2 and last > 0:
+                    break
+        inner = depth[depth < (last + 1) * TIP_STEP_MM]
+        return float(inner.max()) if inner.size else float(depth.max())
+
+    def _joined(self, side: str, xs, ys, keep, lo: float, hi: float) -> np.ndarray:
+        """Which of the kept pixels hang together with the arm's own stretch of the rim (a
+        sliver of another arm or its shadow left in its line is not its hand)."""
+        canvas = np.zeros(self.inside.shape, np.uint8)
+        canvas[ys[keep], xs[keep]] = 1
+        _, labels = cv2.connectedComponents(canvas, connectivity=8)
+        rys, rxs, ralong = self._rims[side]
+        on = (ralong >= lo) & (ralong <= hi)
+        roots = np.unique(labels[rys[on], rxs[on]])
+        roots = roots[roots > 0]
+        if not roots.size:
+            return np.ones_like(keep)
+        return np.isin(labels[ys, xs], roots)
 
     def _point(self, side: str, along: float, depth: float) -> tuple[float, float]:
         L = self.layout
