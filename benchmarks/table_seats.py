@@ -21,7 +21,8 @@ Per game it reports:
   (``lifted=None``: the referee would ask); and per turn, the cards each side drew that turn
   (``turns_with_draws``: turns where anyone drew or the reader says so) counted exactly, wrongly,
   or unknown (a reach of the turn said ``lifted=None``);
-* every wrong side and wrong count, with its seed and beat (to replay it).
+* every wrong side and wrong count (``wrong``), and every count not told (``unknown``), with
+  its seed and beat (to replay it).
 
 A progress bar (tqdm) runs on stderr; ``--out`` writes the JSON report (with the command line).
 ``--faces real`` needs the card photos (``/work/shared/data``, see ``vision.data``); without them
@@ -92,6 +93,7 @@ def score(beats: list, seating, reaches: list[tuple[int, object]]) -> dict:
             if r.lifted is None:
                 out["lifted_unknown"] += 1
                 turn_unknown.add(turn)
+                wrong.append({"beat": b, "what": "lifted-unknown", "side": side, "lifted": lifted})
             elif r.lifted == lifted:
                 out["lifted_exact"] += 1
             else:
@@ -185,7 +187,8 @@ def summarise(runs: list[dict]) -> dict:
                                                  / total["turns"], 4) if total["turns"] else None,
                       "turns_with_draws_exact_share": round(total["turns_exact"] / with_draws, 4)
                       if with_draws else None},
-            "wrong": [w for r in mine for w in r["wrong"]],
+            "wrong": [w for r in mine for w in r["wrong"] if w["what"] != "lifted-unknown"],
+            "unknown": [w for r in mine for w in r["wrong"] if w["what"] == "lifted-unknown"],
         }
     return out
 

@@ -43,7 +43,7 @@ __all__ = ["ArmTracker", "SAME_PILE", "OTHER_PILE", "RIM_MM"]
 #: The outermost strip of the mat on each side (mm): an arm from a side crosses its strip.
 RIM_MM = 15.0
 #: An arm (or hand) is at least this wide (mm); its depth is measured in steps of TIP_STEP_MM.
-ARM_WIDTH_MM = 30.0
+ARM_WIDTH_MM = 40.0
 TIP_STEP_MM = 8.0
 #: The draw pile's look, grey pixels (width, height): about its size in the small frame.
 PILE_LOOK = (18, 26)
@@ -264,8 +264,9 @@ class ArmTracker:
         keep = (along >= lo - 15.0) & (along <= hi + 15.0)
         if others:  # (along is x for north and south alike, y for west and east)
             alone = keep.copy()
-            for o_lo, o_hi in others:  # (with room for the other arm's shadow)
-                alone &= (along < o_lo - 20.0) | (along > o_hi + 20.0)
+            for o_lo, o_hi in others:  # the other's middle: where arms overlap, both count
+                mid, half = (o_lo + o_hi) / 2, 0.3 * (o_hi - o_lo)
+                alone &= (along < mid - half) | (along > mid + half)
             if alone.sum() >= 20:
                 keep = alone
             keep &= self._joined(side, xs, ys, keep, lo, hi)
