@@ -85,6 +85,9 @@ def test_an_arm_reaching_over_to_the_far_half_is_of_the_side_it_came_in_by():
     # side by side and overlapping, from facing sides: the other arm's line (and its shadow)
     # was once taken for the drawing arm's hand, and the draw missed (grid seed 1, beat 6)
     ("south", Arm("north", (409.7, 502.2), skin=3, width_mm=75), ()),
+    # across each other, the drawing arm touching the other one as it came in over its own
+    # edge: it was once taken for the other arm's shadow and missed (classic seed 6, beat 12)
+    ("west", Arm("north", (226.4, 481.9), skin=3, width_mm=75), ()),
 ])
 def test_two_arms_at_once_are_two_reaches_each_with_its_own_side(draws, other, where):
     after = replace(_drawn(START), discard=ON_DISCARD if where else DISCARD)

@@ -195,9 +195,11 @@ class ArmTracker:
             moved = float((cv2.absdiff(cur[ys, xs], prev[ys, xs]) > self.skin_threshold).mean())
             pixels[blob] = (ys, xs, moved > 0.03)
         entries = self._one_per_corner(entries)
-        # a blob that holds an arm seen before is that arm (and any arm that crossed it before
-        # this frame): where it touches another edge, its shadow or its side spills over
-        known = {e[0] for e in entries if self._match(e[1], (e[2] + e[3]) / 2) is not None}
+        # an arm seen before that runs along a neighbouring edge (an arm from the north to the
+        # piles, along the east edge) spills over that edge's rim with its flank or its shadow:
+        # that is no new arm; an arm coming in over another edge and crossing it is
+        known = [e for e in entries if self._match(e[1], (e[2] + e[3]) / 2) is not None]
+        spills = {(e[0], side) for e in known for side in SIDES if _runs_along(e, side, self.layout)}
         seen: set[int] = set()
         for blob, side, lo, hi in entries:
             ys, xs, moving = pixels[blob]
@@ -210,7 +212,7 @@ class ArmTracker:
             entry = (lo + hi) / 2
             arm = self._match(side, entry)
             if arm is None or id(arm) in seen:
-                if not moving or blob in known:
+                if not moving or (blob, side) in spills:
                     continue  # something lying still on the edge, or a known arm's spill
                 arm = _Arm(side, entry, self.frame, self.frame)
                 self.arms.append(arm)
@@ -413,6 +415,17 @@ class ArmTracker:
 def _along_depth(side: str, X: np.ndarray, Y: np.ndarray, L: Layout) -> tuple[np.ndarray, np.ndarray]:
     return {"north": (X, Y), "south": (X, L.height - Y), "west": (Y, X),
             "east": (Y, L.width - X)}[side]
+
+
+def _runs_along(entry, side: str, L: Layout, within: float = 45.0) -> bool:
+    """Whether the arm that crosses its edge at ``entry`` runs along the neighbouring ``side``'s
+    edge (its stretch of its own edge comes within ``within`` mm of that side)."""
+    _, own, lo, hi = entry
+    if own is None or _corner(own, side) is None:
+        return False
+    length = L.width if own in ("north", "south") else L.height
+    low_end = side in ("west", "north")  # along x, west is 0; along y, north is 0
+    return lo <= within if low_end else hi >= length - within
 
 
 def _cut(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
