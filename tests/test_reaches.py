@@ -176,3 +176,35 @@ def test_scripted_seats_sit_where_the_default_seating_puts_them():
     assert {b.arm.side for b in script.beats if b.arm is not None and b.seat == "ben"} <= {"north"}
     grid = GridScript(4, seed=1, seats=("west", "east"), phone_draws=False)
     assert all(b.arm.side == b.seat for b in grid.beats if b.arm is not None)
+
+
+# --- the benchmark's scoring -------------------------------------------------------------------
+
+def _seats_benchmark():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "table_seats.py"
+    spec = importlib.util.spec_from_file_location("table_seats", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_counts_wrong_sides_wrong_draws_and_unknown_ones():
+    from companion.seating import Seating
+
+    score = _seats_benchmark().score
+    seating = Seating.around(["ann", "ben", "cai"])  # south, west, north
+    beats = [(0, 0, [("ann", 1)]), (1, 0, [("ben", 0), ("cai", 0)]), (2, 1, [("cai", 1)]),
+             (3, 2, [("ann", 1)])]
+    reaches = [(0, Reach("south", ("draw",), 1)),
+               (1, Reach("west", (), 0)), (1, Reach("east", (), 0)),   # cai's arm: wrong side
+               (2, Reach("north", ("draw",), None)),                   # not told
+               (3, Reach("south", ("draw",), 0))]                      # a draw missed
+    got = score(beats, seating, reaches)
+    assert (got["right_side"], got["wrong_side"], got["missed"], got["extra"]) == (4, 1, 0, 0)
+    assert (got["lifted_exact"], got["lifted_wrong"], got["lifted_unknown"]) == (3, 1, 1)
+    assert (got["turns_with_draws"], got["turns_exact"], got["turns_wrong"], got["turns_unknown"]) == (3, 1, 1, 1)
+    assert score(beats, seating, [(b, Reach(seating.side_of(s), (), n)) for b, _, arms in beats
+                                  for s, n in arms])["turns_exact"] == 3
