@@ -60,7 +60,7 @@ OTHER_PILE = 6.0
 @dataclass
 class _Arm:
     side: str | None
-    entry: float            # where along its side it crosses the band (mm)
+    entry: float            # where along its side's edge it crosses the rim (mm)
     came: int               # the frame it was first seen
     seen: int               # the last frame it was seen
     hand: tuple[float, float] | None = None
@@ -80,18 +80,16 @@ class _Arm:
 class ArmTracker:
     """Follows the arms over the table frame by frame and hands out their :class:`Reach` es.
 
-    ``boxes`` are the change detector's boxes (small-frame pixels) of the card regions and the
-    band pieces; ``scale`` its small frame's scale. Call :meth:`update` with every small frame
-    and its :class:`~vision.stabilise.FrameChange`, :meth:`take` for the reaches that are over.
+    ``boxes`` are the change detector's boxes (small-frame pixels) of the card regions (band
+    pieces are left out); ``scale`` and ``small_size`` its small frame's. Call :meth:`update`
+    with every small frame and its :class:`~vision.stabilise.FrameChange`, :meth:`take` for the
+    reaches that are over.
     """
 
     def __init__(self, view: View, layout: Layout, boxes: dict[str, tuple[int, int, int, int]],
-                 scale: float, small_size: tuple[int, int], *, band_threshold: float = 9.0,
-                 motion_threshold: float = 4.0, skin_threshold: float = 12.0,
-                 hand_back_mm: float = 25.0):
+                 scale: float, small_size: tuple[int, int], *, motion_threshold: float = 4.0,
+                 skin_threshold: float = 12.0, hand_back_mm: float = 25.0):
         self.layout = layout
-        self.boxes = boxes
-        self.band_threshold = band_threshold
         self.motion_threshold = motion_threshold
         #: grey levels a pixel differs from the still table to be arm (or its shadow); the dark
         #: skin tones differ from green cloth by only ~20
@@ -103,13 +101,11 @@ class ArmTracker:
         mm = view.to_mat(pts)
         self.mmx = mm[:, 0].reshape(h, w).astype(np.float32)
         self.mmy = mm[:, 1].reshape(h, w).astype(np.float32)
-        #: the mat's area one small pixel covers (mm^2), about the same everywhere
-        self.px_area_mm2 = float(layout.width * layout.height) / max(1, int(
-            ((self.mmx >= 0) & (self.mmx <= layout.width) & (self.mmy >= 0) & (self.mmy <= layout.height)).sum()))
         self.inside = ((self.mmx >= 0) & (self.mmx <= layout.width) & (self.mmy >= 0)
                        & (self.mmy <= layout.height)).astype(np.uint8)
+        #: the mat's area one small pixel covers (mm^2), about the same everywhere
+        self.px_area_mm2 = float(layout.width * layout.height) / max(1, int(self.inside.sum()))
         self.cards = {n: b for n, b in boxes.items() if not n.startswith("band")}
-        self.bands = {n: b for n, b in boxes.items() if n.startswith("band")}
         self.still: np.ndarray | None = None       # the table as it last lay still, no arm over it
         self.arms: list[_Arm] = []
         self.done: list[_Arm] = []
@@ -142,11 +138,6 @@ class ArmTracker:
             a.lifted, a.decided = None, True
 
     # --- per frame ----------------------------------------------------------------------------
-
-    @property
-    def busy(self) -> bool:
-        """Arms are over the table, or a reach waits for the draw pile's verdict."""
-        return bool(self.arms) or any(not a.decided for a in self.done)
 
     def update(self, cur: np.ndarray, change, frame: int | None = None) -> None:
         """Take one small grey frame and what the change detector measured on it (``frame``: its

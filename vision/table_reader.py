@@ -2,8 +2,10 @@
 
 :class:`TableReader` watches a stream of frames of the table and, whenever the table has settled
 after a change, produces a :class:`TableReading`: a frozen value with, for each grid cell and the
-discard pile, the card read there with its class probabilities, where the pawn stands, and how
-many times the draw pile changed. The camera referee (:mod:`companion.referee.camera`) matches
+discard pile, the card read there with its class probabilities, where the pawn stands, how
+many times the draw pile changed, and the arms seen over the table since the previous reading:
+the side each came in by, where its hand went, the cards it took from the draw pile
+(:mod:`vision.reaches`). The camera referee (:mod:`companion.referee.camera`) matches
 those readings against the legal actions.
 
 How a frame is handled (see :mod:`vision.stabilise`):
@@ -13,7 +15,11 @@ How a frame is handled (see :mod:`vision.stabilise`):
 3. after ``quiet_frames`` frames without motion, only the regions that differ from their
    reference are read again: the region is warped top-down, the card is found in it and
    classified; the reads of consecutive frames vote;
-4. once every region being read has agreed, a new reading is produced (if anything changed).
+4. once every region being read has agreed, a new reading is produced (if anything changed,
+   or an arm took from the draw pile or may have).
+
+Every frame also goes to the arm tracker (:class:`vision.reaches.ArmTracker`), which follows
+the arms over the table on the same small grey copy; their reaches go on the next reading.
 
 The pawn is found by its marker (:mod:`vision.pawn`); the cell it stands on keeps the card it
 covers from memory. When most of the table seems to change at once, the camera may have been
@@ -318,7 +324,6 @@ class TableReader:
         det = self.detector
         old = self._arms
         self._arms = ArmTracker(view, self.layout, det.boxes, det.scale, det.small_size,
-                                band_threshold=det.band_threshold,
                                 motion_threshold=det.motion_threshold)
         if old is not None:  # a new view: the arms seen so far still count
             self._arms.carry(old, same_place=moved < 8.0)
