@@ -3,7 +3,7 @@ every draw, on games played with no phone taps for draws or passes.
 
     .venv/bin/python benchmarks/table_seats.py [--games grid,flip,classic] [--seeds 20]
         [--first-seed 1] [--actions 30] [--faces art|real] [--size 1280x720] [--jobs 2]
-        [--out benchmarks/results/table_seats.json]
+        [--condition plain] [--out benchmarks/results/table_seats.json]
 
 Each run scripts a game (``simulator.script.GridScript`` or ``PileScript`` with
 ``phone_draws=False``: every card drawn is a reach of the drawing seat's arm, from its own side;
@@ -11,6 +11,8 @@ sometimes a second seat's arm is over the table at the same time; now and then a
 the draw pile and puts the card back), renders it on the synthetic table and feeds the frames to
 :class:`vision.table_reader.TableReader`. No referee: only the reader's :class:`Reach` es are
 scored, each against the arm the script really moved in the beat its arm came in.
+``--condition`` plays the table under one of the torture benchmark's conditions
+(:mod:`simulator.conditions`: glare, jpeg-60, ...; default ``plain``).
 
 Per game it reports:
 
@@ -132,6 +134,7 @@ def score(beats: list, seating, reaches: list[tuple[int, object]]) -> dict:
 
 def play(job: dict) -> dict:
     """One scripted game through the reader (runs in a worker process)."""
+    from simulator.conditions import CONDITIONS, FrameContext, GlossyFaces
     from simulator.faces import faces_named
     from simulator.pile_script import PileScript
     from simulator.render import SyntheticTable
@@ -139,21 +142,28 @@ def play(job: dict) -> dict:
     from vision.table_reader import TableReader
 
     game, seed = job["game"], job["seed"]
-    width, height = job["size"]
-    kw = {"seed": seed, "phone_draws": False}
+    cond = CONDITIONS[job.get("condition", "plain")]
+    width, height = cond.size or job["size"]
+    kw = {"seed": seed, "phone_draws": False, **cond.script}
     script = (GridScript(job["actions"], **kw) if game == "grid"
               else PileScript(job["actions"], game=game, **kw))
-    renderer = SyntheticTable(width, height, seed=seed, faces=faces_named(job["faces"]))
+    faces = faces_named(job["faces"])
+    renderer = SyntheticTable(width, height, seed=seed, faces=GlossyFaces(faces) if cond.glossy else faces)
     reader = TableReader(game)
     started = time.perf_counter()
     frame_beat = [None]  # reader frame numbers count from 1
     for n, step in enumerate(script.frames()):
         if step.pose is not None:
             renderer.pose = step.pose
-        if step.lighting is not None:
-            renderer.lighting = step.lighting
+        if step.lighting is not None:  # the script's light drift, on top of the condition's light
+            renderer.lighting = step.lighting if cond.lighting is None else type(step.lighting)(
+                gain=step.lighting.gain * cond.lighting.gain, slope=cond.lighting.slope,
+                angle=step.lighting.angle, tint=cond.lighting.tint)
         frame_beat.append(step.beat)
-        reader.process(renderer.render(step.scene), t=n / 30.0)
+        image = renderer.render(step.scene)
+        for effect in cond.effects:
+            image = effect(image, n, FrameContext(renderer, step))
+        reader.process(image, t=n / 30.0)
     beats = [(i, b.turn, [(a.seat, b.lifted if a is b.arm else 0) for a in b.arms])
              for i, b in enumerate(script.beats)]
     reader.flush_reaches()
@@ -202,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--faces", default="art", choices=("art", "real"))
     p.add_argument("--size", default="1280x720", help="frame size, WxH (default 1280x720)")
     p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    p.add_argument("--condition", default="plain",
+                   help="a condition of simulator.conditions (default plain)")
     p.add_argument("--out", type=Path, default=None, help="write the JSON report here too")
     a = p.parse_args(argv)
     if a.faces == "real":
@@ -216,11 +228,15 @@ def main(argv: list[str] | None = None) -> int:
         assert len(size) == 2 and min(size) > 0
     except (ValueError, AssertionError):
         p.error(f"--size {a.size!r}: expected WIDTHxHEIGHT, e.g. 1280x720")
+    from simulator.conditions import CONDITIONS
+    if a.condition not in CONDITIONS:
+        p.error(f"unknown condition {a.condition!r}: expected one of {', '.join(CONDITIONS)}")
     games = a.games.split(",")
     bad = [g for g in games if g not in ("grid", "flip", "classic")]
     if bad:
         p.error(f"unknown game(s) {', '.join(bad)}: expected grid, flip, classic")
-    jobs = [{"game": g, "seed": s, "faces": a.faces, "actions": a.actions, "size": size}
+    jobs = [{"game": g, "seed": s, "faces": a.faces, "actions": a.actions, "size": size,
+             "condition": a.condition}
             for s in range(a.first_seed, a.first_seed + a.seeds) for g in games]
     from tqdm import tqdm
 
@@ -233,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
                            file=sys.stderr):
             runs.append(future.result())
     report = {"command": command, "wall_s": round(time.perf_counter() - started, 1),
-              "faces": a.faces, "size": list(size), "actions_per_game": a.actions,
+              "faces": a.faces, "size": list(size), "condition": a.condition,
+              "actions_per_game": a.actions,
               "games": summarise(runs)}
     if a.out is not None:
         a.out.parent.mkdir(parents=True, exist_ok=True)
