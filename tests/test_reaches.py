@@ -208,3 +208,26 @@ def test_the_benchmark_counts_wrong_sides_wrong_draws_and_unknown_ones():
     assert (got["turns_with_draws"], got["turns_exact"], got["turns_wrong"], got["turns_unknown"]) == (3, 1, 1, 1)
     assert score(beats, seating, [(b, Reach(seating.side_of(s), (), n)) for b, _, arms in beats
                                   for s, n in arms])["turns_exact"] == 3
+
+
+def test_an_arm_passing_over_a_pile_turned_over_is_no_draw():
+    """A Flip: north's arm reveals the discard pile's new top as the draw pile is turned over
+    under it (light faces up now). Where the dark arm passed over the dark pile, the mask had a
+    hole, the arm seemed to end on the pile, and the pile's new look was called a draw (Flip
+    seed 7, beat 16)."""
+    light = (Placement("green-draw-one", 0.6, 1.2, 175.0, "light"), Placement("green-7", 1.0, -1.7, 175.9, "light"),
+             Placement("green-flip", -0.6, 0.2, -4.4, "light"))
+    dark = (Placement("teal-3", 1.3, -1.2, -3.0, "dark"), Placement("teal-skip-everyone", -1.0, 0.3, 177.1, "dark"),
+            Placement("orange-9", -1.5, 1.6, 178.2, "dark"))
+    before = Scene(discard=light, draw_count=87, draw_top=Placement("teal-draw-five", 1.6, 1.1, 2.0, "dark"))
+    after = Scene(discard=dark, draw_count=87, draw_top=Placement("green-reverse", 1.6, 1.1, 2.0, "light"))
+    got = _watch([(after, [Arm("north", L.discard_pile, skin=2)])], seed=7, start=before)
+    assert got == [Reach("north", ("discard",), 0)]
+
+
+def test_a_card_drawn_from_a_pile_whose_next_card_lies_almost_the_same_is_a_draw():
+    """The pile's look changed by only 5.4 (classic seed 1, beat 3): once "cannot be told"."""
+    before = Scene(discard=DISCARD, draw_count=86)
+    after = Scene(discard=DISCARD, draw_count=85, draw_top=Placement("back", -1.72, 1.47, -0.38))
+    assert _watch([(after, [Arm("south", L.draw_pile, skin=0)])], seed=1, start=before) == [
+        Reach("south", ("draw",), 1)]

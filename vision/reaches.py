@@ -45,16 +45,19 @@ RIM_MM = 15.0
 #: An arm (or hand) is at least this wide (mm); its depth is measured in steps of TIP_STEP_MM.
 ARM_WIDTH_MM = 40.0
 TIP_STEP_MM = 8.0
+#: Steps narrower than an arm that are bridged walking in (where the arm looks like the table).
+TIP_GAP = 4
 #: The draw pile's look, grey pixels (width, height): about its size in the small frame.
 PILE_LOOK = (18, 26)
 #: Frames with nothing moving after which whatever lies on the mat's edge is the table.
 SETTLED_FRAMES = 30
 
 #: The draw pile's look differs by less than this after a reach: nothing was taken (sensor noise
-#: and slow light measure under 1, a pile whose top card went about 11 and up).
-SAME_PILE = 3.0
+#: and slow light measure under 1; a pile whose top card went mostly 10 and up, but 4.4 where
+#: the next card happens to lie almost as the last one did).
+SAME_PILE = 2.0
 #: ... by more than this: a card was taken. In between: cannot be told.
-OTHER_PILE = 6.0
+OTHER_PILE = 4.0
 
 
 @dataclass
@@ -165,6 +168,7 @@ class ArmTracker:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         # an arm's outline or a wrist's crease can cut it in two where it looks like the cloth
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        mask = _filled(mask)
         count, labels = cv2.connectedComponents(mask, connectivity=8)
         entries = []  # (blob, side, first, last) along the edge it crosses
         for side, (rys, rxs, ralong) in self._rims.items():
@@ -274,7 +278,7 @@ class ArmTracker:
     def _tip(self, depth: np.ndarray) -> float:
         """How deep the arm reaches: walking in from the rim, the last stretch where the blob is
         still an arm's width (a sliver alongside -- another arm's shadow -- is not; a gap of a
-        couple of centimetres where the arm looks like the cloth is bridged)."""
+        few centimetres where the arm looks like what it passes over is bridged)."""
         bins = np.bincount((depth / TIP_STEP_MM).astype(int).clip(0))
         wide = bins * self.px_area_mm2 / TIP_STEP_MM >= ARM_WIDTH_MM
         last, gap = 0, 0
@@ -283,7 +287,7 @@ class ArmTracker:
                 last, gap = i, 0
             else:
                 gap += 1
-                if gap > 2 and last > 0:
+                if gap > TIP_GAP and last > 0:
                     break
         inner = depth[depth < (last + 1) * TIP_STEP_MM]
         return float(inner.max()) if inner.size else float(depth.max())
@@ -417,6 +421,15 @@ def _runs_along(entry, side: str, L: Layout, within: float = 45.0) -> bool:
     length = L.width if own in ("north", "south") else L.height
     low_end = side in ("west", "north")  # along x, west is 0; along y, north is 0
     return lo <= within if low_end else hi >= length - within
+
+
+def _filled(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with its holes filled: where an arm passes over something of its own grey (a
+    dark card under a dark arm) the mask has a hole, and the arm seemed to end there (a Flip
+    reveal's arm was once taken for a reach to the draw pile it passed over)."""
+    outside = np.pad(mask, 1)
+    cv2.floodFill(outside, None, (0, 0), 1)
+    return mask | (outside[1:-1, 1:-1] == 0).astype(np.uint8)
 
 
 def _cut(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
