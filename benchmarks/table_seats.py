@@ -27,8 +27,8 @@ Per game it reports:
   its seed and beat (to replay it).
 
 A progress bar (tqdm) runs on stderr; ``--out`` writes the JSON report (with the command line).
-``--faces real`` needs the card photos (``/work/shared/data``, see ``vision.data``); without them
-it says so and exits 2.
+``--faces real`` needs the card photos (the data folder :mod:`vision.data` finds, or
+``UNO_DATA``); without them it says so and exits 2.
 """
 
 from __future__ import annotations
