@@ -103,11 +103,20 @@ class PileScript(TableScript):
                 self.discard, self.discard_places = [keep_card], [keep_place]
             elif j["type"] == "flipped":
                 self._flip_due = True  # the player turns the pile over in a beat of its own
+            elif j["type"] == "drew" and not self.phone_draws:
+                self._owe(j["seat"], j["count"])  # taken by hand, a reach a card (_take_card)
             elif j["type"] == "drew":
                 for _ in range(j["count"]):
                     self.hands[j["seat"]].append(self.pile.pop())
                 self._pile_nudge = (self.rng.uniform(-2, 2), self.rng.uniform(-2, 2),
                                     self.rng.uniform(-4, 4))
+
+    def _take_card(self, seat: str) -> bool:
+        if not self.pile:
+            return False
+        self.hands[seat].append(self.pile.pop())
+        self._pile_nudge = (self.rng.uniform(-2, 2), self.rng.uniform(-2, 2), self.rng.uniform(-4, 4))
+        return True
 
     # --- the game ------------------------------------------------------------------------------
 
@@ -134,7 +143,7 @@ class PileScript(TableScript):
     def _phone(self, action: dict[str, Any]) -> int:
         """An action only a phone can send (no arm over the table)."""
         self._apply(action)
-        self.beats.append(Beat(action, False, self._scene(), None))
+        self._add(Beat(action, False, self._scene(), None))
         return 1
 
     def _step(self) -> int:
@@ -142,10 +151,11 @@ class PileScript(TableScript):
         pending = sj.get("pending") or {}
         what = pending.get("what")
         rng = self.rng
+        self._new_turn(sj["turn"])
         if self._flip_due and what != "reveal":  # went out on a flip: the pile turns all the same
             seat = (sj.get("winners") or [sj["turn"]])[0]
             self._turn_over()
-            self.beats.append(Beat(None, False, self._scene(), self._arm(seat, self.layout.discard_pile)))
+            self._add(Beat(None, False, self._scene(), self._arm(seat, self.layout.discard_pile)))
         if what == "show":
             n = 0
             for seat in pending.get("seats") or [pending["seat"]]:
@@ -160,7 +170,7 @@ class PileScript(TableScript):
             start = self._deal(deck)
             action = {"by": seat, "do": "round", "start": start, "dealer": seat}
             self._apply(action)
-            self.beats.append(Beat(action, False, self._scene(), self._arm(seat, self.layout.discard_pile)))
+            self._add(Beat(action, False, self._scene(), self._arm(seat, self.layout.discard_pile)))
             return 1
         if what == "declare":
             colors = _FACE_SETS[self.side].colors
@@ -177,7 +187,10 @@ class PileScript(TableScript):
                 if parse_card(self._face(card)).color == color:
                     break
             most = max(a.count for a in self.engine.legal_actions(self.state) if a.do == "draw")
-            return self._phone({"by": pending["seat"], "do": "draw", "count": min(n, most)})
+            action = {"by": pending["seat"], "do": "draw", "count": min(n, most)}
+            if self.phone_draws:
+                return self._phone(action)
+            return self._draw_by_hand(action)
         if what == "reveal":
             return self._reveal(pending)
         seat = sj["turn"]
@@ -185,7 +198,13 @@ class PileScript(TableScript):
             drawn = self.hands[seat][-1]
             if self._playable(drawn, sj) and rng.random() < 0.8:
                 return self._play(seat, drawn, sj)
-            return self._phone({"by": seat, "do": "pass"})
+            if self.phone_draws:
+                return self._phone({"by": seat, "do": "pass"})
+            action = {"by": seat, "do": "pass"}  # nothing to see: the referee infers it
+            self._apply(action)
+            self._add(Beat(action, True, self._scene(), None))
+            return 1
+        self._reach_back(seat)
         if rng.random() < self.illegal_rate and self._illegal(seat, sj):
             return 1
         if rng.random() < 0.02:  # a player points out a foul by hand: a phone penalty
@@ -196,9 +215,27 @@ class PileScript(TableScript):
             return self._play(seat, rng.choice(playable), sj)
         # no card (or not wanting to play): the player takes one from the draw pile
         action = {"by": seat, "do": "draw"}
+        if not self.phone_draws:
+            return self._draw_by_hand(action)
         self._apply(action)
-        self.beats.append(Beat(action, False, self._scene(), self._arm(seat, self.layout.draw_pile),
-                               distractor=self._distractor(seat)))
+        self._add(Beat(action, False, self._scene(), self._arm(seat, self.layout.draw_pile),
+                       distractor=self._distractor(seat)))
+        return 1
+
+    def _draw_by_hand(self, action: dict[str, Any]) -> int:
+        """A draw nobody taps: the seat's arm takes the first card (the camera sees it), one
+        more reach for each further card."""
+        seat = action["by"]
+        self._apply(action)
+        owed = self._owed
+        first = next((i for i, (s, _) in enumerate(owed) if s == seat), None)
+        if first is None or not self._take_card(seat):  # the engine drew nothing: no card to take
+            self._add(Beat(action, True, self._scene(), self._arm(seat, self.layout.draw_pile)))
+            return 1
+        s, n = owed[first]
+        owed[first:first + 1] = [(s, n - 1)] if n > 1 else []
+        self._add(Beat(action, True, self._scene(), self._arm(seat, self.layout.draw_pile),
+                       distractor=self._distractor(seat, to_pile=False), lifted=1))
         return 1
 
     def _playable(self, card, sj) -> bool:
@@ -226,8 +263,8 @@ class PileScript(TableScript):
         self.discard.append(card)
         self.discard_places.append(self._placement(name, below=self.discard_places[-1] if self.discard_places else None))
         self._apply(action)
-        self.beats.append(Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile, None),
-                               distractor=self._distractor(seat)))
+        self._add(Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile, None),
+                       distractor=self._distractor(seat)))
         n += 1
         after = self.engine.to_json(self.state)
         window = after["uno"]["window"]
@@ -245,8 +282,9 @@ class PileScript(TableScript):
         if parse_card(top).is_wild and pending.get("reason") == "flip":
             action["color"] = self.rng.choice(_FACE_SETS[self.side].colors)
         self._apply(action)
-        self.beats.append(Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile),
-                               distractor=self._distractor(seat)))
+        # (a second arm never goes to the draw pile as it is turned over: that looks like a draw)
+        self._add(Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile),
+                       distractor=self._distractor(seat, to_pile=False)))
         return 1
 
     def _turn_over(self) -> None:
@@ -271,7 +309,11 @@ class PileScript(TableScript):
         scene = self._scene()
         self.discard_places = places
         self._apply(action, ok=False)  # the card goes back, 2 cards penalty, the turn passes
-        self.beats.append(Beat(action, True, scene, self._arm(seat, self.layout.discard_pile, None),
-                               expect_refusal=True))
-        self.beats.append(Beat(None, False, self._scene(), self._arm(seat, self.layout.discard_pile)))
+        self._add(Beat(action, True, scene, self._arm(seat, self.layout.discard_pile, None),
+                       expect_refusal=True), settle=False)
+        # the card taken back (another player reaching meanwhile, without phone taps); then the
+        # penalty cards drawn
+        other = None if self.phone_draws else self._distractor(seat)
+        self._add(Beat(None, False, self._scene(), self._arm(seat, self.layout.discard_pile),
+                       distractor=other))
         return True

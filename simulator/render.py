@@ -33,7 +33,7 @@ from vision.geometry import CARD_MM, CORNER_IDS, PAWN_ID, Layout, LensModel, Vie
 from .faces import ArtFaces
 from .scene import Arm, Placement, Scene
 
-__all__ = ["CameraPose", "Lighting", "SyntheticTable", "marker_image"]
+__all__ = ["CameraPose", "Lighting", "SyntheticTable", "marker_image", "pile_offset"]
 
 #: How far the drawn table reaches beyond the play area (mm): the camera sees some table around it.
 _APRON = (230.0, 120.0)
@@ -201,15 +201,20 @@ class SyntheticTable:
             r, c = divmod(i, 5)
             for p in stack[-3:]:
                 self._paste(canvas, p, L.cell_center(r, c))
-        # the draw pile: a stack whose edge thickens with the count
+        # the draw pile: a stack whose edge thickens with the count, its top cards each lying a
+        # little off the one below (a real pile is messy: taking its top card shows another look)
         dp = L.draw_pile
-        if scene.draw_count > 0:
-            layers = min(6, 1 + scene.draw_count // 12)
+        n = scene.draw_count
+        if n > 0:
+            top = scene.draw_top
+            layers = min(6, 1 + n // 12)
             for k in range(layers, 0, -1):
-                self._paste(canvas, Placement("back" if scene.draw_top.label == "back" else scene.draw_top.label,
-                                              0.5 * k, 0.6 * k, 0.0, scene.draw_top.face_set),
-                            dp)
-            self._paste(canvas, scene.draw_top, dp)
+                self._paste(canvas, Placement(top.label, 0.5 * k, 0.6 * k, 0.0, top.face_set), dp)
+            for i in range(max(0, n - PILE_MESS), n - 1):
+                dx, dy, angle = pile_offset(i)
+                self._paste(canvas, Placement(top.label, dx, dy, angle, top.face_set), dp)
+            dx, dy, angle = pile_offset(n - 1)
+            self._paste(canvas, replace(top, dx=top.dx + dx, dy=top.dy + dy, angle=top.angle + angle), dp)
         for p in scene.discard[-3:]:
             self._paste(canvas, p, L.discard_pile)
         for p, at in scene.extras:
@@ -225,20 +230,22 @@ class SyntheticTable:
         return _light_field(self.lighting, self.width, self.height)
 
     def _arm_polygon(self, view: View, arm: Arm) -> tuple[np.ndarray, tuple[int, int], int]:
-        tip = view.to_image([arm.tip])[0]
-        w_px = arm.width_mm * view.px_per_mm()
-        # the arm comes in from the image border on the seat's side
-        side_dir = {"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0)}[arm.side]
-        far = view.to_image([(arm.tip[0] + side_dir[0] * 2000, arm.tip[1] + side_dir[1] * 2000)])[0]
-        d = far - tip
-        d /= (np.linalg.norm(d) + 1e-6)
+        # the arm comes in from the table's edge on the seat's side: drawn on the mat (mm) and
+        # then seen through the camera (a point far beyond the image would come back through the
+        # lens's distortion on the wrong side: the arm is drawn to 400 mm beyond the mat's edge)
+        L = self.layout
+        d = np.array({"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0)}[arm.side], float)
+        tip = np.array(arm.tip, float)
+        reach = {"north": tip[1] + 400.0, "south": L.height + 400.0 - tip[1],
+                 "west": tip[0] + 400.0, "east": L.width + 400.0 - tip[0]}[arm.side]
+        w = arm.width_mm
         n = np.array([-d[1], d[0]])
-        wrist = tip + d * w_px * 0.9
-        start = tip + d * 3000
-        pts = np.array([wrist + n * w_px * 0.42, start + n * w_px * 0.6, start - n * w_px * 0.6,
-                        wrist - n * w_px * 0.42], np.float32)
-        hand_center = tip + d * w_px * 0.45
-        return pts, (int(hand_center[0]), int(hand_center[1])), int(w_px * 0.5)
+        wrist = tip + d * w * 0.9
+        start = tip + d * max(reach, w)
+        pts = view.to_image([wrist + n * w * 0.42, start + n * w * 0.6, start - n * w * 0.6,
+                             wrist - n * w * 0.42, tip + d * w * 0.45]).astype(np.float32)
+        hand_center = pts[4]
+        return pts[:4], (int(hand_center[0]), int(hand_center[1])), int(w * 0.5 * view.px_per_mm(tuple(tip)))
 
     def _draw_arms(self, img: np.ndarray, view: View, arms) -> None:
         if not arms:
@@ -249,7 +256,7 @@ class SyntheticTable:
         for arm in arms:
             poly, hand, hr = self._arm_polygon(view, arm)
             shapes.append((arm, poly, hand, hr))
-            off = np.array([14, 20], np.float32)
+            off = np.array([14, 20], np.float32) * (self.height / 720)  # the same mm at any size
             cv2.fillPoly(sh, [((poly + off) / q).astype(np.int32)], 255)
             cv2.circle(sh, (int((hand[0] + off[0]) / q), int((hand[1] + off[1]) / q)), max(1, hr // q), 255, -1)
         sh = cv2.GaussianBlur(sh, (0, 0), 3)
@@ -297,6 +304,19 @@ class SyntheticTable:
 
     def _noise(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         return _noise_frame(self.seed, self.width, self.height, self.noise, k)
+
+
+#: How many of the draw pile's top cards are drawn each with its own offset.
+PILE_MESS = 3
+
+
+def pile_offset(index: int) -> tuple[float, float, float]:
+    """How the draw pile's card ``index`` (0: the bottom one) lies off the pile's place: (dx mm,
+    dy mm, degrees), the same for a card wherever the pile is drawn. Within 2.5 mm and 5 degrees:
+    a pile players draw from is never squared up, so the top card drawn shows another look."""
+    rng = np.random.default_rng(index + 7919)
+    dx, dy = rng.uniform(-2.5, 2.5, 2)
+    return float(dx), float(dy), float(rng.uniform(-5.0, 5.0))
 
 
 def _copy_of(p: Placement) -> int:

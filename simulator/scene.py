@@ -29,13 +29,15 @@ class Placement:
 
 @dataclass(frozen=True)
 class Arm:
-    """An arm reaching from ``side`` of the table to ``tip`` (mat mm); ``holds`` a card face."""
+    """An arm reaching from ``side`` of the table to ``tip`` (mat mm); ``holds`` a card face;
+    ``seat``: whose arm it is (the scripts' ground truth; None: nobody's in particular)."""
 
     side: str
     tip: tuple[float, float]
     width_mm: float = 85.0
     skin: int = 0  # index into the renderer's skin tones
     holds: str | None = None
+    seat: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,5 +64,5 @@ class Scene:
 
     def static_key(self) -> tuple:
         """Everything but the arms: scenes with equal keys look the same under the arms."""
-        return (self.grid, self.pawn, self.discard[-3:], min(self.draw_count, 60), self.draw_top,
+        return (self.grid, self.pawn, self.discard[-3:], self.draw_count, self.draw_top,
                 self.extras)

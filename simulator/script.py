@@ -27,9 +27,20 @@ from companion.replay import start_game
 
 from vision.geometry import Layout
 from .render import CameraPose, Lighting
-from .scene import Arm, Placement, Scene, SIDES_OF_SEATS
+from companion.seating import Seating
 
-__all__ = ["Beat", "FrameStep", "TableScript", "GridScript", "ENGINE_EVENTS", "run_script", "RunResult"]
+from .scene import Arm, Placement, Scene
+
+__all__ = ["Beat", "FrameStep", "TableScript", "GridScript", "ENGINE_EVENTS", "run_script", "RunResult",
+           "seating_for", "arm_at"]
+
+
+def seating_for(seats) -> Seating:
+    """Where the scripted seats sit: seats named after sides (the grid game's ``north``,
+    ``south``) at those sides, others round the table as :meth:`Seating.around` puts them."""
+    if all(s in ("north", "east", "south", "west") for s in seats):
+        return Seating.of({s: s for s in seats})
+    return Seating.around(list(seats))
 
 #: Bus events compared between the live run and the reference run.
 ENGINE_EVENTS = {
@@ -56,6 +67,20 @@ class Beat:
     arm: Arm | None
     expect_refusal: bool = False
     distractor: Arm | None = None
+    #: the cards the beat's arm really took from the draw pile (the ground truth of a draw)
+    lifted: int = 0
+    #: the turn the beat belongs to (counted from 0: a new turn when the seat to play changes)
+    turn: int = 0
+
+    @property
+    def seat(self) -> str | None:
+        """The seat whose arm really does the beat (None: no arm, or nobody's)."""
+        return self.arm.seat if self.arm is not None else None
+
+    @property
+    def arms(self) -> tuple[Arm, ...]:
+        """The arms over the table in this beat: the one doing it, then a second one."""
+        return tuple(a for a in (self.arm, self.distractor) if a is not None)
 
 
 @dataclass(frozen=True)
@@ -102,8 +127,21 @@ class TableScript:
                  illegal_rate: float = 0.06, distractor_rate: float = 0.35, nudge_every: int = 80,
                  drift: float = 0.06, layout: Layout = Layout(), frames_in: int = 5,
                  frames_hold: int = 3, frames_out: int = 5, frames_rest: int = 10,
-                 min_game_actions: int = 40, askew: tuple[float, float] | None = None):
+                 min_game_actions: int = 40, askew: tuple[float, float] | None = None,
+                 phone_draws: bool = True, reach_back_rate: float = 0.05):
         self.n_actions = actions
+        #: True (the old table): draws and passes are phone taps, cards drawn as penalties leave
+        #: the pile with no arm, the second arm belongs to nobody. False: nobody taps a phone for
+        #: a draw or a pass; every card drawn is a reach of the drawing seat's arm to the pile
+        #: (one card a reach), the second arm is another seat's, from its own side, and now and
+        #: then a seat reaches to the pile and puts the card back (``reach_back_rate``)
+        self.phone_draws = phone_draws
+        self.reach_back_rate = reach_back_rate
+        #: which side of the mat each seat's arms come from
+        self.seating = seating_for(seats)
+        self._owed: list[tuple[str, int]] = []   # cards drawn by the engine, not yet by an arm
+        self._turn = 0
+        self._turn_seat: str | None = None
         #: (mm, degrees): how far off its place and how turned a card may land; None: the usual
         #: care (3 mm and 5 degrees on the grid, 2 mm and 6 degrees on the piles)
         self.askew = askew
@@ -133,20 +171,77 @@ class TableScript:
         return self.askew if self.askew is not None else (mm, deg)
 
     def _side(self, seat: str) -> str:
-        return seat if seat in ("north", "east", "south", "west") else \
-            SIDES_OF_SEATS[self.seats.index(seat) % len(SIDES_OF_SEATS)]
+        return self.seating.side_of(seat)
 
     def _arm(self, seat: str, target, holds=None) -> Arm:
-        return Arm(self._side(seat), target, skin=self.seats.index(seat), holds=holds)
+        return Arm(self._side(seat), target, skin=self.seats.index(seat), holds=holds, seat=seat)
 
-    def _distractor(self, seat: str) -> Arm | None:
+    def _distractor(self, seat: str, to_pile: bool = True) -> Arm | None:
+        """Now and then a second arm over the table while ``seat`` acts: nobody's, from another
+        side (``phone_draws``); else another seat's, from its own side, reaching somewhere or
+        (``to_pile``) to the draw pile and back without a card."""
         if self.rng.random() >= self.distractor_rate:
             return None
-        others = [s for s in ("north", "east", "south", "west") if s != self._side(seat)]
-        side = self.rng.choice(others)
         L = self.layout
-        target = (self.rng.uniform(80, L.width - 120), self.rng.uniform(90, L.height - 90))
-        return Arm(side, target, skin=3, width_mm=75)
+        if self.phone_draws:
+            others = [s for s in ("north", "east", "south", "west") if s != self._side(seat)]
+            side = self.rng.choice(others)
+            target = (self.rng.uniform(80, L.width - 120), self.rng.uniform(90, L.height - 90))
+            return Arm(side, target, skin=3, width_mm=75)
+        other = self.rng.choice([s for s in self.seats if s != seat])
+        if to_pile and self.rng.random() < 0.3:
+            target = L.draw_pile
+        else:
+            target = (self.rng.uniform(80, L.width - 120), self.rng.uniform(90, L.height - 90))
+        return Arm(self._side(other), target, skin=self.seats.index(other), width_mm=75, seat=other)
+
+    # --- the ground truth and the draws every arm makes ----------------------------------------
+
+    def _new_turn(self, seat: str) -> None:
+        """The seat to play is ``seat``: a new turn when it changed."""
+        if seat != self._turn_seat:
+            if self._turn_seat is not None:
+                self._turn += 1
+            self._turn_seat = seat
+
+    def _add(self, beat: Beat, settle: bool = True) -> None:
+        """Append ``beat`` (in this turn), then the reaches for the cards the engine had drawn
+        meanwhile (``phone_draws=False``: one reach a card, by the seat that drew)."""
+        self.beats.append(replace(beat, turn=self._turn))
+        if settle:
+            self._settle_draws()
+
+    def _owe(self, seat: str, count: int) -> None:
+        self._owed.append((seat, count))
+
+    def _settle_draws(self) -> None:
+        owed, self._owed = self._owed, []
+        for seat, count in owed:
+            for _ in range(count):
+                if not self._take_card(seat):
+                    break
+                self.beats.append(Beat(None, False, self._scene(), self._arm(seat, self.layout.draw_pile),
+                                       distractor=self._distractor(seat, to_pile=False), lifted=1,
+                                       turn=self._turn))
+
+    def _take_card(self, seat: str) -> bool:
+        """``seat`` takes the draw pile's top card into its hand (False: the pile is empty)."""
+        raise NotImplementedError
+
+    def _reach_back(self, seat: str) -> None:
+        """Now and then (``phone_draws=False``) a seat reaches to the draw pile and puts the card
+        back: no draw."""
+        if not self.phone_draws and self.rng.random() < self.reach_back_rate:
+            self._add(Beat(None, False, self._scene(), self._arm(seat, self.layout.draw_pile)))
+
+    def drawn_by_turn(self) -> list[dict[str, int]]:
+        """The ground truth of the draws: per turn, the cards each seat really took from the draw
+        pile by hand (seats that drew nothing left out)."""
+        out: list[dict[str, int]] = [{} for _ in range((self.beats[-1].turn + 1) if self.beats else 0)]
+        for b in self.beats:
+            if b.lifted and b.seat is not None:
+                out[b.turn][b.seat] = out[b.turn].get(b.seat, 0) + b.lifted
+        return out
 
     # --- frames --------------------------------------------------------------------------------
 
@@ -193,13 +288,18 @@ class TableScript:
                         angle=30 + 20 * math.sin(step / 23.0), tint=0.3 * math.sin(step / 17.0))
 
     def _arm_at(self, arm: Arm, t: float) -> Arm:
-        """The arm ``t`` of the way in (0: outside the table, 1: at its target)."""
-        L = self.layout
-        out = {"north": (arm.tip[0], -260.0), "south": (arm.tip[0], L.height + 260.0),
-               "west": (-260.0, arm.tip[1]), "east": (L.width + 260.0, arm.tip[1])}[arm.side]
-        e = 0.5 - 0.5 * math.cos(math.pi * t)
-        tip = (out[0] + (arm.tip[0] - out[0]) * e, out[1] + (arm.tip[1] - out[1]) * e)
-        return replace(arm, tip=tip)
+        return arm_at(arm, t, self.layout)
+
+
+def arm_at(arm: Arm, t: float, layout: Layout = Layout()) -> Arm:
+    """The arm ``t`` of the way in (0: outside the table, 1: at its target), coming straight in
+    from its side."""
+    L = layout
+    out = {"north": (arm.tip[0], -260.0), "south": (arm.tip[0], L.height + 260.0),
+           "west": (-260.0, arm.tip[1]), "east": (L.width + 260.0, arm.tip[1])}[arm.side]
+    e = 0.5 - 0.5 * math.cos(math.pi * t)
+    tip = (out[0] + (arm.tip[0] - out[0]) * e, out[1] + (arm.tip[1] - out[1]) * e)
+    return replace(arm, tip=tip)
 
 
 class GridScript(TableScript):
@@ -299,14 +399,17 @@ class GridScript(TableScript):
                 out = game.apply(state, action_from_json(action))
                 assert out.ok, out.error
                 state = out.state
-                self.beats.append(Beat(action, False, self._scene(), self._arm(seat, self.layout.cell_center(2, 2))))
+                self._add(Beat(action, False, self._scene(), self._arm(seat, self.layout.cell_center(2, 2))))
                 count += 1
                 game_actions = 0
                 continue
             pending = sj.get("pending") or {}
             seat = pending.get("seat") or sj["turn"]
+            self._new_turn(sj["turn"])
             forced = pending.get("what") == "forced-plays"
             hand = self.hands[seat]
+            if not forced:
+                self._reach_back(seat)
             r = rng.random()
             beat = None
             if not forced and r < self.illegal_rate:
@@ -329,9 +432,10 @@ class GridScript(TableScript):
                 beat = Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile, card),
                             distractor=self._distractor(seat))
             if isinstance(beat, tuple):  # an illegal attempt and its taking back
-                self.beats.extend(beat)
+                self._add(beat[0], settle=False)
+                self._add(beat[1])
             else:
-                self.beats.append(beat)
+                self._add(beat)
             count += 1
             game_actions += 1
 
@@ -340,9 +444,18 @@ class GridScript(TableScript):
         for e in outcome.events:
             j = e.to_json()
             if j["type"] == "drew":
-                self._draw(j["seat"], j["count"])
+                if self.phone_draws:
+                    self._draw(j["seat"], j["count"])
+                else:
+                    self._owe(j["seat"], j["count"])
             elif j["type"] == "reshuffle":
                 self._reshuffle()
+
+    def _take_card(self, seat: str) -> bool:
+        if not self.pile:
+            return False
+        self._draw(seat, 1)
+        return True
 
     def _play(self, game, state, sj, seat):
         hand = self.hands[seat]

@@ -2,8 +2,10 @@
 
 :class:`TableReader` watches a stream of frames of the table and, whenever the table has settled
 after a change, produces a :class:`TableReading`: a frozen value with, for each grid cell and the
-discard pile, the card read there with its class probabilities, where the pawn stands, and how
-many times the draw pile changed. The camera referee (:mod:`companion.referee.camera`) matches
+discard pile, the card read there with its class probabilities, where the pawn stands, how
+many times the draw pile changed, and the arms seen over the table since the previous reading:
+the side each came in by, where its hand went, the cards it took from the draw pile
+(:mod:`vision.reaches`). The camera referee (:mod:`companion.referee.camera`) matches
 those readings against the legal actions.
 
 How a frame is handled (see :mod:`vision.stabilise`):
@@ -13,7 +15,11 @@ How a frame is handled (see :mod:`vision.stabilise`):
 3. after ``quiet_frames`` frames without motion, only the regions that differ from their
    reference are read again: the region is warped top-down, the card is found in it and
    classified; the reads of consecutive frames vote;
-4. once every region being read has agreed, a new reading is produced (if anything changed).
+4. once every region being read has agreed, a new reading is produced (if anything changed,
+   or an arm took from the draw pile or may have).
+
+Every frame also goes to the arm tracker (:class:`vision.reaches.ArmTracker`), which follows
+the arms over the table on the same small grey copy; their reaches go on the next reading.
 
 The pawn is found by its marker (:mod:`vision.pawn`); the cell it stands on keeps the card it
 covers from memory. When most of the table seems to change at once, the camera may have been
@@ -40,11 +46,12 @@ from companion.cards import BACK, FACE_SETS
 from .geometry import (CARD_MM, REGION_NAMES, CalibrationFailed, Layout, LensModel, View,
                        cell_name, detect_markers, follow_view, view_from_grid_cards,
                        view_from_markers)
-from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, RegionReading, TableReading,
-                               look_difference)
+from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, Reach, RegionReading,
+                               TableReading, look_difference)
 
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .pawn import find_pawn
+from .reaches import ArmTracker
 from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
@@ -296,6 +303,10 @@ class TableReader:
         self.region_names = tuple(names)
         self.view = view
         self.detector: ChangeDetector | None = None
+        self._arms: ArmTracker | None = None
+        self._pile_wait = 0
+        #: (the frame its arm came in, reach) for every reach handed out on a reading, in order
+        self.reach_log: list[tuple[int, Reach]] = []
         if view is not None:
             self._make_detector(view)
         self._quiet = 0
@@ -317,12 +328,19 @@ class TableReader:
         self._touched: set[str] = set()  # regions a hand or arm was over since the last look
 
     def _make_detector(self, view: View) -> None:
+        moved = view.moved_by(self.view, self.layout) if self.view is not None else math.inf
         regions = {n: self.layout.regions[n] for n in self.region_names}
         if self.detector is None:
             self.detector = ChangeDetector(view, self.layout, regions)
         else:
             self.detector.set_view(view)
         self.view = view
+        det = self.detector
+        old = self._arms
+        self._arms = ArmTracker(view, self.layout, det.boxes, det.scale, det.small_size,
+                                motion_threshold=det.motion_threshold)
+        if old is not None:  # a new view: the arms seen so far still count
+            self._arms.carry(old, same_place=moved < 8.0)
 
     @property
     def last_reading(self) -> TableReading | None:
@@ -343,6 +361,7 @@ class TableReader:
                 return FrameReport("no-view", _ms(start))
         change, cur = self.detector.measure(frame)
         self.last_change = change
+        self._arms.update(cur, change, self.frames)
         if change.moving:
             self._quiet = 0
             self._restart_votes()
@@ -387,7 +406,7 @@ class TableReader:
             return FrameReport("calibrating", _ms(start))
         voting = {n for n in self.region_names if len(self._votes[n])}
         todo = set(changed) | voting | self._postponed
-        if not todo and not self._dirty and not self._pawn_dirty:
+        if not todo and not self._dirty and not self._pawn_dirty and not self._arms.pending_draw():
             self.detector.follow_drift(cur, change)
             return FrameReport("quiet", _ms(start))
         self._postponed = set()
@@ -568,7 +587,10 @@ class TableReader:
         if any(len(v) for n, v in self._votes.items() if n != "draw") or self._pawn_dirty \
                 or self._postponed - {"draw"}:
             return None
-        if not self._dirty:
+        if not self._dirty and not self._arms.pending_draw():
+            return None
+        if any(not a.decided for a in self._arms.done) and self._pile_wait < PILE_WAIT:
+            self._pile_wait += 1  # a reach waits for the draw pile's verdict: a frame or two
             return None
         if self.game == "grid" and any(cell_name(r, c) not in self._state
                                        for r in range(5) for c in range(5)):
@@ -592,10 +614,21 @@ class TableReader:
         self._seq += 1
         changed = tuple(sorted(self._dirty))
         self._dirty = set()
+        self._pile_wait = 0
+        came = self._arms.take(force=True)
+        self.reach_log += came
         reading = TableReading(self._seq, t, cells, self._state.get("discard"), self._pawn,
-                               self._draw_changes, changed, self.view.source if self.view else "")
+                               self._draw_changes, changed, self.view.source if self.view else "",
+                               tuple(r for _, r in came))
         self._last = reading
         return reading
+
+    def flush_reaches(self) -> list[tuple[int, Reach]]:
+        """The reaches seen and not yet handed out on a reading (the end of a recording), as
+        (the frame the arm came in, reach); those still waiting for the draw pile are unknown."""
+        came = self._arms.take(force=True) if self._arms is not None else []
+        self.reach_log += came
+        return came
 
     def forget(self) -> None:
         """Read everything again on the next quiet frames (a new game was laid out)."""
@@ -605,6 +638,9 @@ class TableReader:
         self._last = None
         self._pawn_dirty = self.game == "grid"
 
+
+#: Quiet frames a reading waits for the draw pile's verdict on a reach (then: unknown).
+PILE_WAIT = 10
 
 #: Change (the detector's measure) that makes a region a hand was over worth reading again;
 #: sensor noise and compression stay near 0.3, a card put down where its twin lay about 1.
