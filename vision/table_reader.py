@@ -45,6 +45,7 @@ from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, RegionReading
 
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .pawn import find_pawn
+from .rectify import AskewFinder
 from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
@@ -299,6 +300,7 @@ class TableReader:
         self.frames = 0
         self._patches: dict[str, np.ndarray] = {}          # each region as last settled
         self._pending_patches: dict[str, np.ndarray] = {}
+        self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
         self._quiet_gray: np.ndarray | None = None  # the table at the last reading (no markers)
         self._touched: set[str] = set()  # regions a hand or arm was over since the last look
 
@@ -475,6 +477,7 @@ class TableReader:
         for v in self._votes.values():
             v.clear()
         self._patches.clear()
+        self._askew.forget()
         self._dirty |= set(self.region_names)
         self._pawn_dirty = self.game == "grid"
         self._quiet = 0
@@ -490,6 +493,10 @@ class TableReader:
             patch = self.view.warp_region(frame, region, self.read_px, margin=4.0)
             quad = locate_card(patch, self.read_px, self._patches.get(name))
             self._pending_patches[name] = patch
+            askew = self._askew.look(frame, self.view, region, name, self.read_px, patch,
+                                     self._patches.get(name), quad)
+            if askew is not None:  # the card reaches out of the patch: read it whole
+                patch, quad = askew
             if quad is None:
                 self._votes[name].add(EMPTY, {EMPTY: 1.0})
                 continue
@@ -504,6 +511,7 @@ class TableReader:
             if v.stable or v.exhausted:
                 if name in self._pending_patches:
                     self._patches[name] = self._pending_patches.pop(name)
+                self._askew.settled(name)
                 label, probs, agreed = v.result()
                 self._state[name] = RegionReading.of(probs, agreed, look=_look(self._patches.get(name)))
                 v.clear()
