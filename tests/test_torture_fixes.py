@@ -172,3 +172,60 @@ def test_an_answer_naming_an_earlier_card_leaves_the_card_on_top_to_be_asked_abo
     question = referee.question
     assert question is not None and question.region == "discard"  # ... but asked about
     assert {"by": "ben", "do": "play", "card": "blue-7"} in [a.to_json() for a in question.actions]
+
+
+# --- askew cards: a card reaching out of its region's patch is read whole --------------------------
+
+def _askew_pile_scenes():
+    """(the pile before ben's turn, the pile after it) of torture askew flip seed 1: ben's
+    purple-draw-five dropped 25 degrees askew on cai's purple-8, both reaching out of the
+    discard region."""
+    from simulator.pile_script import PileScript
+
+    steps = [s for s in PileScript(10, game="flip", seed=1, askew=(15.0, 25.0)).frames()
+             if not s.scene.arms]
+    before = next(s.scene for s in reversed(steps) if s.beat == 5)
+    after = next(s.scene for s in steps if s.beat == 6 and s.scene.discard != before.discard)
+    return before, after
+
+
+def test_a_card_dropped_askew_on_the_pile_is_read_whole():
+    # torture askew flip seed 1: the draw-five, clipped by the region's patch, read as no card;
+    # the play was missed and the next two calls were false (illegal, not your turn)
+    from simulator.render import SyntheticTable
+    from vision.table_reader import TableReader
+
+    before, after = _askew_pile_scenes()
+    assert after.discard[-1].label == "purple-draw-five"
+    renderer = SyntheticTable(1280, 720, seed=1)
+    reader = TableReader("flip", view=renderer.view, layout=renderer.layout)
+    frames = [renderer.render(before)] * 6 + [renderer.render(after)] * 8
+    readings = [r for n, f in enumerate(frames) if (r := reader.process(f, t=n / 30).reading)]
+    assert readings[-1].discard.label == "purple-draw-five"
+    assert readings[-1].discard.confidence > 0.9
+
+
+def test_a_card_inside_its_patch_is_left_to_the_reader():
+    from simulator.render import SyntheticTable
+    from vision.rectify import AskewFinder
+
+    renderer = SyntheticTable(1280, 720, seed=1)
+    before, _ = _askew_pile_scenes()
+    from dataclasses import replace
+    from simulator.scene import Placement
+
+    calm = replace(before, discard=(Placement("purple-8", 1.0, -1.0, 3.0, "dark"),))
+    lying = replace(before, discard=calm.discard + (Placement("purple-draw-five", -2.0, 1.5, -4.0, "dark"),))
+    region = renderer.layout.regions["discard"]
+    finder = AskewFinder()
+    view, px = renderer.view, 1.4
+
+    def look(scene, before_patch):
+        frame = renderer.render(scene)
+        patch = view.warp_region(frame, region, px, margin=4.0)
+        return patch, finder.look(frame, view, region, "discard", px, patch, before_patch, None)
+
+    first, _ = look(calm, None)
+    finder.settled("discard")
+    _, found = look(lying, first)
+    assert found is None
