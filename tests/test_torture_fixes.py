@@ -229,3 +229,23 @@ def test_a_card_inside_its_patch_is_left_to_the_reader():
     finder.settled("discard")
     _, found = look(lying, first)
     assert found is None
+
+
+def test_the_card_beneath_one_taken_back_from_an_askew_pile_is_read_whole():
+    # torture askew flip seed 2: cai's yellow-7 (illegal) was taken back off ben's red-3, which
+    # lay 20 degrees askew; read clipped, the red-3 became a red-2 and "ann plays red-2" was
+    # committed (a wrong commit, then ann's draw and pass refused)
+    from simulator.pile_script import PileScript
+    from simulator.render import SyntheticTable
+    from vision.table_reader import TableReader
+
+    steps = [s for s in PileScript(10, game="flip", seed=2, askew=(15.0, 25.0)).frames()
+             if not s.scene.arms]
+    laid = next(s.scene for s in steps if s.scene.discard and s.scene.discard[-1].label == "yellow-7")
+    back = next(s.scene for s in steps if s.beat > 3 and s.scene.discard[-1].label == "red-3")
+    renderer = SyntheticTable(1280, 720, seed=2)
+    reader = TableReader("flip", view=renderer.view, layout=renderer.layout)
+    frames = [renderer.render(laid)] * 6 + [renderer.render(back)] * 8
+    readings = [r for n, f in enumerate(frames) if (r := reader.process(f, t=n / 30).reading)]
+    assert readings[0].discard.label == "yellow-7"
+    assert readings[-1].discard.label == "red-3"

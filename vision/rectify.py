@@ -154,24 +154,101 @@ def _summed_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return cv2.absdiff(a, b).astype(np.uint16).sum(2)
 
 
+def edge_share(patch: np.ndarray, quad: np.ndarray, px_per_mm: float, threshold: float,
+               depth_mm: float = 2.0, samples: int = 12) -> float:
+    """The share of a card outline's length (``quad``) where the patch differs across it: the
+    colour ``depth_mm`` inside against the colour as far outside, their summed |BGR|
+    difference above ``threshold``. A card lying on top shows its whole outline (near 1); the
+    place of a card taken away shows the cards beneath it running on across (well under 1)."""
+    q = np.asarray(quad, np.float64)
+    centre = q.mean(0)
+    h, w = patch.shape[:2]
+    t = np.linspace(0.12, 0.88, samples)[:, None]
+    inner, outer = [], []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        along = (b - a) / max(np.linalg.norm(b - a), 1e-6)
+        normal = np.array([-along[1], along[0]])
+        if np.dot(centre - a, normal) < 0:
+            normal = -normal  # pointing in
+        points = a + t * (b - a)
+        inner.append(points + normal * depth_mm * px_per_mm)
+        outer.append(points - normal * depth_mm * px_per_mm)
+    inner, outer = np.rint(np.concatenate(inner)).astype(int), np.rint(np.concatenate(outer)).astype(int)
+    ok = ((inner >= 0) & (inner < [w, h]) & (outer >= 0) & (outer < [w, h])).all(1)
+    if not ok.any():
+        return 0.0
+    i, o = inner[ok], outer[ok]
+    across = np.abs(patch[i[:, 1], i[:, 0]].astype(np.int32) - patch[o[:, 1], o[:, 0]].astype(np.int32)).sum(1)
+    return float((across > threshold).mean())
+
+
+def fit_outline(patch: np.ndarray, px_per_mm: float, reach_mm: float = 16.0,
+                angles=range(-30, 31, 2)) -> np.ndarray | None:
+    """The card-sized rectangle whose outline runs along the patch's strongest edges (the card
+    on top: the only one whose outline is whole), its centre within ``reach_mm`` of the patch's
+    centre: a ring 2 mm wide along the outline, summed over the patch's colour gradient."""
+    grey = patch.astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    edges = np.sqrt(gx * gx + gy * gy).sum(2)
+    h, w = edges.shape
+    cw, ch = int(round(CARD_MM[0] * px_per_mm)), int(round(CARD_MM[1] * px_per_mm))
+    ring = max(2, int(round(2.0 * px_per_mm)))
+    cx, cy = w / 2.0, h / 2.0
+    reach = max(1, int(round(reach_mm * px_per_mm)))
+    x0, x1 = max(0, int(cx) - reach), min(w, int(cx) + reach + 1)
+    y0, y1 = max(0, int(cy) - reach), min(h, int(cy) + reach + 1)
+    best = None
+    for angle in angles:
+        turn = cv2.getRotationMatrix2D((cx, cy), float(angle), 1.0)
+        turned = cv2.warpAffine(edges, turn, (w, h), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
+        outer = cv2.boxFilter(turned, -1, (cw + ring, ch + ring), normalize=False,
+                              borderType=cv2.BORDER_CONSTANT)
+        inner = cv2.boxFilter(turned, -1, (cw - ring, ch - ring), normalize=False,
+                              borderType=cv2.BORDER_CONSTANT)
+        window = (outer - inner)[y0:y1, x0:x1]
+        j = int(np.argmax(window))
+        value = float(window.flat[j])
+        if best is None or value > best[0]:
+            best = (value, turn, x0 + j % window.shape[1], y0 + j // window.shape[1])
+    _, turn, x, y = best
+    left, top = x - cw // 2, y - ch // 2
+    corners = np.array([[left, top], [left + cw, top], [left + cw, top + ch], [left, top + ch]],
+                       np.float32)
+    back = cv2.invertAffineTransform(turn)
+    return order_quad(corners @ back[:, :2].T + back[:, 2])
+
+
+#: A card's outline is whole when the patch differs across it over at least this share of it.
+WHOLE_OUTLINE = 0.75
+
+
 def card_in_wide_patch(wide: np.ndarray, px_per_mm: float,
                        before: np.ndarray | None = None) -> np.ndarray | None:
-    """The card in a wide top-down patch that covers the patch's centre: the card-sized
+    """The card on top in a wide top-down patch, covering the patch's centre: the card-sized
     rectangle that best fits what changed since ``before`` (the patch as last settled), when
-    there is a ``before``; else the blob that differs from the cloth, when it has a card's
-    size. Four corners (patch pixels), or None."""
+    there is a ``before`` and that rectangle shows a whole outline; else the rectangle whose
+    outline runs along the strongest edges, when its outline is whole (a card taken away: what
+    changed is the place it left, and the card on top is one beneath it); without a
+    ``before``, the blob that differs from the cloth, when it has a card's size. Four corners
+    (patch pixels), or None."""
     cloth, threshold = _cloth_threshold(wide)
     cloth_image = np.empty_like(wide)
     cloth_image[:] = np.round(cloth).astype(np.uint8)
     if before is not None and before.shape == wide.shape:
         moved = _summed_difference(wide, before) > 1.5 * threshold
         fit = fit_card(moved.astype(np.uint8), px_per_mm)
-        if fit is None or fit[1] < FIT_SCORE:
-            return None
-        inside = _inside(fit[0], wide.shape)
-        if not inside.any() or (_summed_difference(wide, cloth_image)[inside] > threshold).mean() < FIT_ON_CARD:
-            return None
-        return fit[0]
+        if fit is not None and fit[1] >= FIT_SCORE:
+            inside = _inside(fit[0], wide.shape)
+            on_card = inside.any() and (_summed_difference(wide, cloth_image)[inside] > threshold).mean()
+            if on_card >= FIT_ON_CARD and edge_share(wide, fit[0], px_per_mm, threshold) >= WHOLE_OUTLINE:
+                return fit[0]
+        quad = fit_outline(wide, px_per_mm)
+        if quad is not None and edge_share(wide, quad, px_per_mm, threshold) >= WHOLE_OUTLINE:
+            return quad
+        return None
     card = _summed_difference(wide, cloth_image) > threshold
     return _card_at_centre(card.astype(np.uint8), px_per_mm, 1)
 
