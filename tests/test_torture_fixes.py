@@ -242,10 +242,10 @@ def test_the_card_beneath_one_taken_back_from_an_askew_pile_is_read_whole():
     steps = [s for s in PileScript(10, game="flip", seed=2, askew=(15.0, 25.0)).frames()
              if not s.scene.arms]
     laid = next(s.scene for s in steps if s.scene.discard and s.scene.discard[-1].label == "yellow-7")
+    ready = next(s.scene for s in reversed(steps) if s.beat < 3 and s.scene.discard[-1].label == "red-3")
     back = next(s.scene for s in steps if s.beat > 3 and s.scene.discard[-1].label == "red-3")
     renderer = SyntheticTable(1280, 720, seed=2)
     reader = TableReader("flip", view=renderer.view, layout=renderer.layout)
-    frames = [renderer.render(laid)] * 6 + [renderer.render(back)] * 8
+    frames = [renderer.render(ready)] * 6 + [renderer.render(laid)] * 8 + [renderer.render(back)] * 8
     readings = [r for n, f in enumerate(frames) if (r := reader.process(f, t=n / 30).reading)]
-    assert readings[0].discard.label == "yellow-7"
-    assert readings[-1].discard.label == "red-3"
+    assert [r.discard.label for r in readings] == ["red-3", "yellow-7", "red-3"]

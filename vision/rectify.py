@@ -24,6 +24,8 @@ True
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -137,8 +139,9 @@ def fit_card(mask: np.ndarray, px_per_mm: float, reach_mm: float = 16.0,
     return order_quad(corners), value / float(cw * ch)
 
 
-#: What a fitted card must explain: its inside at least this share changed, less the rest.
-FIT_SCORE = 0.3
+#: What a fitted card must explain: its inside at least this share changed, less the rest
+#: (a card on one of its colour: its print changed, its face's colour did not).
+FIT_SCORE = 0.15
 #: ... and at least this share of its inside card, not cloth (a card taken away leaves cloth).
 FIT_ON_CARD = 0.85
 
@@ -183,25 +186,28 @@ def edge_share(patch: np.ndarray, quad: np.ndarray, px_per_mm: float, threshold:
     return float((across > threshold).mean())
 
 
-def fit_outline(patch: np.ndarray, px_per_mm: float, reach_mm: float = 16.0,
-                angles=range(-30, 31, 2)) -> np.ndarray | None:
-    """The card-sized rectangle whose outline runs along the patch's strongest edges (the card
-    on top: the only one whose outline is whole), its centre within ``reach_mm`` of the patch's
-    centre: a ring 2 mm wide along the outline, summed over the patch's colour gradient."""
+def _edges(patch: np.ndarray) -> np.ndarray:
+    """The patch's colour gradient magnitude (summed over the channels)."""
     grey = patch.astype(np.float32)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    edges = np.sqrt(gx * gx + gy * gy).sum(2)
+    return np.sqrt(gx * gx + gy * gy).sum(2)
+
+
+def _ring_search(edges: np.ndarray, px_per_mm: float, angles, centre, reach: int):
+    """(ring sum, angle, centre x, y in the unturned patch) of the card outline along the
+    strongest edges, turned by one of ``angles``, its centre within ``reach`` px of ``centre``."""
     h, w = edges.shape
     cw, ch = int(round(CARD_MM[0] * px_per_mm)), int(round(CARD_MM[1] * px_per_mm))
     ring = max(2, int(round(2.0 * px_per_mm)))
-    cx, cy = w / 2.0, h / 2.0
-    reach = max(1, int(round(reach_mm * px_per_mm)))
-    x0, x1 = max(0, int(cx) - reach), min(w, int(cx) + reach + 1)
-    y0, y1 = max(0, int(cy) - reach), min(h, int(cy) + reach + 1)
     best = None
     for angle in angles:
-        turn = cv2.getRotationMatrix2D((cx, cy), float(angle), 1.0)
+        turn = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), float(angle), 1.0)
+        cx, cy = turn[:, :2] @ np.asarray(centre, np.float64) + turn[:, 2]
+        x0, x1 = max(0, int(cx) - reach), min(w, int(cx) + reach + 1)
+        y0, y1 = max(0, int(cy) - reach), min(h, int(cy) + reach + 1)
+        if x1 <= x0 or y1 <= y0:
+            continue
         turned = cv2.warpAffine(edges, turn, (w, h), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
         outer = cv2.boxFilter(turned, -1, (cw + ring, ch + ring), normalize=False,
@@ -212,28 +218,73 @@ def fit_outline(patch: np.ndarray, px_per_mm: float, reach_mm: float = 16.0,
         j = int(np.argmax(window))
         value = float(window.flat[j])
         if best is None or value > best[0]:
-            best = (value, turn, x0 + j % window.shape[1], y0 + j // window.shape[1])
-    _, turn, x, y = best
-    left, top = x - cw // 2, y - ch // 2
+            x, y = x0 + j % window.shape[1], y0 + j // window.shape[1]
+            back = cv2.invertAffineTransform(turn)
+            ux, uy = back[:, :2] @ np.array([x, y], np.float64) + back[:, 2]
+            best = (value, float(angle), ux, uy)
+    return best
+
+
+def _quad_at(centre, angle: float, px_per_mm: float, shape) -> np.ndarray:
+    """The corners of a card turned by ``angle`` (as the searches turn it) centred at ``centre``."""
+    h, w = shape[:2]
+    cw, ch = int(round(CARD_MM[0] * px_per_mm)), int(round(CARD_MM[1] * px_per_mm))
+    turn = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), float(angle), 1.0)
+    cx, cy = turn[:, :2] @ np.asarray(centre, np.float64) + turn[:, 2]
+    left, top = cx - cw / 2.0, cy - ch / 2.0
     corners = np.array([[left, top], [left + cw, top], [left + cw, top + ch], [left, top + ch]],
                        np.float32)
     back = cv2.invertAffineTransform(turn)
     return order_quad(corners @ back[:, :2].T + back[:, 2])
 
 
-#: A card's outline is whole when the patch differs across it over at least this share of it.
-WHOLE_OUTLINE = 0.75
+def fit_outline(patch: np.ndarray, px_per_mm: float, reach_mm: float = 16.0,
+                angles=range(-30, 31, 2), near: tuple | None = None) -> np.ndarray | None:
+    """The card-sized rectangle whose outline runs along the patch's strongest edges (the card
+    on top: the only one whose outline is whole): a ring 2 mm wide along the outline, summed
+    over the patch's colour gradient. Its centre within ``reach_mm`` of the patch's centre, or,
+    ``near=(centre, angle)``, refined within 4 mm and 3 degrees of a card found otherwise."""
+    edges = _edges(patch)
+    h, w = edges.shape
+    if near is None:
+        found = _ring_search(edges, px_per_mm, angles, (w / 2.0, h / 2.0),
+                             max(1, int(round(reach_mm * px_per_mm))))
+    else:
+        (cx, cy), angle = near
+        found = _ring_search(edges, px_per_mm, [angle + d for d in range(-3, 4)], (cx, cy),
+                             max(1, int(round(4.0 * px_per_mm))))
+    if found is None:
+        return None
+    _, angle, ux, uy = found
+    return _quad_at((ux, uy), angle, px_per_mm, patch.shape)
 
 
-def card_in_wide_patch(wide: np.ndarray, px_per_mm: float,
-                       before: np.ndarray | None = None) -> np.ndarray | None:
+def _pose(quad: np.ndarray, shape) -> tuple:
+    """(centre, angle as the searches turn a card) of a card's corners."""
+    q = np.asarray(quad, np.float64)
+    centre = tuple(q.mean(0))
+    # the short top edge (order_quad's first two corners) runs along x turned by the angle
+    dx, dy = q[1] - q[0]
+    angle = math.degrees(math.atan2(dy, dx))
+    angle = (angle + 90.0) % 180.0 - 90.0
+    return centre, angle
+
+
+#: A card's outline is whole when the patch differs across it (by half the cloth's threshold:
+#: a dim green card on green cloth) over at least this share of it.
+WHOLE_OUTLINE = 0.7
+
+
+def card_in_wide_patch(wide: np.ndarray, px_per_mm: float, before: np.ndarray | None = None,
+                       older: np.ndarray | None = None) -> np.ndarray | None:
     """The card on top in a wide top-down patch, covering the patch's centre: the card-sized
     rectangle that best fits what changed since ``before`` (the patch as last settled), when
     there is a ``before`` and that rectangle shows a whole outline; else the rectangle whose
     outline runs along the strongest edges, when its outline is whole (a card taken away: what
-    changed is the place it left, and the card on top is one beneath it); without a
-    ``before``, the blob that differs from the cloth, when it has a card's size. Four corners
-    (patch pixels), or None."""
+    changed is the place it left, and the card on top is one beneath it: the patch then looks
+    there as it did ``older``, the settled patch before ``before``); without a ``before``, the
+    blob that differs from the cloth, when it has a card's size. Four corners (patch pixels),
+    or None."""
     cloth, threshold = _cloth_threshold(wide)
     cloth_image = np.empty_like(wide)
     cloth_image[:] = np.round(cloth).astype(np.uint8)
@@ -242,15 +293,26 @@ def card_in_wide_patch(wide: np.ndarray, px_per_mm: float,
         fit = fit_card(moved.astype(np.uint8), px_per_mm)
         if fit is not None and fit[1] >= FIT_SCORE:
             inside = _inside(fit[0], wide.shape)
-            on_card = inside.any() and (_summed_difference(wide, cloth_image)[inside] > threshold).mean()
-            if on_card >= FIT_ON_CARD and edge_share(wide, fit[0], px_per_mm, threshold) >= WHOLE_OUTLINE:
-                return fit[0]
+            on_card = inside.any() and (_summed_difference(wide, cloth_image)[inside] > 0.5 * threshold).mean()
+            back = (older is not None and older.shape == wide.shape
+                    and _summed_difference(wide, older)[inside].mean() < 0.5 * threshold)
+            if on_card >= FIT_ON_CARD and not back:
+                # what changed places the card within a few mm (a card on one of its colour
+                # changed only where their prints differ); its outline places it exactly
+                quad = fit_outline(wide, px_per_mm, near=_pose(fit[0], wide.shape))
+                if quad is not None and edge_share(wide, quad, px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
+                    return quad
         quad = fit_outline(wide, px_per_mm)
-        if quad is not None and edge_share(wide, quad, px_per_mm, threshold) >= WHOLE_OUTLINE:
+        if quad is not None and edge_share(wide, quad, px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
             return quad
         return None
     card = _summed_difference(wide, cloth_image) > threshold
-    return _card_at_centre(card.astype(np.uint8), px_per_mm, 1)
+    quad = _card_at_centre(card.astype(np.uint8), px_per_mm, 1)
+    if quad is None:  # a stack: the card on top is the one whose outline is whole
+        quad = fit_outline(wide, px_per_mm)
+        if quad is not None and edge_share(wide, quad, px_per_mm, 0.5 * threshold) < WHOLE_OUTLINE:
+            return None
+    return quad
 
 
 def change_reaches_edge(patch: np.ndarray, before: np.ndarray | None, px_per_mm: float,
@@ -287,13 +349,14 @@ class AskewFinder:
     def __init__(self, margin: float = WIDE_MARGIN):
         self.margin = margin
         self._settled: dict[str, np.ndarray] = {}
+        self._older: dict[str, np.ndarray] = {}  # as settled the time before
         self._pending: dict[str, np.ndarray] = {}
 
-    def locate(self, wide: np.ndarray, px_per_mm: float, before: np.ndarray | None = None
-               ) -> np.ndarray | None:
+    def locate(self, wide: np.ndarray, px_per_mm: float, before: np.ndarray | None = None,
+               older: np.ndarray | None = None) -> np.ndarray | None:
         """The card reaching out of the narrow patch in ``wide``, or None (no card there, or
         one that lies inside the narrow patch: the reader's own reading stands)."""
-        quad = card_in_wide_patch(wide, px_per_mm, before)
+        quad = card_in_wide_patch(wide, px_per_mm, before, older)
         if quad is None or not reaches_out(quad, wide.shape, px_per_mm):
             return None
         return quad
@@ -304,24 +367,24 @@ class AskewFinder:
         """(the wide patch, the card's corners in it) when the region's card reaches out of
         the narrow ``patch`` (``before``: that patch as last settled; ``quad``: the card the
         reader found in it); None otherwise. The wide patch is looked at only where what
-        changed in the narrow one reaches its edge, or (on a first look) where the reader found
-        no card in it."""
+        changed in the narrow one reaches its edge, or on a first look."""
         wide = view.warp_region(frame, region, px_per_mm, margin=self.margin)
         self._pending[name] = wide
         wide_before = self._settled.get(name)
-        if wide_before is not None and before is not None:
-            if not change_reaches_edge(patch, before, px_per_mm):
-                return None
-        elif quad is not None:
+        if wide_before is not None and before is not None and \
+                not change_reaches_edge(patch, before, px_per_mm):
             return None
-        quad = self.locate(wide, px_per_mm, wide_before)
+        quad = self.locate(wide, px_per_mm, wide_before, self._older.get(name))
         return None if quad is None else (wide, quad)
 
     def settled(self, name: str) -> None:
         """The region's reading settled: its wide patch is the one to compare with next."""
         if name in self._pending:
+            if name in self._settled:
+                self._older[name] = self._settled[name]
             self._settled[name] = self._pending.pop(name)
 
     def forget(self) -> None:
         self._settled.clear()
+        self._older.clear()
         self._pending.clear()

@@ -334,7 +334,8 @@ class TableReader:
         if change.moving:
             self._quiet = 0
             self._restart_votes()
-            self._note_touched(change)
+            if not change.whole:  # the camera's smear or jolt touches no card
+                self._note_touched(change)
             return FrameReport("moving", _ms(start))
         self._quiet += 1
         if self._quiet < self.quiet_frames:
@@ -358,6 +359,9 @@ class TableReader:
         self._hand_frames = 0
         th = self.detector.change_threshold
         changed = [n for n in self.region_names if change.change.get(n, 0) > th]
+        if (self.recalibrate and self.detector.reference is not None
+                and len(changed) > 0.6 * len(self.region_names) and self._camera_moved(frame)):
+            return FrameReport("calibrating", _ms(start))  # (before the light: a nudge stirs none)
         # a region that changed with nothing moving over it since it was read shows the same
         # card in other light (a glare highlight, a lamp): no card comes without a hand
         lit = [n for n in changed if n not in self.detector.stirred and n not in self._touched
@@ -370,9 +374,6 @@ class TableReader:
         changed += [n for n in self._touched if n not in changed
                     and change.change.get(n, 0) > TOUCHED_CHANGE]
         self._touched.clear()
-        if (self.recalibrate and self.detector.reference is not None
-                and len(changed) > 0.6 * len(self.region_names) and self._camera_moved(frame)):
-            return FrameReport("calibrating", _ms(start))
         voting = {n for n in self.region_names if len(self._votes[n])}
         todo = set(changed) | voting | self._postponed
         if not todo and not self._dirty and not self._pawn_dirty:
@@ -396,15 +397,16 @@ class TableReader:
         if self.game == "grid" and (grid_touched or self._pawn_dirty):
             self._vote_pawn(frame)
         reading = self._maybe_emit(t)
-        if reading is not None and self.recalibrate and self.view.source != "markers":
+        if reading is not None and self.recalibrate:
             self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
         return FrameReport("reading", _ms(start), reading, tuple(read))
 
     def _note_touched(self, change: FrameChange) -> None:
         """Card regions something moved over (not the draw pile: no card is read there)."""
         th = self.detector.change_threshold
+        # (stirred: something moved over it; a region the camera's smear alone changed is not)
         self._touched |= {n for n in self.region_names
-                          if n != "draw" and change.change.get(n, 0) > th}
+                          if n != "draw" and change.change.get(n, 0) > th and n in self.detector.stirred}
 
     def _restart_votes(self) -> None:
         """Something moves over the table: votes cast before it may show what it has since
@@ -455,15 +457,17 @@ class TableReader:
         if not self.recalibrate:
             return False
         view = None
-        if not markers_only and self.view.source != "markers" and self._quiet_gray is not None:
-            # without markers, the old view is carried over by the table's texture (exact): the
-            # grid's cards lie a few millimetres off their places (a rough view), and a pawn or
-            # a hand on one of them hides it
+        if not markers_only and self._quiet_gray is not None:
+            # the table's texture says first whether the camera moved at all: a smear that
+            # turns shifts the markers' detected corners by 10-20 px, the texture by < 1 px.
+            # Without markers, the old view is carried over by it (exact): the grid's cards lie
+            # a few millimetres off their places (a rough view), and a pawn or a hand on one of
+            # them hides it
             followed = follow_view(self.view, self._quiet_gray, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
             moved = followed.moved_by(self.view, self.layout) if followed is not None else math.inf
             if moved < 1.5:
                 return False
-            if moved < _MAX_FOLLOW_PX:
+            if moved < _MAX_FOLLOW_PX and self.view.source != "markers":
                 view = followed
         if view is None:
             try:
