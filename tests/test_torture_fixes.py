@@ -3,6 +3,8 @@ false illegal call met under a hard condition, reduced to a few readings or fram
 
 from __future__ import annotations
 
+import pytest
+
 from companion.bus import EventBus
 from companion.referee.camera import CameraReferee
 from companion.referee.table import Table
@@ -249,3 +251,32 @@ def test_the_card_beneath_one_taken_back_from_an_askew_pile_is_read_whole():
     frames = [renderer.render(ready)] * 6 + [renderer.render(laid)] * 8 + [renderer.render(back)] * 8
     readings = [r for n, f in enumerate(frames) if (r := reader.process(f, t=n / 30).reading)]
     assert [r.discard.label for r in readings] == ["red-3", "yellow-7", "red-3"]
+
+
+# --- motion blur: a smear that turns is the camera's, no hand's ------------------------------------
+
+@pytest.mark.slow
+def test_a_smear_that_turns_between_moves_is_no_camera_move_and_no_hand():
+    # torture motion-blur grid: the smear's direction turns with each move; the markers' corners
+    # then shift by 10-20 px, the reader took a new view and read the whole table again after
+    # every move (under the next move's arm: blind for turns), and every card region counted as
+    # touched by a hand
+    from simulator.conditions import FrameContext, motion_blur
+    from simulator.render import SyntheticTable
+    from simulator.script import GridScript
+    from vision.table_reader import TableReader
+
+    renderer = SyntheticTable(1280, 720, seed=2)
+    reader = TableReader("grid", view=renderer.view, layout=renderer.layout)
+    view = reader.view
+    states, reads = [], set()
+    for n, step in enumerate(GridScript(3, seed=2).frames()):
+        if step.beat > 1:
+            break
+        image = motion_blur(renderer.render(step.scene), n, FrameContext(renderer, step))
+        report = reader.process(image, t=n / 30)
+        states.append(report.state)
+        if step.beat >= 0:
+            reads |= set(report.read)
+    assert "calibrating" not in states
+    assert reader.view is view and len(reads) < 15

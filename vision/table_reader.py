@@ -303,6 +303,7 @@ class TableReader:
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
         self._quiet_gray: np.ndarray | None = None  # the table at the last reading (no markers)
         self._touched: set[str] = set()  # regions a hand or arm was over since the last look
+        self._smeared = False  # the whole picture moved at once since the last look
 
     def _make_detector(self, view: View) -> None:
         regions = {n: self.layout.regions[n] for n in self.region_names}
@@ -334,7 +335,9 @@ class TableReader:
         if change.moving:
             self._quiet = 0
             self._restart_votes()
-            if not change.whole:  # the camera's smear or jolt touches no card
+            if change.whole:  # the camera's smear or jolt touches no card ...
+                self._smeared = True
+            else:
                 self._note_touched(change)
             return FrameReport("moving", _ms(start))
         self._quiet += 1
@@ -374,6 +377,7 @@ class TableReader:
         changed += [n for n in self._touched if n not in changed
                     and change.change.get(n, 0) > TOUCHED_CHANGE]
         self._touched.clear()
+        self._smeared = False
         voting = {n for n in self.region_names if len(self._votes[n])}
         todo = set(changed) | voting | self._postponed
         if not todo and not self._dirty and not self._pawn_dirty:
@@ -404,9 +408,11 @@ class TableReader:
     def _note_touched(self, change: FrameChange) -> None:
         """Card regions something moved over (not the draw pile: no card is read there)."""
         th = self.detector.change_threshold
-        # (stirred: something moved over it; a region the camera's smear alone changed is not)
+        # ... and after it, every region differs from its reference: touched are only those
+        # something moved over (stirred; in dim light an arm may stir too little to say)
         self._touched |= {n for n in self.region_names
-                          if n != "draw" and change.change.get(n, 0) > th and n in self.detector.stirred}
+                          if n != "draw" and change.change.get(n, 0) > th
+                          and (not self._smeared or n in self.detector.stirred)}
 
     def _restart_votes(self) -> None:
         """Something moves over the table: votes cast before it may show what it has since
@@ -457,7 +463,7 @@ class TableReader:
         if not self.recalibrate:
             return False
         view = None
-        if not markers_only and self._quiet_gray is not None:
+        if self._quiet_gray is not None:
             # the table's texture says first whether the camera moved at all: a smear that
             # turns shifts the markers' detected corners by 10-20 px, the texture by < 1 px.
             # Without markers, the old view is carried over by it (exact): the grid's cards lie
@@ -467,7 +473,7 @@ class TableReader:
             moved = followed.moved_by(self.view, self.layout) if followed is not None else math.inf
             if moved < 1.5:
                 return False
-            if moved < _MAX_FOLLOW_PX and self.view.source != "markers":
+            if moved < _MAX_FOLLOW_PX and self.view.source != "markers" and not markers_only:
                 view = followed
         if view is None:
             try:
