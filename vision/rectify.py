@@ -367,13 +367,16 @@ class AskewFinder:
         """(the wide patch, the card's corners in it) when the region's card reaches out of
         the narrow ``patch`` (``before``: that patch as last settled; ``quad``: the card the
         reader found in it); None otherwise. The wide patch is looked at only where what
-        changed in the narrow one reaches its edge, or on a first look."""
+        changed in the narrow one reaches its edge, or (on a first look) where the reader found
+        no card in it."""
         wide = view.warp_region(frame, region, px_per_mm, margin=self.margin)
         self._pending[name] = wide
         wide_before = self._settled.get(name)
-        if wide_before is not None and before is not None and \
-                not change_reaches_edge(patch, before, px_per_mm):
-            return None
+        if wide_before is not None and before is not None:
+            if not change_reaches_edge(patch, before, px_per_mm):
+                return None
+        elif quad is not None:
+            return None  # a first look: the whole table is read (3x the time with every patch)
         quad = self.locate(wide, px_per_mm, wide_before, self._older.get(name))
         return None if quad is None else (wide, quad)
 
