@@ -168,6 +168,9 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in (
     Condition("jpeg-60", effects=(jpeg,)),
     Condition("nudged", script={"nudge_every": 5}),
     Condition("askew", script={"askew": (15.0, 25.0)}),
+    # nobody taps a draw or a pass: the camera sees who reached for the pile (the grid game
+    # has no draw pile taps to leave out: it plays as plain)
+    Condition("no-taps", script={"phone_draws": False}, hard=False),
     Condition("sleeve-gloss", glossy=True),
     Condition("pawn-hidden", effects=(hand_over_pawn,)),
     Condition("cup-phone", effects=(cup_and_phone,)),

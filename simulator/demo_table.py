@@ -25,7 +25,8 @@ class DemoTable:
     table's state moved on (the camera referee committed it, or called it illegal and the card
     went back) or after ``give_up_s`` (then the bot sends it itself: the demo never stalls).
     Questions the camera asks are answered as a player would (the action that was done), after
-    ``answer_after_s``.
+    ``answer_after_s``; a wild is played from the phone too (with its colour) that long after the
+    arm left.
     """
 
     name = "demo-table"
@@ -167,14 +168,20 @@ class DemoTable:
         game = table.game.name
         if job is not None:
             moved_on = state != job["state"]
-            if moved_on or time.monotonic() - job["started"] > self.give_up_s:
+            # a wild's player plays it from the seat page too (it asks the colour, which no
+            # camera sees) a moment after the arm left: the referee waits for that
+            tap = (not moved_on and getattr(job["action"], "color", None) is not None
+                   and job["frame"] >= 10
+                   and time.monotonic() - job["started"] > self.answer_after_s + 10 / self.fps)
+            if moved_on or tap or time.monotonic() - job["started"] > self.give_up_s:
                 with self._lock:
                     self._job = None
-                if not moved_on:  # the camera did not see it: the bot says it on its phone
-                    log.info("demo: the camera missed %s; sent by the bot", job["action"].to_json())
+                if not moved_on:  # the colour's tap, or the camera did not see it: the phone
+                    if not tap:
+                        log.info("demo: the camera missed %s; sent by the bot", job["action"].to_json())
                     table.act(job["action"], source="bot")
                     state = table.state_json()
-                elif job["placement"] is not None:
+                if (moved_on or tap) and job["placement"] is not None:
                     self._lying[job["region"]] = job["placement"]
                 job = None
         fs = "classic" if game in ("grid", "classic") else state.get("side") or "light"

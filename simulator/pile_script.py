@@ -3,7 +3,8 @@
 :class:`PileScript` simulates the real cards of a Flip (two-faced) or classic deck: a shuffled
 draw pile, the hands, the discard pile. The camera must see every card that lands on the
 discard pile (plays, illegal attempts then taken back, the face a flip turns up); the phones
-send what the camera cannot see (a wild's colour is asked by the referee and answered, UNO
+send what the camera cannot see (a wild's player plays it from the seat page too, which asks
+its colour, a moment after putting it down; the referee waits for that instead of asking; UNO
 calls and catches, accept/challenge, a player's own draw, draw-until-colour counts, hands shown
 at a round's end, the next round). The physical consequences of every accepted action follow
 the engine's events (``drew``, ``reshuffle``), so the physical table and the engine never part.
@@ -264,7 +265,7 @@ class PileScript(TableScript):
         self.discard_places.append(self._placement(name, below=self.discard_places[-1] if self.discard_places else None))
         self._apply(action)
         self._add(Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile, None),
-                       distractor=self._distractor(seat)))
+                       distractor=self._distractor(seat), tapped="color" in action))
         n += 1
         after = self.engine.to_json(self.state)
         window = after["uno"]["window"]

@@ -71,6 +71,9 @@ class Beat:
     lifted: int = 0
     #: the turn the beat belongs to (counted from 0: a new turn when the seat to play changes)
     turn: int = 0
+    #: the player also sends the action from their phone once the card lies there (a wild: the
+    #: seat page asks its colour, which no camera sees); sent only if the table lacks it then
+    tapped: bool = False
 
     @property
     def seat(self) -> str | None:
@@ -91,6 +94,8 @@ class FrameStep:
     phone: dict[str, Any] | None = None
     beat: int = -1
     hand_left: bool = False   # the first frame with the arm gone (latency is measured from here)
+    #: a camera beat's action the player sends from the phone too (:attr:`Beat.tapped`)
+    tap: dict[str, Any] | None = None
 
 
 def _jitter(rng: random.Random, label: str, mm: float = 3.0, deg: float = 5.0) -> Placement:
@@ -274,7 +279,10 @@ class TableScript:
                 shown = scene
                 if t > 0 and arms:
                     shown = scene.with_arms(*[self._arm_at(a, t) for a in arms])
-                yield FrameStep(shown, pose, light, phone if k == 0 else None, b, hand_left=(k == total))
+                # a tap comes a moment after the hand left (the camera may have seen the card)
+                tap = beat.action if beat.tapped and k == total + n_rest // 2 else None
+                yield FrameStep(shown, pose, light, phone if k == 0 else None, b, hand_left=(k == total),
+                                tap=tap)
         for _ in range(3 * n_rest):  # the table rests at the end: the last move settles
             frame_no += 1
             yield FrameStep(scene, pose, self._light(frame_no), None, len(self.beats) - 1)
@@ -597,7 +605,8 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
     got: list[tuple] = []
     bus.subscribe(lambda m: got.append(k) if (k := _event_key(m)) else None)
     table = Table(script.setup, bus, clock=lambda: 0.0)
-    referee = CameraReferee(lambda: table, bus)
+    clock = {"t": 0.0}  # the camera's time (frames at ``fps``): the referee waits in it
+    referee = CameraReferee(lambda: table, bus, clock=lambda: clock["t"])
     reader = reader or TableReader(script.game, classifier=classifier)
     result = RunResult(expected, got, 0)
     beat_actions = {i: b for i, b in enumerate(script.beats)}
@@ -664,9 +673,14 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
 
     for n, (image, step) in enumerate(frames_source):
         t = n / fps
+        clock["t"] = t
         now["beat"] = step.beat
         if step.phone is not None:
             table.act(step.phone, source="phone")
+            sync()
+        if step.tap is not None and live_done[_akey(step.tap)] < scripted_until[step.beat][_akey(step.tap)]:
+            # the player taps what the table has not recorded (the page shows what it has)
+            table.act(step.tap, source="phone")
             sync()
         if step.hand_left:
             hand_left_at = t

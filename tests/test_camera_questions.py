@@ -10,7 +10,7 @@ import pytest
 from companion.bus import EventBus
 from companion.engine.actions import action_from_json
 from companion.reading import PawnReading, RegionReading, TableReading
-from companion.referee.camera import (CameraReferee, Choice, Decision, DecisionKind,
+from companion.referee.camera import (COLOUR_WAIT_S, CameraReferee, Choice, Decision, DecisionKind,
                                       NothingHappened, Question, QuestionKind, Reason, decide,
                                       expected_of)
 from companion.referee.table import Table
@@ -138,9 +138,16 @@ def test_unsure_question():
 
 
 def test_colour_question():
+    # the colour is asked only when the player's phone has not given it in time
     rig = Rig(CLASSIC_SETUP)
+    now = [100.0]
+    rig.referee.clock = lambda: now[0]
     rig.referee.on_reading(pile_reading(1, {"red-5": 0.999}))
     rig.referee.on_reading(pile_reading(2, {"wild": 0.999}))
+    rig.bus.join()
+    assert rig.referee.question is None
+    now[0] += COLOUR_WAIT_S
+    rig.referee.tick()
     q = rig.check_event()
     assert (q.kind, q.seat, q.region, q.card) == (QuestionKind.COLOUR, "ann", "discard", "wild")
     assert {(a["card"], a["color"]) for a in actions_of(q)} == {
@@ -149,6 +156,32 @@ def test_colour_question():
     blue = next(c.id for c in q.choices if c.action is not None and c.action.color == "blue")
     assert rig.answer(blue, by="ann").ok
     assert rig.table.state_json()["color"] == "blue"
+
+
+def test_a_wild_played_from_the_phone_needs_no_question():
+    # the seat page's play of a wild asks its colour: the camera saw the card and waits for it
+    timed = {"setup": {**CLASSIC_SETUP["setup"], "options": {"turn_seconds": 30}}}
+    rig = Rig(timed)
+    rig.referee.on_reading(pile_reading(1, {"red-5": 0.999}))
+    rig.referee.on_reading(pile_reading(2, {"wild": 0.999}))
+    rig.bus.join()
+    assert rig.referee.question is None and rig.table.timer.paused
+    assert rig.table.act({"by": "ann", "do": "play", "card": "wild", "color": "green"}, source="phone").ok
+    rig.bus.join()
+    rig.referee.tick()
+    rig.bus.join()
+    assert rig.referee.question is None and not rig.asked and not rig.table.timer.paused
+    assert rig.table.state_json()["color"] == "green" and rig.referee.stats["commits"] == 0
+
+
+def test_a_new_reading_before_the_phone_gives_the_colour_asks_it():
+    rig = Rig(CLASSIC_SETUP)
+    rig.referee.on_reading(pile_reading(1, {"red-5": 0.999}))
+    rig.referee.on_reading(pile_reading(2, {"wild": 0.999}))
+    rig.bus.join()
+    assert rig.referee.question is None
+    rig.referee.on_reading(pile_reading(3, {"wild": 0.999}))  # a hand passed: still a wild
+    assert rig.check_event().kind is QuestionKind.COLOUR
 
 
 def test_first_look_question():

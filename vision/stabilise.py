@@ -35,6 +35,10 @@ from .geometry import Layout, Region, View
 __all__ = ["ChangeDetector", "FrameChange", "Votes", "BAND_NAMES"]
 
 BAND_NAMES = ("band-north", "band-east", "band-south", "band-west")
+#: Share of the card regions that move in one frame for the camera to have done it (an arm
+#: reaching over the grid moves a third at most), where there are that many regions at least
+#: (the two piles alone: an arm may cover both).
+WHOLE_SHARE, WHOLE_MIN_REGIONS = 0.8, 10
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,9 @@ class FrameChange:
     change: dict[str, float]     # region -> mean |frame - reference| less the mean shift
     moving: bool                 # something moved since the previous frame
     hands: bool                  # the border band differs from its reference (arms over the table)
+    #: the whole picture changed at once since the previous frame (nearly every region and band
+    #: piece moved): the camera, not a hand (a smear turning, a jolt, the camera nudged)
+    whole: bool = False
 
     def changed(self, threshold: float, names=None) -> list[str]:
         return [n for n, d in self.change.items()
@@ -172,8 +179,16 @@ class ChangeDetector:
             change = {n: float("inf") for n in self.boxes}
         else:
             change = self._ncc_change(cur, self.reference)
-        moving = any(v > self.motion_threshold for v in motion.values())
-        self.stirred |= {n for n, v in motion.items() if v > self.motion_threshold}
+        moved = {n for n, v in motion.items() if v > self.motion_threshold}
+        moving = bool(moved)
+        # a frame where nearly every card region moved at once is the camera's doing (no arm
+        # covers the whole grid; bare cloth shows no smear): it stirs nothing; whether the
+        # camera moved is the reader's to check
+        cards = [n for n in motion if not n.startswith("band")]
+        whole = len(cards) >= WHOLE_MIN_REGIONS and \
+            sum(1 for n in cards if n in moved) >= WHOLE_SHARE * len(cards)
+        if not whole:
+            self.stirred |= moved
         if self.reference is not None:
             # a region back to its reference with nothing moving: whatever crossed it has gone
             self.stirred -= {n for n in self.stirred if motion.get(n, 0.0) <= self.motion_threshold
@@ -191,7 +206,7 @@ class ChangeDetector:
                 change = {**change, **{n: 0.0 for n in lit}}
         hands = self.reference is not None and any(
             v > self.band_threshold for n, v in change.items() if n.startswith("band"))
-        return FrameChange(motion, change, moving, hands), cur
+        return FrameChange(motion, change, moving, hands, whole), cur
 
     def _ncc_change(self, cur: np.ndarray, ref: np.ndarray) -> dict[str, float]:
         """Per region, 100 x (1 - normalised correlation) of frame and reference, plus a small

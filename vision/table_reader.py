@@ -52,6 +52,7 @@ from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, Reach, Region
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .pawn import find_pawn
 from .reaches import ArmTracker
+from .rectify import AskewFinder
 from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
@@ -324,8 +325,10 @@ class TableReader:
         self.frames = 0
         self._patches: dict[str, np.ndarray] = {}          # each region as last settled
         self._pending_patches: dict[str, np.ndarray] = {}
+        self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
         self._quiet_gray: np.ndarray | None = None  # the table at the last reading (no markers)
         self._touched: set[str] = set()  # regions a hand or arm was over since the last look
+        self._smeared = False  # the whole picture moved at once since the last look
 
     def _make_detector(self, view: View) -> None:
         moved = view.moved_by(self.view, self.layout) if self.view is not None else math.inf
@@ -365,7 +368,10 @@ class TableReader:
         if change.moving:
             self._quiet = 0
             self._restart_votes()
-            self._note_touched(change)
+            if change.whole:  # the camera's smear or jolt touches no card ...
+                self._smeared = True
+            else:
+                self._note_touched(change)
             return FrameReport("moving", _ms(start))
         self._quiet += 1
         if self._quiet < self.quiet_frames:
@@ -389,6 +395,9 @@ class TableReader:
         self._hand_frames = 0
         th = self.detector.change_threshold
         changed = [n for n in self.region_names if change.change.get(n, 0) > th]
+        if (self.recalibrate and self.detector.reference is not None
+                and len(changed) > 0.6 * len(self.region_names) and self._camera_moved(frame)):
+            return FrameReport("calibrating", _ms(start))  # (before the light: a nudge stirs none)
         # a region that changed with nothing moving over it since it was read shows the same
         # card in other light (a glare highlight, a lamp): no card comes without a hand
         lit = [n for n in changed if n not in self.detector.stirred and n not in self._touched
@@ -401,9 +410,7 @@ class TableReader:
         changed += [n for n in self._touched if n not in changed
                     and change.change.get(n, 0) > TOUCHED_CHANGE]
         self._touched.clear()
-        if (self.recalibrate and self.detector.reference is not None
-                and len(changed) > 0.6 * len(self.region_names) and self._camera_moved(frame)):
-            return FrameReport("calibrating", _ms(start))
+        self._smeared = False
         voting = {n for n in self.region_names if len(self._votes[n])}
         todo = set(changed) | voting | self._postponed
         if not todo and not self._dirty and not self._pawn_dirty and not self._arms.pending_draw():
@@ -427,15 +434,18 @@ class TableReader:
         if self.game == "grid" and (grid_touched or self._pawn_dirty):
             self._vote_pawn(frame)
         reading = self._maybe_emit(t)
-        if reading is not None and self.recalibrate and self.view.source != "markers":
+        if reading is not None and self.recalibrate:
             self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
         return FrameReport("reading", _ms(start), reading, tuple(read))
 
     def _note_touched(self, change: FrameChange) -> None:
         """Card regions something moved over (not the draw pile: no card is read there)."""
         th = self.detector.change_threshold
+        # ... and after it, every region differs from its reference: touched are only those
+        # something moved over (stirred; in dim light an arm may stir too little to say)
         self._touched |= {n for n in self.region_names
-                          if n != "draw" and change.change.get(n, 0) > th}
+                          if n != "draw" and change.change.get(n, 0) > th
+                          and (not self._smeared or n in self.detector.stirred)}
 
     def _restart_votes(self) -> None:
         """Something moves over the table: votes cast before it may show what it has since
@@ -486,15 +496,17 @@ class TableReader:
         if not self.recalibrate:
             return False
         view = None
-        if not markers_only and self.view.source != "markers" and self._quiet_gray is not None:
-            # without markers, the old view is carried over by the table's texture (exact): the
-            # grid's cards lie a few millimetres off their places (a rough view), and a pawn or
-            # a hand on one of them hides it
+        if self._quiet_gray is not None:
+            # the table's texture says first whether the camera moved at all: a smear that
+            # turns shifts the markers' detected corners by 10-20 px, the texture by < 1 px.
+            # Without markers, the old view is carried over by it (exact): the grid's cards lie
+            # a few millimetres off their places (a rough view), and a pawn or a hand on one of
+            # them hides it
             followed = follow_view(self.view, self._quiet_gray, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
             moved = followed.moved_by(self.view, self.layout) if followed is not None else math.inf
             if moved < 1.5:
                 return False
-            if moved < _MAX_FOLLOW_PX:
+            if moved < _MAX_FOLLOW_PX and self.view.source != "markers" and not markers_only:
                 view = followed
         if view is None:
             try:
@@ -508,6 +520,7 @@ class TableReader:
         for v in self._votes.values():
             v.clear()
         self._patches.clear()
+        self._askew.forget()
         self._dirty |= set(self.region_names)
         self._pawn_dirty = self.game == "grid"
         self._quiet = 0
@@ -525,6 +538,10 @@ class TableReader:
             patch = self.view.warp_region(frame, region, self.read_px, margin=margin)
             quad = locate_card(patch, self.read_px, self._patches.get(name))
             self._pending_patches[name] = patch
+            askew = self._askew.look(frame, self.view, region, name, self.read_px, patch,
+                                     self._patches.get(name), quad)
+            if askew is not None:  # the card reaches out of the patch: read it whole
+                patch, quad = askew
             if quad is None:
                 self._votes[name].add(EMPTY, {EMPTY: 1.0})
                 continue
@@ -544,6 +561,7 @@ class TableReader:
             if v.stable or v.exhausted:
                 if name in self._pending_patches:
                     self._patches[name] = self._pending_patches.pop(name)
+                self._askew.settled(name)
                 label, probs, agreed = v.result()
                 self._state[name] = RegionReading.of(probs, agreed, look=_look(self._patches.get(name)))
                 v.clear()

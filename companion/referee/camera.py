@@ -42,6 +42,7 @@ from collections import deque
 from concurrent.futures import Future
 import math
 import queue
+import time
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Iterable
@@ -74,6 +75,10 @@ _TURN_REFUSALS = ("not-your-turn", "no-uno")
 SAME_FACE_LOOK = 4.0
 #: The same after the camera was nudged and the whole table read again through the new view.
 NUDGED_SAME_FACE_LOOK = 12.0
+#: Seconds the referee waits for a wild's colour from its player's phone (the seat page's play
+#: of a wild asks the colour) before it asks the table; a new reading (the next card, a hand)
+#: ends the wait at once.
+COLOUR_WAIT_S = 10.0
 
 
 # --- what the table should show ------------------------------------------------------------------
@@ -459,8 +464,12 @@ class CameraReferee:
 
     def __init__(self, table_of: Callable[[], Any], bus: EventBus, *, host=None,
                  commit_ratio: float = 8.0, margin_ratio: float = 8.0,
-                 illegal_confidence: float = 0.97):
+                 illegal_confidence: float = 0.97, clock: Callable[[], float] = time.monotonic):
         self.table_of = table_of
+        self.clock = clock
+        #: (region, label, reading seq, since): a wild seen whose colour its player's phone
+        #: is expected to give (no question yet)
+        self._colour_wait: tuple | None = None
         self.bus = bus
         self.host = host
         self.commit_gain = math.log(commit_ratio)
@@ -632,6 +641,8 @@ class CameraReferee:
         if table is None:
             return
         table.poll_timer()
+        if self._colour_wait is not None and self.clock() - self._colour_wait[3] >= COLOUR_WAIT_S:
+            self._recheck = True  # no colour came from the phone: ask
         if self._recheck:
             self._recheck = False
             if self._reading is not None:
@@ -654,6 +665,8 @@ class CameraReferee:
             look, waiting = table.view()
             expected = expected_of(look)
             diffs = differing(expected, self._reading, self._actionable)
+            if self._colour_wait is not None and self._colour_wait[0] not in diffs:
+                self._end_colour_wait(table)  # the phone gave the play (or the card went)
             decided = {d.region for d in done}
             # regions that now look as expected are settled (a fresh cell reading the same card
             # is looked at once more below: the same face may have been played on it)
@@ -718,6 +731,9 @@ class CameraReferee:
                     # a pile may hide more than one action, each by whom the camera cannot say
                     decision = Decision(DecisionKind.ASK, decision.region, choices=(decision.action,),
                                         reason=Reason.SEVERAL, read=decision.read)
+            if decision.kind is DecisionKind.ASK and decision.reason is Reason.COLOUR \
+                    and self._question is None and self._awaits_colour(decision, table):
+                break
             done.append(decision)
             self._trace(decision)
             if decision.kind is DecisionKind.COMMIT:
@@ -1050,6 +1066,29 @@ class CameraReferee:
             got = reading.region(name)
             if got is not None and got.look is not None:
                 self._looks[name] = got.look
+
+    # --- a wild's colour comes from its player's phone ---------------------------------------
+
+    def _awaits_colour(self, decision: Decision, table) -> bool:
+        """A wild lies where the camera expected a play, and only its colour is unknown: its
+        player plays it from the seat page, which asks the colour (the normal path; no
+        question). Wait for that while this reading stands and for :data:`COLOUR_WAIT_S`; the
+        turn timer waits too. A new reading (the next card, a hand) or the time out asks."""
+        key = (decision.region, decision.read)
+        wait = self._colour_wait
+        if wait is None or wait[:2] != key:
+            self._colour_wait = (*key, self._reading.seq, self.clock())
+            table.pause_timer()
+            return True
+        if wait[2] == self._reading.seq and self.clock() - wait[3] < COLOUR_WAIT_S:
+            return True
+        self._colour_wait = None  # ask (the question keeps the timer paused)
+        return False
+
+    def _end_colour_wait(self, table) -> None:
+        self._colour_wait = None
+        if self._question is None and table.timer.paused:
+            table.resume_timer()
 
     # --- questions ------------------------------------------------------------------------
 
