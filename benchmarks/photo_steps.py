@@ -68,24 +68,20 @@ def readers():
     auto = recognize.CardReader()
     auto.net = cv2.dnn.readNetFromONNX(str(recognize.MODEL_PATH))  # the engine OpenCV picks itself
 
-    def reading(img):
-        saved = recognize._POOL_FROM
-        recognize._POOL_FROM = 10**9
-        try:
-            return auto.read(img)
-        finally:
-            recognize._POOL_FROM = saved
+    def without_threads(card_reader):
+        """``card_reader.read`` with the cards prepared inline (no thread pool)."""
+        def read(img):
+            saved = recognize._POOL_FROM
+            recognize._POOL_FROM = 10**9
+            try:
+                return card_reader.read(img)
+            finally:
+                recognize._POOL_FROM = saved
+        return read
 
-    def engine(img):
-        saved = recognize._POOL_FROM
-        recognize._POOL_FROM = 10**9
-        try:
-            return reader.read(img)
-        finally:
-            recognize._POOL_FROM = saved
-
-    return [("before", before.read), ("detector", detector.read), ("reading", reading),
-            ("engine", engine), ("threads", reader.read)]
+    return [("before", before.read), ("detector", detector.read),
+            ("reading", without_threads(auto)), ("engine", without_threads(reader)),
+            ("threads", reader.read)]
 
 
 def main(argv=None) -> int:

@@ -12,6 +12,7 @@ from companion.host import Host
 from web import create_app
 
 from tests.support.hands import round_to_show
+from tests.support.phones import joined
 
 SCORES = {"setup": {"game": "scoreboard", "seats": ["ann", "ben", "cai"],
                     "options": {"deck": "dark"}}}
@@ -20,13 +21,6 @@ SCORES = {"setup": {"game": "scoreboard", "seats": ["ann", "ben", "cai"],
 @pytest.fixture
 def host():
     return Host(EventLog(":memory:"))
-
-
-def joined(app, seat):
-    c = app.test_client()
-    r = c.post("/api/join", json={"token": "tok", "seat": seat})
-    assert r.status_code == 200, r.json
-    return c, {"X-CSRF-Token": r.json["csrf"]}
 
 
 # --- the core -----------------------------------------------------------------------------------

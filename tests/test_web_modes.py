@@ -12,6 +12,7 @@ import pytest
 from companion.eventlog import EventLog
 from companion.host import Host
 from web import create_app, i18n
+from tests.support.phones import joined
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMER = {"setup": {"game": "timer", "seats": ["ann", "ben", "cai"], "first": "ben",
@@ -23,13 +24,6 @@ SCORES = {"setup": {"game": "scoreboard", "seats": ["ann", "ben", "cai"],
 def make(mode="referee"):
     host = Host(EventLog(":memory:"), mode=mode)
     return host, create_app(host, secret_key="k", join_token="tok")
-
-
-def joined(app, seat):
-    c = app.test_client()
-    r = c.post("/api/join", json={"token": "tok", "seat": seat})
-    assert r.status_code == 200, r.json
-    return c, {"X-CSRF-Token": r.json["csrf"]}
 
 
 def options_data(html):
