@@ -52,7 +52,7 @@ from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, Reach, Region
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .pawn import find_pawn
 from .reaches import ArmTracker
-from .rectify import AskewFinder
+from .rectify import NARROW_MARGIN, AskewFinder
 from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
@@ -108,13 +108,6 @@ def locate_card(patch: np.ndarray, px_per_mm: float, before: np.ndarray | None =
     diff = np.abs(patch.astype(np.float32) - cloth).sum(2)
     return _card_from_mask((diff > threshold).astype(np.uint8), px_per_mm)
 
-
-#: The margin (mm) read around the piles' places. A card thrown on a messy pile lies up to a
-#: centimetre off and turned (:func:`simulator.laid_hands.messy_discard`): the askew finder
-#: (:mod:`vision.rectify`) reads it whole from its wider look when it reaches out of the region's
-#: patch. A 20 mm margin here hid a card dropped askew on the pile from that finder (read as no
-#: card: tests/test_torture_fixes.py), and the messy piles' tests pass with the regions' own 4 mm.
-PILE_MARGIN_MM = 4.0
 
 #: Summed |BGR| difference from the cloth that makes a pixel card in good light (in dim light,
 #: down to 40 % of it, as the cloth's own variation shrinks).
@@ -536,9 +529,10 @@ class TableReader:
         pawn_cell = self._pawn.cell if self._pawn.on_board else None
         for name in names:
             region = self.layout.regions[name]
-            # a pile's card may lie well off its place (vision.pile): the piles get more margin
-            margin = PILE_MARGIN_MM if name in ("discard", "draw") else 4.0
-            patch = self.view.warp_region(frame, region, self.read_px, margin=margin)
+            # the piles too: a card lying well off a pile's place (a messy pile, a card dropped
+            # askew) is read whole from the askew finder's wider look; a 20 mm margin for the
+            # piles hid such a card from it (read as no card: tests/test_torture_fixes.py)
+            patch = self.view.warp_region(frame, region, self.read_px, margin=NARROW_MARGIN)
             quad = locate_card(patch, self.read_px, self._patches.get(name))
             self._pending_patches[name] = patch
             askew = self._askew.look(frame, self.view, region, name, self.read_px, patch,
