@@ -303,7 +303,7 @@ class SyntheticTable:
         return img
 
     def _noise(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        return _noise_frame(self.seed, self.width, self.height, self.noise, k)
+        return _noise_bank(self.seed, self.width, self.height, self.noise).frame(k)
 
 
 #: How many of the draw pile's top cards are drawn each with its own offset.
@@ -384,25 +384,30 @@ def _true_view(pose: CameraPose, L: Layout, width: int, height: int) -> View:
     return View(H.astype(np.float64), (width, height), lens, "true")
 
 
+class _NoiseBank:
+    """The noise frames of a table seed and size, drawn in order from the seed's generator as they
+    are first needed (so the same as drawing them all at once), each rounded and split in what
+    it adds and what it takes away: two saturating uint8 operations give the pixels a float add
+    would (a pixel gets one or the other), at a third of the cost of adding a float frame."""
+
+    def __init__(self, seed: int, w: int, h: int, noise: float):
+        self._rng = np.random.default_rng(seed)
+        self._shape = (h, w, 3)
+        self._noise = noise
+        self._frames: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def frame(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        while len(self._frames) <= k:
+            step = np.rint(self._rng.normal(0, 1, self._shape).astype(np.float32) * self._noise)
+            self._frames.append((_frozen(np.clip(step, 0, 255).astype(np.uint8)),
+                                 _frozen(np.clip(-step, 0, 255).astype(np.uint8))))
+        return self._frames[k]
+
+
 @lru_cache(maxsize=4)
-def _noise_bank(seed: int, w: int, h: int, noise: float) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The noise frames of a table seed, drawn in order as they are first needed."""
-    return []
-
-
-def _noise_frame(seed: int, w: int, h: int, noise: float, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Noise frame ``k`` rounded and split in what it adds and what it takes away: two
-    saturating uint8 operations give the pixels a float add would (a pixel gets one or the
-    other), at a third of the cost of adding a float frame to a uint8 one."""
-    bank = _noise_bank(seed, w, h, noise)
-    if not bank:
-        bank.append(np.random.default_rng(seed))   # the generator, then the frames it drew
-    while len(bank) <= k + 1:
-        frame = bank[0].normal(0, 1, (h, w, 3)).astype(np.float32)
-        step = np.rint(frame * noise)
-        bank.append((_frozen(np.clip(step, 0, 255).astype(np.uint8)),
-                     _frozen(np.clip(-step, 0, 255).astype(np.uint8))))
-    return bank[k + 1]
+def _noise_bank(seed: int, w: int, h: int, noise: float) -> _NoiseBank:
+    """One bank per seed and size, shared by every table made with them."""
+    return _NoiseBank(seed, w, h, noise)
 
 
 @lru_cache(maxsize=8)
