@@ -16,6 +16,7 @@ from companion.eventlog import EventLog
 from companion.host import Host
 from web import create_app
 from web.stream import Broadcaster
+from tests.support.phones import joined
 
 FLIP = {"setup": {"game": "flip", "seats": ["ann", "ben", "cai"], "dealer": "cai", "start": "red-5",
                   "options": {"turn_seconds": 0}}}
@@ -42,14 +43,6 @@ def app(host):
 @pytest.fixture
 def client(app):
     return app.test_client()
-
-
-def joined(app, seat):
-    """A fresh phone that joined ``seat`` (None: organiser); returns (client, csrf headers)."""
-    c = app.test_client()
-    r = c.post("/api/join", json={"token": "tok", "seat": seat})
-    assert r.status_code == 200, r.json
-    return c, {"X-CSRF-Token": r.json["csrf"]}
 
 
 @pytest.fixture

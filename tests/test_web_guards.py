@@ -18,6 +18,7 @@ from companion.eventlog import EventLog
 from companion.host import Host
 from companion.replay import Replay, start_game
 from web import create_app
+from tests.support.phones import joined
 
 FLIP = {"setup": {"game": "flip", "seats": ["ann", "ben", "cai"], "dealer": "cai", "start": "red-5",
                   "options": {"turn_seconds": 0}}}
@@ -32,13 +33,6 @@ def host():
 @pytest.fixture
 def app(host):
     return create_app(host, secret_key="test-secret", join_token="tok")
-
-
-def joined(app, seat):
-    c = app.test_client()
-    r = c.post("/api/join", json={"token": "tok", "seat": seat})
-    assert r.status_code == 200, r.json
-    return c, {"X-CSRF-Token": r.json["csrf"]}
 
 
 def refused(response, status, code):
