@@ -37,6 +37,8 @@ __all__ = ["CameraPose", "Lighting", "SyntheticTable", "marker_image", "pile_off
 
 #: How far the drawn table reaches beyond the play area (mm): the camera sees some table around it.
 _APRON = (230.0, 120.0)
+#: A shadow's darkening by its strength (0..255): at most 110/255 of the light taken away.
+_SHADOW_FACTOR = (255 - np.arange(256, dtype=np.uint16) * 110 // 255).astype(np.uint8)
 _SKINS = ((120, 160, 215), (95, 130, 185), (60, 90, 140), (140, 175, 225), (80, 110, 160))
 
 
@@ -98,6 +100,7 @@ class SyntheticTable:
         # same seed and size: drawing them is a third of a short game's rendering)
         self._noise_frames = 4 if noise > 0 else 0
         self._finished: dict[tuple, np.ndarray] = {}  # the last quiet frames, by what they show
+        self._lit_quiet: tuple[tuple, np.ndarray] | None = None  # the lit table under the arms
 
     # --- the camera -------------------------------------------------------------------------
 
@@ -247,9 +250,11 @@ class SyntheticTable:
         hand_center = pts[4]
         return pts[:4], (int(hand_center[0]), int(hand_center[1])), int(w * 0.5 * view.px_per_mm(tuple(tip)))
 
-    def _draw_arms(self, img: np.ndarray, view: View, arms) -> None:
+    def _draw_arms(self, img: np.ndarray, view: View, arms) -> tuple[int, int, int, int]:
+        """Draw ``arms`` and their shadows into ``img``; returns the box (x0, y0, x1, y1) outside
+        which no pixel changed."""
         if not arms:
-            return
+            return (0, 0, 0, 0)
         q = 4  # shadows at a quarter of the resolution: soft and cheap
         sh = np.zeros((self.height // q, self.width // q), np.uint8)
         shapes = []
@@ -261,14 +266,22 @@ class SyntheticTable:
             cv2.circle(sh, (int((hand[0] + off[0]) / q), int((hand[1] + off[1]) / q)), max(1, hr // q), 255, -1)
         sh = cv2.GaussianBlur(sh, (0, 0), 3)
         sh = cv2.resize(sh, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
-        factor = (255 - (sh.astype(np.uint16) * 110 // 255)).astype(np.uint8)
-        cv2.multiply(img, cv2.merge([factor] * 3), img, scale=1 / 255)
+        # the shadow darkens only where it falls (elsewhere its factor is 255: no change)
+        x, y, bw, bh = cv2.boundingRect(sh)
+        boxes = [(x, y, x + bw, y + bh)]
+        if bw and bh:
+            factor = cv2.LUT(sh[y:y + bh, x:x + bw], _SHADOW_FACTOR)
+            part = img[y:y + bh, x:x + bw]
+            cv2.multiply(part, cv2.merge([factor] * 3), part, scale=1 / 255)
         for arm, poly, hand, hr in shapes:
             skin = _SKINS[arm.skin % len(_SKINS)]
             cv2.fillPoly(img, [poly.astype(np.int32)], skin, cv2.LINE_AA)
             cv2.ellipse(img, hand, (hr, int(hr * 0.8)), 0, 0, 360, skin, -1, cv2.LINE_AA)
             # a little shading along the arm
             cv2.polylines(img, [poly.astype(np.int32)], True, tuple(int(c * 0.7) for c in skin), 2, cv2.LINE_AA)
+            px, py, pw, ph = cv2.boundingRect(poly.astype(np.int32))
+            boxes.append((px - 3, py - 3, px + pw + 3, py + ph + 3))
+            boxes.append((hand[0] - hr - 3, hand[1] - hr - 3, hand[0] + hr + 4, hand[1] + hr + 4))
             if arm.holds:
                 img_card, _ = self._sprite(arm.holds, None)
                 s = max(8, int(hr * 1.1))
@@ -276,6 +289,43 @@ class SyntheticTable:
                 x0, y0 = hand[0] - s // 2, hand[1] - int(s * 0.77)
                 if 0 <= x0 and 0 <= y0 and x0 + small.shape[1] <= self.width and y0 + small.shape[0] <= self.height:
                     img[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+                    boxes.append((x0, y0, x0 + small.shape[1], y0 + small.shape[0]))
+        x0, y0 = max(0, min(b[0] for b in boxes)), max(0, min(b[1] for b in boxes))
+        x1 = min(self.width, max(b[2] for b in boxes))
+        y1 = min(self.height, max(b[3] for b in boxes))
+        return (x0, y0, max(x0, x1), max(y0, y1))
+
+    def _lit(self, seen: np.ndarray) -> np.ndarray:
+        """``seen`` under the light, through the lens's blur (a new image)."""
+        img = cv2.multiply(seen, self._light_field(), scale=1 / 128)
+        return cv2.GaussianBlur(img, (0, 0), self.blur) if self.blur > 0 else img
+
+    def _lit_with_arms(self, seen: np.ndarray, arms) -> np.ndarray:
+        """:meth:`_lit` of ``seen`` with ``arms`` drawn over it, the same pixels, computed only
+        where the arms (and the blur around them) change anything: the rest is the quiet table's
+        lit frame, kept while the table and the light stay the same."""
+        img = seen.copy()
+        x0, y0, x1, y1 = self._draw_arms(img, self._view_of(self.pose), arms)
+        key = (self._seen_key, self.lighting, self.blur)
+        if self._lit_quiet is None or self._lit_quiet[0] != key:
+            self._lit_quiet = (key, self._lit(seen))
+        out = self._lit_quiet[1].copy()
+        if x1 <= x0 or y1 <= y0:
+            return out
+        # a blurred pixel depends on the pixels up to the kernel's radius away: the arms change
+        # the box grown by one radius, computed from the box grown by two (clipped to the frame,
+        # where the blur mirrors the frame's own edge either way)
+        r = int(math.ceil(self.blur * 4)) + 2 if self.blur > 0 else 0
+        ax0, ay0 = max(0, x0 - r), max(0, y0 - r)
+        ax1, ay1 = min(self.width, x1 + r), min(self.height, y1 + r)
+        ix0, iy0 = max(0, ax0 - r), max(0, ay0 - r)
+        ix1, iy1 = min(self.width, ax1 + r), min(self.height, ay1 + r)
+        part = cv2.multiply(img[iy0:iy1, ix0:ix1], self._light_field()[iy0:iy1, ix0:ix1],
+                            scale=1 / 128)
+        if self.blur > 0:
+            part = cv2.GaussianBlur(part, (0, 0), self.blur)
+        out[ay0:ay1, ax0:ax1] = part[ay0 - iy0:ay1 - iy0, ax0 - ix0:ax1 - ix0]
+        return out
 
     def render(self, scene: Scene, *, noise_seed: int | None = None) -> np.ndarray:
         """One camera frame (BGR, uint8) of ``scene``."""
@@ -286,12 +336,10 @@ class SyntheticTable:
         quiet = None if scene.arms else (self._seen_key, self.lighting, self.blur, self.noise, k)
         if quiet is not None and quiet in self._finished:
             return self._finished[quiet].copy()
-        img = seen.copy()
         if scene.arms:
-            self._draw_arms(img, self._view_of(self.pose), scene.arms)
-        cv2.multiply(img, self._light_field(), img, scale=1 / 128)
-        if self.blur > 0:
-            img = cv2.GaussianBlur(img, (0, 0), self.blur)
+            img = self._lit_with_arms(seen, scene.arms)
+        else:
+            img = self._lit(seen)
         if self._noise_frames:
             up, down = self._noise(k)
             img = cv2.add(img, up)
