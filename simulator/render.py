@@ -300,16 +300,21 @@ class SyntheticTable:
         img = cv2.multiply(seen, self._light_field(), scale=1 / 128)
         return cv2.GaussianBlur(img, (0, 0), self.blur) if self.blur > 0 else img
 
+    def _lit_table(self, seen: np.ndarray) -> np.ndarray:
+        """:meth:`_lit` of the table as it lies, kept while the table and the light stay the
+        same (every noisy frame of a quiet table and every frame with arms starts from it)."""
+        key = (self._seen_key, self.lighting, self.blur)
+        if self._lit_quiet is None or self._lit_quiet[0] != key:
+            self._lit_quiet = (key, self._lit(seen))
+        return self._lit_quiet[1]
+
     def _lit_with_arms(self, seen: np.ndarray, arms) -> np.ndarray:
         """:meth:`_lit` of ``seen`` with ``arms`` drawn over it, the same pixels, computed only
         where the arms (and the blur around them) change anything: the rest is the quiet table's
         lit frame, kept while the table and the light stay the same."""
         img = seen.copy()
         x0, y0, x1, y1 = self._draw_arms(img, self._view_of(self.pose), arms)
-        key = (self._seen_key, self.lighting, self.blur)
-        if self._lit_quiet is None or self._lit_quiet[0] != key:
-            self._lit_quiet = (key, self._lit(seen))
-        out = self._lit_quiet[1].copy()
+        out = self._lit_table(seen).copy()
         if x1 <= x0 or y1 <= y0:
             return out
         # a blurred pixel depends on the pixels up to the kernel's radius away: the arms change
@@ -339,11 +344,13 @@ class SyntheticTable:
         if scene.arms:
             img = self._lit_with_arms(seen, scene.arms)
         else:
-            img = self._lit(seen)
+            img = self._lit_table(seen)  # shared: not to be changed in place
         if self._noise_frames:
             up, down = self._noise(k)
             img = cv2.add(img, up)
             cv2.subtract(img, down, img)
+        elif not scene.arms:
+            img = img.copy()
         if quiet is not None:
             if len(self._finished) >= max(1, self._noise_frames):
                 self._finished.pop(next(iter(self._finished)))
