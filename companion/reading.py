@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 
 __all__ = ["EMPTY", "FLOOR", "SIDES", "Reach", "RegionReading", "TableReading", "PawnReading",
            "NO_PAWN", "look_difference"]
@@ -177,6 +176,8 @@ def look_difference(a, b) -> float | None:
     when they cannot be compared (no look, or another size)."""
     if a is None or b is None or a.shape != b.shape or a.size < 4:
         return None
+    import numpy as np  # here, not at the top: the core (a replay, the event log) runs without it
+
     a = a.astype(np.float32).ravel()
     b = b.astype(np.float32).ravel()
     va, vb = a.var(), b.var()

@@ -33,3 +33,13 @@ def test_the_core_imports_nothing_above_it():
                for above in ("vision", "web", "hardware", "app", "simulator")
                for imp in graph.find_matching_direct_imports(import_expression=f"companion.** -> {above}")]
     assert upward == []
+
+
+def test_the_referee_core_starts_without_numpy():
+    # The crash-safe writer, `companion replay` and the event log start in a tenth of a second
+    # on a Pi only if the core leaves numpy (a fifth of a second to import) to the camera code.
+    code = ("import sys, companion.host, companion.replay, companion.eventlog, "
+            "companion.referee.camera; print(sorted(m for m in ('numpy', 'cv2') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

@@ -42,12 +42,12 @@ from collections import deque
 from concurrent.futures import Future
 import math
 import queue
+import statistics
 import time
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Iterable
 
-import numpy as np
 
 from ..bus import BusMessage, EventBus
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
@@ -1011,7 +1011,7 @@ class CameraReferee:
         if len(reading.changed) > 5:
             # the whole table read again (the camera was nudged): every look is off by the new
             # view's small misfit; a card put down stands well clear of it
-            threshold = max(NUDGED_SAME_FACE_LOOK, 4.0 * float(np.median(list(scores.values()) or [0.0])))
+            threshold = max(NUDGED_SAME_FACE_LOOK, 4.0 * float(statistics.median(list(scores.values()) or [0.0])))
         looking_new = [r for r, d in scores.items() if d > threshold]
         if len(reading.changed) > 5 and len(looking_new) > 1:
             return None
