@@ -14,9 +14,11 @@ EXTRAS := $(if $(ON_PI),,[test])
 
 install: $(STAMP)
 
+# The venv's own pip, not upgraded: any pip since 21.3 installs an editable pyproject, and the
+# upgrade was a tenth of a fresh clone's set-up.
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.$(EXTRAS)'
 	touch $(STAMP)
 
