@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -93,6 +94,7 @@ class SyntheticTable:
         self.mat_px = mat_px_per_mm or float(min(2.4, max(1.0, 1.6 * scale)))
         self._canvas_key = None
         self._canvas = None
+        self._canvas_ops: list[tuple] = []
         self._seen_key = None
         self._seen = None
         self._background = _background(layout, self.mat_px, tuple(cloth), markers)
@@ -194,16 +196,14 @@ class SyntheticTable:
         if 0 <= x0 and 0 <= y0 and y0 + px <= canvas.shape[0] and x0 + px <= canvas.shape[1]:
             canvas[y0:y0 + px, x0:x0 + px] = m[..., None]
 
-    def _flat(self, scene: Scene) -> np.ndarray:
-        key = scene.static_key()
-        if key == self._canvas_key:
-            return self._canvas
+    def _flat_ops(self, scene: Scene) -> list[tuple]:
+        """What the flat table is drawn from, in drawing order: ("card", placement, centre mm)
+        and ("pawn", at mm) steps on the background."""
         L = self.layout
-        canvas = self._background.copy()
+        ops: list[tuple] = []
         for i, stack in enumerate(scene.grid):
             r, c = divmod(i, 5)
-            for p in stack[-3:]:
-                self._paste(canvas, p, L.cell_center(r, c))
+            ops += [("card", p, L.cell_center(r, c)) for p in stack[-3:]]
         # the draw pile: a stack whose edge thickens with the count, its top cards each lying a
         # little off the one below (a real pile is messy: taking its top card shows another look)
         dp = L.draw_pile
@@ -211,20 +211,78 @@ class SyntheticTable:
         if n > 0:
             top = scene.draw_top
             layers = min(6, 1 + n // 12)
-            for k in range(layers, 0, -1):
-                self._paste(canvas, Placement(top.label, 0.5 * k, 0.6 * k, 0.0, top.face_set), dp)
+            ops += [("card", Placement(top.label, 0.5 * k, 0.6 * k, 0.0, top.face_set), dp)
+                    for k in range(layers, 0, -1)]
             for i in range(max(0, n - PILE_MESS), n - 1):
                 dx, dy, angle = pile_offset(i)
-                self._paste(canvas, Placement(top.label, dx, dy, angle, top.face_set), dp)
+                ops.append(("card", Placement(top.label, dx, dy, angle, top.face_set), dp))
             dx, dy, angle = pile_offset(n - 1)
-            self._paste(canvas, replace(top, dx=top.dx + dx, dy=top.dy + dy, angle=top.angle + angle), dp)
-        for p in scene.discard[-3:]:
-            self._paste(canvas, p, L.discard_pile)
-        for p, at in scene.extras:
-            self._paste(canvas, p, at)
+            ops.append(("card", replace(top, dx=top.dx + dx, dy=top.dy + dy,
+                                        angle=top.angle + angle), dp))
+        ops += [("card", p, L.discard_pile) for p in scene.discard[-3:]]
+        ops += [("card", p, at) for p, at in scene.extras]
         if scene.pawn is not None:
-            self._draw_pawn(canvas, scene.pawn)
-        self._canvas_key, self._canvas = key, canvas
+            ops.append(("pawn", scene.pawn))
+        return ops
+
+    def _draw_op(self, canvas: np.ndarray, op: tuple) -> None:
+        if op[0] == "card":
+            self._paste(canvas, op[1], op[2])
+        else:
+            self._draw_pawn(canvas, op[1])
+
+    def _footprint(self, op: tuple) -> tuple[int, int, int, int]:
+        """The canvas box (x0, y0, x1, y1) outside which ``op`` changes no pixel."""
+        if op[0] == "card":
+            p, (x, y) = op[1], op[2]
+            cx, cy = self._mm_to_canvas(x + p.dx, y + p.dy)
+            w = int(round(CARD_MM[0] * self.mat_px))
+            h = int(round(CARD_MM[1] * self.mat_px))
+            d = int(math.hypot(w, h) / 2) + 6   # _paste's square
+        else:
+            cx, cy = self._mm_to_canvas(*op[1])
+            d = int(self.layout.pawn_marker_mm * self.mat_px) + int(5 * self.mat_px) + 4
+        return int(cx) - d - 1, int(cy) - d - 1, int(cx) + d + 2, int(cy) + d + 2
+
+    def _flat(self, scene: Scene) -> np.ndarray:
+        key = scene.static_key()
+        if key == self._canvas_key:
+            return self._canvas
+        ops = self._flat_ops(scene)
+        canvas = self._redrawn(ops) if self._canvas is not None else None
+        if canvas is None:
+            canvas = self._background.copy()
+            for op in ops:
+                self._draw_op(canvas, op)
+        self._canvas_key, self._canvas, self._canvas_ops = key, canvas, ops
+        return canvas
+
+    def _redrawn(self, ops: list[tuple]) -> np.ndarray | None:
+        """The last flat table changed into the one ``ops`` draw, redrawing only the box where
+        steps came or went (from the background up, with every step that reaches into it, in
+        order): the same pixels as drawing it all. None when most of it would be redrawn."""
+        old = self._canvas_ops
+        gone, came = Counter(old), Counter(ops)
+        changed = (gone - came) + (came - gone)
+        kept_old = [op for op in old if op not in changed]
+        kept_new = [op for op in ops if op not in changed]
+        if not changed or kept_old != kept_new:
+            return None     # the same steps in another order: draw it all
+        H, W = self._background.shape[:2]
+        boxes = [self._footprint(op) for op in changed]
+        x0, y0 = max(0, min(b[0] for b in boxes)), max(0, min(b[1] for b in boxes))
+        x1, y1 = min(W, max(b[2] for b in boxes)), min(H, max(b[3] for b in boxes))
+        if x1 <= x0 or y1 <= y0:
+            return self._canvas.copy()
+        if (x1 - x0) * (y1 - y0) > 0.4 * W * H:
+            return None
+        scratch = self._background.copy()
+        for op in ops:
+            fx0, fy0, fx1, fy1 = self._footprint(op)
+            if fx0 < x1 and x0 < fx1 and fy0 < y1 and y0 < fy1:
+                self._draw_op(scratch, op)
+        canvas = self._canvas.copy()
+        canvas[y0:y1, x0:x1] = scratch[y0:y1, x0:x1]
         return canvas
 
     # --- light, arms, noise -----------------------------------------------------------------
