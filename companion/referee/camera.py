@@ -482,7 +482,8 @@ class CameraReferee:
         #: regions that changed together while the camera could not look (several at once):
         #: how many actions each hides is unknown, so none of them is committed unasked
         self._blind: set[str] = set()
-        self._looks: dict[str, Any] = {}   # region -> its look when it last matched the state
+        #: region -> (the label the state gave it, its look) when it last matched the state
+        self._looks: dict[str, tuple[str, Any]] = {}
         self._question: Question | None = None
         self._ids = itertools.count(1)
         self._recheck = False
@@ -1004,7 +1005,10 @@ class CameraReferee:
             # it reads as what lies there (asking is safe: no confidence needed beyond that)
             if got is None or want is None or (got.label != want and got.p(want) < 0.5):
                 continue
-            d = look_difference(got.look, self._looks.get(region))
+            # a look remembered for another card says nothing about this one (a phone's play
+            # changed what the state expects there before the card came down)
+            seen_as, look = self._looks.get(region, (None, None))
+            d = look_difference(got.look, look) if seen_as == want else None
             if d is not None:
                 scores[region] = d
         threshold = SAME_FACE_LOOK
@@ -1065,7 +1069,7 @@ class CameraReferee:
                 continue
             got = reading.region(name)
             if got is not None and got.look is not None:
-                self._looks[name] = got.look
+                self._looks[name] = (expected.labels[name], got.look)
 
     # --- a wild's colour comes from its player's phone ---------------------------------------
 
