@@ -166,3 +166,27 @@ def test_undo_does_not_replay_what_lies_there():
     # a reading of some other region does not bring the undone play back
     ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=3, changed=("cell-4-4",)))
     assert table.state_json()["grid"][0][0] == "red-1"
+
+
+def test_illegal_is_called_when_no_legal_reading_is_near_and_asked_when_one_is():
+    """(the torture run, flip and classic: an illegal card read at 0.95-0.965 with no legal card
+    near it was asked every time, just below the 0.97 the read card needed alone)"""
+    from companion.referee.camera import legal_mass
+
+    table = Table(SETUP, EventBus(), clock=lambda: 0.0)
+    exp = expected_of(table.view()[0])
+    legal = table.legal_actions()
+    clear = reading(GRID, probs={"cell-0-0": {"blue-9": 0.955, "blue-8": 0.03, "green-9": 0.012}})
+    assert legal_mass(clear.region("cell-0-0"), legal, "cell-0-0", exp) < 0.03
+    d = decide(legal, exp, clear, {"cell-0-0"}, "north")
+    assert d.kind is DecisionKind.ILLEGAL and d.action.card.name == "blue-9"
+    # the same confidence, but a legal card (the same number) holds the rest: asked
+    near = reading(GRID, probs={"cell-0-0": {"blue-9": 0.955, "blue-1": 0.04}})
+    assert legal_mass(near.region("cell-0-0"), legal, "cell-0-0", exp) >= 0.04
+    assert decide(legal, exp, near, {"cell-0-0"}, "north").kind is DecisionKind.ASK
+    # or what the reading leaves unlisted could be legal: asked
+    vague = reading(GRID, probs={"cell-0-0": {"blue-9": 0.955, "blue-8": 0.005}})
+    assert decide(legal, exp, vague, {"cell-0-0"}, "north").kind is DecisionKind.ASK
+    # and a read card below NAMED_CONFIDENCE is never called, whatever else it might be
+    split = reading(GRID, probs={"cell-0-0": {"blue-9": 0.85, "blue-8": 0.149}})
+    assert decide(legal, exp, split, {"cell-0-0"}, "north").kind is DecisionKind.ASK

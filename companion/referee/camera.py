@@ -52,12 +52,12 @@ import numpy as np
 from ..bus import BusMessage, EventBus
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
 from ..engine.look import Awaiting, TableLook, WaitingFor
-from ..reading import Reach, look_difference
+from ..reading import FLOOR, Reach, look_difference
 from .hands import DRAW_PILE, DrawLedger, Hand, hand_of, lifter, lifts, over
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
-           "NothingHappened", "Closed", "CameraReferee", "EMPTY"]
+           "NothingHappened", "Closed", "CameraReferee", "EMPTY", "legal_mass"]
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,12 @@ _TURN_REFUSALS = ("not-your-turn", "no-uno")
 SAME_FACE_LOOK = 4.0
 #: The same after the camera was nudged and the whole table read again through the new view.
 NUDGED_SAME_FACE_LOOK = 12.0
+#: An illegal play is called when the card read is agreed and either this sure of itself
+#: (``illegal_confidence``) or at least :data:`NAMED_CONFIDENCE` sure, with every legal reading
+#: together no likelier than ``1 - illegal_confidence`` (:func:`legal_mass`): what bounds a
+#: false call is how likely a legal move is, not how sure the reader is of one illegal face
+#: among others (a pink-9 read at 0.964 with no legal card near it was asked, not called).
+NAMED_CONFIDENCE = 0.9
 #: Seconds the referee waits for a wild's colour from its player's phone (the seat page's play
 #: of a wild asks the colour) before it asks the table; a new reading (the next card, a hand)
 #: ends the wait at once.
@@ -269,9 +275,11 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     got = reading.region(region) if region != "pawn" else None
     # a pawn marker seen where no single step reaches is a misread or moves the camera missed,
     # never a move to call: only a sighting one step away is an illegal move
-    confident = (region == "pawn" and reading.pawn.seen and _one_step(expected.pawn, reading.pawn.cell)) or (
-        got is not None and got.agreed and got.confidence >= illegal_confidence)
     legal_here = by_region.get(region, [])
+    confident = (region == "pawn" and reading.pawn.seen and _one_step(expected.pawn, reading.pawn.cell)) or (
+        got is not None and got.agreed and (got.confidence >= illegal_confidence or (
+            got.confidence >= NAMED_CONFIDENCE
+            and legal_mass(got, actions, region, expected) <= 1.0 - illegal_confidence)))
     if read_action is not None and confident and not any(
             _same(c.action, read_action) for c in legal_here):
         return Decision(DecisionKind.ILLEGAL, region, read_action, reason=Reason.READ_CONFIDENTLY,
@@ -287,6 +295,20 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     if read_action is not None and not any(_same(a, read_action) for a in choices):
         choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
+
+
+def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) -> float:
+    """How likely the reading of ``region`` is, at most, to show something no illegal call may
+    be made on: a card any seat may legally put there, or the card the state says lies there
+    (nothing happened). Labels the reading does not list count in full (the probability it left
+    out is counted as theirs), so the figure never understates the risk of calling a legal
+    move illegal."""
+    allowed = {_label_of(a) for a in actions if region_of(a) == region} | {
+        expected.labels.get(region, EMPTY)}
+    listed = {label for label, _ in got.probs}
+    unlisted = max(0.0, 1.0 - sum(p for _, p in got.probs))
+    return unlisted + sum(p for label, p in got.probs if label in allowed) + sum(
+        FLOOR for label in allowed if label not in listed)
 
 
 def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool:
