@@ -50,6 +50,7 @@ from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, Reach, Region
                                TableReading, look_difference)
 
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
+from .desmear import Desmear
 from .pawn import find_pawn
 from .reaches import ArmTracker
 from .rectify import NARROW_MARGIN, AskewFinder
@@ -322,6 +323,7 @@ class TableReader:
         self._patches: dict[str, np.ndarray] = {}          # each region as last settled
         self._pending_patches: dict[str, np.ndarray] = {}
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
+        self._desmear = Desmear()  # a camera's smear taken out of the pawn's marker
         self._quiet_gray: np.ndarray | None = None  # the table at the last reading (no markers)
         self._touched: set[str] = set()  # regions a hand or arm was over since the last look
         self._smeared = False  # the whole picture moved at once since the last look
@@ -570,7 +572,8 @@ class TableReader:
 
     def _vote_pawn(self, frame: np.ndarray) -> None:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None)
+        seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None,
+                         desmear=self._desmear)
         self._pawn_votes.append(seen)
         votes = self._pawn_votes
         need = self.votes_needed
