@@ -190,3 +190,24 @@ def test_illegal_is_called_when_no_legal_reading_is_near_and_asked_when_one_is()
     # and a read card below NAMED_CONFIDENCE is never called, whatever else it might be
     split = reading(GRID, probs={"cell-0-0": {"blue-9": 0.85, "blue-8": 0.149}})
     assert decide(legal, exp, split, {"cell-0-0"}, "north").kind is DecisionKind.ASK
+
+
+def test_legal_mass_bounds_the_unlisted_labels_by_the_least_listed_one():
+    """(flip seed 1: a pink-9 at 0.964 with six labels listed and none of the four legal ones
+    among them: what the listing leaves out, 3 %, is not all legal)"""
+    from companion.reading import RegionReading
+    from companion.referee.camera import Expected, legal_mass
+
+    listed = {"pink-9": 0.964, "pink-2": 0.002, "teal-9": 0.0018, "pink-3": 0.0015,
+              "purple-9": 0.0012, "pink-6": 0.001}
+    got = RegionReading.of(listed)
+    legal = [action_from_json({"by": "ann", "do": "play", "card": c})
+             for c in ("pink-draw-five", "teal-draw-five", "orange-draw-five")]
+    exp = Expected({"discard": "purple-draw-five"})
+    # four unlisted labels that are allowed (three plays and the card lying there), each no
+    # likelier than the least listed (0.001): 0.004, not the 2.8 % left over
+    assert abs(legal_mass(got, legal, "discard", exp) - 0.004) < 1e-9
+    # one listed legal label counts in full
+    del listed["pink-6"]
+    listed["teal-draw-five"] = 0.02
+    assert legal_mass(RegionReading.of(listed), legal, "discard", exp) > 0.02

@@ -300,15 +300,18 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
 def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) -> float:
     """How likely the reading of ``region`` is, at most, to show something no illegal call may
     be made on: a card any seat may legally put there, or the card the state says lies there
-    (nothing happened). Labels the reading does not list count in full (the probability it left
-    out is counted as theirs), so the figure never understates the risk of calling a legal
-    move illegal."""
+    (nothing happened). The reading lists its likeliest labels only; a label it leaves out is
+    no likelier than the least likely one listed, and all of them together hold no more than
+    the probability left over: each unlisted legal label counts that much, so the figure never
+    understates the risk of calling a legal move illegal."""
     allowed = {_label_of(a) for a in actions if region_of(a) == region} | {
         expected.labels.get(region, EMPTY)}
-    listed = {label for label, _ in got.probs}
-    unlisted = max(0.0, 1.0 - sum(p for _, p in got.probs))
-    return unlisted + sum(p for label, p in got.probs if label in allowed) + sum(
-        FLOOR for label in allowed if label not in listed)
+    listed = dict(got.probs)
+    left_over = max(0.0, 1.0 - sum(listed.values()))
+    least = min(listed.values(), default=1.0)
+    unlisted = sum(1 for label in allowed if label not in listed)
+    return sum(p for label, p in listed.items() if label in allowed) + max(
+        FLOOR * unlisted, min(left_over, least * unlisted))
 
 
 def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool:
