@@ -211,3 +211,23 @@ def test_legal_mass_bounds_the_unlisted_labels_by_the_least_listed_one():
     del listed["pink-6"]
     listed["teal-draw-five"] = 0.02
     assert legal_mass(RegionReading.of(listed), legal, "discard", exp) > 0.02
+
+
+def test_a_cell_that_reads_no_card_beside_a_new_card_is_not_asked_about():
+    """(the torture's askew cards, grid: a card dropped askew on one cell reached over the next,
+    which read "empty" and was asked about -- "several" or "unsure" -- every time for nothing)"""
+    from companion.referee.camera import spill_over
+
+    table, ref, seen = make()
+    spill = {"empty": 0.6, "red-9": 0.2, "red-2": 0.1}  # the cell's red-2 half hidden
+    ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-0-0", "cell-0-1"),
+                           probs={"cell-0-1": spill}))
+    table.bus.join()
+    assert ref.question is None and ref.stats["questions"] == 0
+    assert table.state_json()["grid"][0][0] == "red-7"
+    assert [m.data["action"] for m in seen if m.type == "action"] == [
+        {"by": "north", "do": "play", "card": "red-7", "cell": [0, 0]}]
+    # far from any new card, a cell that reads no card is still a question or a wait, never
+    # dropped unseen; and a card read beside it is no spill
+    assert spill_over({"cell-3-3": "empty"}, ["cell-0-0"]) == set()
+    assert spill_over({"cell-0-1": "red-9", "cell-0-0": "red-7"}) == set()

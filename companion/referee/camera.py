@@ -57,7 +57,7 @@ from .hands import DRAW_PILE, DrawLedger, Hand, hand_of, lifter, lifts, over
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
-           "NothingHappened", "Closed", "CameraReferee", "EMPTY", "legal_mass"]
+           "NothingHappened", "Closed", "CameraReferee", "EMPTY", "legal_mass", "spill_over"]
 
 log = logging.getLogger(__name__)
 
@@ -312,6 +312,29 @@ def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) 
     unlisted = sum(1 for label in allowed if label not in listed)
     return sum(p for label, p in listed.items() if label in allowed) + max(
         FLOOR * unlisted, min(left_over, least * unlisted))
+
+
+def spill_over(diffs: dict[str, str], played: Iterable[str] = ()) -> set[str]:
+    """Grid cells that read no card (a card never leaves the grid) next to a cell where a card
+    was just put (one that reads a new card, or ``played``): the new card, dropped askew,
+    reaches over them, or the hand that put it did. Nothing happened there (the torture's
+    askew cards: every such cell asked about was answered "misread")."""
+    def cell(name: str) -> tuple[int, int] | None:
+        if not name.startswith("cell-"):
+            return None
+        _, r, c = name.split("-")
+        return int(r), int(c)
+
+    new_cards = [cell(r) for r, label in diffs.items() if label not in _NOT_A_CARD and cell(r)]
+    new_cards += [cell(r) for r in played if cell(r)]
+    out = set()
+    for name, label in diffs.items():
+        here = cell(name)
+        if here is None or label not in _NOT_A_CARD:
+            continue
+        if any(_one_step(here, there) for there in new_cards):
+            out.add(name)
+    return out
 
 
 def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool:
@@ -691,6 +714,12 @@ class CameraReferee:
             look, waiting = table.view()
             expected = expected_of(look)
             diffs = differing(expected, self._reading, self._actionable)
+            spilled = spill_over(diffs, {d.region for d in done if d.kind is DecisionKind.COMMIT})
+            if spilled and self._question is None:
+                # a neighbour's card dropped askew (or a hand) over a cell: no card was taken
+                # from it; it is looked at again when it changes again
+                self._actionable -= spilled
+                diffs = {r: v for r, v in diffs.items() if r not in spilled}
             if self._colour_wait is not None and self._colour_wait[0] not in diffs:
                 self._end_colour_wait(table)  # the phone gave the play (or the card went)
             decided = {d.region for d in done}
