@@ -314,27 +314,30 @@ def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) 
         FLOOR * unlisted, min(left_over, least * unlisted))
 
 
+def _cell(name: str) -> tuple[int, int] | None:
+    if not name.startswith("cell-"):
+        return None
+    _, r, c = name.split("-")
+    return int(r), int(c)
+
+
+def _next_to(regions: Iterable[str]) -> set[str]:
+    """The grid cells one step from any of ``regions`` (cells)."""
+    out = set()
+    for here in filter(None, map(_cell, regions)):
+        out |= {f"cell-{here[0] + dr}-{here[1] + dc}" for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= here[0] + dr < 5 and 0 <= here[1] + dc < 5}
+    return out
+
+
 def spill_over(diffs: dict[str, str], played: Iterable[str] = ()) -> set[str]:
     """Grid cells that read no card (a card never leaves the grid) next to a cell where a card
     was just put (one that reads a new card, or ``played``): the new card, dropped askew,
     reaches over them, or the hand that put it did. Nothing happened there (the torture's
     askew cards: every such cell asked about was answered "misread")."""
-    def cell(name: str) -> tuple[int, int] | None:
-        if not name.startswith("cell-"):
-            return None
-        _, r, c = name.split("-")
-        return int(r), int(c)
-
-    new_cards = [cell(r) for r, label in diffs.items() if label not in _NOT_A_CARD and cell(r)]
-    new_cards += [cell(r) for r in played if cell(r)]
-    out = set()
-    for name, label in diffs.items():
-        here = cell(name)
-        if here is None or label not in _NOT_A_CARD:
-            continue
-        if any(_one_step(here, there) for there in new_cards):
-            out.add(name)
-    return out
+    new_cards = [r for r, label in diffs.items() if label not in _NOT_A_CARD] + list(played)
+    near = _next_to(new_cards)
+    return {name for name, label in diffs.items() if label in _NOT_A_CARD and name in near}
 
 
 def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool:
@@ -741,6 +744,9 @@ class CameraReferee:
                     and not any(d.kind is DecisionKind.ASK for d in done):
                 # (a card the pawn uncovered is no new card: its cell is left out)
                 left_out = decided | ({f"cell-{pawn_was[0]}-{pawn_was[1]}"} if pawn_was else set())
+                # (nor is a cell next to one just played on: the new card, dropped askew, or
+                # the hand that put it reached over it)
+                left_out |= _next_to({d.region for d in done if d.kind is DecisionKind.COMMIT})
                 same = self._same_face_play(waiting, expected, table.legal_actions(), left_out)
                 self._actionable -= {r for r in self._actionable if r not in diffs}
                 if same is not None:
