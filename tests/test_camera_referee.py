@@ -265,3 +265,24 @@ def test_a_cell_beside_a_new_card_that_only_looks_different_is_no_same_face_ques
                            ("cell-3-3",)))
     bus.join()
     assert ref.question is not None and ref.question.kind.value == "same-face"
+
+
+def test_the_pawns_body_read_as_a_card_where_its_marker_is_unseen_is_no_question():
+    """(motion blur and the hand over the pawn, grid: the marker not found, the reader read the
+    pawn's body on its cell as a card at 0.1-0.3, and asked; every answer was "misread")"""
+    import dataclasses
+
+    from companion.reading import PawnReading
+
+    table, ref, seen = make()
+    unseen = PawnReading(None, None, False)
+    body = {"yellow-3": 0.29, "yellow-9": 0.14, "yellow-skip": 0.07}
+    rd = reading(GRID, seq=2, changed=("cell-2-2", "pawn"), probs={"cell-2-2": body})
+    decisions = ref.on_reading(dataclasses.replace(rd, pawn=unseen))
+    table.bus.join()
+    assert decisions == [] and ref.question is None and ref.stats["questions"] == 0
+    assert table.state_json()["grid"] == GRID
+    # a card read clearly there is still looked at (a card put on the pawn's cell)
+    rd = reading(with_cell(GRID, 2, 2, "blue-9"), seq=3, changed=("cell-2-2",))
+    decisions = ref.on_reading(dataclasses.replace(rd, pawn=unseen))
+    assert decisions and decisions[0].region == "cell-2-2"

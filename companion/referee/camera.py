@@ -146,6 +146,10 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
     out: dict[str, str] = {}
     pawn_cell = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
     covered = f"cell-{pawn_cell[0]}-{pawn_cell[1]}" if pawn_cell else None
+    # the pawn's marker not seen (smeared, a hand over it): where the state says the pawn
+    # stands, the reader reads the pawn's body as a card; no card may be played there
+    unseen = (f"cell-{expected.pawn[0]}-{expected.pawn[1]}"
+              if pawn_cell is None and expected.pawn is not None else None)
     for name, want in expected.labels.items():
         if regions is not None and name not in regions:
             continue
@@ -154,6 +158,8 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
         got = reading.region(name)
         if got is None:
             continue
+        if name == unseen and not (got.agreed and got.confidence >= NAMED_CONFIDENCE):
+            continue  # (a card put there, read clearly, is still an attempt to call or ask)
         if got.label != want and got.p(want) < 0.5:
             out[name] = got.label
     if pawn_cell is not None and expected.pawn is not None and tuple(pawn_cell) != tuple(expected.pawn):
@@ -1056,6 +1062,7 @@ class CameraReferee:
             return None
         seat = acting_seat(waiting)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
+        pawn = pawn if pawn is not None else expected.pawn  # (unseen: where the state has it)
         scores = {}
         for region in fresh:
             if pawn is not None and region == f"cell-{pawn[0]}-{pawn[1]}":
