@@ -32,7 +32,8 @@ def pawn_place(layout: Layout, mm: tuple[float, float]) -> PawnReading:
 
 def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: float = 80.0,
               upscale: float | None = None, near: tuple[float, float] | None = None,
-              desmear: Desmear | None = None) -> PawnReading:
+              desmear: Desmear | None = None,
+              smeared_near: tuple[float, float] | None = None) -> PawnReading:
     """The pawn seen in the grey frame ``gray`` (its marker's centre), or :data:`NO_PAWN`.
 
     The search window is the grid plus ``search_margin_mm`` (a pawn that left the board lies just
@@ -41,8 +42,9 @@ def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: fl
     (mm: where the pawn was) looks within a step of it first, a quarter of the work.
 
     ``desmear`` (a :class:`~vision.desmear.Desmear`): when no marker is found, the camera may
-    have smeared it (a wobbly arm): a few straight smears are taken out of the search window
-    (the one around ``near`` if given) and each looked at again.
+    have smeared it (a wobbly arm): a few straight smears are taken out of the window around
+    ``smeared_near`` (mm: where the pawn was last seen, or stands at the start; else ``near``;
+    else the whole search window, fewer tries) and each looked at again.
     """
     if upscale is None:
         upscale = upscale_for(view, layout)
@@ -61,8 +63,13 @@ def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: fl
     if seen.seen or desmear is None:
         return seen
     # a smeared marker: the window around where it was (a quarter of the work), else all of it
-    box = box if near is not None else whole
-    for smear, sharp in desmear.candidates(_window(gray, view, box)[0], budget=4 if near else 2):
+    around = smeared_near if smeared_near is not None else near
+    if around is not None:
+        px, py = layout.pitch
+        box = (around[0] - 1.6 * px, around[1] - 1.6 * py, around[0] + 1.6 * px, around[1] + 1.6 * py)
+    else:
+        box = whole
+    for smear, sharp in desmear.candidates(_window(gray, view, box)[0], budget=6 if around else 2):
         seen = _search(gray, view, layout, box, upscale, window=sharp)
         if seen.seen:
             desmear.worked(smear)

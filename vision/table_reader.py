@@ -572,8 +572,11 @@ class TableReader:
 
     def _vote_pawn(self, frame: np.ndarray) -> None:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        # (a smeared marker is looked for where the pawn was last seen: it cannot vanish; before
+        # any sighting, around the centre cell, where every game starts it)
         seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None,
-                         desmear=self._desmear)
+                         desmear=self._desmear,
+                         smeared_near=self._pawn.mm or self.layout.cell_center(2, 2))
         self._pawn_votes.append(seen)
         votes = self._pawn_votes
         need = self.votes_needed
