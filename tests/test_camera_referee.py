@@ -166,3 +166,123 @@ def test_undo_does_not_replay_what_lies_there():
     # a reading of some other region does not bring the undone play back
     ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=3, changed=("cell-4-4",)))
     assert table.state_json()["grid"][0][0] == "red-1"
+
+
+def test_illegal_is_called_when_no_legal_reading_is_near_and_asked_when_one_is():
+    """(the torture run, flip and classic: an illegal card read at 0.95-0.965 with no legal card
+    near it was asked every time, just below the 0.97 the read card needed alone)"""
+    from companion.referee.camera import legal_mass
+
+    table = Table(SETUP, EventBus(), clock=lambda: 0.0)
+    exp = expected_of(table.view()[0])
+    legal = table.legal_actions()
+    clear = reading(GRID, probs={"cell-0-0": {"blue-9": 0.955, "blue-8": 0.03, "green-9": 0.012}})
+    assert legal_mass(clear.region("cell-0-0"), legal, "cell-0-0", exp) < 0.03
+    d = decide(legal, exp, clear, {"cell-0-0"}, "north")
+    assert d.kind is DecisionKind.ILLEGAL and d.action.card.name == "blue-9"
+    # the same confidence, but a legal card (the same number) holds the rest: asked
+    near = reading(GRID, probs={"cell-0-0": {"blue-9": 0.955, "blue-1": 0.04}})
+    assert legal_mass(near.region("cell-0-0"), legal, "cell-0-0", exp) >= 0.04
+    assert decide(legal, exp, near, {"cell-0-0"}, "north").kind is DecisionKind.ASK
+    # or what the reading leaves unlisted could be legal: asked
+    vague = reading(GRID, probs={"cell-0-0": {"blue-9": 0.955, "blue-8": 0.005}})
+    assert decide(legal, exp, vague, {"cell-0-0"}, "north").kind is DecisionKind.ASK
+    # and a read card below NAMED_CONFIDENCE is never called, whatever else it might be
+    split = reading(GRID, probs={"cell-0-0": {"blue-9": 0.85, "blue-8": 0.149}})
+    assert decide(legal, exp, split, {"cell-0-0"}, "north").kind is DecisionKind.ASK
+
+
+def test_legal_mass_bounds_the_unlisted_labels_by_the_least_listed_one():
+    """(flip seed 1: a pink-9 at 0.964 with six labels listed and none of the four legal ones
+    among them: what the listing leaves out, 3 %, is not all legal)"""
+    from companion.reading import RegionReading
+    from companion.referee.camera import Expected, legal_mass
+
+    listed = {"pink-9": 0.964, "pink-2": 0.002, "teal-9": 0.0018, "pink-3": 0.0015,
+              "purple-9": 0.0012, "pink-6": 0.001}
+    got = RegionReading.of(listed)
+    legal = [action_from_json({"by": "ann", "do": "play", "card": c})
+             for c in ("pink-draw-five", "teal-draw-five", "orange-draw-five")]
+    exp = Expected({"discard": "purple-draw-five"})
+    # four unlisted labels that are allowed (three plays and the card lying there), each no
+    # likelier than the least listed (0.001): 0.004, not the 2.8 % left over
+    assert abs(legal_mass(got, legal, "discard", exp) - 0.004) < 1e-9
+    # one listed legal label counts in full
+    del listed["pink-6"]
+    listed["teal-draw-five"] = 0.02
+    assert legal_mass(RegionReading.of(listed), legal, "discard", exp) > 0.02
+
+
+def test_a_cell_that_reads_no_card_beside_a_new_card_is_not_asked_about():
+    """(the torture's askew cards, grid: a card dropped askew on one cell reached over the next,
+    which read "empty" and was asked about -- "several" or "unsure" -- every time for nothing)"""
+    from companion.referee.camera import spill_over
+
+    table, ref, seen = make()
+    spill = {"empty": 0.6, "red-9": 0.2, "red-2": 0.1}  # the cell's red-2 half hidden
+    ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-0-0", "cell-0-1"),
+                           probs={"cell-0-1": spill}))
+    table.bus.join()
+    assert ref.question is None and ref.stats["questions"] == 0
+    assert table.state_json()["grid"][0][0] == "red-7"
+    assert [m.data["action"] for m in seen if m.type == "action"] == [
+        {"by": "north", "do": "play", "card": "red-7", "cell": [0, 0]}]
+    # far from any new card, a cell that reads no card is still a question or a wait, never
+    # dropped unseen; and a card read beside it is no spill
+    assert spill_over({"cell-3-3": "empty"}, ["cell-0-0"]) == set()
+    assert spill_over({"cell-0-1": "red-9", "cell-0-0": "red-7"}) == set()
+
+
+def test_a_cell_beside_a_new_card_that_only_looks_different_is_no_same_face_question():
+    """(askew, grid: the card dropped askew on one cell lay over the corner of the next, whose
+    card then looked different: "the same face played again?" -- answered "only moved")"""
+    import dataclasses
+
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    looks = {f"cell-{r}-{c}": rng.integers(0, 255, (20, 14)).astype(np.float32)
+             for r in range(5) for c in range(5)}
+
+    def looking(rd, changed_looks=()):
+        cells = tuple(dataclasses.replace(cell, look=looks[f"cell-{i // 5}-{i % 5}"]
+                                          if f"cell-{i // 5}-{i % 5}" not in changed_looks
+                                          else rng.integers(0, 255, (20, 14)).astype(np.float32))
+                      for i, cell in enumerate(rd.cells))
+        return dataclasses.replace(rd, cells=cells)
+
+    bus = EventBus()
+    table = Table(SETUP, bus, clock=lambda: 0.0)
+    ref = CameraReferee(lambda: table, bus)
+    ref.on_reading(looking(reading(GRID, seq=1)))
+    ref.on_reading(looking(reading(with_cell(GRID, 0, 0, "red-7"), seq=2,
+                                   changed=("cell-0-0", "cell-0-1")), ("cell-0-0", "cell-0-1")))
+    bus.join()
+    assert table.state_json()["grid"][0][0] == "red-7"
+    assert ref.question is None and ref.stats["questions"] == 0
+    # the same look change on its own (no card put beside it) is still asked
+    ref.on_reading(looking(reading(with_cell(GRID, 0, 0, "red-7"), seq=3, changed=("cell-3-3",)),
+                           ("cell-3-3",)))
+    bus.join()
+    assert ref.question is not None and ref.question.kind.value == "same-face"
+
+
+def test_the_pawns_body_read_as_a_card_where_its_marker_is_unseen_is_no_question():
+    """(motion blur and the hand over the pawn, grid: the marker not found, the reader read the
+    pawn's body on its cell as a card at 0.1-0.3, and asked; every answer was "misread")"""
+    import dataclasses
+
+    from companion.reading import PawnReading
+
+    table, ref, seen = make()
+    unseen = PawnReading(None, None, False)
+    body = {"yellow-3": 0.29, "yellow-9": 0.14, "yellow-skip": 0.07}
+    rd = reading(GRID, seq=2, changed=("cell-2-2", "pawn"), probs={"cell-2-2": body})
+    decisions = ref.on_reading(dataclasses.replace(rd, pawn=unseen))
+    table.bus.join()
+    assert decisions == [] and ref.question is None and ref.stats["questions"] == 0
+    assert table.state_json()["grid"] == GRID
+    # a card read clearly there is still looked at (a card put on the pawn's cell)
+    rd = reading(with_cell(GRID, 2, 2, "blue-9"), seq=3, changed=("cell-2-2",))
+    decisions = ref.on_reading(dataclasses.replace(rd, pawn=unseen))
+    assert decisions and decisions[0].region == "cell-2-2"

@@ -82,3 +82,32 @@ def test_the_same_face_on_the_pile_is_asked_only_when_the_pile_looks_different()
     referee.answer(yes["id"], by=turn)
     referee.run_pending()
     assert table.state_json()["turn"] != turn  # the play was recorded
+
+
+def test_a_play_tapped_on_a_phone_before_its_card_lands_is_no_same_face_question():
+    """(the torture run, classic seed 1: a wild tapped on the phone, then put on the pile, was
+    asked as "the same face played again" because the pile looked unlike the card before it)"""
+    import numpy as np
+
+    from companion.engine.actions import action_from_json
+
+    bus = EventBus()
+    table = Table({"setup": {"game": "classic", "seats": ["ann", "ben", "cai"], "dealer": "cai",
+                             "start": "red-5", "options": {"turn_seconds": 0}}}, bus)
+    referee = CameraReferee(lambda: table, bus)
+    asked = []
+    bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
+    rng = np.random.default_rng(2)
+    referee.on_reading(_pile_reading(1, "red-5", rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    turn = table.state_json()["turn"]
+    assert table.act(action_from_json({"by": turn, "do": "play", "card": "red-7"}), source="phone").ok
+    bus.join()
+    referee.tick()
+    # the tapped card comes down: it looks nothing like the red-5 it covers
+    referee.on_reading(_pile_reading(2, "red-7", rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    bus.join()
+    assert asked == [] and referee.question is None
+    # and the same face played on it afterwards is still asked
+    referee.on_reading(_pile_reading(3, "red-7", rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    bus.join()
+    assert asked and asked[-1]["kind"] == "same-face" and asked[-1]["card"] == "red-7"

@@ -304,3 +304,22 @@ def test_in_dim_light_a_card_put_down_is_read_though_the_arm_stirred_little():
     run = torture.play({"game": "grid", "seed": 2, "condition": "dim", "faces": "real", "actions": 10})
     assert (run["wrong_commits"], run["false_illegal_calls"], run["missed_actions"]) == (0, 0, 0), \
         run["wrong_calls"]
+
+
+@pytest.mark.slow
+def test_a_card_dropped_askew_on_one_of_its_colour_is_read_as_a_card():
+    # torture askew classic seed 1 (art faces): ann's yellow-2 dropped askew on a yellow
+    # draw-two; the fitted outline landed between the two and read "empty", the question could
+    # not offer the yellow-2, the turn was missed and the next two calls were false (ben's
+    # wild-draw-four and cai's accept, "not your turn"). The reader alone on the same scenes
+    # reads it right: it takes the whole game up to there (about 10 CPU-seconds).
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "table_torture", Path(__file__).resolve().parents[1] / "benchmarks" / "table_torture.py")
+    torture = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(torture)
+    run = torture.play({"game": "classic", "seed": 1, "condition": "askew", "faces": "art",
+                        "actions": 8})
+    assert run["wrong_calls"] == {"wrong_commits": [], "false_illegal_calls": [], "missed_actions": []}

@@ -19,6 +19,7 @@ import numpy as np
 
 from companion.reading import NO_PAWN, PawnReading
 
+from .desmear import Desmear
 from .geometry import PAWN_ID, Layout, View, aruco_detector
 
 __all__ = ["PawnReading", "find_pawn", "pawn_place", "NO_PAWN", "upscale_for", "MARKER_PX"]
@@ -30,13 +31,20 @@ def pawn_place(layout: Layout, mm: tuple[float, float]) -> PawnReading:
 
 
 def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: float = 80.0,
-              upscale: float | None = None, near: tuple[float, float] | None = None) -> PawnReading:
+              upscale: float | None = None, near: tuple[float, float] | None = None,
+              desmear: Desmear | None = None,
+              smeared_near: tuple[float, float] | None = None) -> PawnReading:
     """The pawn seen in the grey frame ``gray`` (its marker's centre), or :data:`NO_PAWN`.
 
     The search window is the grid plus ``search_margin_mm`` (a pawn that left the board lies just
     beyond it), upscaled so that a small marker still has a few pixels per module (by default
     enough for the marker to span :data:`MARKER_PX` pixels, 2x to 4x). ``near``
     (mm: where the pawn was) looks within a step of it first, a quarter of the work.
+
+    ``desmear`` (a :class:`~vision.desmear.Desmear`): when no marker is found, the camera may
+    have smeared it (a wobbly arm): a few straight smears are taken out of the window around
+    ``smeared_near`` (mm: where the pawn was last seen, or stands at the start; else ``near``;
+    else the whole search window, fewer tries) and each looked at again.
     """
     if upscale is None:
         upscale = upscale_for(view, layout)
@@ -44,12 +52,29 @@ def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: fl
         px, py = layout.pitch
         x0, y0 = near[0] - 1.6 * px, near[1] - 1.6 * py
         x1, y1 = near[0] + 1.6 * px, near[1] + 1.6 * py
-        seen = _search(gray, view, layout, (x0, y0, x1, y1), upscale)
+        box = (x0, y0, x1, y1)
+        seen = _search(gray, view, layout, box, upscale)
         if seen.seen:
             return seen
     g = layout.grid_rect
-    return _search(gray, view, layout, (g.x0 - search_margin_mm, g.y0 - search_margin_mm,
-                                        g.x1 + search_margin_mm, g.y1 + search_margin_mm), upscale)
+    whole = (g.x0 - search_margin_mm, g.y0 - search_margin_mm, g.x1 + search_margin_mm,
+             g.y1 + search_margin_mm)
+    seen = _search(gray, view, layout, whole, upscale)
+    if seen.seen or desmear is None:
+        return seen
+    # a smeared marker: the window around where it was (a quarter of the work), else all of it
+    around = smeared_near if smeared_near is not None else near
+    if around is not None:
+        px, py = layout.pitch
+        box = (around[0] - 1.6 * px, around[1] - 1.6 * py, around[0] + 1.6 * px, around[1] + 1.6 * py)
+    else:
+        box = whole
+    for smear, sharp in desmear.candidates(_window(gray, view, box)[0], budget=6 if around else 2):
+        seen = _search(gray, view, layout, box, upscale, window=sharp)
+        if seen.seen:
+            desmear.worked(smear)
+            return seen
+    return NO_PAWN
 
 
 #: How many pixels the pawn's marker should span once upscaled for the detector.
@@ -62,13 +87,23 @@ def upscale_for(view: View, layout: Layout) -> float:
     return float(min(4.0, max(2.0, MARKER_PX / max(marker_px, 1.0))))
 
 
-def _search(gray: np.ndarray, view: View, layout: Layout, box, upscale: float) -> PawnReading:
+def _window(gray: np.ndarray, view: View, box) -> tuple[np.ndarray, tuple[int, int]]:
+    """The part of ``gray`` that shows the mat's ``box`` (mm), and its top-left pixel."""
     bx0, by0, bx1, by1 = box
     quad = view.to_image(np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]))
     h, w = gray.shape[:2]
     x0, y0 = np.clip(np.floor(quad.min(0)), 0, [w, h]).astype(int)
     x1, y1 = np.clip(np.ceil(quad.max(0)), 0, [w, h]).astype(int)
-    roi = gray[y0:y1, x0:x1]
+    return gray[y0:y1, x0:x1], (int(x0), int(y0))
+
+
+def _search(gray: np.ndarray, view: View, layout: Layout, box, upscale: float,
+            window: np.ndarray | None = None) -> PawnReading:
+    """The pawn's marker in the mat's ``box`` (``window``: that part of the frame, as
+    :func:`_window` cuts it, already worked on)."""
+    roi, (x0, y0) = _window(gray, view, box)
+    if window is not None:
+        roi = window
     if roi.size == 0:
         return NO_PAWN
     if upscale != 1.0:

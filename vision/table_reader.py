@@ -50,7 +50,9 @@ from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, Reach, Region
                                TableReading, look_difference)
 
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
+from .desmear import Desmear
 from .pawn import find_pawn
+from .pile import top_card
 from .reaches import ArmTracker
 from .rectify import NARROW_MARGIN, AskewFinder
 from .stabilise import ChangeDetector, FrameChange, Votes
@@ -322,6 +324,7 @@ class TableReader:
         self._patches: dict[str, np.ndarray] = {}          # each region as last settled
         self._pending_patches: dict[str, np.ndarray] = {}
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
+        self._desmear = Desmear()  # a camera's smear taken out of the pawn's marker
         self._quiet_gray: np.ndarray | None = None  # the table at the last reading (no markers)
         self._touched: set[str] = set()  # regions a hand or arm was over since the last look
         self._smeared = False  # the whole picture moved at once since the last look
@@ -526,6 +529,7 @@ class TableReader:
         if not names:
             return []
         patches, quads, kept = [], [], []
+        wide: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # regions read from the wide patch
         pawn_cell = self._pawn.cell if self._pawn.on_board else None
         for name in names:
             region = self.layout.regions[name]
@@ -539,6 +543,7 @@ class TableReader:
                                      self._patches.get(name), quad)
             if askew is not None:  # the card reaches out of the patch: read it whole
                 patch, quad = askew
+                wide[name] = (patch, quad)
             if quad is None:
                 self._votes[name].add(EMPTY, {EMPTY: 1.0})
                 continue
@@ -551,6 +556,15 @@ class TableReader:
             kept.append(name)
         for name, probs in zip(kept, self.classifier.classify_many(patches)):
             label = max(probs, key=probs.get)
+            if label == EMPTY and name in wide:
+                # the askew card's fitted outline holds cloth more than card (a card dropped on
+                # one of its own colour: the fit lands between the two): of the card outlines
+                # in the wide patch, the one read most surely as a card (only the top card shows
+                # whole), as at the first sight of a messy pile
+                found = top_card(wide[name][0], self.read_px, self.classifier, also=[wide[name][1]])
+                if found is not None:
+                    probs = found[1]
+                    label = max(probs, key=probs.get)
             self._votes[name].add(label, probs)
         settled = []
         for name in names:
@@ -570,7 +584,11 @@ class TableReader:
 
     def _vote_pawn(self, frame: np.ndarray) -> None:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None)
+        # (a smeared marker is looked for where the pawn was last seen: it cannot vanish; before
+        # any sighting, around the centre cell, where every game starts it)
+        seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None,
+                         desmear=self._desmear,
+                         smeared_near=self._pawn.mm or self.layout.cell_center(2, 2))
         self._pawn_votes.append(seen)
         votes = self._pawn_votes
         need = self.votes_needed

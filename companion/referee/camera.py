@@ -52,12 +52,12 @@ from typing import Any, Callable, Iterable
 from ..bus import BusMessage, EventBus
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
 from ..engine.look import Awaiting, TableLook, WaitingFor
-from ..reading import Reach, look_difference
+from ..reading import FLOOR, Reach, look_difference
 from .hands import DRAW_PILE, DrawLedger, Hand, hand_of, lifter, lifts, over
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
-           "NothingHappened", "Closed", "CameraReferee", "EMPTY"]
+           "NothingHappened", "Closed", "CameraReferee", "EMPTY", "legal_mass", "spill_over"]
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,12 @@ _TURN_REFUSALS = ("not-your-turn", "no-uno")
 SAME_FACE_LOOK = 4.0
 #: The same after the camera was nudged and the whole table read again through the new view.
 NUDGED_SAME_FACE_LOOK = 12.0
+#: An illegal play is called when the card read is agreed and either this sure of itself
+#: (``illegal_confidence``) or at least :data:`NAMED_CONFIDENCE` sure, with every legal reading
+#: together no likelier than ``1 - illegal_confidence`` (:func:`legal_mass`): what bounds a
+#: false call is how likely a legal move is, not how sure the reader is of one illegal face
+#: among others (a pink-9 read at 0.964 with no legal card near it was asked, not called).
+NAMED_CONFIDENCE = 0.9
 #: Seconds the referee waits for a wild's colour from its player's phone (the seat page's play
 #: of a wild asks the colour) before it asks the table; a new reading (the next card, a hand)
 #: ends the wait at once.
@@ -140,6 +146,10 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
     out: dict[str, str] = {}
     pawn_cell = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
     covered = f"cell-{pawn_cell[0]}-{pawn_cell[1]}" if pawn_cell else None
+    # the pawn's marker not seen (smeared, a hand over it): where the state says the pawn
+    # stands, the reader reads the pawn's body as a card; no card may be played there
+    unseen = (f"cell-{expected.pawn[0]}-{expected.pawn[1]}"
+              if pawn_cell is None and expected.pawn is not None else None)
     for name, want in expected.labels.items():
         if regions is not None and name not in regions:
             continue
@@ -148,6 +158,8 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
         got = reading.region(name)
         if got is None:
             continue
+        if name == unseen and not (got.agreed and got.confidence >= NAMED_CONFIDENCE):
+            continue  # (a card put there, read clearly, is still an attempt to call or ask)
         if got.label != want and got.p(want) < 0.5:
             out[name] = got.label
     if pawn_cell is not None and expected.pawn is not None and tuple(pawn_cell) != tuple(expected.pawn):
@@ -269,9 +281,11 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     got = reading.region(region) if region != "pawn" else None
     # a pawn marker seen where no single step reaches is a misread or moves the camera missed,
     # never a move to call: only a sighting one step away is an illegal move
-    confident = (region == "pawn" and reading.pawn.seen and _one_step(expected.pawn, reading.pawn.cell)) or (
-        got is not None and got.agreed and got.confidence >= illegal_confidence)
     legal_here = by_region.get(region, [])
+    confident = (region == "pawn" and reading.pawn.seen and _one_step(expected.pawn, reading.pawn.cell)) or (
+        got is not None and got.agreed and (got.confidence >= illegal_confidence or (
+            got.confidence >= NAMED_CONFIDENCE
+            and legal_mass(got, actions, region, expected) <= 1.0 - illegal_confidence)))
     if read_action is not None and confident and not any(
             _same(c.action, read_action) for c in legal_here):
         return Decision(DecisionKind.ILLEGAL, region, read_action, reason=Reason.READ_CONFIDENTLY,
@@ -287,6 +301,49 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     if read_action is not None and not any(_same(a, read_action) for a in choices):
         choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
+
+
+def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) -> float:
+    """How likely the reading of ``region`` is, at most, to show something no illegal call may
+    be made on: a card any seat may legally put there, or the card the state says lies there
+    (nothing happened). The reading lists its likeliest labels only; a label it leaves out is
+    no likelier than the least likely one listed, and all of them together hold no more than
+    the probability left over: each unlisted legal label counts that much, so the figure never
+    understates the risk of calling a legal move illegal."""
+    allowed = {_label_of(a) for a in actions if region_of(a) == region} | {
+        expected.labels.get(region, EMPTY)}
+    listed = dict(got.probs)
+    left_over = max(0.0, 1.0 - sum(listed.values()))
+    least = min(listed.values(), default=1.0)
+    unlisted = sum(1 for label in allowed if label not in listed)
+    return sum(p for label, p in listed.items() if label in allowed) + max(
+        FLOOR * unlisted, min(left_over, least * unlisted))
+
+
+def _cell(name: str) -> tuple[int, int] | None:
+    if not name.startswith("cell-"):
+        return None
+    _, r, c = name.split("-")
+    return int(r), int(c)
+
+
+def _next_to(regions: Iterable[str]) -> set[str]:
+    """The grid cells one step from any of ``regions`` (cells)."""
+    out = set()
+    for here in filter(None, map(_cell, regions)):
+        out |= {f"cell-{here[0] + dr}-{here[1] + dc}" for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= here[0] + dr < 5 and 0 <= here[1] + dc < 5}
+    return out
+
+
+def spill_over(diffs: dict[str, str], played: Iterable[str] = ()) -> set[str]:
+    """Grid cells that read no card (a card never leaves the grid) next to a cell where a card
+    was just put (one that reads a new card, or ``played``): the new card, dropped askew,
+    reaches over them, or the hand that put it did. Nothing happened there (the torture's
+    askew cards: every such cell asked about was answered "misread")."""
+    new_cards = [r for r, label in diffs.items() if label not in _NOT_A_CARD] + list(played)
+    near = _next_to(new_cards)
+    return {name for name, label in diffs.items() if label in _NOT_A_CARD and name in near}
 
 
 def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool:
@@ -482,7 +539,8 @@ class CameraReferee:
         #: regions that changed together while the camera could not look (several at once):
         #: how many actions each hides is unknown, so none of them is committed unasked
         self._blind: set[str] = set()
-        self._looks: dict[str, Any] = {}   # region -> its look when it last matched the state
+        #: region -> (the label the state gave it, its look) when it last matched the state
+        self._looks: dict[str, tuple[str, Any]] = {}
         self._question: Question | None = None
         self._ids = itertools.count(1)
         self._recheck = False
@@ -665,6 +723,12 @@ class CameraReferee:
             look, waiting = table.view()
             expected = expected_of(look)
             diffs = differing(expected, self._reading, self._actionable)
+            spilled = spill_over(diffs, {d.region for d in done if d.kind is DecisionKind.COMMIT})
+            if spilled and self._question is None:
+                # a neighbour's card dropped askew (or a hand) over a cell: no card was taken
+                # from it; it is looked at again when it changes again
+                self._actionable -= spilled
+                diffs = {r: v for r, v in diffs.items() if r not in spilled}
             if self._colour_wait is not None and self._colour_wait[0] not in diffs:
                 self._end_colour_wait(table)  # the phone gave the play (or the card went)
             decided = {d.region for d in done}
@@ -686,6 +750,9 @@ class CameraReferee:
                     and not any(d.kind is DecisionKind.ASK for d in done):
                 # (a card the pawn uncovered is no new card: its cell is left out)
                 left_out = decided | ({f"cell-{pawn_was[0]}-{pawn_was[1]}"} if pawn_was else set())
+                # (nor is a cell next to one just played on: the new card, dropped askew, or
+                # the hand that put it reached over it)
+                left_out |= _next_to({d.region for d in done if d.kind is DecisionKind.COMMIT})
                 same = self._same_face_play(waiting, expected, table.legal_actions(), left_out)
                 self._actionable -= {r for r in self._actionable if r not in diffs}
                 if same is not None:
@@ -995,6 +1062,7 @@ class CameraReferee:
             return None
         seat = acting_seat(waiting)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
+        pawn = pawn if pawn is not None else expected.pawn  # (unseen: where the state has it)
         scores = {}
         for region in fresh:
             if pawn is not None and region == f"cell-{pawn[0]}-{pawn[1]}":
@@ -1004,7 +1072,10 @@ class CameraReferee:
             # it reads as what lies there (asking is safe: no confidence needed beyond that)
             if got is None or want is None or (got.label != want and got.p(want) < 0.5):
                 continue
-            d = look_difference(got.look, self._looks.get(region))
+            # a look remembered for another card says nothing about this one (a phone's play
+            # changed what the state expects there before the card came down)
+            seen_as, look = self._looks.get(region, (None, None))
+            d = look_difference(got.look, look) if seen_as == want else None
             if d is not None:
                 scores[region] = d
         threshold = SAME_FACE_LOOK
@@ -1065,7 +1136,7 @@ class CameraReferee:
                 continue
             got = reading.region(name)
             if got is not None and got.look is not None:
-                self._looks[name] = got.look
+                self._looks[name] = (expected.labels[name], got.look)
 
     # --- a wild's colour comes from its player's phone ---------------------------------------
 
