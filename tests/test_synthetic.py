@@ -157,3 +157,25 @@ def test_a_table_drawn_frame_after_frame_looks_as_one_drawn_afresh(game):
         checked += 1
         with_arms += bool(step.scene.arms)
     assert checked >= 20 and with_arms >= 5
+
+
+def test_the_smear_is_taken_out_only_of_a_window_less_sharp_than_when_the_pawn_was_seen(table):
+    """A hidden pawn on a sharp table costs no smear tries (a tenth of a second a frame); a
+    smeared table still gets them, in any direction."""
+    from vision.desmear import Desmear, smear_kernel
+
+    gray = cv2.cvtColor(table.render(scene(pawn=(1, 3))), cv2.COLOR_BGR2GRAY)
+    desmear = Desmear()
+    seen = find_pawn(gray, table.view, L, desmear=desmear)
+    assert seen.cell == (1, 3) and desmear.sharp is not None
+    hidden = scene(pawn=(1, 3))
+    hidden = Scene(grid=hidden.grid, pawn=None, discard=hidden.discard, draw_count=40)
+    sharp = cv2.cvtColor(table.render(hidden), cv2.COLOR_BGR2GRAY)
+    tries = []
+    desmear.candidates = lambda *a, **k: tries.append(1) or iter(())
+    assert not find_pawn(sharp, table.view, L, desmear=desmear, smeared_near=seen.mm).seen
+    assert tries == []
+    for angle in (0, 75, 135):
+        smeared = cv2.filter2D(sharp, -1, smear_kernel(5, angle))
+        find_pawn(smeared, table.view, L, desmear=desmear, smeared_near=seen.mm)
+    assert len(tries) == 3

@@ -55,26 +55,39 @@ def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: fl
         box = (x0, y0, x1, y1)
         seen = _search(gray, view, layout, box, upscale)
         if seen.seen:
-            return seen
+            return _saw_sharp(seen, gray, view, layout, desmear)
     g = layout.grid_rect
     whole = (g.x0 - search_margin_mm, g.y0 - search_margin_mm, g.x1 + search_margin_mm,
              g.y1 + search_margin_mm)
     seen = _search(gray, view, layout, whole, upscale)
     if seen.seen or desmear is None:
-        return seen
+        return _saw_sharp(seen, gray, view, layout, desmear) if seen.seen else seen
     # a smeared marker: the window around where it was (a quarter of the work), else all of it
     around = smeared_near if smeared_near is not None else near
-    if around is not None:
-        px, py = layout.pitch
-        box = (around[0] - 1.6 * px, around[1] - 1.6 * py, around[0] + 1.6 * px, around[1] + 1.6 * py)
-    else:
-        box = whole
-    for smear, sharp in desmear.candidates(_window(gray, view, box)[0], budget=6 if around else 2):
+    box = _around(around, layout) if around is not None else whole
+    window = _window(gray, view, box)[0]
+    if not desmear.looks_smeared(window):
+        return NO_PAWN   # as sharp as when the marker was last seen: hidden, not smeared
+    for smear, sharp in desmear.candidates(window, budget=6 if around else 2):
         seen = _search(gray, view, layout, box, upscale, window=sharp)
         if seen.seen:
             desmear.worked(smear)
             return seen
     return NO_PAWN
+
+
+def _around(mm: tuple[float, float], layout: Layout) -> tuple[float, float, float, float]:
+    """The mat's box (mm) within a step (and a half) of ``mm``."""
+    px, py = layout.pitch
+    return (mm[0] - 1.6 * px, mm[1] - 1.6 * py, mm[0] + 1.6 * px, mm[1] + 1.6 * py)
+
+
+def _saw_sharp(seen: PawnReading, gray: np.ndarray, view: View, layout: Layout,
+               desmear: Desmear | None) -> PawnReading:
+    """``seen`` (found as the frame is): how sharp its window is, told to ``desmear``."""
+    if desmear is not None and seen.mm is not None:
+        desmear.saw_sharp(_window(gray, view, _around(seen.mm, layout))[0])
+    return seen
 
 
 #: How many pixels the pawn's marker should span once upscaled for the detector.
