@@ -45,6 +45,10 @@ SAME_PLACE_IOU = 0.75
 STRIP_CARD_LIKE = 0.6
 #: A partly covered card's outline overlaps a card found by at least this share of its area.
 COVERED = 0.1
+#: ... unless the partial model is this sure of it (mass x label probability): the top card of a
+#: hand that the whole-card pass missed (its outline merged with the strips under it) starts the
+#: hand's chain itself. Above 1: never.
+SEED = 1.01
 
 #: The second pass runs only when at least this many cards' worth of card-like pixels lie
 #: outside the cards read whole (vision.corners.unexplained_cards).
@@ -69,6 +73,7 @@ class Thresholds:
     min_label: float = MIN_LABEL
     strip_card_like: float = STRIP_CARD_LIKE
     covered: float = COVERED
+    seed: float = SEED
 
 
 @dataclass
@@ -136,7 +141,7 @@ def select(outlines: Outlines, thresholds: Thresholds = Thresholds()) -> list:
             _mass, label, conf, runners, q = cand
             if any(quad_iou(q, k) > (SAME_CARD_IOU if lab == label else SAME_PLACE_IOU) for lab, k in kept):
                 continue
-            if not any(_covered_share(q, k) >= t.covered for _lab, k in kept):
+            if cand[0] * conf < t.seed and not any(_covered_share(q, k) >= t.covered for _lab, k in kept):
                 rest.append(cand)
                 continue
             if strip_share(outlines.unlike, outlines.scale, q, [k for _lab, k in kept]) \

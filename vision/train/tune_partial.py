@@ -24,6 +24,7 @@ GRID = {
     "min_label": (0.3, 0.4, 0.5, 0.6, 0.7),
     "strip_card_like": (0.4, 0.6),
     "covered": (0.05, 0.1, 0.2),
+    "seed": (0.8, 0.9, 1.01),
 }
 
 
@@ -36,13 +37,14 @@ def main(argv=None) -> int:
     ap.add_argument("--scenes", type=int, default=24)
     ap.add_argument("--seed", type=int, default=606)
     ap.add_argument("--top", type=int, default=8, help="print the best N combinations")
+    ap.add_argument("--model", default=None, help="the partial model to read with (default: the committed one)")
     args = ap.parse_args(argv)
     reader = CardReader(overlap=False)
     _name, tables = fanned_tables(reader, args.scenes, args.seed, split="validation")
     read = []
     for img, truth in tables:
         whole = reader.read(img)
-        read.append((truth, read_outlines(reader, img, whole)))
+        read.append((truth, read_outlines(reader, img, whole, model_path=args.model)))
     results = []
     for values in itertools.product(*GRID.values()):
         t = Thresholds(**dict(zip(GRID, values)))
