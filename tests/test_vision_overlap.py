@@ -195,3 +195,24 @@ def test_small_training_tables_give_corner_samples_of_cards_and_of_none():
     assert x.shape[1:] == (96, 64, 3) and len(x) == len(y)
     labels = {CLASSES[i] for i in y}
     assert NONE in labels and labels - {NONE} and labels - {NONE} <= set(faces)
+
+
+def test_a_card_read_whole_with_an_odd_outline_takes_its_corner_outline():
+    from vision.partial import Outlines, Thresholds, reshaped_whole, settle
+
+    card = _seen("red-5", 200)                                         # a card's own outline
+    merged = CardSighting("blue-2", 0.9, (), ((0, 0), (10, 0), (10, 22), (0, 22)), (5, 11))  # card + strip
+    own = np.array([[0, 7], [10, 7], [10, 22], [0, 22]], np.float32)  # blue-2's corner outline
+    unlike = np.ones((40, 240), np.uint8)
+    t = Thresholds(seed=1.01)
+    for label, fixed in (("blue-2", True), ("green-3", False)):        # only the same label's
+        outlines = Outlines([(0.95, label, 0.9, (), own)], [card, merged], unlike, 1.0)
+        got = reshaped_whole(outlines, t)
+        assert got[0] == card
+        assert (np.array(got[1].quad, np.float32) == own).all() == fixed
+        assert got[1].label == "blue-2" and got[1].visible == "whole"
+        assert [s.label for s in settle(outlines, t)][:2] == ["red-5", "blue-2"]
+    # an outline with a card's shape stays as it was read, whatever lies over it
+    square = Outlines([(0.95, "red-5", 0.9, (), np.array([[200, 5], [210, 5], [210, 20], [200, 20]],
+                                                         np.float32))], [card, _seen("blue-2", 0)], unlike, 1.0)
+    assert reshaped_whole(square, t) == [card, _seen("blue-2", 0)]

@@ -30,7 +30,7 @@ GRID = {
 
 def main(argv=None) -> int:
     from vision.evaluate import FannedTally, fanned_tables
-    from vision.partial import Thresholds, read_outlines, select
+    from vision.partial import Thresholds, read_outlines, settle
     from vision.recognize import CardReader
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -50,13 +50,13 @@ def main(argv=None) -> int:
         t = Thresholds(**dict(zip(GRID, values)))
         tally = FannedTally("validation")
         for truth, outlines in read:
-            tally.add(truth, list(outlines.whole) + select(outlines, t))
+            tally.add(truth, settle(outlines, t))
         results.append((tally.f1, t, tally.summary()))
     results.sort(key=lambda r: r[0])
     default = Thresholds()
     tally = FannedTally("validation")
     for truth, outlines in read:
-        tally.add(truth, list(outlines.whole) + select(outlines, default))
+        tally.add(truth, settle(outlines, default))
     print(json.dumps({"now": True, "f1": round(tally.f1, 4), **default.__dict__, **tally.summary()}))
     for f1, t, summary in results[-args.top:]:
         print(json.dumps({"f1": round(f1, 4), **t.__dict__, **summary}))
