@@ -167,3 +167,52 @@ def test_thresholds_are_tried_on_one_reading_of_the_outlines(wide_row):
     assert select(outlines, Thresholds(min_mass=1.01)) == []      # nothing is that sure
     looser = select(outlines, Thresholds(min_mass=0.3, min_label=0.3))
     assert len(looser) >= len(found)
+
+
+def test_a_sure_outline_under_no_found_card_starts_its_own_chain_only_above_the_seed():
+    from vision.partial import Outlines, Thresholds, select
+
+    whole = [_seen("red-5", 0)]
+    far = np.array([[100, 0], [110, 0], [110, 15], [100, 15]], np.float32)  # touches no card found
+    under = np.array([[100, 5], [110, 5], [110, 20], [100, 20]], np.float32)  # under the far one
+    outlines = Outlines([(0.99, "blue-2", 0.97, (), far), (0.9, "green-3", 0.8, (), under)], whole,
+                        np.ones((40, 140), np.uint8), 1.0)
+    assert select(outlines, Thresholds(seed=1.01)) == []  # a chain starts at a card found whole
+    seeded = select(outlines, Thresholds(seed=0.9))
+    assert [s.label for s in seeded] == ["blue-2", "green-3"]  # and then follows it
+    assert all(s.visible == "partial" for s in seeded)
+    assert [s.label for s in select(outlines, Thresholds(seed=0.99))] == []  # 0.99 x 0.97 < 0.99
+
+
+def test_small_training_tables_give_corner_samples_of_cards_and_of_none():
+    from vision.classes import CLASSES, NONE
+    from vision.train.corners import build
+
+    rng = np.random.default_rng(8)
+    faces = [c.name for c in CLASSIC.faces if not c.name.startswith("wild")][:12]
+    pool = [(lab, draw_card(lab, 160, 248, face_set=CLASSIC, rng=rng)) for lab in faces]
+    x, y = build(1, pool, pool, seed=3, progress=False, jitter=1, size=(480, 480))
+    assert x.shape[1:] == (96, 64, 3) and len(x) == len(y)
+    labels = {CLASSES[i] for i in y}
+    assert NONE in labels and labels - {NONE} and labels - {NONE} <= set(faces)
+
+
+def test_a_card_read_whole_with_an_odd_outline_takes_its_corner_outline():
+    from vision.partial import Outlines, Thresholds, reshaped_whole, settle
+
+    card = _seen("red-5", 200)                                         # a card's own outline
+    merged = CardSighting("blue-2", 0.9, (), ((0, 0), (10, 0), (10, 22), (0, 22)), (5, 11))  # card + strip
+    own = np.array([[0, 7], [10, 7], [10, 22], [0, 22]], np.float32)  # blue-2's corner outline
+    unlike = np.ones((40, 240), np.uint8)
+    t = Thresholds(seed=1.01)
+    for label, fixed in (("blue-2", True), ("green-3", False)):        # only the same label's
+        outlines = Outlines([(0.95, label, 0.9, (), own)], [card, merged], unlike, 1.0)
+        got = reshaped_whole(outlines, t)
+        assert got[0] == card
+        assert (np.array(got[1].quad, np.float32) == own).all() == fixed
+        assert got[1].label == "blue-2" and got[1].visible == "whole"
+        assert [s.label for s in settle(outlines, t)][:2] == ["red-5", "blue-2"]
+    # an outline with a card's shape stays as it was read, whatever lies over it
+    square = Outlines([(0.95, "red-5", 0.9, (), np.array([[200, 5], [210, 5], [210, 20], [200, 20]],
+                                                         np.float32))], [card, _seen("blue-2", 0)], unlike, 1.0)
+    assert reshaped_whole(square, t) == [card, _seen("blue-2", 0)]

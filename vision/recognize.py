@@ -214,7 +214,7 @@ class CardReader:
         if self.overlap:
             from vision.partial import partly_covered
 
-            out += partly_covered(self, image_bgr, out, deck)
+            out = partly_covered(self, image_bgr, out, deck)
         out.sort(key=lambda s: -s.confidence)
         return out
 

@@ -14,8 +14,13 @@ card model's help as :func:`vision.train.sources.best_quad` does), art-sheet cel
 cards (the backs: there are no photos of backs); the two corners of every outline put on such
 a table are samples: of an outline on a card (IoU >= 0.6), a corner where the card's index shows
 gives the card's label, a corner where it is covered ``none``; an outline far from every card
-(IoU < 0.35) gives ``none`` twice. One thread (``OMP_NUM_THREADS=1``), a few epochs, the
-best epoch on held-back tables kept (early stopping).
+(IoU < 0.35) gives ``none`` twice. The validation photos (:attr:`vision.data.Photo.validation`)
+are left out: the pass's thresholds are chosen on their tables (``python -m
+vision.train.tune_partial``). ``--table-size 640x640`` composes small tables of one or two hands
+(the samples cost ~8x less); ``--base`` fine-tunes the committed corner model instead of starting
+from the card model; the validation accuracy on held-back tables is checked every
+``--check-every`` batches and at each epoch's end, and the best model so far is written at once
+(early stopping after three checks without a gain).
 """
 
 from __future__ import annotations
@@ -59,7 +64,9 @@ def card_pool(split: str, per_label: int, cache: str | None = None):
 
         real = pickle.load(open(cache, "rb"))
     else:
-        photos = crop_photos(load_photos(require_data()), split, per_label)
+        # the validation photos stay out: the thresholds are chosen on their tables
+        # (python -m vision.train.tune_partial), which must be tables the model never saw
+        photos = crop_photos([p for p in load_photos(require_data()) if not p.validation], split, per_label)
         real = [(s.label, s.image) for s in real_cards(photos, CardReader())]
     art = [(s.label, s.image) for s in art_cards()]
     rng = np.random.default_rng(11)
@@ -96,7 +103,7 @@ def _corner_samples(img, q, t, cw, xs, ys):
             ys.append(CLASSES.index(NONE))
 
 
-def samples_of_table(img, truth, rng, card_width=None):
+def samples_of_table(img, truth, rng, card_width=None, jitter: int = JITTER_COPIES):
     """(rectified normalised index corner, class index) for the corners of every outline put on
     one table, and of each readable card's own outline a little off (JITTER_COPIES times)."""
     whole = [t.quad for t in truth if t.visible == "whole"] or [t.quad for t in truth]
@@ -113,7 +120,7 @@ def samples_of_table(img, truth, rng, card_width=None):
             negatives.append(q)
     for t in truth:
         if t.readable:
-            for _ in range(JITTER_COPIES):
+            for _ in range(jitter):
                 q = t.quad + rng.normal(0, 0.04 * cw, (4, 2)).astype(np.float32)
                 _corner_samples(img, q, t, cw, xs, ys)
     keep = int(np.ceil(NONE_PER_CARD * max(1, len(xs)) / 2))
@@ -124,18 +131,45 @@ def samples_of_table(img, truth, rng, card_width=None):
     return xs, ys
 
 
-def build(tables: int, real, other, seed: int, progress=True):
+def _build_part(job):
+    """The samples of ``tables`` tables from one seed (one worker's share of :func:`build`)."""
+    tables, real, other, seed, jitter, progress, size = job
     from tqdm import tqdm
 
     rng = np.random.default_rng(seed)
     X, Y = [], []
-    for k in tqdm(range(tables), desc="tables", unit="table", disable=not progress):
-        cards = layout_cards(rng, real, other, int(rng.integers(6, 17)))
-        img, truth = compose_hands(cards, rng=rng, kind=TABLES[k % len(TABLES)])
-        xs, ys = samples_of_table(img, truth, rng)
+    for k in tqdm(range(tables), desc=f"tables (seed {seed})", unit="table", disable=not progress):
+        if size:  # a corner of the table: one or two hands at the evaluated card size, 7x cheaper
+            cards = layout_cards(rng, real, other, int(rng.integers(3, 9)))
+            img, truth = compose_hands(cards, size[0], size[1], rng=rng, kind=TABLES[k % len(TABLES)],
+                                       hands=int(rng.integers(1, 3)), card_width=rng.uniform(100, 150),
+                                       singles=int(rng.integers(0, 2)))
+        else:
+            cards = layout_cards(rng, real, other, int(rng.integers(6, 17)))
+            img, truth = compose_hands(cards, rng=rng, kind=TABLES[k % len(TABLES)])
+        xs, ys = samples_of_table(img, truth, rng, jitter=jitter)
         X += xs
         Y += ys
-    return np.array(X, np.uint8), np.array(Y, np.int64)
+    return np.array(X, np.uint8).reshape(-1, CARD_H, CARD_W, 3), np.array(Y, np.int64)
+
+
+def build(tables: int, real, other, seed: int, progress=True, jitter: int = JITTER_COPIES,
+          workers: int = 1, size: tuple[int, int] | None = None):
+    """The samples of ``tables`` composed tables, made by ``workers`` processes (each its own
+    seed: ``seed``, ``seed`` + 1, ...; one worker gives the tables of earlier versions). With
+    ``size`` (width, height) the tables are that small, with one or two hands of 3-8 cards at
+    the size cards have on the evaluated 1600x1066 tables (100-150 px wide); else 1600x1066 tables
+    of 6-16 cards."""
+    shares = [len(part) for part in np.array_split(np.arange(tables), max(1, workers)) if len(part)]
+    jobs = [(n, real, other, seed + i, jitter, progress and i == 0, size) for i, n in enumerate(shares)]
+    if len(jobs) == 1:
+        parts = [_build_part(jobs[0])]
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(len(jobs)) as pool:
+            parts = pool.map(_build_part, jobs)
+    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
 
 
 def model_from_onnx(path: Path):
@@ -173,7 +207,7 @@ def train(args):
     from tqdm import tqdm
 
     torch.manual_seed(args.seed)
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     t0 = time.time()
     real, other = card_pool("train", args.per_label, args.crops)
     print(f"sources: {len(real)} training-photo crops, {len(other)} art cells and drawn backs", flush=True)
@@ -181,8 +215,10 @@ def train(args):
         z = np.load(args.samples)
         x, y, xv, yv = z["x"], z["y"], z["xv"], z["yv"]
     else:
-        x, y = build(args.tables, real, other, args.seed)
-        xv, yv = build(max(8, args.tables // 10), real, other, args.seed + 1000)
+        size = tuple(int(v) for v in args.table_size.split("x")) if args.table_size else None
+        x, y = build(args.tables, real, other, args.seed, jitter=args.jitter, workers=args.workers, size=size)
+        xv, yv = build(max(8, args.tables // 10), real, other, args.seed + 1000, jitter=args.jitter,
+                       workers=args.workers, size=size)
         if args.samples:
             np.savez(args.samples, x=x, y=y, xv=xv, yv=yv)
     print(f"{len(x)} samples ({(y != CLASSES.index(NONE)).sum()} cards), {len(xv)} validation, "
@@ -201,12 +237,15 @@ def train(args):
             pred = torch.cat([model(scaled(XV[i:i + 512])).argmax(1) for i in range(0, len(XV), 512)])
         return (pred == YV).float().mean().item()
 
-    best, best_state, stale = val_acc(), None, 0
+    best, stale = val_acc(), 0
     print(f"before: validation accuracy {best:.4f}", flush=True)
+    per_epoch = len(X) // args.batch
+    every = args.check_every or per_epoch
+    done = False
     for epoch in range(args.epochs):
-        model.train()
         order = torch.from_numpy(np.random.default_rng(args.seed + epoch).permutation(len(X)))
-        for b in tqdm(range(len(X) // args.batch), desc=f"epoch {epoch + 1}", unit="batch"):
+        for b in tqdm(range(per_epoch), desc=f"epoch {epoch + 1}", unit="batch"):
+            model.train()
             idx = order[b * args.batch:(b + 1) * args.batch]
             xb = scaled(X[idx])
             flip = torch.rand(len(idx)) < 0.5  # either way up
@@ -215,19 +254,24 @@ def train(args):
             opt.zero_grad()
             loss.backward()
             opt.step()
-        acc = val_acc()
-        print(f"epoch {epoch + 1}: validation accuracy {acc:.4f} ({time.time() - t0:.0f} s)", flush=True)
-        if acc > best:
-            best, best_state, stale = acc, {k: v.clone() for k, v in model.state_dict().items()}, 0
-        else:
-            stale += 1
-            if stale >= 2 or time.time() - t0 > args.max_seconds:
+            step = epoch * per_epoch + b + 1
+            if step % every and b + 1 < per_epoch:
+                continue
+            # a check every --check-every batches and at each epoch's end: the best so far is
+            # written at once, so that a run stopped early leaves its best model
+            acc = val_acc()
+            print(f"epoch {epoch + 1}, batch {b + 1}: validation accuracy {acc:.4f} "
+                  f"({time.time() - t0:.0f} s)", flush=True)
+            if acc > best:
+                best, stale = acc, 0
+                export(model, args, best, time.time() - t0, len(x))
+            else:
+                stale += 1
+            if stale >= 3 or time.time() - t0 > args.max_seconds:
+                done = True
                 break
-        if time.time() - t0 > args.max_seconds:
+        if done:
             break
-    if best_state is not None:
-        model.load_state_dict(best_state)
-    export(model, args, best, time.time() - t0, len(x))
 
 
 def export(model, args, acc, seconds, n):
@@ -250,6 +294,15 @@ def main(argv=None):
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--lr", type=float, default=5e-4)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jitter", type=int, default=JITTER_COPIES,
+                   help=f"samples of each readable card through its own outline, jittered ({JITTER_COPIES})")
+    p.add_argument("--workers", type=int, default=1, help="processes composing the tables (1)")
+    p.add_argument("--threads", type=int, default=1, help="torch threads training (1)")
+    p.add_argument("--check-every", type=int, default=0,
+                   help="check the validation accuracy (and write the best model) every N batches "
+                        "as well as at each epoch's end (0: at each epoch's end only)")
+    p.add_argument("--table-size", default=None,
+                   help="compose small tables WxH (e.g. 640x640: one or two hands each) instead of 1600x1066")
     p.add_argument("--max-seconds", type=float, default=1000, help="stop training after this (1000)")
     p.add_argument("--base", default=str(MODELS / "cards.onnx"), help="the card model to start from")
     p.add_argument("--crops", default=None, help="a pickle of (label, image) training crops (a cache)")
