@@ -34,3 +34,16 @@ def own_state_dir(tmp_path_factory, monkeypatch):
 def pytest_collection_modifyitems(config, items):
     """The slow tests first, each group in its collected order."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One Chromium for every browser test module this process runs (``tests/support/browser``:
+    a module takes it by importing ``browser`` from there, which also skips the module where
+    Playwright or Chromium is missing)."""
+    from tests.support.browser import launch_chromium
+
+    pw, browser = launch_chromium()
+    yield browser
+    browser.close()
+    pw.stop()

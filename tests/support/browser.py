@@ -1,4 +1,4 @@
-"""What the browser tests share: Debian's Chromium driven by Playwright, one per test module.
+"""What the browser tests share: Debian's Chromium driven by Playwright, one per test process.
 
 Importing this module skips the importing test module, with the reason, where Playwright or
 Chromium is missing (``scripts/install-browser.sh`` installs Chromium). A module takes the
@@ -28,9 +28,10 @@ if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
                 "(apt-get install -y chromium)", allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for the module's tests; a browser that does not start is a skip, with why."""
+def launch_chromium():
+    """Playwright and Debian's Chromium, started (a browser that does not start is a skip, with
+    why); returns (playwright, browser). Used once per test process (``tests/conftest.py``'s
+    ``chromium`` fixture): a start costs 1.5 CPU-seconds."""
     pw = sync_api.sync_playwright().start()
     try:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -46,6 +47,13 @@ def browser():
         kwargs.setdefault("reduced_motion", "reduce")
         return new_context(**kwargs)
     b.new_context = still_context
-    yield b
-    b.close()
-    pw.stop()
+    return pw, b
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    """The test process's Chromium for the module's tests; what the module left open (pages,
+    contexts) is closed after its last test, so that no module's pages run on in the next."""
+    yield chromium
+    for context in list(chromium.contexts):
+        context.close()
