@@ -166,16 +166,17 @@ class ArmTracker:
         mask of arm pixels (None: no arm)."""
         mask = (cv2.absdiff(cur, self.still) > self.skin_threshold).astype(np.uint8) & self.inside
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        # an arm's outline or a wrist's crease can cut it in two where it looks like the cloth
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        mask = _filled(mask)
-        count, labels = cv2.connectedComponents(mask, connectivity=8)
         entries = []  # (blob, side, first, last) along the edge it crosses
-        for side, (rys, rxs, ralong) in self._rims.items():
-            at = labels[rys, rxs]
-            for blob in np.unique(at[at > 0]):
-                for lo, hi in _runs(np.sort(ralong[at == blob])):
-                    entries.append((int(blob), side, lo, hi))
+        if cv2.countNonZero(mask):  # (a still table, most frames: nothing to look for)
+            # an arm's outline or a wrist's crease can cut it in two where it looks like the cloth
+            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+            mask = _filled(mask)
+            count, labels = cv2.connectedComponents(mask, connectivity=8)
+            for side, (rys, rxs, ralong) in self._rims.items():
+                at = labels[rys, rxs]
+                for blob in np.unique(at[at > 0]):
+                    for lo, hi in _runs(np.sort(ralong[at == blob])):
+                        entries.append((int(blob), side, lo, hi))
         if not entries:
             if not self.arms and not change.moving:
                 self.still = cur.copy()  # the table at rest: what arms are measured against
