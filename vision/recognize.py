@@ -64,6 +64,14 @@ CARD_SURE = 0.8
 #: card (a blob of touching cards, a table region, a hand) is read once that one has been.
 COVER_SURE = 0.9
 INSIDE = 0.9
+#: Outlines overlapping by less than this (intersection over the smaller) are apart: two cards.
+APART = 0.2
+#: A card read with at least this probability is drawn on the mask of cards that may cover a blob,
+#: the rest of a group or a second-look outline.
+MASK_SURE = 0.8
+#: Longer side (pixels) of the mask on which the cards read surely are drawn to tell how much of
+#: an outline they cover together.
+COVER_MASK = 480
 
 
 @dataclass(frozen=True)
@@ -189,12 +197,14 @@ class CardReader:
             whole = order_quad(np.array([[W * m, H * m], [W * (1 - m), H * m],
                                          [W * (1 - m), H * (1 - m)], [W * m, H * (1 - m)]], np.float32))
             quads = quads + [whole]
-        cands = self._grouped_candidates(image_bgr, quads, whole, deck)
+        reads = _Reads(self, image_bgr, deck)
+        cands = self._grouped_candidates(reads, quads, whole)
         kept = self._select(cands, whole)
         if sum(r.confidence >= SURE for r, _ in kept) < SECOND_LOOK_UNLESS:
-            more = find_field_quads(image_bgr)
+            # (not the fields inside cards read surely: pieces of those cards)
+            more = [q for q in find_field_quads(image_bgr) if not reads.covered(q)]
             if more:
-                cands = cands + self._candidates(more, self._quad_probs(image_bgr, more, deck), None)
+                cands = cands + self._candidates(more, reads.probs(more), None)
                 kept = self._select(cands, whole)
         # report the card's outer outline: the largest candidate of the same label around the
         # kept one, up to OUTLINE_GROWTH times its area (the field or the oval inside the border)
@@ -218,13 +228,15 @@ class CardReader:
         out.sort(key=lambda s: -s.confidence)
         return out
 
-    def _grouped_candidates(self, image_bgr, quads, whole, deck):
+    def _grouped_candidates(self, reads: "_Reads", quads, whole):
         """The candidates of ``quads`` (largest first) and ``whole``, read from the outside in:
         the largest outline of each group (:data:`GROUP_IOU`) once every larger outline it lies
         inside has been read, and not at all inside a card read surely (:data:`COVER_SURE`); the
-        rest of a group only when its largest outline is not surely a card (:data:`CARD_SURE`). On
-        the photo benchmark's tables of 15 real cards this reads 34-57 of 94-120 outlines (90 on
-        average before issue #18)."""
+        rest of a group only when its largest outline is not surely a card (:data:`CARD_SURE`).
+        Nor is the rest of a group read where the cards read surely explain it
+        (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards). On the
+        photo benchmark's tables of 15 real cards this reads 27-47 of 94-120 outlines (34-57
+        before the cards' cover, 90 on average before issue #18)."""
         groups = _groups(quads, GROUP_IOU)
         firsts = [quads[g[0]] for g in groups]
         holders = _holders(firsts, INSIDE)
@@ -245,7 +257,7 @@ class CardReader:
             extra = [whole] if whole is not None and whole_probs is None else []
             if not batch and not extra:
                 continue
-            p = self._quad_probs(image_bgr, [firsts[i] for i in batch] + extra, deck)
+            p = reads.probs([firsts[i] for i in batch] + extra)
             for i, row in zip(batch, p):
                 probs[i] = row
             if whole_probs is None:
@@ -254,8 +266,9 @@ class CardReader:
         cands = self._candidates([firsts[i] for i in read], [probs[i] for i in read], whole)
         if whole is not None:
             cands += self._candidates([whole], whole_probs, whole)
-        rest = [quads[k] for i in read if self._card(probs[i]) < CARD_SURE for k in groups[i][1:]]
-        return cands + self._candidates(rest, self._quad_probs(image_bgr, rest, deck), None)
+        rest = [quads[k] for i in read if self._card(probs[i]) < CARD_SURE for k in groups[i][1:]
+                if not reads.covered(quads[k])]
+        return cands + self._candidates(rest, reads.probs(rest), None)
 
     def _card(self, p) -> float:
         """The probability of the most likely card label."""
@@ -266,6 +279,8 @@ class CardReader:
         return p is not None and self._card(p) >= COVER_SURE
 
     def _quad_probs(self, image_bgr, quads, deck):
+        if not quads:
+            return np.zeros((0, len(self.classes)), np.float32)
         return self._probs(_prepared(image_bgr, quads), deck)
 
     def _candidates(self, quads, probs, whole):
@@ -368,6 +383,73 @@ def _holders(quads: list[np.ndarray], inside: float) -> list[list[int]]:
         if _overlap(quads[i], quads[j]) >= inside:
             out[int(i)].append(int(j))
     return out
+
+
+class _Reads:
+    """The outlines of one photo read so far: each one's probabilities (an outline met twice, the
+    whole frame as one of the outlines too, is read once), and the cards read surely
+    (:data:`COVER_SURE`) drawn on a small mask, to tell how much of an outline they cover."""
+
+    def __init__(self, reader: CardReader, image_bgr: np.ndarray, deck: str):
+        self.reader, self.image, self.deck = reader, image_bgr, deck
+        self._probs: dict[bytes, np.ndarray] = {}
+        H, W = image_bgr.shape[:2]
+        self.scale = min(1.0, COVER_MASK / max(H, W))
+        self.mask = np.zeros((max(1, round(H * self.scale)), max(1, round(W * self.scale))), np.uint8)
+        self.cards: list[np.ndarray] = []   # the outlines read surely as cards
+
+    def probs(self, quads: list[np.ndarray]) -> np.ndarray:
+        """Each quad's probabilities, in order (those not read before are read in one batch)."""
+        keys = [np.asarray(q, np.float32).tobytes() for q in quads]
+        new = {k: q for k, q in zip(keys, quads) if k not in self._probs}
+        if new:
+            for (k, q), row in zip(new.items(), self.reader._quad_probs(self.image, list(new.values()),
+                                                                          self.deck)):
+                self._probs[k] = row
+                if self.reader._card(row) >= MASK_SURE:
+                    cv2.fillConvexPoly(self.mask, self._points(q), 1, cv2.LINE_8, _SHIFT)
+                    self.cards.append(np.asarray(q, np.float32))
+        return np.array([self._probs[k] for k in keys]).reshape(len(quads), len(self.reader.classes))
+
+    def coverage(self, quad: np.ndarray) -> float:
+        """The share of ``quad``'s area that the cards read surely cover (all of them together)."""
+        pts = self._points(quad)
+        lo = np.maximum(pts.min(0) >> _SHIFT, 0)
+        hi = pts.max(0) >> _SHIFT
+        if (hi < lo).any():
+            return 0.0
+        under = self.mask[lo[1]:hi[1] + 1, lo[0]:hi[0] + 1]
+        if under.size == 0 or not under.any():
+            return 0.0
+        own = np.zeros((hi[1] - lo[1] + 1, hi[0] - lo[0] + 1), np.uint8)
+        cv2.fillConvexPoly(own, pts - (lo << _SHIFT), 1, cv2.LINE_8, _SHIFT)
+        own = own[:under.shape[0], :under.shape[1]]
+        n = cv2.countNonZero(own)
+        return cv2.countNonZero(own & under) / n if n else 0.0
+
+    def covered(self, quad: np.ndarray) -> bool:
+        """Whether ``quad`` is explained by the cards read surely: they cover :data:`INSIDE` of it,
+        or it holds two of them apart from each other (no card holds two cards)."""
+        if self.coverage(quad) >= INSIDE:
+            return True
+        q = np.asarray(quad, np.float32)
+        lo, hi, area = q.min(0), q.max(0), abs(cv2.contourArea(q))
+        inside: list[np.ndarray] = []
+        for c in self.cards:
+            centre = c.mean(0)  # (a card inside has its centre inside the box: a cheap test first)
+            if (lo <= centre).all() and (centre <= hi).all() and abs(cv2.contourArea(c)) < area \
+                    and _overlap(c, q) >= INSIDE and all(_overlap(c, k) < APART for k in inside):
+                inside.append(c)
+                if len(inside) >= 2:
+                    return True
+        return False
+
+    def _points(self, quad: np.ndarray) -> np.ndarray:
+        return np.round(np.asarray(quad, np.float64) * self.scale * (1 << _SHIFT)).astype(np.int32)
+
+
+#: Fractional bits of the mask's polygon corners.
+_SHIFT = 4
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
