@@ -272,7 +272,8 @@ class CardReader:
 
     def _card(self, p) -> float:
         """The probability of the most likely card label."""
-        return float(np.delete(p, self.none_index).max(initial=0.0))
+        i = self.none_index  # (slices: np.delete copies, and this is asked a few hundred times a photo)
+        return float(max(p[:i].max(initial=0.0), p[i + 1:].max(initial=0.0)))
 
     def _covers(self, p) -> bool:
         """Whether a read outline (its probabilities, or None: not read) is surely a card."""
@@ -324,16 +325,19 @@ def _groups(quads: list[np.ndarray], iou: float) -> list[list[int]]:
     overlaps by ``iou`` (only quads of about the same centre and area can: the exact overlap is
     computed for those alone)."""
     groups: list[list[int]] = []
+    if not quads:
+        return groups
     centres = np.array([q.mean(0) for q in quads], np.float32).reshape(-1, 2)
     areas = np.array([abs(cv2.contourArea(q)) for q in quads], np.float32)
+    # [i, k]: k may overlap i by ``iou`` (for all pairs at once: a numpy call per quad costs more)
+    maybe = ((np.abs(centres[:, None] - centres[None]).max(2) < 0.5 * np.sqrt(np.maximum(areas, 1.0))[:, None])
+             & (areas[None] * iou <= areas[:, None]) & (areas[:, None] * iou <= areas[None]))
     firsts: list[int] = []
     for i, q in enumerate(quads):
-        f = np.array(firsts, np.int64)
-        near = f[(np.abs(centres[f] - centres[i]).max(1) < 0.5 * np.sqrt(max(areas[i], 1.0)))
-                 & (areas[f] * iou <= areas[i]) & (areas[i] * iou <= areas[f])] if firsts else f
+        near = [k for k in firsts if maybe[i, k]]
         for k in near:
             if quad_iou(q, quads[k]) >= iou:
-                groups[firsts.index(int(k))].append(i)
+                groups[firsts.index(k)].append(i)
                 break
         else:
             firsts.append(i)
