@@ -78,17 +78,18 @@ def _scaled(q: Quad, fx: float, fy: float) -> Quad:
 
 
 def _grow(quad: Quad, border: float = BORDER) -> Quad:
-    """A field outline grown by the card border to the card's outline."""
+    """A field outline (ordered: :func:`order_quad`) grown by the card border to the card's outline."""
     return _grow_many([quad], border)[0]
 
 
 def _grow_many(quads: list[Quad], border: float = BORDER) -> list[Quad]:
-    """Each field outline grown by the card border to the card's outline: :func:`_sides` and
-    :func:`_scaled` for all of them at once, with the same float32 arithmetic (the same corners
-    to the bit; a photo grows a few hundred outlines)."""
+    """Each field outline (ordered: :func:`order_quad`, as every outline found is) grown by the
+    card border to the card's outline: :func:`_sides` and :func:`_scaled` for all of them at
+    once, with the same float32 arithmetic (the same corners to the bit; a photo grows a few
+    hundred outlines)."""
     if not quads:
         return []
-    q = np.array([order_quad(x) for x in quads], np.float32)
+    q = np.array(quads, np.float32)
 
     def length(d):
         return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])  # np.linalg.norm's float32 result
