@@ -8,7 +8,8 @@
   canonical portrait card, balances its colour against its own white and black print
   (:mod:`vision.color`) and classifies them in batches with the small ONNX model run by OpenCV's
   dnn module: first the largest of each group of near-identical outlines, then the rest of the
-  groups whose largest is not surely a card (:data:`GROUP_IOU`). Outlines the model calls
+  groups whose largest is not surely a card (:data:`GROUP_IOU`), except where the cards read
+  surely explain them (:data:`MASK_SURE`); an outline met twice is read once. Outlines the model calls
   ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the card) are dropped;
   overlapping outlines of one card are merged.
 * :meth:`CardReader.classify` reads one already rectified card (e.g. a grid cell).
@@ -235,7 +236,7 @@ class CardReader:
         rest of a group only when its largest outline is not surely a card (:data:`CARD_SURE`).
         Nor is the rest of a group read where the cards read surely explain it
         (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards). On the
-        photo benchmark's tables of 15 real cards this reads 27-47 of 94-120 outlines (34-57
+        photo benchmark's tables of 15 real cards this reads 32-44 of 94-120 outlines (34-57
         before the cards' cover, 90 on average before issue #18)."""
         groups = _groups(quads, GROUP_IOU)
         firsts = [quads[g[0]] for g in groups]
