@@ -164,3 +164,15 @@ def test_the_rest_of_a_group_explained_by_sure_cards_is_not_read_and_reads_the_s
     every, n_every = _reads(reader, img, monkeypatch)
     assert covering == every == sorted(labels)
     assert n_covering < n_every
+
+
+def test_a_second_look_outline_is_spared_only_by_a_card_read_as_surely_as_sure():
+    """A region read as a card at 0.92 (a hand-held card's surroundings) must not hide the card the
+    second look finds inside it; a card read at SURE does (its fields are pieces of it)."""
+    fairly, surely = _quad(10, 10, 200, 280), _quad(250, 10)
+    reader = _stub_reader({(10.0, 10.0): [0.05, 0.92, 0.03], (250.0, 10.0): SURE})
+    reads = recognize._Reads(reader, np.zeros((300, 400, 3), np.uint8), "auto")
+    reads.probs([fairly, surely])
+    in_fairly, in_surely = _quad(60, 60), _quad(255, 15, 50, 80)
+    assert reads.covered(in_fairly) and not reads.covered(in_fairly, recognize.SURE)
+    assert reads.covered(in_surely) and reads.covered(in_surely, recognize.SURE)

@@ -67,8 +67,8 @@ COVER_SURE = 0.9
 INSIDE = 0.9
 #: Outlines overlapping by less than this (intersection over the smaller) are apart: two cards.
 APART = 0.2
-#: A card read with at least this probability is drawn on the mask of cards that may cover a blob,
-#: the rest of a group or a second-look outline.
+#: A card read with at least this probability explains the rest of a group it covers (a
+#: second-look outline only a card read with SURE does).
 MASK_SURE = 0.8
 #: Longer side (pixels) of the mask on which the cards read surely are drawn to tell how much of
 #: an outline they cover together.
@@ -202,8 +202,9 @@ class CardReader:
         cands = self._grouped_candidates(reads, quads, whole)
         kept = self._select(cands, whole)
         if sum(r.confidence >= SURE for r, _ in kept) < SECOND_LOOK_UNLESS:
-            # (not the fields inside cards read surely: pieces of those cards)
-            more = [q for q in find_field_quads(image_bgr) if not reads.covered(q)]
+            # (not the fields inside cards read as surely as SURE: pieces of those cards; a card
+            # read less surely may be a region around the card the second look finds)
+            more = [q for q in find_field_quads(image_bgr) if not reads.covered(q, SURE)]
             if more:
                 cands = cands + self._candidates(more, reads.probs(more), None)
                 kept = self._select(cands, whole)
@@ -392,16 +393,18 @@ def _holders(quads: list[np.ndarray], inside: float) -> list[list[int]]:
 
 class _Reads:
     """The outlines of one photo read so far: each one's probabilities (an outline met twice, the
-    whole frame as one of the outlines too, is read once), and the cards read surely
-    (:data:`COVER_SURE`) drawn on a small mask, to tell how much of an outline they cover."""
+    whole frame as one of the outlines too, is read once), and the cards read surely drawn on
+    small masks (one per level of sureness asked about: :data:`MASK_SURE`, :data:`SURE`), to tell
+    how much of an outline they cover."""
 
     def __init__(self, reader: CardReader, image_bgr: np.ndarray, deck: str):
         self.reader, self.image, self.deck = reader, image_bgr, deck
         self._probs: dict[bytes, np.ndarray] = {}
         H, W = image_bgr.shape[:2]
         self.scale = min(1.0, COVER_MASK / max(H, W))
-        self.mask = np.zeros((max(1, round(H * self.scale)), max(1, round(W * self.scale))), np.uint8)
-        self.cards: list[np.ndarray] = []   # the outlines read surely as cards
+        shape = (max(1, round(H * self.scale)), max(1, round(W * self.scale)))
+        self.masks = {sure: np.zeros(shape, np.uint8) for sure in (MASK_SURE, SURE)}
+        self.cards: list[tuple[np.ndarray, float]] = []   # (outline, card probability) read surely
 
     def probs(self, quads: list[np.ndarray]) -> np.ndarray:
         """Each quad's probabilities, in order (those not read before are read in one batch)."""
@@ -411,19 +414,24 @@ class _Reads:
             for (k, q), row in zip(new.items(), self.reader._quad_probs(self.image, list(new.values()),
                                                                           self.deck)):
                 self._probs[k] = row
-                if self.reader._card(row) >= MASK_SURE:
-                    cv2.fillConvexPoly(self.mask, self._points(q), 1, cv2.LINE_8, _SHIFT)
-                    self.cards.append(np.asarray(q, np.float32))
+                card = self.reader._card(row)
+                for sure, mask in self.masks.items():
+                    if card >= sure:
+                        cv2.fillConvexPoly(mask, self._points(q), 1, cv2.LINE_8, _SHIFT)
+                if card >= min(self.masks):
+                    self.cards.append((np.asarray(q, np.float32), card))
         return np.array([self._probs[k] for k in keys]).reshape(len(quads), len(self.reader.classes))
 
-    def coverage(self, quad: np.ndarray) -> float:
-        """The share of ``quad``'s area that the cards read surely cover (all of them together)."""
+    def coverage(self, quad: np.ndarray, sure: float | None = None) -> float:
+        """The share of ``quad``'s area that the cards read with at least ``sure`` (one of the
+        masks' levels; :data:`MASK_SURE` by default) cover, all of them together."""
+        sure = MASK_SURE if sure is None else sure
         pts = self._points(quad)
         lo = np.maximum(pts.min(0) >> _SHIFT, 0)
         hi = pts.max(0) >> _SHIFT
         if (hi < lo).any():
             return 0.0
-        under = self.mask[lo[1]:hi[1] + 1, lo[0]:hi[0] + 1]
+        under = self.masks[sure][lo[1]:hi[1] + 1, lo[0]:hi[0] + 1]
         if under.size == 0 or not under.any():
             return 0.0
         own = np.zeros((hi[1] - lo[1] + 1, hi[0] - lo[0] + 1), np.uint8)
@@ -432,15 +440,19 @@ class _Reads:
         n = cv2.countNonZero(own)
         return cv2.countNonZero(own & under) / n if n else 0.0
 
-    def covered(self, quad: np.ndarray) -> bool:
-        """Whether ``quad`` is explained by the cards read surely: they cover :data:`INSIDE` of it,
-        or it holds two of them apart from each other (no card holds two cards)."""
-        if self.coverage(quad) >= INSIDE:
+    def covered(self, quad: np.ndarray, sure: float | None = None) -> bool:
+        """Whether ``quad`` is explained by the cards read with at least ``sure`` (by default
+        :data:`MASK_SURE`): they cover :data:`INSIDE` of it, or it holds two of them apart from
+        each other (no card holds two cards)."""
+        sure = MASK_SURE if sure is None else sure
+        if self.coverage(quad, sure) >= INSIDE:
             return True
         q = np.asarray(quad, np.float32)
         lo, hi, area = q.min(0), q.max(0), abs(cv2.contourArea(q))
         inside: list[np.ndarray] = []
-        for c in self.cards:
+        for c, card in self.cards:
+            if card < sure:
+                continue
             centre = c.mean(0)  # (a card inside has its centre inside the box: a cheap test first)
             if (lo <= centre).all() and (centre <= hi).all() and abs(cv2.contourArea(c)) < area \
                     and _overlap(c, q) >= INSIDE and all(_overlap(c, k) < APART for k in inside):
