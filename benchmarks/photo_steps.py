@@ -18,8 +18,10 @@ Steps (each includes the ones above it):
    detector of 3133bdd);
 6. ``cover``: an outline met twice read once, and the rest of a group or a second-look outline
    not read where the cards read surely explain it (:meth:`vision.recognize._Reads.covered`);
-7. ``masks``: the detector's colour masks made by OpenCV's threshold, LUT and bitwise ops (the
-   same outlines, bit for bit), and the groups' candidate pairs found at once (now).
+   a read's card probability by slices and the groups' candidate pairs found at once (the
+   reading of today, the detector of 3133bdd);
+7. ``masks``: the detector's colour masks made by OpenCV's threshold, LUT and bitwise ops, the
+   grown outlines not ordered again (the same outlines, bit for bit): today's reader.
 
 ``--only threads,cover,masks`` times some of the steps alone. Each step's CPU time (the process's,
 every thread counted) is reported beside its wall time: it moves less with the machine's load.
@@ -51,8 +53,8 @@ from reference import Reference, ReferenceMissing  # noqa: E402
 BEFORE = "41f6266"
 #: The reader and detector before the second round of issue #18's changes (``cover``, ``masks``).
 BEFORE_COVER = "3133bdd"
-#: The reading of the ``cover`` step (before the ``masks`` step's changes).
-COVER = "44acdb7"
+#: The reading of the ``cover`` step: today's (with the detector of 3133bdd).
+COVER = "9b0e8a7"
 
 
 def _old_module(name: str, path: str, fix=lambda s: s, commit: str = BEFORE):
