@@ -9,9 +9,9 @@
   (:mod:`vision.color`) and classifies them in batches with the small ONNX model run by OpenCV's
   dnn module: first the largest of each group of near-identical outlines, then the rest of the
   groups whose largest is not surely a card (:data:`GROUP_IOU`), except where the cards read
-  surely explain them (:data:`MASK_SURE`); an outline met twice is read once. Outlines the model calls
-  ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the card) are dropped;
-  overlapping outlines of one card are merged.
+  surely explain them (:data:`MASK_SURE`); an outline met twice is read once. Outlines the model
+  calls ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the card) are
+  dropped; overlapping outlines of one card are merged.
 * :meth:`CardReader.classify` reads one already rectified card (e.g. a grid cell).
 
 Confidence is the model's probability of the label among the deck's labels and ``none``; the
