@@ -151,6 +151,10 @@ def test_outlines_explained_by_cards_read_surely_are_covered_and_others_are_not(
     assert reads.coverage(inside) == pytest.approx(1.0) and reads.coverage(_quad(300, 150)) == 0.0
     # one sure card in a bigger outline does not explain it: that may be the card's own outline
     assert not reads.covered(_quad(5, 5, 75, 110))
+    # the rest of a group is spared only by cards apart inside it: cover by one card may be that
+    # card's own outline read better
+    assert reads.covered(blob, alone=False) and reads.covered(region, alone=False)
+    assert not reads.covered(inside, alone=False) and not reads.covered(half, alone=False)
 
 
 @pytest.mark.slow

@@ -268,8 +268,11 @@ class CardReader:
         cands = self._candidates([firsts[i] for i in read], [probs[i] for i in read], whole)
         if whole is not None:
             cands += self._candidates([whole], whole_probs, whole)
+        # (not by cover alone: an outline of the group that a card read surely covers may be the
+        # same card read better, which a group's weak largest outline needs: a red 6 of a sample
+        # table read as a red 1 without it)
         rest = [quads[k] for i in read if self._card(probs[i]) < CARD_SURE for k in groups[i][1:]
-                if not reads.covered(quads[k])]
+                if not reads.covered(quads[k], alone=False)]
         return cands + self._candidates(rest, reads.probs(rest), None)
 
     def _card(self, p) -> float:
@@ -440,12 +443,12 @@ class _Reads:
         n = cv2.countNonZero(own)
         return cv2.countNonZero(own & under) / n if n else 0.0
 
-    def covered(self, quad: np.ndarray, sure: float | None = None) -> bool:
+    def covered(self, quad: np.ndarray, sure: float | None = None, alone: bool = True) -> bool:
         """Whether ``quad`` is explained by the cards read with at least ``sure`` (by default
-        :data:`MASK_SURE`): they cover :data:`INSIDE` of it, or it holds two of them apart from
-        each other (no card holds two cards)."""
+        :data:`MASK_SURE`): it holds two of them apart from each other (no card holds two cards),
+        or (with ``alone``) they cover :data:`INSIDE` of it."""
         sure = MASK_SURE if sure is None else sure
-        if self.coverage(quad, sure) >= INSIDE:
+        if alone and self.coverage(quad, sure) >= INSIDE:
             return True
         q = np.asarray(quad, np.float32)
         lo, hi, area = q.min(0), q.max(0), abs(cv2.contourArea(q))
