@@ -237,7 +237,7 @@ class CardReader:
         rest of a group only when its largest outline is not surely a card (:data:`CARD_SURE`).
         Nor is the rest of a group read where the cards read surely explain it
         (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards). On the
-        photo benchmark's tables of 15 real cards this reads 32-44 of 94-120 outlines (34-57
+        photo benchmark's tables of 15 real cards this reads 33-54 of 94-120 outlines (34-57
         before the cards' cover, 90 on average before issue #18)."""
         groups = _groups(quads, GROUP_IOU)
         firsts = [quads[g[0]] for g in groups]
