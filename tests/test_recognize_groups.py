@@ -51,6 +51,7 @@ def test_a_sure_card_spares_the_rest_of_its_group_and_an_unsure_group_is_read_wh
     img, labels = table_photo
     reader = CardReader()
     monkeypatch.setattr(recognize, "COVER_SURE", 1.1)  # (no card spares the outlines inside it)
+    monkeypatch.setattr(recognize, "MASK_SURE", 1.1)   # (nor any outline its cards explain)
     grouped, n_grouped = _reads(reader, img, monkeypatch)
     monkeypatch.setattr(recognize, "CARD_SURE", 1.1)  # nothing is sure: every group read whole
     unsure, n_unsure = _reads(reader, img, monkeypatch)
@@ -102,3 +103,80 @@ def test_cards_are_prepared_alike_on_the_threads_and_in_the_caller(table_photo, 
 def test_a_photo_without_outlines_reads_no_card(h, w):
     """A square photo has no whole-frame outline; a blank one no outline at all."""
     assert CardReader().read(np.full((h, w, 3), 128, np.uint8)) == []
+
+
+def _stub_reader(rows_by_corner):
+    """A reader whose model reads each quad as the row given for its first corner (none, card A,
+    card B), counting the quads it reads."""
+    reader = CardReader.__new__(CardReader)
+    reader.classes = ("none", "red-1", "blue-2")
+    reader.none_index = 0
+    reader.seen = []
+
+    def quad_probs(image, quads, deck):
+        reader.seen += [tuple(q[0]) for q in quads]
+        return np.array([rows_by_corner[tuple(q[0])] for q in quads], np.float64)
+
+    reader._quad_probs = quad_probs
+    return reader
+
+
+SURE, WEAK, NONE = [0.02, 0.95, 0.03], [0.3, 0.6, 0.1], [0.97, 0.02, 0.01]
+
+
+def test_an_outline_met_twice_is_read_once():
+    a, b = _quad(10, 10), _quad(100, 10)
+    reader = _stub_reader({(10.0, 10.0): SURE, (100.0, 10.0): WEAK})
+    reads = recognize._Reads(reader, np.zeros((300, 400, 3), np.uint8), "auto")
+    first = reads.probs([a, b, a.copy()])
+    again = reads.probs([b, a])
+    assert reader.seen == [(10.0, 10.0), (100.0, 10.0)]
+    assert np.array_equal(first[0], first[2]) and np.array_equal(again[0], first[1])
+    assert reads.probs([]).shape == (0, 3)
+
+
+def test_outlines_explained_by_cards_read_surely_are_covered_and_others_are_not():
+    left, right, weak = _quad(10, 10), _quad(72, 10), _quad(200, 10)
+    reader = _stub_reader({(10.0, 10.0): SURE, (72.0, 10.0): SURE, (200.0, 10.0): WEAK})
+    reads = recognize._Reads(reader, np.zeros((300, 400, 3), np.uint8), "auto")
+    reads.probs([left, right, weak])
+    blob = _quad(8, 8, 128, 97)                 # the two touching cards as one outline
+    inside = _quad(20, 25, 40, 60)              # the field inside the left card
+    half = _quad(40, 10, 60, 93)                # half on the left card, half on the right
+    over_weak = _quad(205, 15, 50, 80)          # inside a card read weakly
+    region = _quad(0, 0, 160, 200)              # a table region holding both cards and more
+    assert reads.covered(blob) and reads.covered(inside) and reads.covered(half)
+    assert reads.covered(region)                # (it holds two cards apart: no card does)
+    assert not reads.covered(over_weak) and not reads.covered(_quad(300, 150))
+    assert reads.coverage(inside) == pytest.approx(1.0) and reads.coverage(_quad(300, 150)) == 0.0
+    # one sure card in a bigger outline does not explain it: that may be the card's own outline
+    assert not reads.covered(_quad(5, 5, 75, 110))
+    # the rest of a group is spared only by cards apart inside it: cover by one card may be that
+    # card's own outline read better
+    assert reads.covered(blob, alone=False) and reads.covered(region, alone=False)
+    assert not reads.covered(inside, alone=False) and not reads.covered(half, alone=False)
+
+
+@pytest.mark.slow
+def test_the_rest_of_a_group_explained_by_sure_cards_is_not_read_and_reads_the_same(table_photo,
+                                                                                 monkeypatch):
+    img, labels = table_photo
+    reader = CardReader()
+    monkeypatch.setattr(recognize, "CARD_SURE", 1.1)   # every group's rest is looked at
+    covering, n_covering = _reads(reader, img, monkeypatch)
+    monkeypatch.setattr(recognize, "MASK_SURE", 1.1)   # no card explains any outline
+    every, n_every = _reads(reader, img, monkeypatch)
+    assert covering == every == sorted(labels)
+    assert n_covering < n_every
+
+
+def test_a_second_look_outline_is_spared_only_by_a_card_read_as_surely_as_sure():
+    """A region read as a card at 0.92 (a hand-held card's surroundings) must not hide the card the
+    second look finds inside it; a card read at SURE does (its fields are pieces of it)."""
+    fairly, surely = _quad(10, 10, 200, 280), _quad(250, 10)
+    reader = _stub_reader({(10.0, 10.0): [0.05, 0.92, 0.03], (250.0, 10.0): SURE})
+    reads = recognize._Reads(reader, np.zeros((300, 400, 3), np.uint8), "auto")
+    reads.probs([fairly, surely])
+    in_fairly, in_surely = _quad(60, 60), _quad(255, 15, 50, 80)
+    assert reads.covered(in_fairly) and not reads.covered(in_fairly, recognize.SURE)
+    assert reads.covered(in_surely) and reads.covered(in_surely, recognize.SURE)

@@ -78,17 +78,18 @@ def _scaled(q: Quad, fx: float, fy: float) -> Quad:
 
 
 def _grow(quad: Quad, border: float = BORDER) -> Quad:
-    """A field outline grown by the card border to the card's outline."""
+    """A field outline (ordered: :func:`order_quad`) grown by the card border to the card's outline."""
     return _grow_many([quad], border)[0]
 
 
 def _grow_many(quads: list[Quad], border: float = BORDER) -> list[Quad]:
-    """Each field outline grown by the card border to the card's outline: :func:`_sides` and
-    :func:`_scaled` for all of them at once, with the same float32 arithmetic (the same corners
-    to the bit; a photo grows a few hundred outlines)."""
+    """Each field outline (ordered: :func:`order_quad`, as every outline found is) grown by the
+    card border to the card's outline: :func:`_sides` and :func:`_scaled` for all of them at
+    once, with the same float32 arithmetic (the same corners to the bit; a photo grows a few
+    hundred outlines)."""
     if not quads:
         return []
-    q = np.array([order_quad(x) for x in quads], np.float32)
+    q = np.array(quads, np.float32)
 
     def length(d):
         return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])  # np.linalg.norm's float32 result
@@ -233,7 +234,7 @@ def _maps(small: np.ndarray, apart_px: int = 0):
     colourful = _colourful(hsv, sat, val)
     yield "fields", colourful, cv2.RETR_EXTERNAL
     # white regions (card borders on dark or coloured tables)
-    white = ((sat < 60) & (val > max(120.0, percentile_u8(hsv, 60, 2)))).astype(np.uint8) * 255
+    white = cv2.bitwise_and(_above(sat, 59, invert=True), _above(val, max(120.0, percentile_u8(hsv, 60, 2))))
     yield "white", cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL
     # the coloured fields again under neutral light (a tinted white border reads as colour),
     # then parted where touching cards' fields are joined by thin bridges
@@ -283,7 +284,7 @@ def _ahead(items):
 def _colourful(hsv: np.ndarray, sat: np.ndarray, val: np.ndarray) -> np.ndarray:
     """Saturated (coloured field) regions: saturated pixels unlike the table, whose colour is
     the median of the frame's edge (a wooden or felt table is itself saturated, in one hue)."""
-    colourful = (_unlike_table(hsv, sat) & (val > 50)).astype(np.uint8) * 255
+    colourful = cv2.bitwise_and(_unlike_table(hsv, sat), _above(val, 50))
     # opened first: a wooden table's grain leaves specks of other hues (a thousand contours)
     colourful = cv2.morphologyEx(colourful, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return cv2.morphologyEx(colourful, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -296,7 +297,7 @@ def _expand(quad: Quad, px: float) -> Quad:
 
 
 def _unlike_table(hsv: np.ndarray, sat: np.ndarray) -> np.ndarray:
-    """Pixels saturated enough to be a card's field and not the table's own colour."""
+    """Pixels saturated enough to be a card's field and not the table's own colour (255)."""
     h, w = sat.shape
     b = max(2, min(h, w) // 20)
     # the frame's edge (its corners twice): the median hue and saturation of its four strips
@@ -305,11 +306,19 @@ def _unlike_table(hsv: np.ndarray, sat: np.ndarray) -> np.ndarray:
     t_hue, t_sat = (_percentile_of_hist(sum(cv2.calcHist([s], [c], None, [256], [0, 256]) for s in strips), 50)
                     for c in (0, 1))
     if t_sat < 60:  # a grey, white or dark table: any saturated pixel
-        return sat > max(70.0, t_sat + 45)
+        return _above(sat, max(70.0, t_sat + 45))
     # hue is circular: each hue's distance from the table's, looked up per pixel
     d = np.abs(np.arange(256, dtype=np.int16) - int(t_hue))
-    far = (np.minimum(d, 180 - d) > 12)[hsv[..., 0]]
-    return (sat > 70) & (far | (sat > t_sat + 60))
+    far = cv2.LUT(np.ascontiguousarray(hsv[..., 0]), ((np.minimum(d, 180 - d) > 12) * 255).astype(np.uint8))
+    return cv2.bitwise_and(_above(sat, 70), cv2.bitwise_or(far, _above(sat, t_sat + 60)))
+
+
+def _above(channel: np.ndarray, threshold: float, invert: bool = False) -> np.ndarray:
+    """255 where a uint8 ``channel`` is above ``threshold`` (at most, with ``invert``), else 0:
+    numpy's ``channel > threshold`` as OpenCV's threshold computes it (a few times faster)."""
+    kind = cv2.THRESH_BINARY_INV if invert else cv2.THRESH_BINARY
+    # (8-bit thresholds are floored: ``v > 70.5`` is ``v > 70`` for whole values)
+    return cv2.threshold(np.ascontiguousarray(channel), math.floor(threshold), 255, kind)[1]
 
 
 def _paired_fields(contours, min_area: float, max_area: float, shape=CARD_SHAPE):
@@ -534,13 +543,13 @@ def find_field_quads(image: np.ndarray, min_side: float | None = None) -> list[Q
     hand or the desk in the plain saturation map)."""
     small, scale, _, min_area, max_area = _work_image(image, min_side)
     hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
-    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    hue, sat, val = np.ascontiguousarray(hsv[..., 0]), hsv[..., 1], hsv[..., 2]
     st = max(70.0, percentile_u8(hsv, 50, 1) + 45)
-    colourful = (sat > st) & (val > 50)
+    colourful = cv2.bitwise_and(_above(sat, st), _above(val, 50))
     cands = []
     k = np.ones((5, 5), np.uint8)
     for lo, hi in _HUE_BANDS:
-        m = (colourful & (hue >= lo) & (hue < hi)).astype(np.uint8) * 255
+        m = cv2.bitwise_and(colourful, cv2.inRange(hue, lo, hi - 1))
         m = cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_CLOSE, k), cv2.MORPH_OPEN, k)
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if not contours:

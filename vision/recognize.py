@@ -8,9 +8,10 @@
   canonical portrait card, balances its colour against its own white and black print
   (:mod:`vision.color`) and classifies them in batches with the small ONNX model run by OpenCV's
   dnn module: first the largest of each group of near-identical outlines, then the rest of the
-  groups whose largest is not surely a card (:data:`GROUP_IOU`). Outlines the model calls
-  ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the card) are dropped;
-  overlapping outlines of one card are merged.
+  groups whose largest is not surely a card (:data:`GROUP_IOU`), except where the cards read
+  surely explain them (:data:`MASK_SURE`); an outline met twice is read once. Outlines the model
+  calls ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the card) are
+  dropped; overlapping outlines of one card are merged.
 * :meth:`CardReader.classify` reads one already rectified card (e.g. a grid cell).
 
 Confidence is the model's probability of the label among the deck's labels and ``none``; the
@@ -64,6 +65,14 @@ CARD_SURE = 0.8
 #: card (a blob of touching cards, a table region, a hand) is read once that one has been.
 COVER_SURE = 0.9
 INSIDE = 0.9
+#: Outlines overlapping by less than this (intersection over the smaller) are apart: two cards.
+APART = 0.2
+#: A card read with at least this probability explains the rest of a group it covers (a
+#: second-look outline only a card read with SURE does).
+MASK_SURE = 0.8
+#: Longer side (pixels) of the mask on which the cards read surely are drawn to tell how much of
+#: an outline they cover together.
+COVER_MASK = 480
 
 
 @dataclass(frozen=True)
@@ -189,12 +198,15 @@ class CardReader:
             whole = order_quad(np.array([[W * m, H * m], [W * (1 - m), H * m],
                                          [W * (1 - m), H * (1 - m)], [W * m, H * (1 - m)]], np.float32))
             quads = quads + [whole]
-        cands = self._grouped_candidates(image_bgr, quads, whole, deck)
+        reads = _Reads(self, image_bgr, deck)
+        cands = self._grouped_candidates(reads, quads, whole)
         kept = self._select(cands, whole)
         if sum(r.confidence >= SURE for r, _ in kept) < SECOND_LOOK_UNLESS:
-            more = find_field_quads(image_bgr)
+            # (not the fields inside cards read as surely as SURE: pieces of those cards; a card
+            # read less surely may be a region around the card the second look finds)
+            more = [q for q in find_field_quads(image_bgr) if not reads.covered(q, SURE)]
             if more:
-                cands = cands + self._candidates(more, self._quad_probs(image_bgr, more, deck), None)
+                cands = cands + self._candidates(more, reads.probs(more), None)
                 kept = self._select(cands, whole)
         # report the card's outer outline: the largest candidate of the same label around the
         # kept one, up to OUTLINE_GROWTH times its area (the field or the oval inside the border)
@@ -218,13 +230,15 @@ class CardReader:
         out.sort(key=lambda s: -s.confidence)
         return out
 
-    def _grouped_candidates(self, image_bgr, quads, whole, deck):
+    def _grouped_candidates(self, reads: "_Reads", quads, whole):
         """The candidates of ``quads`` (largest first) and ``whole``, read from the outside in:
         the largest outline of each group (:data:`GROUP_IOU`) once every larger outline it lies
         inside has been read, and not at all inside a card read surely (:data:`COVER_SURE`); the
-        rest of a group only when its largest outline is not surely a card (:data:`CARD_SURE`). On
-        the photo benchmark's tables of 15 real cards this reads 34-57 of 94-120 outlines (90 on
-        average before issue #18)."""
+        rest of a group only when its largest outline is not surely a card (:data:`CARD_SURE`).
+        Nor is the rest of a group read where the cards read surely explain it
+        (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards). On the
+        photo benchmark's tables of 15 real cards this reads 33-54 of 94-120 outlines (34-57
+        before the cards' cover, 90 on average before issue #18)."""
         groups = _groups(quads, GROUP_IOU)
         firsts = [quads[g[0]] for g in groups]
         holders = _holders(firsts, INSIDE)
@@ -245,7 +259,7 @@ class CardReader:
             extra = [whole] if whole is not None and whole_probs is None else []
             if not batch and not extra:
                 continue
-            p = self._quad_probs(image_bgr, [firsts[i] for i in batch] + extra, deck)
+            p = reads.probs([firsts[i] for i in batch] + extra)
             for i, row in zip(batch, p):
                 probs[i] = row
             if whole_probs is None:
@@ -254,18 +268,25 @@ class CardReader:
         cands = self._candidates([firsts[i] for i in read], [probs[i] for i in read], whole)
         if whole is not None:
             cands += self._candidates([whole], whole_probs, whole)
-        rest = [quads[k] for i in read if self._card(probs[i]) < CARD_SURE for k in groups[i][1:]]
-        return cands + self._candidates(rest, self._quad_probs(image_bgr, rest, deck), None)
+        # (not by cover alone: an outline of the group that a card read surely covers may be the
+        # same card read better, which a group's weak largest outline needs: a red 6 of a sample
+        # table read as a red 1 without it)
+        rest = [quads[k] for i in read if self._card(probs[i]) < CARD_SURE for k in groups[i][1:]
+                if not reads.covered(quads[k], alone=False)]
+        return cands + self._candidates(rest, reads.probs(rest), None)
 
     def _card(self, p) -> float:
         """The probability of the most likely card label."""
-        return float(np.delete(p, self.none_index).max(initial=0.0))
+        i = self.none_index  # (slices: np.delete copies, and this is asked a few hundred times a photo)
+        return float(max(p[:i].max(initial=0.0), p[i + 1:].max(initial=0.0)))
 
     def _covers(self, p) -> bool:
         """Whether a read outline (its probabilities, or None: not read) is surely a card."""
         return p is not None and self._card(p) >= COVER_SURE
 
     def _quad_probs(self, image_bgr, quads, deck):
+        if not quads:
+            return np.zeros((0, len(self.classes)), np.float32)
         return self._probs(_prepared(image_bgr, quads), deck)
 
     def _candidates(self, quads, probs, whole):
@@ -309,16 +330,19 @@ def _groups(quads: list[np.ndarray], iou: float) -> list[list[int]]:
     overlaps by ``iou`` (only quads of about the same centre and area can: the exact overlap is
     computed for those alone)."""
     groups: list[list[int]] = []
+    if not quads:
+        return groups
     centres = np.array([q.mean(0) for q in quads], np.float32).reshape(-1, 2)
     areas = np.array([abs(cv2.contourArea(q)) for q in quads], np.float32)
+    # [i, k]: k may overlap i by ``iou`` (for all pairs at once: a numpy call per quad costs more)
+    maybe = ((np.abs(centres[:, None] - centres[None]).max(2) < 0.5 * np.sqrt(np.maximum(areas, 1.0))[:, None])
+             & (areas[None] * iou <= areas[:, None]) & (areas[:, None] * iou <= areas[None]))
     firsts: list[int] = []
     for i, q in enumerate(quads):
-        f = np.array(firsts, np.int64)
-        near = f[(np.abs(centres[f] - centres[i]).max(1) < 0.5 * np.sqrt(max(areas[i], 1.0)))
-                 & (areas[f] * iou <= areas[i]) & (areas[i] * iou <= areas[f])] if firsts else f
+        near = [k for k in firsts if maybe[i, k]]
         for k in near:
             if quad_iou(q, quads[k]) >= iou:
-                groups[firsts.index(int(k))].append(i)
+                groups[firsts.index(k)].append(i)
                 break
         else:
             firsts.append(i)
@@ -368,6 +392,84 @@ def _holders(quads: list[np.ndarray], inside: float) -> list[list[int]]:
         if _overlap(quads[i], quads[j]) >= inside:
             out[int(i)].append(int(j))
     return out
+
+
+class _Reads:
+    """The outlines of one photo read so far: each one's probabilities (an outline met twice, the
+    whole frame as one of the outlines too, is read once), and the cards read surely drawn on
+    small masks (one per level of sureness asked about: :data:`MASK_SURE`, :data:`SURE`), to tell
+    how much of an outline they cover."""
+
+    def __init__(self, reader: CardReader, image_bgr: np.ndarray, deck: str):
+        self.reader, self.image, self.deck = reader, image_bgr, deck
+        self._probs: dict[bytes, np.ndarray] = {}
+        H, W = image_bgr.shape[:2]
+        self.scale = min(1.0, COVER_MASK / max(H, W))
+        shape = (max(1, round(H * self.scale)), max(1, round(W * self.scale)))
+        self.masks = {sure: np.zeros(shape, np.uint8) for sure in (MASK_SURE, SURE)}
+        self.cards: list[tuple[np.ndarray, float]] = []   # (outline, card probability) read surely
+
+    def probs(self, quads: list[np.ndarray]) -> np.ndarray:
+        """Each quad's probabilities, in order (those not read before are read in one batch)."""
+        keys = [np.asarray(q, np.float32).tobytes() for q in quads]
+        new = {k: q for k, q in zip(keys, quads) if k not in self._probs}
+        if new:
+            for (k, q), row in zip(new.items(), self.reader._quad_probs(self.image, list(new.values()),
+                                                                          self.deck)):
+                self._probs[k] = row
+                card = self.reader._card(row)
+                for sure, mask in self.masks.items():
+                    if card >= sure:
+                        cv2.fillConvexPoly(mask, self._points(q), 1, cv2.LINE_8, _SHIFT)
+                if card >= min(self.masks):
+                    self.cards.append((np.asarray(q, np.float32), card))
+        return np.array([self._probs[k] for k in keys]).reshape(len(quads), len(self.reader.classes))
+
+    def coverage(self, quad: np.ndarray, sure: float | None = None) -> float:
+        """The share of ``quad``'s area that the cards read with at least ``sure`` (one of the
+        masks' levels; :data:`MASK_SURE` by default) cover, all of them together."""
+        sure = MASK_SURE if sure is None else sure
+        pts = self._points(quad)
+        lo = np.maximum(pts.min(0) >> _SHIFT, 0)
+        hi = pts.max(0) >> _SHIFT
+        if (hi < lo).any():
+            return 0.0
+        under = self.masks[sure][lo[1]:hi[1] + 1, lo[0]:hi[0] + 1]
+        if under.size == 0 or not under.any():
+            return 0.0
+        own = np.zeros((hi[1] - lo[1] + 1, hi[0] - lo[0] + 1), np.uint8)
+        cv2.fillConvexPoly(own, pts - (lo << _SHIFT), 1, cv2.LINE_8, _SHIFT)
+        own = own[:under.shape[0], :under.shape[1]]
+        n = cv2.countNonZero(own)
+        return cv2.countNonZero(own & under) / n if n else 0.0
+
+    def covered(self, quad: np.ndarray, sure: float | None = None, alone: bool = True) -> bool:
+        """Whether ``quad`` is explained by the cards read with at least ``sure`` (by default
+        :data:`MASK_SURE`): it holds two of them apart from each other (no card holds two cards),
+        or (with ``alone``) they cover :data:`INSIDE` of it."""
+        sure = MASK_SURE if sure is None else sure
+        if alone and self.coverage(quad, sure) >= INSIDE:
+            return True
+        q = np.asarray(quad, np.float32)
+        lo, hi, area = q.min(0), q.max(0), abs(cv2.contourArea(q))
+        inside: list[np.ndarray] = []
+        for c, card in self.cards:
+            if card < sure:
+                continue
+            centre = c.mean(0)  # (a card inside has its centre inside the box: a cheap test first)
+            if (lo <= centre).all() and (centre <= hi).all() and abs(cv2.contourArea(c)) < area \
+                    and _overlap(c, q) >= INSIDE and all(_overlap(c, k) < APART for k in inside):
+                inside.append(c)
+                if len(inside) >= 2:
+                    return True
+        return False
+
+    def _points(self, quad: np.ndarray) -> np.ndarray:
+        return np.round(np.asarray(quad, np.float64) * self.scale * (1 << _SHIFT)).astype(np.int32)
+
+
+#: Fractional bits of the mask's polygon corners.
+_SHIFT = 4
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
