@@ -25,6 +25,8 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
+from vision.desmear import smear_kernel
+
 from .render import Lighting
 
 __all__ = ["Condition", "CONDITIONS", "FrameContext", "jpeg", "glare", "motion_blur",
@@ -90,16 +92,8 @@ def motion_blur(image: np.ndarray, n: int, ctx: FrameContext | None, length: int
     """A camera on a wobbly arm: every frame smeared ``length`` px, along a direction that
     changes from one move at the table to the next (a smear turning every frame would look like
     endless motion, which no real table shows)."""
-    k = np.zeros((length, length), np.float32)
     beat = ctx.step.beat if ctx is not None and ctx.step is not None else n // 30
-    angle = (beat * 37) % 180
-    c = (length - 1) / 2
-    for i in range(length):
-        d = i - c
-        x = int(round(c + d * math.cos(math.radians(angle))))
-        y = int(round(c + d * math.sin(math.radians(angle))))
-        k[y, x] = 1.0
-    return cv2.filter2D(image, -1, k / k.sum())
+    return cv2.filter2D(image, -1, smear_kernel(length, (beat * 37) % 180))
 
 
 def cup_and_phone(image: np.ndarray, n: int, ctx: FrameContext | None) -> np.ndarray:

@@ -52,15 +52,21 @@ def _pile_reading(seq, label, look, changed=("discard",)):
                         PawnReading(None, None, False), changed=tuple(changed))
 
 
-def test_the_same_face_on_the_pile_is_asked_only_when_the_pile_looks_different():
-    import numpy as np
-
+def _classic_pile_table():
+    """A classic table on red-5 (ann, ben, cai), its camera referee, and the questions asked."""
     bus = EventBus()
     table = Table({"setup": {"game": "classic", "seats": ["ann", "ben", "cai"], "dealer": "cai",
                              "start": "red-5", "options": {"turn_seconds": 0}}}, bus)
     referee = CameraReferee(lambda: table, bus)
     asked = []
     bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
+    return bus, table, referee, asked
+
+
+def test_the_same_face_on_the_pile_is_asked_only_when_the_pile_looks_different():
+    import numpy as np
+
+    bus, table, referee, asked = _classic_pile_table()
     rng = np.random.default_rng(1)
     first = rng.integers(0, 255, (20, 14)).astype(np.float32)
     referee.on_reading(_pile_reading(1, "red-5", first))           # the baseline
@@ -91,12 +97,7 @@ def test_a_play_tapped_on_a_phone_before_its_card_lands_is_no_same_face_question
 
     from companion.engine.actions import action_from_json
 
-    bus = EventBus()
-    table = Table({"setup": {"game": "classic", "seats": ["ann", "ben", "cai"], "dealer": "cai",
-                             "start": "red-5", "options": {"turn_seconds": 0}}}, bus)
-    referee = CameraReferee(lambda: table, bus)
-    asked = []
-    bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
+    bus, table, referee, asked = _classic_pile_table()
     rng = np.random.default_rng(2)
     referee.on_reading(_pile_reading(1, "red-5", rng.integers(0, 255, (20, 14)).astype(np.float32)))
     turn = table.state_json()["turn"]
