@@ -433,7 +433,7 @@ def reaches(over_discard: bool):
     return st.lists(st.one_of(one, other), min_size=0, max_size=3)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=tables(), data=st.data())
 def test_no_play_is_credited_to_a_seat_whose_side_did_not_reach_when_another_did(setup, data):
     rig = Rig(setup)
@@ -454,15 +454,7 @@ def test_no_play_is_credited_to_a_seat_whose_side_did_not_reach_when_another_did
             if acts:
                 rig.phone(data.draw(st.sampled_from(acts)).to_json())
         elif rig.referee.question is not None:
-            late = rig.referee.question.region == "draw"
             rig.answer(data.draw(st.integers(0, len(rig.referee.question.choices) - 1)))
-            if late:
-                # KNOWN GAP (docs/live-table.md, "Seats and sides"): a draw-pile question left
-                # open while plays went on, answered late, can credit the card lying there to
-                # the seat the late draw put on turn. Not checked here until it is fixed.
-                rig.bus.join()
-                checked = len(rig.all_actions)
-                continue
         rig.bus.join()
         credited = [a for src, a in rig.all_actions[checked:] if src == "camera" and a["do"] == "play"]
         checked = len(rig.all_actions)

@@ -257,8 +257,10 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         if best.gain >= commit_gain and best.gain - second >= margin and plausible:
             return Decision(DecisionKind.COMMIT, region, best.action, reason=Reason.CLEAR,
                             read=diffs[region], gain=best.gain)
-        if rivals and _label_of(rivals[0].action) == _label_of(best.action) and best.gain >= commit_gain:
-            # same card, different colour: a wild whose colour only the player knows
+        if rivals and _label_of(rivals[0].action) == _label_of(best.action) and best.gain >= commit_gain \
+                and plausible:
+            # same card, different colour: a wild whose colour only the player knows (and about
+            # as likely as what was read: a wild at 0.1 % beside a red card at 97 % is no wild)
             same = tuple(c.action for c in here if _label_of(c.action) == _label_of(best.action))
             unsure.append(Decision(DecisionKind.ASK, region, choices=same, reason=Reason.COLOUR,
                                    read=diffs[region]))
@@ -702,6 +704,14 @@ class CameraReferee:
                 same = self._same_face_play(waiting, expected, table.legal_actions(), left_out)
                 self._actionable -= {r for r in self._actionable if r not in diffs}
                 if same is not None:
+                    # whose hand put it there: the next seat's after a pass nobody tapped is
+                    # asked about as that seat's play
+                    same, missed = self._whose(same, waiting, table)
+                    if missed:
+                        if all(self._commit_seen(a) for a in missed):
+                            self._actionable.add(same.region)
+                            continue
+                        break
                     done.append(same)
                     self._ask(same, waiting)
                 break
@@ -804,9 +814,11 @@ class CameraReferee:
     def _draws_first(self, diffs: dict[str, str], table) -> bool:
         """The draws seen before the first arm over a changed region. True when one changed the
         state or asked the table (look again)."""
+        # (a region read again that shows what it held may hold the same face played again)
+        fresh = set(diffs) | (set(self._reading.changed) & self._actionable)
         while self._reaches:
             reach = self._reaches[0]
-            at_play = any(over(reach, region) for region in diffs)
+            at_play = any(over(reach, region) for region in fresh)
             if lifts(reach):
                 if at_play:  # it drew, then played: the draw now, the play next
                     self._reaches[0] = Reach(reach.side, tuple(r for r in reach.regions
