@@ -70,17 +70,22 @@ def _canonical(action: dict) -> str:
     return json.dumps(action_from_json(action).to_json(), sort_keys=True)
 
 
+#: Actions a phone sends at any time, whoever is on turn: they show no turn at the table.
+_ANY_TIME = ("penalty", "catch", "uno")
+
+
 def pending_at_end(beats) -> list[str]:
     """The script's last actions that nothing at the table shows until the next seat acts (as
     canonical action JSON): the last seat's untapped pass, its draw-until-colour count (the
-    count is over only when someone else moves). Missed, they are ``pending``, not ``missed``:
-    no referee can see them before the game goes on."""
+    count is over only when someone else moves), with only a phone's penalty or catch after
+    them. Missed, they are ``pending``, not ``missed``: no referee can see them before the game
+    goes on."""
     out: list[str] = []
     last = None
     for beat in reversed(beats):
         action = beat.action
-        if action is None:
-            continue
+        if action is None or action.get("do") in _ANY_TIME:
+            continue  # (a penalty or a catch from a phone shows no turn)
         if last is None:
             last = action.get("by")
         if action.get("by") != last:

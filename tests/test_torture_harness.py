@@ -117,6 +117,9 @@ def test_the_last_untapped_pass_is_pending_at_the_end_not_missed():
     beats = [_Beat({"by": "ann", "do": "accept"}), _Beat({"by": "ann", "do": "draw", "count": 3})]
     assert len(torture.pending_at_end(beats)) == 1
     assert torture.pending_at_end([_Beat({"by": "ann", "do": "draw"})]) == []
+    # a phone's penalty after the pass shows no turn: the pass is still pending
+    beats = [_Beat(ANN_PASS), _Beat({"by": "ben", "do": "penalty", "target": "ann", "count": 2})]
+    assert len(torture.pending_at_end(beats)) == 1
 
 
 def test_the_draws_are_counted_by_seat_and_count():
