@@ -678,3 +678,14 @@ def test_a_draw_question_answered_late_keeps_the_hand_over_the_discard():
     assert "camera ben play red-9" not in rig.done()
     assert rig.done() == ["camera ann play red-7", "phone ben draw", "camera ben pass",
                           "camera ann play red-9"]
+
+
+def test_two_arms_over_the_card_with_the_seat_on_turn_among_them_credit_its_play():
+    # classic seed 7: ann (on turn) played red 7 while ben's hand crossed the discard pile too
+    rig = Rig()
+    rig.see("red-7", play("south"), play("west"))
+    assert rig.done() == ["camera ann play red-7"] and rig.referee.question is None
+    # ben's hand alone over it: asked (did ben play before ann drew?), credited to nobody
+    rig = Rig()
+    rig.see("red-7", play("west"))
+    assert rig.done() == [] and rig.referee.question.kind is QuestionKind.OUT_OF_TURN

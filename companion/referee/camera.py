@@ -952,24 +952,26 @@ class CameraReferee:
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
                         after=did_after), ()
 
-    def _facing_pair(self, region: str, table) -> tuple[str, str] | None:
-        """Two arms of this reading from facing sides (north and south, east and west), one seen
-        over ``region`` and the other over no region, each one seat's: their seats. An arm
-        reaching along the line of another from the other side can be read as the other's (both
-        in the same strip of the image): either may have put the card down."""
+    def _facing_pair(self, region: str, table) -> tuple[str, ...] | None:
+        """The seats whose arms of this reading may each have put down what lies in ``region``,
+        when there are two or more (each arm one seat's): every arm seen over it (arms at once:
+        the camera cannot tell which hand let go of the card), and an arm from the facing side
+        seen over no region (an arm reaching along the line of another from the other side can
+        be read as the other's: both lie in the same strip of the image)."""
         arms = tuple(getattr(self._reading, "reaches", ()) or ())
+        seats: list[str] = []
         for a in arms:
             if not over(a, region):
                 continue
-            for b in arms:
-                if b.regions or b.side is None or b.side != _FACING.get(a.side):
-                    continue
-                ha, hb = hand_of(a, table.seating), hand_of(b, table.seating)
-                if ha.strong and hb.strong and ha.seats != hb.seats:
-                    return ha.seats[0], hb.seats[0]
-        return None
+            found = [a] + [b for b in arms if not b.regions and b.side is not None
+                           and b.side == _FACING.get(a.side)]
+            for r in found:
+                hand = hand_of(r, table.seating)
+                if hand.strong and hand.seats[0] not in seats:
+                    seats.append(hand.seats[0])
+        return tuple(seats) if len(seats) > 1 else None
 
-    def _either_arm(self, pair: tuple[str, str], decision: Decision, waiting: WaitingFor, table
+    def _either_arm(self, pair: tuple[str, ...], decision: Decision, waiting: WaitingFor, table
                     ) -> tuple[Decision, tuple[Action, ...]]:
         """A play that either of two facing arms may have made (:meth:`_facing_pair`), checked
         against the turn: the seat that must act, when its arm is one of them and no pass can
