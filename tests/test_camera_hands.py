@@ -627,10 +627,32 @@ def test_a_wild_played_from_the_phone_while_awaited_is_no_same_face():
     rig.phone({"by": "ann", "do": "play", "card": "wild", "color": "blue"})
     assert rig.referee.question is None
     assert rig.done() == ["phone ann play wild"]
-    # a card of the face lying there, put down with a new look, is still asked about
-    rig.referee.on_reading(_looked(3, "wild", 120, play("west")))
+    # a red 5 put on a red 5 (a new look) is still asked about at once
+    rig = Rig()
+    rig.referee.on_reading(_looked(1, "red-5", 0))
+    rig.referee.on_reading(_looked(2, "red-5", 60, play("south")))
     rig.bus.join()
     assert rig.referee.question.kind is QuestionKind.SAME_FACE
+
+
+def test_a_wild_on_a_wild_waits_for_its_players_phone():
+    # flip seed 7: cai put a wild on the wild; his phone plays it (its colour) a moment later
+    rig = Rig()
+    rig.referee.on_reading(_looked(1, "wild", 0))
+    rig.phone({"by": "ann", "do": "play", "card": "wild", "color": "blue"})
+    rig.referee.on_reading(_looked(2, "wild", 60, play("west")))
+    rig.bus.join()
+    assert rig.referee.question is None                  # ben's phone is awaited
+    rig.phone({"by": "ben", "do": "play", "card": "wild", "color": "red"})
+    assert rig.referee.question is None and rig.done()[-1] == "phone ben play wild"
+    # no phone before the next reading: the same face is asked after all
+    rig.referee.on_reading(_looked(3, "wild", 120, play("north")))
+    rig.bus.join()
+    assert rig.referee.question is None
+    rig.referee.on_reading(_looked(4, "wild", 120))
+    rig.bus.join()
+    q = rig.referee.question
+    assert q.kind is QuestionKind.SAME_FACE and q.seat == "cai"
 
 
 def test_a_wild_awaited_under_the_next_card_is_asked_its_colour_first():

@@ -669,12 +669,24 @@ class CameraReferee:
             look, waiting = table.view()
             expected = expected_of(look)
             diffs = differing(expected, self._reading, self._actionable)
-            if self._colour_wait is not None and self._colour_wait[0] not in diffs:
+            wait = self._colour_wait
+            if wait is not None and len(wait) > 5:  # a wild on a wild, awaited from the phone
+                if waiting != wait[5]:  # the phone played it: the region is explained
+                    self._actionable.discard(wait[0])
+                    self._end_colour_wait(table)
+                elif (wait[2] != self._reading.seq or self.clock() - wait[3] >= COLOUR_WAIT_S) \
+                        and self._question is None:
+                    self._colour_wait = None  # no phone: the same face is asked after all
+                    done.append(wait[4])
+                    self._ask(wait[4], waiting)
+                    break
+            elif self._colour_wait is not None and self._colour_wait[0] not in diffs:
                 # the phone gave the play (or the card went): what the region shows is explained,
                 # no same face played on it
                 self._actionable.discard(self._colour_wait[0])
                 self._end_colour_wait(table)
-            if self._colour_wait is not None and self._question is None and self._overlaid(diffs, table):
+            if self._colour_wait is not None and len(self._colour_wait) == 5 and self._question is None \
+                    and self._overlaid(diffs, table):
                 # the next card came before the wild's colour: the wild is asked first (the card
                 # on it is then asked in turn: who put it there the camera did not see settle)
                 decision, self._colour_wait = self._colour_wait[4], None
@@ -711,6 +723,12 @@ class CameraReferee:
                         if all(self._commit_seen(a) for a in missed):
                             self._actionable.add(same.region)
                             continue
+                        break
+                    if self._question is None and self._same_wild(same):
+                        # a wild on a wild: its player plays it from the phone (its colour)
+                        self._colour_wait = (same.region, same.read, self._reading.seq,
+                                             self.clock(), same, waiting)
+                        table.pause_timer()
                         break
                     done.append(same)
                     self._ask(same, waiting)
@@ -1174,6 +1192,15 @@ class CameraReferee:
             return True
         self._colour_wait = None  # ask (the question keeps the timer paused)
         return False
+
+    @staticmethod
+    def _same_wild(decision: Decision) -> bool:
+        """A same-face question about a wild whose first choices are its colours (the play its
+        player sends from the phone, which asks the colour)."""
+        first = decision.choices[0] if decision.choices else None
+        card = getattr(first, "card", None)
+        return (decision.reason is Reason.SAME_FACE and card is not None and card.is_wild
+                and getattr(first, "color", None) is not None)
 
     def _overlaid(self, diffs: dict[str, str], table) -> bool:
         """The wild awaited lies under another card now (a later reading shows another card in
