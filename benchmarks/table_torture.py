@@ -219,10 +219,22 @@ def summarise(runs: list[dict]) -> list[dict]:
             "wrong_calls": [{"game": r["game"], "seed": r["seed"], **r["wrong_calls"]} for r in mine
                             if any(r["wrong_calls"].values())],
         }
+        row["games"] = {g: _per_game([r for r in mine if r["game"] == g])
+                        for g in sorted({r["game"] for r in mine})}
         row["meets_targets"] = (row["wrong_commits"] == 0 and row["false_illegal_calls"] == 0
                                 and row["missed_actions"] == 0 and row["questions_per_100"] <= limit)
         rows.append(row)
     return rows
+
+
+def _per_game(mine: list[dict]) -> dict:
+    """One game's figures within a condition and face source."""
+    actions = sum(r["actions"] for r in mine)
+    return {"runs": len(mine), "exact_runs": sum(1 for r in mine if r["exact"]), "actions": actions,
+            **{k: sum(r.get(k, 0) for r in mine) for k in (
+                "wrong_commits", "false_illegal_calls", "missed_actions", "pending_at_end",
+                "draws", "draws_exact")},
+            "questions_per_100": round(100.0 * sum(r["questions"] for r in mine) / max(1, actions), 2)}
 
 
 def _interrupted(signum, frame):
