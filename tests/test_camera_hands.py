@@ -686,7 +686,7 @@ def test_a_wild_at_a_tenth_of_a_percent_beside_a_confident_card_is_no_colour_wai
 
 
 def test_a_draw_question_answered_late_keeps_the_hand_over_the_discard():
-    # the known gap, found by the property below: ben's lift (count unseen) was asked; ann's
+    # the known gap, found by the property above: ben's lift (count unseen) was asked; ann's
     # hand then went over the pile and put red 9 down; "yes, ben drew" came after. ann's hand
     # over the discard is still the evidence: ben's pass, then ann's play -- never ben's
     two = {"setup": {"game": "classic", "seats": ["ann", "ben"], "dealer": "ben", "start": "red-5",
