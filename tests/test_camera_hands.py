@@ -711,3 +711,26 @@ def test_two_arms_over_the_card_with_the_seat_on_turn_among_them_credit_its_play
     rig = Rig()
     rig.see("red-7", play("west"))
     assert rig.done() == [] and rig.referee.question.kind is QuestionKind.OUT_OF_TURN
+
+
+def test_a_card_with_only_other_seats_arms_over_nothing_is_asked_not_credited_to_the_drawer():
+    # real classic seed 9: ben (west) drew; cai put red 9 down from the north while ann reached
+    # past from the south; the camera saw both arms but neither over the discard. ben's arm was
+    # not there: asked (ben's pass first), never credited to ben
+    rig = Rig()
+    rig.see("red-7", play("south"))
+    rig.see("red-7", lift("west"))
+    rig.see("red-9", Reach("north", (), 0), Reach("south", (), 0))
+    assert rig.done() == ["camera ann play red-7", "camera ben draw"]
+    q = rig.referee.question
+    assert q.kind is QuestionKind.OUT_OF_TURN and q.by == "cai"
+    assert [a.to_json() for a in q.actions] == [
+        {"by": "ben", "do": "pass"}, {"by": "ben", "do": "play", "card": "red-9"}]
+    rig.answer(0)
+    assert rig.done()[2:] == ["phone ben pass", "camera cai play red-9"]
+    # ben's own arm in the reading (over nothing as well): the decision stands, as before
+    rig = Rig()
+    rig.see("red-7", play("south"))
+    rig.see("red-7", lift("west"))
+    rig.see("red-9", Reach("west", (), 0), Reach("south", (), 0))
+    assert rig.done()[2:] == ["camera ben play red-9"]

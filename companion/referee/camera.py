@@ -944,6 +944,10 @@ class CameraReferee:
         pair = self._facing_pair(decision.region, table)
         if pair is not None and decision.kind is not DecisionKind.ASK:
             return self._either_arm(pair, decision, waiting, table)
+        if not known and decision.kind is not DecisionKind.ASK:
+            unseen = self._unseen_hand(decision, waiting, table)
+            if unseen is not None:
+                return unseen, ()
         if not known or not known[-1].excludes(seat):
             return decision, ()  # no hand to tell, or the acting seat's own
         hand = known[-1]
@@ -988,6 +992,31 @@ class CameraReferee:
                 if hand.strong and hand.seats[0] not in seats:
                     seats.append(hand.seats[0])
         return tuple(seats) if len(seats) > 1 else None
+
+    def _unseen_hand(self, decision: Decision, waiting: WaitingFor, table) -> Decision | None:
+        """No arm seen over the card, none from the acting seat's side, but other seats' arms
+        in this reading, seen over no region (real classic seed 9: cai's arm putting the card
+        down and ann's reaching past it, both read as over nothing): one of them may have put it
+        there. Asked (an out-of-turn question; after a draw the pass is offered first), never
+        credited to the seat on turn. None when the acting seat's arm is among them or no other
+        seat's arm was seen."""
+        seat = decision.action.by
+        arms = tuple(getattr(self._reading, "reaches", ()) or ())
+        hands = [hand_of(r, table.seating) for r in arms]
+        if any(h.known and not h.excludes(seat) for h in hands):
+            return None  # the acting seat's own arm (or a side it shares) was there
+        idle = [h.seats[0] for r, h in zip(arms, hands) if h.strong and not r.regions]
+        if not idle:
+            return None
+        nxt = None
+        if waiting.what is Awaiting.PLAY_OR_PASS:
+            after = table.what_if([Pass(by=seat)])
+            nxt = after.seat if after is not None and after.what is Awaiting.TURN else None
+        missed = (Pass(by=seat),) if nxt in idle else ()
+        self.stats["out-of-turn"] = self.stats.get("out-of-turn", 0) + 1
+        return Decision(DecisionKind.ASK, decision.region, choices=missed + (decision.action,),
+                        reason=Reason.OUT_OF_TURN, read=decision.read, by=nxt if nxt in idle else idle[0],
+                        did="play", after="passed" if waiting.what is Awaiting.PLAY_OR_PASS else "turn")
 
     def _either_arm(self, pair: tuple[str, ...], decision: Decision, waiting: WaitingFor, table
                     ) -> tuple[Decision, tuple[Action, ...]]:
