@@ -15,6 +15,11 @@ face source it reports:
   misread) -- the target is 0;
 * ``false_illegal_calls``: legal actions (or nothing at all) called illegal -- target 0;
 * ``missed_actions``: actions made at the table that the table never recorded -- target 0;
+* ``pending_at_end``: the script's last untapped pass or draw-until-colour count, not recorded
+  when the run ended: nothing shows them until the next seat acts (:func:`pending_at_end`),
+  so they are counted apart from the missed ones, never hidden;
+* ``draws``, ``draws_exact``: the draws done (the rules' ``draw`` actions) and those the table
+  recorded exactly, seat and count;
 * ``questions_per_100``: questions asked per 100 actions -- at most 5 in plain conditions, 10 in
   hard ones -- with the worst run's figure and the questions by kind (``colour``: a wild's
   colour, ``same-face``, ``several``, ``first-look``, ``unsure``);
@@ -59,29 +64,77 @@ def _actions(events: list[tuple]) -> list[tuple[str, bool]]:
     return out
 
 
-def score(expected: list[tuple], got: list[tuple]) -> dict:
-    """Wrong commits, false illegal calls and missed actions of one run (multisets: order and
-    timing aside, what the table recorded against what was done)."""
+def _canonical(action: dict) -> str:
+    from companion.engine.actions import action_from_json
+
+    return json.dumps(action_from_json(action).to_json(), sort_keys=True)
+
+
+#: Actions a phone sends at any time, whoever is on turn: they show no turn at the table.
+_ANY_TIME = ("penalty", "catch", "uno")
+
+
+def pending_at_end(beats) -> list[str]:
+    """The script's last actions that nothing at the table shows until the next seat acts (as
+    canonical action JSON): the last seat's untapped pass, its draw-until-colour count (the
+    count is over only when someone else moves), with only a phone's penalty or catch after
+    them. Missed, they are ``pending``, not ``missed``: no referee can see them before the game
+    goes on."""
+    out: list[str] = []
+    last = None
+    for beat in reversed(beats):
+        action = beat.action
+        if action is None or action.get("do") in _ANY_TIME:
+            continue  # (a penalty or a catch from a phone shows no turn)
+        if last is None:
+            last = action.get("by")
+        if action.get("by") != last:
+            break
+        if action.get("do") == "pass" or (action.get("do") == "draw" and "count" in action):
+            out.append(_canonical(action))
+    return out
+
+
+def score(expected: list[tuple], got: list[tuple], pending: list[str] = ()) -> dict:
+    """Wrong commits, false illegal calls, missed actions and actions pending at the end of one
+    run (multisets: order and timing aside, what the table recorded against what was done;
+    ``pending``: :func:`pending_at_end`)."""
     want, have = Counter(_actions(expected)), Counter(_actions(got))
     extra, missing = have - want, want - have
+    late = Counter(pending)
+    pending_n = 0
+    for (a, ok), n in missing.items():
+        if ok:
+            pending_n += min(n, late[a])
     return {
         "wrong_commits": sum(n for (a, ok), n in extra.items() if ok),
         "false_illegal_calls": sum(n for (a, ok), n in extra.items() if not ok),
-        "missed_actions": sum(n for (a, ok), n in missing.items() if ok),
+        "missed_actions": sum(n for (a, ok), n in missing.items() if ok) - pending_n,
+        "pending_at_end": pending_n,
     }
 
 
-def wrong_calls(expected: list[tuple], got: list[tuple]) -> dict:
-    """The actions behind :func:`score`'s counts: each wrong commit, false illegal call and
-    missed action (as action JSON)."""
+def draws_counted(expected: list[tuple], got: list[tuple]) -> dict:
+    """The draws done (``draw`` actions taken by the rules: a seat's own, a draw-until-colour
+    count) and how many of them the table recorded exactly (seat and count)."""
+    want = Counter(a for a, ok in _actions(expected) if ok and json.loads(a)["do"] == "draw")
+    have = Counter(a for a, ok in _actions(got) if ok and json.loads(a)["do"] == "draw")
+    return {"draws": sum(want.values()), "draws_exact": sum((want & have).values())}
+
+
+def wrong_calls(expected: list[tuple], got: list[tuple], pending: list[str] = ()) -> dict:
+    """The actions behind :func:`score`'s counts: each wrong commit, false illegal call, missed
+    action and action pending at the end (as action JSON)."""
     want, have = Counter(_actions(expected)), Counter(_actions(got))
     extra, missing = have - want, want - have
+    late = Counter(pending)
+    pend = Counter({(a, ok): min(n, late[a]) for (a, ok), n in missing.items() if ok and late[a]})
 
     def listed(items, ok):
         return [json.loads(a) for (a, good), n in sorted(items.items()) if good is ok for _ in range(n)]
 
     return {"wrong_commits": listed(extra, True), "false_illegal_calls": listed(extra, False),
-            "missed_actions": listed(missing, True)}
+            "missed_actions": listed(missing - pend, True), "pending_at_end": listed(pend, True)}
 
 
 def play(job: dict) -> dict:
@@ -121,8 +174,11 @@ def play(job: dict) -> dict:
 
     started = time.perf_counter()
     result = run_script(script, width=width, height=height, seed=seed, frames_source=frames())
-    counted = score(result.expected, result.got)
-    return {**job, **counted, "wrong_calls": wrong_calls(result.expected, result.got), "exact": result.exact, "first_difference": result.first_difference(),
+    pending = pending_at_end(script.beats) if game != "grid" else []
+    counted = score(result.expected, result.got, pending)
+    return {**job, **counted, **draws_counted(result.expected, result.got),
+            "wrong_calls": wrong_calls(result.expected, result.got, pending), "exact": result.exact,
+            "first_difference": result.first_difference(),
             "actions": len([b for b in script.beats if b.action is not None]),
             "questions": result.questions, "latencies_s": result.latencies_s,
             "question_kinds": {k[len("questions-"):]: v for k, v in result.stats.items()
@@ -148,6 +204,9 @@ def summarise(runs: list[dict]) -> list[dict]:
             "wrong_commits": sum(r["wrong_commits"] for r in mine),
             "false_illegal_calls": sum(r["false_illegal_calls"] for r in mine),
             "missed_actions": sum(r["missed_actions"] for r in mine),
+            "pending_at_end": sum(r.get("pending_at_end", 0) for r in mine),
+            "draws": sum(r.get("draws", 0) for r in mine),
+            "draws_exact": sum(r.get("draws_exact", 0) for r in mine),
             "questions_per_100": round(100.0 * sum(r["questions"] for r in mine) / max(1, actions), 2),
             "questions_per_100_worst_run": round(max(per_run_q), 2) if per_run_q else None,
             "questions_limit": limit,
@@ -160,10 +219,22 @@ def summarise(runs: list[dict]) -> list[dict]:
             "wrong_calls": [{"game": r["game"], "seed": r["seed"], **r["wrong_calls"]} for r in mine
                             if any(r["wrong_calls"].values())],
         }
+        row["games"] = {g: _per_game([r for r in mine if r["game"] == g])
+                        for g in sorted({r["game"] for r in mine})}
         row["meets_targets"] = (row["wrong_commits"] == 0 and row["false_illegal_calls"] == 0
                                 and row["missed_actions"] == 0 and row["questions_per_100"] <= limit)
         rows.append(row)
     return rows
+
+
+def _per_game(mine: list[dict]) -> dict:
+    """One game's figures within a condition and face source."""
+    actions = sum(r["actions"] for r in mine)
+    return {"runs": len(mine), "exact_runs": sum(1 for r in mine if r["exact"]), "actions": actions,
+            **{k: sum(r.get(k, 0) for r in mine) for k in (
+                "wrong_commits", "false_illegal_calls", "missed_actions", "pending_at_end",
+                "draws", "draws_exact")},
+            "questions_per_100": round(100.0 * sum(r["questions"] for r in mine) / max(1, actions), 2)}
 
 
 def _interrupted(signum, frame):

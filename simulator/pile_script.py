@@ -284,8 +284,9 @@ class PileScript(TableScript):
             action["color"] = self.rng.choice(_FACE_SETS[self.side].colors)
         self._apply(action)
         # (a second arm never goes to the draw pile as it is turned over: that looks like a draw)
+        # (a wild turned up: its colour comes from the flipper's phone, as a wild played does)
         self._add(Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile),
-                       distractor=self._distractor(seat, to_pile=False)))
+                       distractor=self._distractor(seat, to_pile=False), tapped="color" in action))
         return 1
 
     def _turn_over(self) -> None:

@@ -454,15 +454,7 @@ def test_no_play_is_credited_to_a_seat_whose_side_did_not_reach_when_another_did
             if acts:
                 rig.phone(data.draw(st.sampled_from(acts)).to_json())
         elif rig.referee.question is not None:
-            late = rig.referee.question.region == "draw"
             rig.answer(data.draw(st.integers(0, len(rig.referee.question.choices) - 1)))
-            if late:
-                # KNOWN GAP (docs/live-table.md, "Seats and sides"): a draw-pile question left
-                # open while plays went on, answered late, can credit the card lying there to
-                # the seat the late draw put on turn. Not checked here until it is fixed.
-                rig.bus.join()
-                checked = len(rig.all_actions)
-                continue
         rig.bus.join()
         credited = [a for src, a in rig.all_actions[checked:] if src == "camera" and a["do"] == "play"]
         checked = len(rig.all_actions)
@@ -511,3 +503,234 @@ def test_the_next_seats_tap_refused_after_a_draw_seen_makes_the_pass():
     rig = Rig()
     assert not rig.phone({"by": "ben", "do": "draw"}).ok
     assert rig.done() == [] and rig.table.state_json()["turn"] == "ann"
+
+
+# --- misattributions met in the no-taps torture runs (benchmarks/table_torture.py) --------------
+
+def _cai_drew(rig: Rig) -> Rig:
+    """ann and ben played; cai took a card (seen): cai must play it or pass."""
+    rig.see("red-7", play("south"))
+    rig.see("red-9", play("west"))
+    rig.see("red-9", lift("north"))
+    assert rig.done() == ["camera ann play red-7", "camera ben play red-9", "camera cai draw"]
+    return rig
+
+
+def test_the_draw_until_colour_count_closes_when_the_next_seat_draws():
+    # flip seed 13: cai counted 3 cards, then ann (next) drew one; no card was played between
+    rig = _draw_color_rig()
+    before = rig.hands["cai"]
+    rig.see("wild-draw-color", lift("north"), lift("north"), lift("north"))
+    rig.see("wild-draw-color", lift("south"))
+    assert rig.done() == ["camera cai draw", "camera ann draw"]
+    assert rig.actions[0][1]["count"] == 3 and rig.hands["cai"] == before + 3
+    # without another seat's lift the count stays open (cai may still be drawing)
+    rig = _draw_color_rig()
+    rig.see("wild-draw-color", lift("north"), lift("north"))
+    rig.see("wild-draw-color", lift("north"))
+    assert rig.done() == []
+
+
+FACING_SWAP = (Reach("north", (), 0), Reach("south", ("discard",), 0))  # as the camera read it
+
+
+def test_facing_arms_read_swapped_ask_when_either_seat_may_have_played():
+    # classic seed 8: cai (north, in play-or-pass) played yellow 5 while ann (south) reached to
+    # the draw pile along the same line; the camera put the discard under ann's arm. ann may
+    # also have played after cai's untapped pass: asked, credited to neither on a guess
+    for choice, then in ((1, ["phone cai play red-2"]), (0, ["phone cai pass", "camera ann play red-2"])):
+        rig = _cai_drew(Rig())
+        rig.see("red-2", *FACING_SWAP)
+        q = rig.referee.question
+        assert q.kind is QuestionKind.OUT_OF_TURN and q.seat == "cai"
+        assert [a.to_json() for a in q.actions] == [
+            {"by": "cai", "do": "pass"}, {"by": "cai", "do": "play", "card": "red-2"}]
+        assert len(rig.done()) == 3
+        rig.answer(choice)
+        assert rig.done()[3:] == then
+    # the north arm over a region of its own: the south arm's play is ann's (pass inferred)
+    rig = _cai_drew(Rig())
+    rig.see("red-2", Reach("north", ("draw",), 0), Reach("south", ("discard",), 0))
+    assert rig.done()[3:] == ["camera cai pass", "camera ann play red-2"]
+
+
+def test_facing_arms_read_swapped_make_the_pass_when_only_the_next_seat_fits():
+    # classic seed 9: ben (west) drew; cai (north) played while ann (south) reached to the pile.
+    # ben's arm is not there: the card is the next seat's (cai's) after ben's untapped pass
+    rig = Rig()
+    rig.see("red-7", play("south"))
+    rig.see("red-7", lift("west"))
+    rig.see("red-9", *FACING_SWAP)
+    assert rig.done() == ["camera ann play red-7", "camera ben draw", "camera ben pass",
+                          "camera cai play red-9"]
+    # ann's arm alone over the card: ann is not next after ben's pass: asked, never credited
+    rig = Rig()
+    rig.see("red-7", play("south"))
+    rig.see("red-7", lift("west"))
+    rig.see("red-9", play("south"))
+    assert rig.done() == ["camera ann play red-7", "camera ben draw"]
+    assert rig.referee.question.kind is QuestionKind.OUT_OF_TURN
+
+
+def test_facing_arms_with_the_seat_on_turn_among_them_credit_its_play():
+    # ann on turn; cai's arm (north) over nothing, ann's over the card: ann's play stands
+    rig = Rig()
+    rig.see("red-7", *FACING_SWAP)
+    assert rig.done() == ["camera ann play red-7"]
+    # and read the other way round (ann's arm over nothing, cai's over the card) too
+    rig = Rig()
+    rig.see("red-7", Reach("south", (), 0), Reach("north", ("discard",), 0))
+    assert rig.done() == ["camera ann play red-7"]
+
+
+def test_a_same_face_after_an_untapped_pass_is_asked_as_the_next_seats():
+    # flip seed 9: ann drew and passed untapped; ben put a red 5
+    # on the red 5 (same face, a new look): the question is ben's, after ann's pass
+    rig = Rig()
+    rig.referee.on_reading(_looked(1, "red-5", 0))
+    rig.referee.on_reading(_looked(2, "red-5", 0, lift("south")))
+    rig.bus.join()
+    rig.referee.on_reading(_looked(3, "red-5", 60, play("west")))
+    rig.bus.join()
+    assert rig.done() == ["camera ann draw", "camera ann pass"]
+    q = rig.referee.question
+    assert q.kind is QuestionKind.SAME_FACE and q.seat == "ben"
+    # no hand seen over it: the question is the seat on turn's, as before
+    rig = Rig()
+    rig.referee.on_reading(_looked(1, "red-5", 0))
+    rig.referee.on_reading(_looked(2, "red-5", 0, lift("south")))
+    rig.referee.on_reading(_looked(3, "red-5", 60))
+    rig.bus.join()
+    assert rig.done() == ["camera ann draw"] and rig.referee.question.seat == "ann"
+
+
+def _looked(seq: int, card: str, shade: int, *reaches: Reach, p: float = 0.999) -> TableReading:
+    """A reading of the discard pile with a look (a small grey crop): ``shade`` draws a bar at
+    another place for another physical card."""
+    import numpy as np
+
+    look = np.full((24, 16), 90, np.uint8)
+    look[4 + shade // 10:8 + shade // 10, :] = 220
+    probs = {card: p} if p >= 0.999 else {card: p, "red-1": 1 - p}
+    return TableReading(seq, float(seq), (), RegionReading.of(probs, look=look),
+                        PawnReading(None, None, False), changed=("discard",), reaches=tuple(reaches))
+
+
+def test_a_wild_played_from_the_phone_while_awaited_is_no_same_face():
+    # flip seed 7: ben put a wild down and played it from his phone (its colour): the wild lying
+    # there is that play, not "another wild on it"
+    rig = Rig()
+    rig.referee.on_reading(_looked(1, "red-5", 0))
+    rig.referee.on_reading(_looked(2, "wild", 60, play("south")))
+    rig.bus.join()
+    assert rig.referee.question is None and rig.done() == []   # waiting for ann's phone
+    rig.phone({"by": "ann", "do": "play", "card": "wild", "color": "blue"})
+    assert rig.referee.question is None
+    assert rig.done() == ["phone ann play wild"]
+    # a red 5 put on a red 5 (a new look) is still asked about at once
+    rig = Rig()
+    rig.referee.on_reading(_looked(1, "red-5", 0))
+    rig.referee.on_reading(_looked(2, "red-5", 60, play("south")))
+    rig.bus.join()
+    assert rig.referee.question.kind is QuestionKind.SAME_FACE
+
+
+def test_a_wild_on_a_wild_waits_for_its_players_phone():
+    # flip seed 7: cai put a wild on the wild; his phone plays it (its colour) a moment later
+    rig = Rig()
+    rig.referee.on_reading(_looked(1, "wild", 0))
+    rig.phone({"by": "ann", "do": "play", "card": "wild", "color": "blue"})
+    rig.referee.on_reading(_looked(2, "wild", 60, play("west")))
+    rig.bus.join()
+    assert rig.referee.question is None                  # ben's phone is awaited
+    rig.phone({"by": "ben", "do": "play", "card": "wild", "color": "red"})
+    assert rig.referee.question is None and rig.done()[-1] == "phone ben play wild"
+    # no phone before the next reading: the same face is asked after all
+    rig.referee.on_reading(_looked(3, "wild", 120, play("north")))
+    rig.bus.join()
+    assert rig.referee.question is None
+    rig.referee.on_reading(_looked(4, "wild", 120))
+    rig.bus.join()
+    q = rig.referee.question
+    assert q.kind is QuestionKind.SAME_FACE and q.seat == "cai"
+
+
+def test_a_wild_awaited_under_the_next_card_is_asked_its_colour_first():
+    # flip seed 13: a wild turned up by a flip lay there, its colour owed by a phone, when the next
+    # player's card came: the wild is asked (its colour) before anything is made of that card
+    rig = Rig()
+    rig.see("wild", play("south"))
+    assert rig.referee.question is None
+    rig.see("red-9", play("west"))
+    q = rig.referee.question
+    assert q.kind is QuestionKind.COLOUR and q.seat == "ann" and rig.done() == []
+    rig.answer(next(c.id for c in q.choices if c.action is not None and c.action.color == "red"))
+    assert rig.done() == ["phone ann play wild"]
+    assert "ann play red-9" not in " ".join(rig.done())
+
+
+def test_a_wild_at_a_tenth_of_a_percent_beside_a_confident_card_is_no_colour_wait():
+    # flip seed 9: red draw one read at 97.5 %, wild draw two at 0.09 %: an illegal card (called),
+    # not a wild whose colour is awaited (which left the penalty lifts to count as a draw)
+    rig = Rig()
+    probs = {"blue-draw-two": 0.975, "wild-draw-four": 0.0009, "blue-1": 0.0241}
+    rig.referee.on_reading(TableReading(2, 2.0, (), RegionReading.of(probs), PawnReading(None, None, False),
+                                        changed=("discard",), reaches=(play("south"),)))
+    rig.bus.join()
+    assert rig.referee._colour_wait is None
+    assert [a for src, a in rig.all_actions] == [{"by": "ann", "do": "play", "card": "blue-draw-two"}]
+    # a wild read as likely as the rest is awaited as before
+    rig = Rig()
+    rig.see("wild-draw-four", play("south"))
+    assert rig.referee._colour_wait is not None and rig.done() == []
+
+
+def test_a_draw_question_answered_late_keeps_the_hand_over_the_discard():
+    # the known gap, found by the property above: ben's lift (count unseen) was asked; ann's
+    # hand then went over the pile and put red 9 down; "yes, ben drew" came after. ann's hand
+    # over the discard is still the evidence: ben's pass, then ann's play -- never ben's
+    two = {"setup": {"game": "classic", "seats": ["ann", "ben"], "dealer": "ben", "start": "red-5",
+                     "options": {"turn_seconds": 0}}}
+    rig = Rig(two)
+    rig.see("red-7")
+    rig.see("red-7", lift("north", None))
+    assert rig.referee.question.kind is QuestionKind.DREW
+    rig.see("red-9", Reach("south", ("draw", "discard"), 0))
+    rig.answer(0)
+    assert "camera ben play red-9" not in rig.done()
+    assert rig.done() == ["camera ann play red-7", "phone ben draw", "camera ben pass",
+                          "camera ann play red-9"]
+
+
+def test_two_arms_over_the_card_with_the_seat_on_turn_among_them_credit_its_play():
+    # classic seed 7: ann (on turn) played red 7 while ben's hand crossed the discard pile too
+    rig = Rig()
+    rig.see("red-7", play("south"), play("west"))
+    assert rig.done() == ["camera ann play red-7"] and rig.referee.question is None
+    # ben's hand alone over it: asked (did ben play before ann drew?), credited to nobody
+    rig = Rig()
+    rig.see("red-7", play("west"))
+    assert rig.done() == [] and rig.referee.question.kind is QuestionKind.OUT_OF_TURN
+
+
+def test_a_card_with_only_other_seats_arms_over_nothing_is_asked_not_credited_to_the_drawer():
+    # real classic seed 9: ben (west) drew; cai put red 9 down from the north while ann reached
+    # past from the south; the camera saw both arms but neither over the discard. ben's arm was
+    # not there: asked (ben's pass first), never credited to ben
+    rig = Rig()
+    rig.see("red-7", play("south"))
+    rig.see("red-7", lift("west"))
+    rig.see("red-9", Reach("north", (), 0), Reach("south", (), 0))
+    assert rig.done() == ["camera ann play red-7", "camera ben draw"]
+    q = rig.referee.question
+    assert q.kind is QuestionKind.OUT_OF_TURN and q.by == "cai"
+    assert [a.to_json() for a in q.actions] == [
+        {"by": "ben", "do": "pass"}, {"by": "ben", "do": "play", "card": "red-9"}]
+    rig.answer(0)
+    assert rig.done()[2:] == ["phone ben pass", "camera cai play red-9"]
+    # ben's own arm in the reading (over nothing as well): the decision stands, as before
+    rig = Rig()
+    rig.see("red-7", play("south"))
+    rig.see("red-7", lift("west"))
+    rig.see("red-9", Reach("west", (), 0), Reach("south", (), 0))
+    assert rig.done()[2:] == ["camera ben play red-9"]

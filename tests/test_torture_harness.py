@@ -32,18 +32,18 @@ WRONG = {"by": "north", "do": "play", "card": "red-1", "cell": [0, 0]}
 def test_an_exact_run_scores_nothing():
     events = [_event(PLAY, True), ("turn", "x"), _event(MOVE, True)]
     assert torture.score(events, list(events)) == {
-        "wrong_commits": 0, "false_illegal_calls": 0, "missed_actions": 0}
+        "wrong_commits": 0, "false_illegal_calls": 0, "missed_actions": 0, "pending_at_end": 0}
 
 
 def test_a_misread_play_is_one_wrong_commit_and_one_missed_action():
     assert torture.score([_event(PLAY, True)], [_event(WRONG, True)]) == {
-        "wrong_commits": 1, "false_illegal_calls": 0, "missed_actions": 1}
+        "wrong_commits": 1, "false_illegal_calls": 0, "missed_actions": 1, "pending_at_end": 0}
 
 
 def test_a_legal_move_called_illegal_is_a_false_call_and_a_miss():
     got = [_event(MOVE, False, "not-adjacent")]
     assert torture.score([_event(MOVE, True)], got) == {
-        "wrong_commits": 0, "false_illegal_calls": 1, "missed_actions": 1}
+        "wrong_commits": 0, "false_illegal_calls": 1, "missed_actions": 1, "pending_at_end": 0}
 
 
 def test_a_scripted_illegal_attempt_called_illegal_is_no_false_call():
@@ -87,4 +87,42 @@ def test_the_conditions_named_by_the_issue_are_all_there():
 def test_the_wrong_calls_are_named():
     got = [_event(WRONG, True), _event(MOVE, False, "not-adjacent")]
     assert torture.wrong_calls([_event(PLAY, True), _event(MOVE, True)], got) == {
-        "wrong_commits": [WRONG], "false_illegal_calls": [MOVE], "missed_actions": [PLAY, MOVE]}
+        "wrong_commits": [WRONG], "false_illegal_calls": [MOVE], "missed_actions": [PLAY, MOVE],
+        "pending_at_end": []}
+
+
+class _Beat:
+    def __init__(self, action):
+        self.action = action
+
+
+ANN_DRAW = {"by": "ann", "do": "draw", "count": 1}
+ANN_PASS = {"by": "ann", "do": "pass"}
+BEN_PASS = {"by": "ben", "do": "pass"}
+
+
+def test_the_last_untapped_pass_is_pending_at_the_end_not_missed():
+    beats = [_Beat({"by": "ben", "do": "play", "card": "red-7"}), _Beat(None), _Beat({"by": "ann", "do": "draw"}),
+             _Beat(ANN_PASS), _Beat(None)]
+    pending = torture.pending_at_end(beats)
+    assert len(pending) == 1
+    done = [_event(ANN_DRAW, True), _event(ANN_PASS, True)]
+    assert torture.score(done, done[:1], pending) == {
+        "wrong_commits": 0, "false_illegal_calls": 0, "missed_actions": 0, "pending_at_end": 1}
+    assert torture.wrong_calls(done, done[:1], pending)["pending_at_end"] == [ANN_PASS]
+    # a pass in the middle of the game, not recorded, is missed: the next seat's play shows it
+    done = [_event(BEN_PASS, True), _event(ANN_DRAW, True), _event(ANN_PASS, True)]
+    assert torture.score(done, done[1:2], pending)["missed_actions"] == 1
+    # and a draw-until-colour count (a draw with its count) is pending too; a plain draw is not
+    beats = [_Beat({"by": "ann", "do": "accept"}), _Beat({"by": "ann", "do": "draw", "count": 3})]
+    assert len(torture.pending_at_end(beats)) == 1
+    assert torture.pending_at_end([_Beat({"by": "ann", "do": "draw"})]) == []
+    # a phone's penalty after the pass shows no turn: the pass is still pending
+    beats = [_Beat(ANN_PASS), _Beat({"by": "ben", "do": "penalty", "target": "ann", "count": 2})]
+    assert len(torture.pending_at_end(beats)) == 1
+
+
+def test_the_draws_are_counted_by_seat_and_count():
+    done = [_event(ANN_DRAW, True), _event({"by": "ben", "do": "draw", "count": 4}, True), _event(ANN_PASS, True)]
+    got = [_event(ANN_DRAW, True), _event({"by": "ben", "do": "draw", "count": 3}, True)]
+    assert torture.draws_counted(done, got) == {"draws": 2, "draws_exact": 1}

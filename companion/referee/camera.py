@@ -68,6 +68,8 @@ PAWN_GAIN = math.log(200.0)
 _NOT_A_CARD = {EMPTY, "back", "none"}
 #: Engine events after which the table is laid out anew (the grid's next game, a new round).
 _NEW_LAYOUT = ("new-game", "round")
+#: The side across the mat from each side.
+_FACING = {"north": "south", "south": "north", "east": "west", "west": "east"}
 #: Refusals of a phone's tap that mean "not your turn yet" (a pass nobody tapped may explain them).
 _TURN_REFUSALS = ("not-your-turn", "no-uno")
 #: Look difference (:func:`companion.reading.look_difference`) above which a region that reads
@@ -267,8 +269,10 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         if best.gain >= commit_gain and best.gain - second >= margin and plausible:
             return Decision(DecisionKind.COMMIT, region, best.action, reason=Reason.CLEAR,
                             read=diffs[region], gain=best.gain)
-        if rivals and _label_of(rivals[0].action) == _label_of(best.action) and best.gain >= commit_gain:
-            # same card, different colour: a wild whose colour only the player knows
+        if rivals and _label_of(rivals[0].action) == _label_of(best.action) and best.gain >= commit_gain \
+                and plausible:
+            # same card, different colour: a wild whose colour only the player knows (and about
+            # as likely as what was read: a wild at 0.1 % beside a red card at 97 % is no wild)
             same = tuple(c.action for c in here if _label_of(c.action) == _label_of(best.action))
             unsure.append(Decision(DecisionKind.ASK, region, choices=same, reason=Reason.COLOUR,
                                    read=diffs[region]))
@@ -729,8 +733,31 @@ class CameraReferee:
                 # from it; it is looked at again when it changes again
                 self._actionable -= spilled
                 diffs = {r: v for r, v in diffs.items() if r not in spilled}
-            if self._colour_wait is not None and self._colour_wait[0] not in diffs:
-                self._end_colour_wait(table)  # the phone gave the play (or the card went)
+            wait = self._colour_wait
+            if wait is not None and len(wait) > 5:  # a wild on a wild, awaited from the phone
+                if waiting != wait[5]:  # the phone played it: the region is explained
+                    self._actionable.discard(wait[0])
+                    self._end_colour_wait(table)
+                elif (wait[2] != self._reading.seq or self.clock() - wait[3] >= COLOUR_WAIT_S) \
+                        and self._question is None:
+                    self._colour_wait = None  # no phone: the same face is asked after all
+                    done.append(wait[4])
+                    self._ask(wait[4], waiting)
+                    break
+            elif self._colour_wait is not None and self._colour_wait[0] not in diffs:
+                # the phone gave the play (or the card went): what the region shows is explained,
+                # no same face played on it
+                self._actionable.discard(self._colour_wait[0])
+                self._end_colour_wait(table)
+            if self._colour_wait is not None and len(self._colour_wait) == 5 and self._question is None \
+                    and self._overlaid(diffs, table):
+                # the next card came before the wild's colour: the wild is asked first (the card
+                # on it is then asked in turn: who put it there the camera did not see settle)
+                decision, self._colour_wait = self._colour_wait[4], None
+                done.append(decision)
+                self._trace(decision)
+                self._ask(decision, waiting)
+                break
             decided = {d.region for d in done}
             # regions that now look as expected are settled (a fresh cell reading the same card
             # is looked at once more below: the same face may have been played on it)
@@ -756,6 +783,20 @@ class CameraReferee:
                 same = self._same_face_play(waiting, expected, table.legal_actions(), left_out)
                 self._actionable -= {r for r in self._actionable if r not in diffs}
                 if same is not None:
+                    # whose hand put it there: the next seat's after a pass nobody tapped is
+                    # asked about as that seat's play
+                    same, missed = self._whose(same, waiting, table)
+                    if missed:
+                        if all(self._commit_seen(a) for a in missed):
+                            self._actionable.add(same.region)
+                            continue
+                        break
+                    if self._question is None and self._same_wild(same):
+                        # a wild on a wild: its player plays it from the phone (its colour)
+                        self._colour_wait = (same.region, same.read, self._reading.seq,
+                                             self.clock(), same, waiting)
+                        table.pause_timer()
+                        break
                     done.append(same)
                     self._ask(same, waiting)
                 break
@@ -841,8 +882,12 @@ class CameraReferee:
     # --- whose hand: the arms seen ---------------------------------------------------------
 
     def _take_reach_over(self, region: str) -> None:
-        """What lies in ``region`` is accounted for: so are the arms seen over it so far."""
-        kept = [r for r in self._reaches if not over(r, region)]
+        """What lies in ``region`` is accounted for: so are the arms seen over it so far. (A
+        draw-pile question answered accounts for the arms' visits to the pile only: an arm that
+        went on to the discard pile stays the evidence of whose hand played there.)"""
+        kept = [r if not over(r, region) else Reach(r.side, tuple(g for g in r.regions if g != region), 0)
+                for r in self._reaches
+                if not over(r, region) or (region == DRAW_PILE and any(g != region for g in r.regions))]
         self._reaches.clear()
         self._reaches.extend(kept)
 
@@ -854,9 +899,11 @@ class CameraReferee:
     def _draws_first(self, diffs: dict[str, str], table) -> bool:
         """The draws seen before the first arm over a changed region. True when one changed the
         state or asked the table (look again)."""
+        # (a region read again that shows what it held may hold the same face played again)
+        fresh = set(diffs) | (set(self._reading.changed) & self._actionable)
         while self._reaches:
             reach = self._reaches[0]
-            at_play = any(over(reach, region) for region in diffs)
+            at_play = any(over(reach, region) for region in fresh)
             if lifts(reach):
                 if at_play:  # it drew, then played: the draw now, the play next
                     self._reaches[0] = Reach(reach.side, tuple(r for r in reach.regions
@@ -901,6 +948,11 @@ class CameraReferee:
         if who is None:
             self.stats["lifts-unplaced"] = self.stats.get("lifts-unplaced", 0) + 1
             return False
+        if waiting.what is Awaiting.DRAW_COUNT and who != seat and hand.strong \
+                and self._count_done(seat, who, table):
+            # the drawer was done counting: the next seat's hand at the pile is its own draw
+            _, waiting = table.view()
+            seat = waiting.seat
         if reach.lifted is None:
             if self.ledger.owed(who):  # taking what the rules dealt: that count is the engine's
                 self.ledger.settle(who)
@@ -956,6 +1008,13 @@ class CameraReferee:
         # (an arm with no side says nothing; earlier arms put down what lies under it)
         known = [h for h in (hand_of(r, table.seating) for r in self._reaches
                              if over(r, decision.region)) if h.known]
+        pair = self._facing_pair(decision.region, table)
+        if pair is not None and decision.kind is not DecisionKind.ASK:
+            return self._either_arm(pair, decision, waiting, table)
+        if not known and decision.kind is not DecisionKind.ASK:
+            unseen = self._unseen_hand(decision, waiting, table)
+            if unseen is not None:
+                return unseen, ()
         if not known or not known[-1].excludes(seat):
             return decision, ()  # no hand to tell, or the acting seat's own
         hand = known[-1]
@@ -981,6 +1040,74 @@ class CameraReferee:
         return Decision(DecisionKind.ASK, decision.region, choices=missed + tuple(offered),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
                         after=did_after), ()
+
+    def _facing_pair(self, region: str, table) -> tuple[str, ...] | None:
+        """The seats whose arms of this reading may each have put down what lies in ``region``,
+        when there are two or more (each arm one seat's): every arm seen over it (arms at once:
+        the camera cannot tell which hand let go of the card), and an arm from the facing side
+        seen over no region (an arm reaching along the line of another from the other side can
+        be read as the other's: both lie in the same strip of the image)."""
+        arms = tuple(getattr(self._reading, "reaches", ()) or ())
+        seats: list[str] = []
+        for a in arms:
+            if not over(a, region):
+                continue
+            found = [a] + [b for b in arms if not b.regions and b.side is not None
+                           and b.side == _FACING.get(a.side)]
+            for r in found:
+                hand = hand_of(r, table.seating)
+                if hand.strong and hand.seats[0] not in seats:
+                    seats.append(hand.seats[0])
+        return tuple(seats) if len(seats) > 1 else None
+
+    def _unseen_hand(self, decision: Decision, waiting: WaitingFor, table) -> Decision | None:
+        """No arm seen over the card, none from the acting seat's side, but other seats' arms
+        in this reading, seen over no region (real classic seed 9: cai's arm putting the card
+        down and ann's reaching past it, both read as over nothing): one of them may have put it
+        there. Asked (an out-of-turn question; after a draw the pass is offered first), never
+        credited to the seat on turn. None when the acting seat's arm is among them or no other
+        seat's arm was seen."""
+        seat = decision.action.by
+        arms = tuple(getattr(self._reading, "reaches", ()) or ())
+        hands = [hand_of(r, table.seating) for r in arms]
+        if any(h.known and not h.excludes(seat) for h in hands):
+            return None  # the acting seat's own arm (or a side it shares) was there
+        idle = [h.seats[0] for r, h in zip(arms, hands) if h.strong and not r.regions]
+        if not idle:
+            return None
+        nxt = None
+        if waiting.what is Awaiting.PLAY_OR_PASS:
+            after = table.what_if([Pass(by=seat)])
+            nxt = after.seat if after is not None and after.what is Awaiting.TURN else None
+        missed = (Pass(by=seat),) if nxt in idle else ()
+        self.stats["out-of-turn"] = self.stats.get("out-of-turn", 0) + 1
+        return Decision(DecisionKind.ASK, decision.region, choices=missed + (decision.action,),
+                        reason=Reason.OUT_OF_TURN, read=decision.read, by=nxt if nxt in idle else idle[0],
+                        did="play", after="passed" if waiting.what is Awaiting.PLAY_OR_PASS else "turn")
+
+    def _either_arm(self, pair: tuple[str, ...], decision: Decision, waiting: WaitingFor, table
+                    ) -> tuple[Decision, tuple[Action, ...]]:
+        """A play that either of two facing arms may have made (:meth:`_facing_pair`), checked
+        against the turn: the seat that must act, when its arm is one of them and no pass can
+        make it the other's turn (a legal play stands; an illegal card is asked about, never
+        called on a guess); the next seat, when the seat that must act is in play-or-pass and
+        not one of them (the pass nobody tapped, then the play); both possible: asked ("did
+        cai pass before ann played?"). Anything else: asked as out of turn."""
+        seat = (decision.action or decision.choices[0]).by
+        nxt = None
+        if waiting.what is Awaiting.PLAY_OR_PASS:
+            after = table.what_if([Pass(by=seat)])
+            nxt = after.seat if after is not None and after.what is Awaiting.TURN else None
+        if seat in pair and nxt not in pair and decision.kind is DecisionKind.COMMIT:
+            return decision, ()
+        if seat not in pair and nxt in pair:
+            return decision, (Pass(by=seat),)
+        other = next(s for s in pair if s != seat) if seat in pair else pair[0]
+        missed = (Pass(by=seat),) if nxt in pair else ()
+        self.stats["out-of-turn"] = self.stats.get("out-of-turn", 0) + 1
+        return Decision(DecisionKind.ASK, decision.region, choices=missed + (decision.action,),
+                        reason=Reason.OUT_OF_TURN, read=decision.read, by=nxt if nxt in pair else other,
+                        did="play", after="passed" if waiting.what is Awaiting.PLAY_OR_PASS else "turn"), ()
 
     def _later_lift(self, seat: str, table) -> bool:
         """A card lifted by ``seat``'s own hand (its side, no one else's) among the arms not yet
@@ -1026,10 +1153,20 @@ class CameraReferee:
         hand = hand_of(self._reaches[i], table.seating) if i is not None else Hand(None, ())
         if hand.known and not hand.excludes(seat):
             return False  # the drawer's own hand at the pile: not a play by the next seat
+        return self._count_done(seat, hand.seats, table)
+
+    def _count_done(self, seat: str, then, table) -> bool:
+        """``seat``'s draw-until-colour is over (a hand of ``then``, a seat or seats, was seen
+        acting next; empty: anyone): its count seen is committed, less the challenge's extra
+        cards, which the rules add, when that leads to ``then``'s turn."""
+        counted = self.ledger.unexplained(seat)
+        if seat is None or counted < 1 or seat in self.ledger.unsure:
+            return False
+        then = (then,) if isinstance(then, str) else tuple(then)
         pending = table.state_json().get("pending") or {}
         count = max(1, counted - int(pending.get("extra") or 0))
         after = table.what_if([Draw(by=seat, count=count)])
-        if after is None or (hand.known and after.seat not in hand.seats):
+        if after is None or (then and after.seat not in then):
             return False
         self.stats["counts-seen"] += 1
         return self._commit_seen(Draw(by=seat, count=count))
@@ -1148,13 +1285,31 @@ class CameraReferee:
         key = (decision.region, decision.read)
         wait = self._colour_wait
         if wait is None or wait[:2] != key:
-            self._colour_wait = (*key, self._reading.seq, self.clock())
+            self._colour_wait = (*key, self._reading.seq, self.clock(), decision)
             table.pause_timer()
             return True
         if wait[2] == self._reading.seq and self.clock() - wait[3] < COLOUR_WAIT_S:
             return True
         self._colour_wait = None  # ask (the question keeps the timer paused)
         return False
+
+    @staticmethod
+    def _same_wild(decision: Decision) -> bool:
+        """A same-face question about a wild whose first choices are its colours (the play its
+        player sends from the phone, which asks the colour)."""
+        first = decision.choices[0] if decision.choices else None
+        card = getattr(first, "card", None)
+        return (decision.reason is Reason.SAME_FACE and card is not None and card.is_wild
+                and getattr(first, "color", None) is not None)
+
+    def _overlaid(self, diffs: dict[str, str], table) -> bool:
+        """The wild awaited lies under another card now (a later reading shows another card in
+        its region) and its colour is still owed (the play is still legal)."""
+        region, label, seq, _, decision = self._colour_wait
+        if seq == self._reading.seq or diffs.get(region) in (None, label) or diffs[region] in _NOT_A_CARD:
+            return False
+        legal = table.legal_actions()
+        return any(a in legal for a in decision.choices)
 
     def _end_colour_wait(self, table) -> None:
         self._colour_wait = None
@@ -1212,9 +1367,9 @@ class CameraReferee:
             for seat in (q.seat, q.by):
                 if seat is not None:
                     self.ledger.settle(seat)
-        if q.kind is QuestionKind.OUT_OF_TURN and q.did == "play" and isinstance(picked.action, Draw):
-            # ann drew and passed unseen: once her draw is in, the hand seen over the card
-            # (the next seat's) makes the pass and the play
+        if q.kind is QuestionKind.OUT_OF_TURN and q.did == "play" and isinstance(picked.action, (Draw, Pass)):
+            # ann drew and passed unseen (or passed): once her draw or pass is in, the hand
+            # seen over the card (the next seat's) makes the pass and the play
             self._recheck = True
         elif self._leads_further(picked.action):
             # a first step the camera missed: where the pawn is now is the next step, to be
