@@ -86,11 +86,12 @@ def _seat_phone(browser, server, seat, lang="en", **extra):
 def test_no_card_text_is_clipped_and_cards_grow_on_a_tv(table, browser):
     host, server = table
     widths = {}
+    # one page a screen size for both games (a new context is a CPU-second of Chromium)
+    pages = {(width, height): _context(browser, width, height).new_page() for width, height in SIZES}
     for game, setup in (("grid", GRID_SETUP), ("flip", FLIP)):
         host.start_match(setup)
         for width, height in SIZES:
-            ctx = _context(browser, width, height)
-            page = ctx.new_page()
+            page = pages[width, height]
             for lang in ("en", "ja"):
                 page.goto(f"{server.url}/?lang={lang}")
                 page.wait_for_selector("#board .card", timeout=WAIT)
@@ -100,7 +101,8 @@ def test_no_card_text_is_clipped_and_cards_grow_on_a_tv(table, browser):
             widths[game, width] = page.evaluate(
                 "Math.min(...[...document.querySelectorAll('#board .card')]"
                 ".map(c => c.getBoundingClientRect().width))")
-            ctx.close()
+    for page in pages.values():
+        page.context.close()
     # a TV shows big cards: a grid card over 100 px wide, the pile's top card over 180 px
     assert widths["grid", 1920] >= 100 and widths["flip", 1920] >= 180, widths
     assert widths["grid", 1920] > widths["grid", 1366]
