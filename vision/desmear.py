@@ -88,7 +88,9 @@ class Desmear:
 
     def __init__(self) -> None:
         self.last: tuple[int, int] | None = None  # (length, angle) that last gave a marker back
-        self.sharp: np.ndarray | None = None  # edge_strength of the window when last read as is
+        # the window when the marker was last read as it was, and its edge_strength once asked
+        self._sharp_window: np.ndarray | None = None
+        self._sharp: np.ndarray | None = None
         self._bank = [(n, a) for n in LENGTHS for a in ANGLES]
         self._next = 0  # where the bank goes on at the next look
 
@@ -106,16 +108,26 @@ class Desmear:
             yield (length, angle), unsmear(gray, smear_kernel(length, angle))
 
     def saw_sharp(self, window: np.ndarray) -> None:
-        """The marker was found in ``window`` as it was (no smear taken out)."""
+        """The marker was found in ``window`` as it was (no smear taken out). Kept as it is: its
+        edges are measured only when a marker goes missing (:meth:`looks_smeared`), not on every
+        frame that finds it."""
         if window.size:
-            self.sharp = edge_strength(window)
+            self._sharp_window, self._sharp = window.copy(), None
+
+    @property
+    def sharp(self) -> np.ndarray | None:
+        """:func:`edge_strength` of the window when the marker was last found as it was."""
+        if self._sharp is None and self._sharp_window is not None:
+            self._sharp = edge_strength(self._sharp_window)
+        return self._sharp
 
     def looks_smeared(self, window: np.ndarray) -> bool:
         """Whether ``window`` is less sharp in some direction than when the marker was last found
         as it was (True when it never was: nothing to tell a smear by)."""
-        if self.sharp is None or not window.size:
+        sharp = self.sharp
+        if sharp is None or not window.size:
             return True
-        share = edge_strength(window) / np.maximum(self.sharp, 1e-3)
+        share = edge_strength(window) / np.maximum(sharp, 1e-3)
         return bool(share.min() < SMEARED_SHARE)
 
     def worked(self, smear: tuple[int, int]) -> None:

@@ -49,19 +49,17 @@ def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: fl
     if upscale is None:
         upscale = upscale_for(view, layout)
     if near is not None:
-        px, py = layout.pitch
-        x0, y0 = near[0] - 1.6 * px, near[1] - 1.6 * py
-        x1, y1 = near[0] + 1.6 * px, near[1] + 1.6 * py
-        box = (x0, y0, x1, y1)
-        seen = _search(gray, view, layout, box, upscale)
+        seen = _search(gray, view, layout, _around(near, layout), upscale)
         if seen.seen:
             return _saw_sharp(seen, gray, view, layout, desmear)
     g = layout.grid_rect
     whole = (g.x0 - search_margin_mm, g.y0 - search_margin_mm, g.x1 + search_margin_mm,
              g.y1 + search_margin_mm)
     seen = _search(gray, view, layout, whole, upscale)
-    if seen.seen or desmear is None:
-        return _saw_sharp(seen, gray, view, layout, desmear) if seen.seen else seen
+    if seen.seen:
+        return _saw_sharp(seen, gray, view, layout, desmear)
+    if desmear is None:
+        return seen
     # a smeared marker: the window around where it was (a quarter of the work), else all of it
     around = smeared_near if smeared_near is not None else near
     box = _around(around, layout) if around is not None else whole
