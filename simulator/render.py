@@ -139,8 +139,7 @@ class SyntheticTable:
         key = (label, face_set, copy)
         found = self._sprites.get(key)
         if found is None:
-            w = int(round(CARD_MM[0] * self.mat_px))
-            h = int(round(CARD_MM[1] * self.mat_px))
+            w, h = self._card_size()
             if isinstance(self.faces, ArtFaces):
                 found = _art_sprite(label, face_set, w, h)
             else:
@@ -150,16 +149,26 @@ class SyntheticTable:
             self._sprites[key] = found
         return found
 
+    def _card_size(self) -> tuple[int, int]:
+        """A card's (width, height) on the canvas, in pixels (its sprite's size)."""
+        return int(round(CARD_MM[0] * self.mat_px)), int(round(CARD_MM[1] * self.mat_px))
+
+    def _card_square(self, p: Placement, center_mm: tuple[float, float]) -> tuple[float, float, int]:
+        """Where card ``p`` lies on the canvas: its centre (px) and the half side of the square
+        that pasting it may change (the card turned any way, with its contact shadow)."""
+        w, h = self._card_size()
+        cx, cy = self._mm_to_canvas(center_mm[0] + p.dx, center_mm[1] + p.dy)
+        return cx, cy, int(math.hypot(w, h) / 2) + 6
+
     def _paste(self, canvas: np.ndarray, p: Placement, center_mm: tuple[float, float],
                lift: float = 0.0) -> None:
         copy = _copy_of(p) if self.faces.varies_by_copy else 0
         img, mask = self._sprite(p.label, p.face_set, copy)
         h, w = mask.shape
-        cx, cy = self._mm_to_canvas(center_mm[0] + p.dx, center_mm[1] + p.dy)
+        cx, cy, d = self._card_square(p, center_mm)
         M = cv2.getRotationMatrix2D((w / 2, h / 2), -p.angle, 1.0)
         M[0, 2] += cx - w / 2
         M[1, 2] += cy - h / 2
-        d = int(math.hypot(w, h) / 2) + 6
         x0, y0 = max(0, int(cx) - d), max(0, int(cy) - d)
         x1, y1 = min(canvas.shape[1], int(cx) + d), min(canvas.shape[0], int(cy) + d)
         if x1 <= x0 or y1 <= y0:
@@ -234,11 +243,7 @@ class SyntheticTable:
     def _footprint(self, op: tuple) -> tuple[int, int, int, int]:
         """The canvas box (x0, y0, x1, y1) outside which ``op`` changes no pixel."""
         if op[0] == "card":
-            p, (x, y) = op[1], op[2]
-            cx, cy = self._mm_to_canvas(x + p.dx, y + p.dy)
-            w = int(round(CARD_MM[0] * self.mat_px))
-            h = int(round(CARD_MM[1] * self.mat_px))
-            d = int(math.hypot(w, h) / 2) + 6   # _paste's square
+            cx, cy, d = self._card_square(op[1], op[2])
         else:
             cx, cy = self._mm_to_canvas(*op[1])
             d = int(self.layout.pawn_marker_mm * self.mat_px) + int(5 * self.mat_px) + 4
