@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-
 __all__ = ["EMPTY", "FLOOR", "SIDES", "Reach", "RegionReading", "TableReading", "PawnReading",
            "NO_PAWN", "look_difference"]
 

@@ -114,7 +114,6 @@ class ChangeDetector:
             self._regions[band.name] = band
         self.view = view
         self._prev: np.ndarray | None = None
-        self._index: tuple | None = None  # (boxes, names, corners, areas) of _box_index
         self.reference: np.ndarray | None = None
         #: regions something moved over since their reference was taken
         self.stirred: set[str] = set()
@@ -136,6 +135,12 @@ class ChangeDetector:
             if x1 - x0 >= 2 and y1 - y0 >= 2:
                 boxes[name] = (int(x0), int(y0), int(x1), int(y1))
         self.boxes = boxes
+        # the boxes' names, corners (index arrays) and areas: every box's sums are taken at once
+        # (_box_sums) instead of one box at a time, a frame's largest Python cost
+        names = list(boxes)
+        corners = tuple(np.array([boxes[n][k] for n in names], np.intp) for k in range(4))
+        area = ((corners[2] - corners[0]) * (corners[3] - corners[1])).astype(np.float64)
+        self._index = (names, corners, area)
 
     def region(self, name: str) -> Region:
         """The mat region (mm) behind a box name (a card region or a piece of the band)."""
@@ -162,19 +167,9 @@ class ChangeDetector:
         a, b = cur[y0:y1, x0:x1], self.reference[y0:y1, x0:x1]
         return float(cv2.absdiff(_outlines(a), _outlines(b)).mean())
 
-    def _box_index(self) -> tuple[list[str], tuple[np.ndarray, ...], np.ndarray]:
-        """The boxes' names, their corners as index arrays and their areas (kept per box set:
-        the sums of every box at once instead of one at a time, a frame's largest Python cost)."""
-        if self._index is None or self._index[0] is not self.boxes:
-            names = list(self.boxes)
-            x0, y0, x1, y1 = (np.array([self.boxes[n][k] for n in names], np.intp) for k in range(4))
-            area = ((x1 - x0) * (y1 - y0)).astype(np.float64)
-            self._index = (self.boxes, names, (x0, y0, x1, y1), area)
-        return self._index[1:]
-
     def _box_sums(self, integrals: list[np.ndarray]) -> tuple[list[str], np.ndarray, np.ndarray]:
         """Every box's sum in each integral image (rows: integrals), with the names and areas."""
-        names, (x0, y0, x1, y1), area = self._box_index()
+        names, (x0, y0, x1, y1), area = self._index
         sums = np.stack([I[y1, x1] - I[y0, x1] - I[y1, x0] + I[y0, x0] for I in integrals])
         return names, sums, area
 
