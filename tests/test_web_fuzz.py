@@ -169,19 +169,27 @@ def _int_list(rng: random.Random, low: int, high: int, sizes: tuple[int, int], h
             for _ in range(rng.randint(*sizes))]
 
 
+def _one_of(rng: random.Random, *makers):
+    """One of ``makers`` picked evenly, then called with ``rng`` (as ``a | b | c`` in hypothesis:
+    only the one picked draws anything)."""
+    return rng.choice(makers)(rng)
+
+
 def _either(rng: random.Random, right, wrong=junk):
-    """Half the time ``right(rng)``, else ``wrong(rng)`` (as ``a | b`` in hypothesis)."""
-    return right(rng) if rng.random() < 0.5 else wrong(rng)
+    """Half the time ``right(rng)``, else ``wrong(rng)``."""
+    return _one_of(rng, right, wrong)
 
 
 def action_body(rng: random.Random, seats: list[str]) -> dict:
     """An action in the replay form, right or subtly wrong: a ``do`` and up to three fields."""
     fields = {"by": lambda r: _either(r, lambda r: r.choice(seats + ["zed", ""])),
-              "card": lambda r: r.choice([r.choice(CARD_NAMES), text(r), junk(r)]),
+              "card": lambda r: _one_of(r, lambda r: r.choice(CARD_NAMES), text, junk),
               "cell": lambda r: _either(r, lambda r: _int_list(r, -2, 6, (0, 3), huge=True)),
               "to": lambda r: _either(r, lambda r: _int_list(r, -2, 6, (2, 2))),
-              "count": lambda r: r.choice([r.choice(HUGE_INTS), r.randint(0, 5), junk(r)]),
-              "points": lambda r: r.choice([r.choice(HUGE_INTS), r.randint(0, 50), junk(r)]),
+              "count": lambda r: _one_of(r, lambda r: r.choice(HUGE_INTS),
+                                         lambda r: r.randint(0, 5), junk),
+              "points": lambda r: _one_of(r, lambda r: r.choice(HUGE_INTS),
+                                          lambda r: r.randint(0, 50), junk),
               "color": lambda r: _either(r, lambda r: r.choice(["red", "blue", "pink", "black"])),
               "target": lambda r: _either(r, lambda r: r.choice(seats)),
               "verdict": lambda r: r.choice(["guilty", "innocent", "maybe"]),
@@ -253,7 +261,8 @@ def request(rng: random.Random, world: "World"):
         method, path = rng.choice(METHODS), route_path(rng)
         if method == "POST" and rng.random() < 0.5:
             path = rng.choice(POSTS)
-        body = rng.choice([None, action_body(rng, world.seats), {"token": "tok", "seat": None}])
+        body = _one_of(rng, lambda r: None, lambda r: action_body(r, world.seats),
+                       lambda r: {"token": "tok", "seat": None})
     elif kind == "odd":
         method, path = rng.choice(METHODS), rng.choice(ODD_PATHS)
     else:
