@@ -58,14 +58,21 @@ def smear_kernel(length: int, angle: float) -> np.ndarray:
 
 def unsmear(gray: np.ndarray, kernel: np.ndarray, noise: float = NOISE) -> np.ndarray:
     """``gray`` with the smear ``kernel`` taken back out (a Wiener filter)."""
-    h, w = gray.shape
+    return _unsmeared(np.fft.rfft2(gray.astype(np.float32)), gray.shape, kernel, noise)
+
+
+def _unsmeared(picture: np.ndarray, shape: tuple[int, int], kernel: np.ndarray,
+               noise: float = NOISE) -> np.ndarray:
+    """:func:`unsmear` of a picture of ``shape`` given by its spectrum (``np.fft.rfft2``), which
+    several smears tried on one picture share."""
+    h, w = shape
     kh, kw = kernel.shape
     k = np.zeros((h, w), np.float32)
     k[:kh, :kw] = kernel
     k = np.roll(k, (-(kh // 2), -(kw // 2)), (0, 1))
     spectrum = np.fft.rfft2(k)
     inverse = np.conj(spectrum) / (np.abs(spectrum) ** 2 + noise)
-    out = np.fft.irfft2(np.fft.rfft2(gray.astype(np.float32)) * inverse, s=(h, w))
+    out = np.fft.irfft2(picture * inverse, s=(h, w))
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
@@ -104,8 +111,9 @@ class Desmear:
             self._next = (self._next + 1) % len(self._bank)
             if smear not in tries:
                 tries.append(smear)
+        picture = np.fft.rfft2(gray.astype(np.float32))  # once for every smear tried
         for length, angle in tries:
-            yield (length, angle), unsmear(gray, smear_kernel(length, angle))
+            yield (length, angle), _unsmeared(picture, gray.shape, smear_kernel(length, angle))
 
     def saw_sharp(self, window: np.ndarray) -> None:
         """The marker was found in ``window`` as it was (no smear taken out). Kept as it is: its
