@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 from pathlib import Path
 
 import numpy as np
@@ -61,6 +62,24 @@ def test_every_condition_changes_the_frame_and_keeps_its_shape():
         out = effect(image, 30, ctx)
         assert out.shape == image.shape and out.dtype == np.uint8
         assert np.abs(out.astype(int) - image).mean() > 0.3, effect.__name__
+
+
+def test_the_glare_lit_in_a_box_is_the_glare_lit_over_the_whole_frame():
+    # the highlight is worked out only near its centre: no pixel may differ from lighting it all,
+    # wherever it drifts (at the frame's edges too) and on every grey level
+    h, w = 72, 128
+    image = np.random.default_rng(3).integers(0, 256, (h, w, 3), dtype=np.uint8)
+    ys, xs = np.ogrid[:h, :w]
+    for n in range(0, 1800, 45):
+        t = n / 1800.0
+        cx = w * (0.5 + 0.3 * math.sin(2 * math.pi * t))
+        cy = h * (0.5 + 0.25 * math.sin(2 * math.pi * t * 0.7 + 1.0))
+        r = 0.09 * w
+        blob = np.exp(-(((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * r * r))).astype(np.float32)
+        whole = np.clip(image.astype(np.float32) + blob[..., None] * 150.0, 0, 255).astype(np.uint8)
+        lit = glare(image, n, None)
+        assert np.array_equal(lit, whole), n
+        assert (lit > image).any()
 
 
 def test_a_sleeve_adds_a_sheen_to_every_card():

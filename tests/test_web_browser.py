@@ -67,14 +67,18 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def join(browser, server, seat: str | None):
-    """A phone that scans the QR code's link and picks ``seat``."""
+def join(browser, server, seat: str | None, *, from_table_view: bool = False,
+         lang: str | None = None):
+    """A phone that opens the join link and picks ``seat``: the QR code's link, read off the table
+    view, where ``from_table_view`` (a page load more: the other tests go straight to the link)."""
     ctx = browser.new_context(**PHONE)
     page = ctx.new_page()
-    page.goto(server.url + "/")
-    link = page.locator(".join-url a").get_attribute("href")
-    assert link.startswith(server.url) and link.endswith("/join/join-me")
-    page.goto(link)
+    link = f"{server.url}/join/join-me"
+    if from_table_view:
+        page.goto(server.url + "/")
+        link = page.locator(".join-url a").get_attribute("href")
+        assert link.startswith(server.url) and link.endswith("/join/join-me")
+    page.goto(link + (f"?lang={lang}" if lang else ""))
     assert page.locator("#conn").count() == 0      # no live stream here: no "reconnecting" dot
     page.locator(f'.join-seat[data-seat="{seat or ""}"]').click()
     page.wait_for_url(f"**/seat/{seat}" if seat else "**/setup")
@@ -88,7 +92,7 @@ def wait_live(page) -> None:
 def test_join_and_see_the_turn_change_live(table, browser):
     host, server = table
     host.start_match(FLIP)
-    ann = join(browser, server, "ann")
+    ann = join(browser, server, "ann", from_table_view=True)
     ben = join(browser, server, "ben")
     wait_live(ann)
     wait_live(ben)
@@ -461,8 +465,7 @@ def _reading(grid, seq, changed=(), probs=None):
 
 
 def _phone(browser, server, seat: str, lang: str):
-    page = join(browser, server, seat)
-    page.goto(f"{server.url}/seat/{seat}?lang={lang}")
+    page = join(browser, server, seat, lang=lang)
     wait_live(page)
     return page
 
@@ -582,3 +585,26 @@ def test_setup_seats_a_player_at_another_side(table, browser):
     organiser.wait_for_url(server.url + "/", timeout=WAIT)
     assert host.table.seating.to_json() == {"ann": "south", "ben": "east", "cai": "north"}
     organiser.context.close()
+
+
+def test_a_kept_context_comes_back_empty(table, browser):
+    """The browser fixture keeps what a test closes for the next test (a new context costs
+    Chromium a CPU-second): it must come back as a new one would, with no cookie and no page of
+    the last test's."""
+    host, server = table
+    host.start_match(FLIP)
+    ann = join(browser, server, "ann")
+    context = ann.context
+    assert context.cookies()                    # joined: a session cookie
+    extra = context.new_page()                  # a second page of the same phone
+    extra.goto(server.url + "/")
+    context.close()
+    again = browser.new_context(**PHONE)
+    assert again is context and again.cookies() == []
+    assert [p.url for p in again.pages] == ["about:blank"]
+    again.close()
+    ben = join(browser, server, "ben")          # and it serves the next phone as a new one
+    assert ben.context is context
+    wait_live(ben)
+    ben.wait_for_function("document.querySelector('#banner').dataset.mine === 'no'", timeout=WAIT)
+    ben.context.close()

@@ -87,6 +87,9 @@ class Table:
         self.seating = seating_of(setup)
         self._history: list[_Frame] = [_Frame(None, state)]
         self._lock = threading.RLock()
+        # the legal actions of one state, kept: the camera referee asks for them several times a
+        # reading (a grid state has some 400), and a state never changes
+        self._legal: tuple[Any, tuple[Action, ...]] = (None, ())
         options = setup["setup"].get("options") or {}
         self.timer = TurnTimer(int(options.get("turn_seconds", 30)), clock=clock)
         self.match_id = None
@@ -138,7 +141,10 @@ class Table:
 
     def legal_actions(self) -> list[Action]:
         with self._lock:
-            return list(self.game.legal_actions(self.state))
+            state = self.state
+            if self._legal[0] is not state:
+                self._legal = (state, tuple(self.game.legal_actions(state)))
+            return list(self._legal[1])
 
     def actions_taken(self) -> list[dict[str, Any]]:
         with self._lock:

@@ -38,16 +38,66 @@ def launch_chromium():
     except Exception as exc:  # noqa: BLE001 - an unusable browser is a skip, with the reason
         pw.stop()
         pytest.skip(f"Chromium at {CHROMIUM} did not start: {exc}")
-    # Pages without motion unless a test asks for it: an open page's endless CSS animations
-    # (the turn banner's pulse, a blinking light) are repainted by the software compositor at
-    # 60 frames a second, CPU-seconds per test on a 2-core machine.
-    new_context = b.new_context
-
-    def still_context(**kwargs):
-        kwargs.setdefault("reduced_motion", "reduce")
-        return new_context(**kwargs)
-    b.new_context = still_context
+    b.new_context = _Contexts(b.new_context).new_context
     return pw, b
+
+
+class _Contexts:
+    """``Browser.new_context`` for tests: what a test closes is kept, emptied, for the next test
+    that asks for the same options.
+
+    A new context with one of our pages costs Chromium 1.1-1.4 CPU-seconds; a kept one, with its
+    first page sent back to ``about:blank`` and its cookies (the only state our pages keep) cleared,
+    0.3-0.4. Each context keeps its first page (``new_page`` hands it out again), so its renderer
+    process stays up. Pages are without motion unless a test asks for it: an open page's endless
+    CSS animations (the turn banner's pulse, a blinking light) are repainted by the software
+    compositor at 60 frames a second, CPU-seconds per test on a 2-core machine.
+    """
+
+    def __init__(self, new_context):
+        self._new = new_context
+        self._idle: dict[str, list] = {}
+
+    def new_context(self, **options):
+        options.setdefault("reduced_motion", "reduce")
+        key = repr(sorted(options.items()))
+        if self._idle.get(key):
+            kept = self._idle[key].pop()
+            kept.parked = False
+            return kept.context
+        kept = _Kept(self._new(**options), lambda: self._idle.setdefault(key, []).append(kept))
+        return kept.context
+
+
+class _Kept:
+    """One kept context: its ``new_page`` and ``close`` replaced (``close`` parks it)."""
+
+    def __init__(self, context, park):
+        self.context, self._park = context, park
+        self.first = context.new_page()
+        self.first_out = False
+        self.parked = False
+        self._new_page = context.new_page
+        context.new_page = self.new_page
+        context.close = self.close
+
+    def new_page(self):
+        if self.first_out:
+            return self._new_page()
+        self.first_out = True
+        return self.first
+
+    def close(self):
+        if self.parked:      # the module's clean-up closes every context, parked ones too
+            return
+        for page in self.context.pages:
+            if page is not self.first:
+                page.close()
+        self.first.goto("about:blank")
+        self.first_out = False
+        self.context.clear_cookies()
+        self.parked = True
+        self._park()
 
 
 @pytest.fixture(scope="module")
