@@ -64,6 +64,9 @@ class GridGame(Game[GridState]):
     def __init__(self, options: GridOptions | None = None):
         self.options = options or GridOptions()
         self._copies: Counter = copies("classic", self.options.decks)
+        # the faces that fit on each top card, worked out once: the rule depends on the two cards
+        # and the options only, and legal_actions asks it for every face on every cell
+        self._fitting: dict[Card, tuple[bool, ...]] = {}
 
     # --- the four calls ----------------------------------------------------------------------
     @classmethod
@@ -95,13 +98,16 @@ class GridGame(Game[GridState]):
         yield from () if forced else self._legal_moves(state, seat)
         if state.hand(seat) > 0:
             seen = visible_counts(state)
-            faces = [card for card in CLASSIC.faces if seen[card] < self._copies[card]]
+            faces = [(i, card) for i, card in enumerate(CLASSIC.faces)
+                     if seen[card] < self._copies[card]]
             if not (forced and forced.claimed_no_play):
-                for card in faces:
-                    for cell in CELLS:
-                        if cell != state.pawn and self._fits(card, state.top(cell)):
+                open_cells = [(cell, self._fitting_on(state.top(cell)))
+                              for cell in CELLS if cell != state.pawn]
+                for i, card in faces:
+                    for cell, fits in open_cells:
+                        if fits[i]:
                             yield Play(seat, card, cell)
-            for card in faces:
+            for _, card in faces:
                 yield Discard(seat, card)
         if self.options.turn_seconds > 0:
             yield Timeout(seat)
@@ -356,6 +362,13 @@ class GridGame(Game[GridState]):
     # --- helpers -----------------------------------------------------------------------------
     def _fits(self, card: Card, onto: Card) -> bool:
         return card_fits(card, onto, self.options.wild_matches_all)
+
+    def _fitting_on(self, onto: Card) -> tuple[bool, ...]:
+        """Whether each of the classic faces (in ``CLASSIC.faces``' order) may go on ``onto``."""
+        fits = self._fitting.get(onto)
+        if fits is None:
+            fits = self._fitting[onto] = tuple(self._fits(card, onto) for card in CLASSIC.faces)
+        return fits
 
     def _check_card(self, state: GridState, card: Card, seat: str) -> None:
         """A card leaving a hand must be a classic face with a copy still unseen, and the hand
