@@ -46,10 +46,13 @@ WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 # every process (all of hypothesis: 6 CPU-s per worker where bytecode is not cached), a named one
 # only its own module.
 PYTEST := PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest -p xdist.plugin -p _hypothesis_pytestplugin
+# The tests' temporary folders in the clone (build/pytest-tmp, emptied at the start of each run):
+# pytest's default, /tmp/pytest-of-$USER, deletes the oldest run's folders before the first test
+# starts, thousands of them, seconds of waiting on a machine that ran the suite before.
 test: $(TEST_STAMP)
 	sh scripts/install-browser.sh
 	sh scripts/install-test-tools.sh
-	$(PYTEST) -n $(WORKERS) --dist loadgroup --durations=15
+	$(PYTEST) -n $(WORKERS) --dist loadgroup --durations=15 --basetemp=build/pytest-tmp
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -25,10 +25,9 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
 from web import serve  # noqa: E402
 
-# One Chromium for the module, and the tests in their written order: with -n they all go to one
-# worker (--dist loadgroup, see the Makefile); each browser module is a group of its own, so the
-# three modules run side by side on different workers.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser-flows")]
+# The tests in their written order, and every browser module on one worker with one Chromium
+# (--dist loadgroup, see the Makefile): a Chromium more costs more than the waits it would overlap.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 
 TIMER = {"setup": {"game": "timer", "seats": ["ann", "ben", "cai"], "first": "ann",
                    "options": {"turn_seconds": 45}}}
