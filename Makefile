@@ -52,6 +52,7 @@ PYTEST := PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest -p xdist.plug
 test: $(TEST_STAMP)
 	sh scripts/install-browser.sh
 	sh scripts/install-test-tools.sh
+	mkdir -p build
 	$(PYTEST) -n $(WORKERS) --dist loadgroup --durations=15 --basetemp=build/pytest-tmp
 
 clean:
