@@ -45,7 +45,10 @@ WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 # Plugins named, not autoloaded: an autoloaded plugin's whole distribution is assert-rewritten in
 # every process (all of hypothesis: 6 CPU-s per worker where bytecode is not cached), a named one
 # only its own module.
-PYTEST := PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest -p xdist.plugin -p _hypothesis_pytestplugin
+# Bytecode written even where the shell says not to (PYTHONDONTWRITEBYTECODE, set on some CI
+# images): the tests start `companion` in a hundred processes, and each compiled every module it
+# imported afresh (subprocess-heavy test files took 1.6x the CPU).
+PYTEST := PYTHONDONTWRITEBYTECODE= PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest -p xdist.plugin -p _hypothesis_pytestplugin
 # The tests' temporary folders in the clone (build/pytest-tmp, emptied at the start of each run):
 # pytest's default, /tmp/pytest-of-$USER, deletes the oldest run's folders before the first test
 # starts, thousands of them, seconds of waiting on a machine that ran the suite before.
