@@ -15,6 +15,8 @@ from companion.referee.table import Table
 from tests.support.readings import ALL_CELLS, GRID, SETUP, reading
 
 UNSEEN = PawnReading(None, None, False)
+#: the pawn's body (or the hand by it) read as a card on green-4: no legal play near it
+BODY = {"empty": 0.2, "red-9": 0.14, "blue-7": 0.12}
 
 
 def _referee(rd):
@@ -60,21 +62,20 @@ def test_a_weak_read_beside_the_unseen_pawn_waits_for_its_marker():
     """(pawn-hidden, grid: north stepped the pawn onto the next cell while a hand hid its
     marker; the cell read the pawn's body as a card at 0.1-0.2 and was asked about -- 14 of 61
     questions, answered "misread" or with the step the marker showed a reading later)"""
-    body = {"red-9": 0.14, "green-4": 0.12, "empty": 0.1}
     table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
-    rd = reading(GRID, seq=2, changed=("cell-2-3", "pawn"), probs={"cell-2-3": body})
+    rd = reading(GRID, seq=2, changed=("cell-2-3", "pawn"), probs={"cell-2-3": BODY})
     _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN))
     assert referee.question is None and referee.stats["questions"] == 0
     # the marker seen on that cell: the step, no question
     _feed(table, referee, reading(GRID, seq=3, pawn=(2, 3), changed=("pawn",),
-                                  probs={"cell-2-3": body}))
-    assert table.state_json()["pawn"] == [2, 3]
+                                  probs={"cell-2-3": BODY}))
+    assert table.state_json()["pawn"] == [2, 3] and table.state_json()["grid"][2][3] == "green-4"
     assert referee.question is None and referee.stats["questions"] == 0
 
 
 def test_a_weak_read_beside_the_unseen_pawn_is_asked_once_the_marker_is_seen_elsewhere():
     """The wait is no drop: the marker seen where it was, the weak read beside it is asked."""
-    body = {"red-9": 0.14, "green-4": 0.12, "empty": 0.1}
+    body = BODY
     table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
     rd = reading(GRID, seq=2, changed=("cell-2-3",), probs={"cell-2-3": body})
     _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN))
@@ -89,3 +90,8 @@ def test_a_weak_read_beside_the_unseen_pawn_is_asked_once_the_marker_is_seen_els
     rd = reading(GRID, seq=2, changed=("cell-2-3",), probs={"cell-2-3": {"green-9": 0.98}})
     _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN))
     assert referee.stats["commits"] + referee.stats["questions"] + referee.stats["illegal"] == 1
+    # and a weak read a legal play explains clearly is committed at once (not held)
+    table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+    rd = reading(GRID, seq=2, changed=("cell-2-3",), probs={"cell-2-3": {"green-9": 0.6, "empty": 0.2}})
+    _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN))
+    assert table.state_json()["grid"][2][3] == "green-9" and referee.stats["questions"] == 0

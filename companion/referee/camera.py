@@ -149,9 +149,9 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
     pawn_cell = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
     covered = f"cell-{pawn_cell[0]}-{pawn_cell[1]}" if pawn_cell else None
     # the pawn's marker not seen (smeared, a hand over it): where the state says the pawn
-    # stands, and the cells it may have stepped to, the reader reads the pawn's body (or the
-    # hand resting by it) as a card
-    unseen = pawn_hidden_cells(expected, reading)
+    # stands, the reader reads the pawn's body as a card; no card may be played there
+    unseen = (f"cell-{expected.pawn[0]}-{expected.pawn[1]}"
+              if pawn_cell is None and expected.pawn is not None else None)
     for name, want in expected.labels.items():
         if regions is not None and name not in regions:
             continue
@@ -160,7 +160,7 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
         got = reading.region(name)
         if got is None:
             continue
-        if name in unseen and not (got.agreed and got.confidence >= NAMED_CONFIDENCE):
+        if name == unseen and not (got.agreed and got.confidence >= NAMED_CONFIDENCE):
             continue  # (a card put there, read clearly, is still an attempt to call or ask)
         if got.label != want and got.p(want) < 0.5:
             out[name] = got.label
@@ -171,13 +171,14 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
 
 
 def pawn_hidden_cells(expected: Expected, reading) -> set[str]:
-    """While the pawn's marker is not seen, the cells whose weak reads say nothing yet: the one
-    the state has the pawn on (its body reads as a card; no card may be played there) and the
-    cells one step from it (the pawn may have stepped there unseen, or the hand that hides its
-    marker rests over them). A weak read there is looked at again once the marker is seen
-    (:meth:`CameraReferee._settle` keeps them waiting); a card read clearly is looked at now.
-    (The torture's hand over the pawn: 14 of 61 questions were such reads, all "misread" or
-    the pawn's step, which the marker showed a reading later.)"""
+    """While the pawn's marker is not seen, the cells where a weak read that no legal play
+    explains says nothing yet: the one the state has the pawn on (its body reads as a card) and
+    the cells one step from it (the pawn may have stepped there unseen, or the hand that hides
+    its marker rests over them). :func:`decide` waits on such a read instead of asking, and
+    :meth:`CameraReferee._settle` keeps the cell to be looked at again once the marker is seen;
+    a play the read explains clearly is still committed, a card read clearly still called or
+    asked. (The torture's hand over the pawn: 14 of 61 questions were such reads, answered
+    "misread" or with the pawn's step, which the marker showed a reading later.)"""
     seen = reading.pawn is not None and reading.pawn.seen and reading.pawn.cell is not None
     if seen or expected.pawn is None:
         return set()
@@ -293,8 +294,14 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
                                    read=diffs[region]))
     if unsure:
         return unsure[0]
-    # nothing legal explains the first differing region well enough
-    region = sorted(diffs, key=lambda r: (r != "pawn", r))[0]
+    # nothing legal explains the first differing region well enough (a weak read by the pawn
+    # whose marker is unseen waits for the marker: it is no evidence yet)
+    hidden = pawn_hidden_cells(expected, reading)
+    order = sorted(diffs, key=lambda r: (r != "pawn", r))
+    weak = [r for r in order if r in hidden and not _clear(reading.region(r))]
+    if len(weak) == len(order):
+        return Decision(DecisionKind.WAIT, order[0], reason=Reason.UNSURE, read=diffs[order[0]])
+    region = next(r for r in order if r not in weak)
     label = diffs[region]
     read_action = _action_read(region, label, seat, expected)
     got = reading.region(region) if region != "pawn" else None
@@ -320,6 +327,11 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     if read_action is not None and not any(_same(a, read_action) for a in choices):
         choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
+
+
+def _clear(got) -> bool:
+    """A region read clearly enough to call on or ask about at once."""
+    return got is not None and got.agreed and got.confidence >= NAMED_CONFIDENCE
 
 
 def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) -> float:
