@@ -95,3 +95,34 @@ def test_a_weak_read_beside_the_unseen_pawn_is_asked_once_the_marker_is_seen_els
     rd = reading(GRID, seq=2, changed=("cell-2-3",), probs={"cell-2-3": {"green-9": 0.6, "empty": 0.2}})
     _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN))
     assert table.state_json()["grid"][2][3] == "green-9" and referee.stats["questions"] == 0
+
+
+def _step_then_card(first_arm):
+    """North steps the pawn to 2,3 while a hand hides its marker (the camera waits), then south
+    puts red-9 on 0,3: the reading after shows both at once. ``first_arm``: the arm seen with
+    the step."""
+    from tests.support.readings import with_cell
+
+    table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+    rd = reading(GRID, seq=2, changed=("cell-2-3",), probs={"cell-2-3": BODY})
+    _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN, reaches=(first_arm,)))
+    assert referee.question is None
+    rd = reading(with_cell(GRID, 0, 3, "red-9"), seq=3, pawn=(2, 3), changed=("pawn", "cell-0-3"))
+    _feed(table, referee, dataclasses.replace(rd, reaches=(Reach("south", ("cell-0-3",), 0),)))
+    return table, referee
+
+
+def test_a_step_seen_late_goes_first_when_the_arms_say_so():
+    """(pawn-hidden, grid: the step was seen only with the next seat's card, and the table was
+    asked which came first -- "several" or "out-of-turn", 13 of the 23 questions left -- though
+    the camera had seen north's arm over the pawn's cells before south's over the card)"""
+    table, referee = _step_then_card(Reach("north", ("cell-2-3",), 0))
+    assert referee.question is None and referee.stats["questions"] == 0
+    state = table.state_json()
+    assert state["pawn"] == [2, 3] and state["grid"][0][3] == "red-9"
+
+
+def test_a_step_seen_late_is_asked_when_no_arm_tells_the_order():
+    table, referee = _step_then_card(Reach("north", ("cell-4-4",), 0))
+    assert referee.question is not None
+    assert table.state_json()["grid"][0][3] == "red-4"

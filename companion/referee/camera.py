@@ -384,6 +384,11 @@ def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool
     return max(abs(to[0] - start[0]), abs(to[1] - start[1])) == 1
 
 
+def _step_cells(start, to) -> set[str]:
+    """The grid regions of the cell a pawn's step left and the one it came to."""
+    return {f"cell-{r}-{c}" for r, c in ((start, to) if start is not None else (to,))}
+
+
 def _differs(a: Action, b: Action) -> bool:
     return a.to_json() != b.to_json()
 
@@ -841,8 +846,10 @@ class CameraReferee:
             # forced plays may land together, but no more of them than are owed
             owed = waiting.left if waiting.what is Awaiting.FORCED_PLAYS else 1
             if self._question is None and not done and len(diffs) > max(1, owed):
-                decision = self._several(legal, expected, diffs, acting_seat(waiting))
-                if decision is not None:
+                decision = self._step_first(legal, expected, diffs, acting_seat(waiting), table)
+                if decision is None:
+                    decision = self._several(legal, expected, diffs, acting_seat(waiting))
+                if decision is not None and decision.kind is DecisionKind.ASK:
                     self._blind |= set(diffs)
             if decision is None:
                 decision = decide(legal, expected, self._reading, looking_at,
@@ -1035,8 +1042,8 @@ class CameraReferee:
         seat = action.by
         # the last arm over the region from a side someone sits at put down what lies on top
         # (an arm with no side says nothing; earlier arms put down what lies under it)
-        known = [h for h in (hand_of(r, table.seating) for r in self._reaches
-                             if over(r, decision.region)) if h.known]
+        known = [h for h in (hand_of(r, table.seating) for r in self._arms_over(decision, table))
+                 if h.known]
         pair = self._facing_pair(decision.region, table)
         if pair is not None and decision.kind is not DecisionKind.ASK:
             return self._either_arm(pair, decision, waiting, table)
@@ -1069,6 +1076,44 @@ class CameraReferee:
         return Decision(DecisionKind.ASK, decision.region, choices=missed + tuple(offered),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
                         after=did_after), ()
+
+    def _arms_over(self, decision: Decision, table) -> list[Reach]:
+        """The arms not yet accounted for that were over the decision's region; for a step of
+        the pawn, over the cells it left or came to (an arm over a card elsewhere is no hand on
+        the pawn: the next seat's card, seen in the reading that first saw the step)."""
+        action = decision.action or (decision.choices[0] if decision.choices else None)
+        if isinstance(action, Move):
+            cells = _step_cells(table.view()[0].pawn, action.to)
+            return [r for r in self._reaches if cells & set(r.regions)]
+        return [r for r in self._reaches if over(r, decision.region)]
+
+    def _step_first(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
+                    seat: str | None, table) -> Decision | None:
+        """Several regions changed at once, the pawn seen one step from its cell among them
+        (its marker was hidden when it moved): the acting seat's step is committed first when
+        the arms tell the order -- the first arm seen over any changed region went over the
+        pawn's cells only, from the acting seat's side. The rest is then decided as usual (the
+        next seat's card after it). None otherwise (the table is asked which came first)."""
+        pawn = self._reading.pawn
+        if "pawn" not in diffs or pawn is None or not pawn.seen or not _one_step(expected.pawn, pawn.cell):
+            return None
+        step = next((a for a in legal if isinstance(a, Move) and a.by == seat
+                     and tuple(a.to) == tuple(pawn.cell)), None)
+        if step is None:
+            return None
+        cells, others = _step_cells(expected.pawn, pawn.cell), set(diffs) - {"pawn"}
+        for reach in self._reaches:
+            regions = set(reach.regions)
+            if regions & others or not regions & cells:
+                if regions & others:
+                    return None  # an arm over another changed region came first (or with it)
+                continue
+            hand = hand_of(reach, table.seating)
+            if not hand.known or hand.excludes(seat):
+                return None
+            return Decision(DecisionKind.COMMIT, "pawn", step, reason=Reason.HAND,
+                            read=diffs["pawn"], gain=PAWN_GAIN)
+        return None
 
     def _facing_pair(self, region: str, table) -> tuple[str, ...] | None:
         """The seats whose arms of this reading may each have put down what lies in ``region``,
