@@ -1465,6 +1465,12 @@ class CameraReferee:
         else:
             self._actionable.discard(region)
             self._take_reach_over(region)  # the hand over it is accounted for by the answer
+        if q.kind is QuestionKind.SEVERAL and picked.action is None:
+            # none of the changes offered happened: every region they showed in was misread
+            # (asked again one by one, each answer was "misread" too)
+            for shown in filter(None, map(region_of, q.actions)):
+                self._actionable.discard(shown)
+                self._blind.discard(shown)
         self._close_question(picked.to_json()["action"], by, Closed.ANSWERED)
         if act and picked.action is not None and table is not None:
             result = table.act(picked.action, source="confirm")
