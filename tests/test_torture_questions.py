@@ -148,3 +148,13 @@ def test_several_changes_answered_none_are_not_asked_again_one_by_one():
     # a region that changes again is looked at again
     _feed(table, referee, reading(with_cell(odd, 4, 4, "blue-8"), seq=4, changed=("cell-4-4",)))
     assert table.state_json()["grid"][4][4] == "blue-8" or referee.question is not None
+
+
+def test_a_card_read_at_better_odds_beside_the_unseen_pawn_is_asked_at_once():
+    """(motion blur, grid: south's green-7 beside the pawn, its marker smeared, read green-1 at
+    0.64: held for the marker, the play went unasked and the next turns were asked in a muddle)"""
+    table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+    smeared = {"green-1": 0.64, "green-5": 0.16, "green-7": 0.08}
+    rd = reading(GRID, seq=2, changed=("cell-2-3",), probs={"cell-2-3": smeared})
+    _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN))
+    assert referee.question is not None and referee.question.region == "cell-2-3"

@@ -171,14 +171,16 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
 
 
 def pawn_hidden_cells(expected: Expected, reading) -> set[str]:
-    """While the pawn's marker is not seen, the cells where a weak read that no legal play
-    explains says nothing yet: the one the state has the pawn on (its body reads as a card) and
-    the cells one step from it (the pawn may have stepped there unseen, or the hand that hides
-    its marker rests over them). :func:`decide` waits on such a read instead of asking, and
+    """While the pawn's marker is not seen, the cells where a read that shows no card (no card
+    likeliest, or no face at even odds) and that no legal play explains says nothing yet: the
+    one the state has the pawn on (its body reads as a card) and the cells one step from it
+    (the pawn may have stepped there unseen, or the hand that hides its marker rests over
+    them). :func:`decide` waits on such a read instead of asking, and
     :meth:`CameraReferee._settle` keeps the cell to be looked at again once the marker is seen;
-    a play the read explains clearly is still committed, a card read clearly still called or
-    asked. (The torture's hand over the pawn: 14 of 61 questions were such reads, answered
-    "misread" or with the pawn's step, which the marker showed a reading later.)"""
+    a play the read explains clearly is still committed, a card read at better odds or clearly
+    still asked about or called. (The torture's hand over the pawn: 14 of 61 questions were
+    such reads, answered "misread" or with the pawn's step, which the marker showed a reading
+    later.)"""
     seen = reading.pawn is not None and reading.pawn.seen and reading.pawn.cell is not None
     if seen or expected.pawn is None:
         return set()
@@ -298,7 +300,7 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     # whose marker is unseen waits for the marker: it is no evidence yet)
     hidden = pawn_hidden_cells(expected, reading)
     order = sorted(diffs, key=lambda r: (r != "pawn", r))
-    weak = [r for r in order if r in hidden and not _clear(reading.region(r))]
+    weak = [r for r in order if r in hidden and _formless(reading.region(r))]
     if len(weak) == len(order):
         return Decision(DecisionKind.WAIT, order[0], reason=Reason.UNSURE, read=diffs[order[0]])
     region = next(r for r in order if r not in weak)
@@ -332,6 +334,13 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
 def _clear(got) -> bool:
     """A region read clearly enough to call on or ask about at once."""
     return got is not None and got.agreed and got.confidence >= NAMED_CONFIDENCE
+
+
+def _formless(got) -> bool:
+    """A read that shows no card: no card likeliest, or no face at even odds (the pawn's body,
+    a hand). A card read at better odds, if weakly (a smeared green-7 read green-1 at 0.64),
+    is a play to ask about at once."""
+    return got is not None and not _clear(got) and (got.label in _NOT_A_CARD or got.confidence < 0.5)
 
 
 def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) -> float:
