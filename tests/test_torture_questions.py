@@ -97,7 +97,7 @@ def test_a_weak_read_beside_the_unseen_pawn_is_asked_once_the_marker_is_seen_els
     assert table.state_json()["grid"][2][3] == "green-9" and referee.stats["questions"] == 0
 
 
-def _step_then_card(first_arm):
+def _step_then_card(first_arm, card_arm=Reach("south", ("cell-0-3",), 0)):
     """North steps the pawn to 2,3 while a hand hides its marker (the camera waits), then south
     puts red-9 on 0,3: the reading after shows both at once. ``first_arm``: the arm seen with
     the step."""
@@ -108,7 +108,7 @@ def _step_then_card(first_arm):
     _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN, reaches=(first_arm,)))
     assert referee.question is None
     rd = reading(with_cell(GRID, 0, 3, "red-9"), seq=3, pawn=(2, 3), changed=("pawn", "cell-0-3"))
-    _feed(table, referee, dataclasses.replace(rd, reaches=(Reach("south", ("cell-0-3",), 0),)))
+    _feed(table, referee, dataclasses.replace(rd, reaches=(card_arm,)))
     return table, referee
 
 
@@ -158,3 +158,13 @@ def test_a_card_read_at_better_odds_beside_the_unseen_pawn_is_asked_at_once():
     rd = reading(GRID, seq=2, changed=("cell-2-3",), probs={"cell-2-3": smeared})
     _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN))
     assert referee.question is not None and referee.question.region == "cell-2-3"
+
+
+def test_the_card_after_a_late_step_is_judged_by_the_arm_over_it():
+    """(pawn-hidden, grid seed 3: north's step committed first, then north's red-2 -- out of
+    turn after a missed turn -- committed as south's: committing the step had taken every arm
+    over any cell as the step's hand, north's arm over the card among them)"""
+    table, referee = _step_then_card(Reach("north", ("cell-2-3",), 0), Reach("north", ("cell-0-3",), 0))
+    assert table.state_json()["pawn"] == [2, 3]
+    assert table.state_json()["grid"][0][3] == "red-4"  # not south's: north's hand put it there
+    assert referee.question is not None and referee.question.kind.value == "out-of-turn"

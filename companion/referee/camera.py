@@ -890,9 +890,15 @@ class CameraReferee:
             done.append(decision)
             self._trace(decision)
             if decision.kind is DecisionKind.COMMIT:
+                hands_used = self._arms_over(decision, table)  # (a step's: over its two cells)
                 answer = table.act(decision.action, source="camera")
                 self._feed(answer)
-                self._take_reach_over(decision.region)
+                if isinstance(decision.action, Move):
+                    # (an arm over a card elsewhere stays the evidence of whose hand put it)
+                    self._reaches = deque((r for r in self._reaches if r not in hands_used),
+                                          maxlen=self._reaches.maxlen)
+                else:
+                    self._take_reach_over(decision.region)
                 self.stats["commits"] += 1
                 # what the region shows is explained now (a flip card stays on the pile until
                 # the pile is turned over, with nothing expected there: no new action)
