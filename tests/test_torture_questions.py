@@ -168,3 +168,27 @@ def test_the_card_after_a_late_step_is_judged_by_the_arm_over_it():
     assert table.state_json()["pawn"] == [2, 3]
     assert table.state_json()["grid"][0][3] == "red-4"  # not south's: north's hand put it there
     assert referee.question is not None and referee.question.kind.value == "out-of-turn"
+
+
+def test_a_card_out_of_turn_beside_an_unseen_step_offers_the_step():
+    """(pawn-hidden, grid seed 3: north stepped the pawn while a hand hid its marker, then south
+    put a card down; asked "did south play out of turn?" with no step to choose, the players
+    said "taken back" though the card stayed, and the turns went wrong from there)"""
+    from tests.support.readings import with_cell
+
+    table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+    rd = reading(GRID, seq=2, changed=("cell-2-3",), probs={"cell-2-3": BODY})
+    _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN, reaches=(Reach("north", ("cell-2-3",), 0),)))
+    rd = reading(with_cell(GRID, 0, 3, "red-9"), seq=3, changed=("cell-0-3",), probs={"cell-2-3": BODY})
+    _feed(table, referee, dataclasses.replace(rd, pawn=UNSEEN, reaches=(Reach("south", ("cell-0-3",), 0),)))
+    q = referee.question
+    assert q is not None and q.kind.value == "out-of-turn"
+    step = next(c for c in q.choices if c.action is not None and c.action.to_json()["do"] == "move")
+    assert step.action.to_json() == {"by": "north", "do": "move", "to": [2, 3]}
+    referee.answer(step.id, by="north")
+    referee.run_pending()
+    table.bus.join()
+    referee.tick()
+    table.bus.join()
+    state = table.state_json()
+    assert state["pawn"] == [2, 3] and state["grid"][0][3] == "red-9" and referee.question is None

@@ -1087,6 +1087,8 @@ class CameraReferee:
                 # the next seat played: did ann draw and pass unseen, or did ben play early?
                 by, missed, did_after = after.seat, (Draw(by=seat),), "drew"
         offered = (decision.action,) if decision.action is not None else decision.choices
+        if did_after == "turn":
+            missed += self._hidden_steps(seat, table)
         self.stats["out-of-turn"] = self.stats.get("out-of-turn", 0) + 1
         return Decision(DecisionKind.ASK, decision.region, choices=missed + tuple(offered),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
@@ -1129,6 +1131,19 @@ class CameraReferee:
             return Decision(DecisionKind.COMMIT, "pawn", step, reason=Reason.HAND,
                             read=diffs["pawn"], gain=PAWN_GAIN)
         return None
+
+    def _hidden_steps(self, seat: str | None, table) -> tuple[Action, ...]:
+        """The acting seat's steps onto the cells held beside the pawn whose marker is unseen
+        (:func:`pawn_hidden_cells`: a read there shows no card): offered first when another
+        seat's card shows up, since the step the camera could not see would make it that
+        seat's turn (pawn-hidden grid seed 3: north stepped unseen, south's card was asked as
+        out of turn with no step to choose, and answered "taken back" though it stayed)."""
+        look, _ = table.view()
+        expected = expected_of(look)
+        hidden = pawn_hidden_cells(expected, self._reading)
+        return tuple(a for a in table.legal_actions() if isinstance(a, Move) and a.by == seat
+                     and f"cell-{a.to[0]}-{a.to[1]}" in hidden
+                     and _formless(self._reading.region(f"cell-{a.to[0]}-{a.to[1]}")))
 
     def _facing_pair(self, region: str, table) -> tuple[str, ...] | None:
         """The seats whose arms of this reading may each have put down what lies in ``region``,
@@ -1464,9 +1479,10 @@ class CameraReferee:
             for seat in (q.seat, q.by):
                 if seat is not None:
                     self.ledger.settle(seat)
-        if q.kind is QuestionKind.OUT_OF_TURN and q.did == "play" and isinstance(picked.action, (Draw, Pass)):
-            # ann drew and passed unseen (or passed): once her draw or pass is in, the hand
-            # seen over the card (the next seat's) makes the pass and the play
+        if q.kind is QuestionKind.OUT_OF_TURN and q.did == "play" and isinstance(
+                picked.action, (Draw, Pass, Move)):
+            # ann drew and passed unseen (or passed; or north stepped the pawn unseen): once
+            # that is in, the hand seen over the card (the next seat's) makes the play
             self._recheck = True
         elif self._leads_further(picked.action):
             # a first step the camera missed: where the pawn is now is the next step, to be
