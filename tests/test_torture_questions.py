@@ -192,3 +192,24 @@ def test_a_card_out_of_turn_beside_an_unseen_step_offers_the_step():
     table.bus.join()
     state = table.state_json()
     assert state["pawn"] == [2, 3] and state["grid"][0][3] == "red-9" and referee.question is None
+
+
+def test_a_card_under_an_arm_from_nobodys_side_is_not_credited_to_the_seat_on_turn():
+    """(askew, grid seed 2: north's green-reverse on south's turn -- the camera had missed
+    south's card -- under an arm read as coming from the east, where nobody sits, with north's
+    arm seen elsewhere and south's not at all: committed as south's play, a play nobody made)"""
+    from tests.support.readings import with_cell
+
+    def put(arms):
+        table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+        rd = reading(with_cell(GRID, 0, 3, "red-9"), seq=2, changed=("cell-0-3",))
+        _feed(table, referee, dataclasses.replace(rd, reaches=arms))
+        return table, referee
+
+    # north is on turn: south's arm seen elsewhere, an arm from the east over the card -> asked
+    table, referee = put((Reach("east", ("cell-0-3",), 0), Reach("south", ("cell-4-4",), 0)))
+    assert table.state_json()["grid"][0][3] == "red-4"
+    assert referee.question is not None and referee.question.kind.value == "out-of-turn"
+    # north's own arm seen too: north's play
+    table, referee = put((Reach("east", ("cell-0-3",), 0), Reach("north", ("cell-4-4",), 0)))
+    assert table.state_json()["grid"][0][3] == "red-9" and referee.question is None

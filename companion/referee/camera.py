@@ -1177,6 +1177,12 @@ class CameraReferee:
         if any(h.known and not h.excludes(seat) for h in hands):
             return None  # the acting seat's own arm (or a side it shares) was there
         idle = [h.seats[0] for r, h in zip(arms, hands) if h.strong and not r.regions]
+        if not idle and any(over(r, decision.region) and not h.known for r, h in zip(arms, hands)):
+            # the arm over the card came in by a side nobody sits at (a corner, an arm read as
+            # two): another seat's arm seen in this reading, the acting seat's not, may be the
+            # one that put it there (askew grid seed 2: north's green-reverse, its arm over the
+            # card read as east's, committed as south's)
+            idle = [h.seats[0] for h in hands if h.strong]
         if not idle:
             return None
         nxt = None
