@@ -769,6 +769,12 @@ class CameraReferee:
             expected = expected_of(look)
             diffs = differing(expected, self._reading, self._actionable)
             spilled = spill_over(diffs, {d.region for d in done if d.kind is DecisionKind.COMMIT})
+            if pawn_was is not None and look.pawn is not None and tuple(look.pawn) != tuple(pawn_was):
+                # the cell the pawn just stepped off reads no card: its card was under the pawn
+                # and a card never leaves the grid (askew: every such cell was answered "misread")
+                left = f"cell-{pawn_was[0]}-{pawn_was[1]}"
+                if diffs.get(left) in _NOT_A_CARD:
+                    spilled = spilled | {left}
             if spilled and self._question is None:
                 # a neighbour's card dropped askew (or a hand) over a cell: no card was taken
                 # from it; it is looked at again when it changes again
