@@ -1318,13 +1318,11 @@ class CameraReferee:
         pawn = pawn if pawn is not None else expected.pawn  # (unseen: where the state has it)
         # a card is put down by a hand: where the camera saw arms since the last reading and
         # none of the arms not yet accounted for went over a region, what changed its look
-        # was no card (a hand resting by the pawn, a neighbour's card, light)
+        # was no card (a hand resting by the pawn, a neighbour's card, light): not asked
         arms = bool(getattr(reading, "reaches", ()))
         scores = {}
         for region in fresh:
             if pawn is not None and region == f"cell-{pawn[0]}-{pawn[1]}":
-                continue
-            if arms and not any(over(r, region) for r in self._reaches):
                 continue
             got = reading.region(region)
             want = expected.labels.get(region)
@@ -1345,6 +1343,8 @@ class CameraReferee:
         looking_new = [r for r, d in scores.items() if d > threshold]
         if len(reading.changed) > 5 and len(looking_new) > 1:
             return None
+        # (every look counts for the nudge's misfit above; only one an arm went over is asked)
+        looking_new = [r for r in looking_new if not arms or any(over(a, r) for a in self._reaches)]
         for region in looking_new:
             got = reading.region(region)
             want = expected.labels.get(region)
