@@ -170,6 +170,24 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
     return out
 
 
+def pawn_hidden_cells(expected: Expected, reading) -> set[str]:
+    """While the pawn's marker is not seen, the cells where a read that shows no card (no card
+    likeliest, or no face at even odds) and that no legal play explains says nothing yet: the
+    one the state has the pawn on (its body reads as a card) and the cells one step from it
+    (the pawn may have stepped there unseen, or the hand that hides its marker rests over
+    them). :func:`decide` waits on such a read instead of asking, and
+    :meth:`CameraReferee._settle` keeps the cell to be looked at again once the marker is seen;
+    a play the read explains clearly is still committed, a card read at better odds or clearly
+    still asked about or called. (The torture's hand over the pawn: 14 of 61 questions were
+    such reads, answered "misread" or with the pawn's step, which the marker showed a reading
+    later.)"""
+    seen = reading.pawn is not None and reading.pawn.seen and reading.pawn.cell is not None
+    if seen or expected.pawn is None:
+        return set()
+    r, c = expected.pawn
+    return {f"cell-{r}-{c}"} | _next_to([f"cell-{r}-{c}"])
+
+
 def score_actions(actions: Iterable[Action], expected: Expected, reading,
                   diffs: dict[str, str]) -> list[Candidate]:
     """Every action that shows up in a differing region, scored; best first."""
@@ -278,8 +296,14 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
                                    read=diffs[region]))
     if unsure:
         return unsure[0]
-    # nothing legal explains the first differing region well enough
-    region = sorted(diffs, key=lambda r: (r != "pawn", r))[0]
+    # nothing legal explains the first differing region well enough (a weak read by the pawn
+    # whose marker is unseen waits for the marker: it is no evidence yet)
+    hidden = pawn_hidden_cells(expected, reading)
+    order = sorted(diffs, key=lambda r: (r != "pawn", r))
+    weak = [r for r in order if r in hidden and _formless(reading.region(r))]
+    if len(weak) == len(order):
+        return Decision(DecisionKind.WAIT, order[0], reason=Reason.UNSURE, read=diffs[order[0]])
+    region = next(r for r in order if r not in weak)
     label = diffs[region]
     read_action = _action_read(region, label, seat, expected)
     got = reading.region(region) if region != "pawn" else None
@@ -305,6 +329,18 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     if read_action is not None and not any(_same(a, read_action) for a in choices):
         choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
+
+
+def _clear(got) -> bool:
+    """A region read clearly enough to call on or ask about at once."""
+    return got is not None and got.agreed and got.confidence >= NAMED_CONFIDENCE
+
+
+def _formless(got) -> bool:
+    """A read that shows no card: no card likeliest, or no face at even odds (the pawn's body,
+    a hand). A card read at better odds, if weakly (a smeared green-7 read green-1 at 0.64),
+    is a play to ask about at once."""
+    return got is not None and not _clear(got) and (got.label in _NOT_A_CARD or got.confidence < 0.5)
 
 
 def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) -> float:
@@ -355,6 +391,11 @@ def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool
     if start is None or to is None:
         return False
     return max(abs(to[0] - start[0]), abs(to[1] - start[1])) == 1
+
+
+def _step_cells(start, to) -> set[str]:
+    """The grid regions of the cell a pawn's step left and the one it came to."""
+    return {f"cell-{r}-{c}" for r, c in ((start, to) if start is not None else (to,))}
 
 
 def _differs(a: Action, b: Action) -> bool:
@@ -728,6 +769,12 @@ class CameraReferee:
             expected = expected_of(look)
             diffs = differing(expected, self._reading, self._actionable)
             spilled = spill_over(diffs, {d.region for d in done if d.kind is DecisionKind.COMMIT})
+            if pawn_was is not None and look.pawn is not None and tuple(look.pawn) != tuple(pawn_was):
+                # the cell the pawn just stepped off reads no card: its card was under the pawn
+                # and a card never leaves the grid (askew: every such cell was answered "misread")
+                left = f"cell-{pawn_was[0]}-{pawn_was[1]}"
+                if diffs.get(left) in _NOT_A_CARD:
+                    spilled = spilled | {left}
             if spilled and self._question is None:
                 # a neighbour's card dropped askew (or a hand) over a cell: no card was taken
                 # from it; it is looked at again when it changes again
@@ -759,11 +806,13 @@ class CameraReferee:
                 self._ask(decision, waiting)
                 break
             decided = {d.region for d in done}
+            # (weak reads by the pawn whose marker is unseen wait until it is seen again)
+            held = pawn_hidden_cells(expected, self._reading)
             # regions that now look as expected are settled (a fresh cell reading the same card
             # is looked at once more below: the same face may have been played on it)
             for region in list(self._actionable):
-                if region not in diffs and not (region in self._reading.changed and region != "pawn"
-                                                and region not in decided):
+                if region not in diffs and region not in held and not (
+                        region in self._reading.changed and region != "pawn" and region not in decided):
                     self._actionable.discard(region)
             q = self._question
             if q is not None and q.region == DRAW_PILE:
@@ -781,7 +830,7 @@ class CameraReferee:
                 # the hand that put it reached over it)
                 left_out |= _next_to({d.region for d in done if d.kind is DecisionKind.COMMIT})
                 same = self._same_face_play(waiting, expected, table.legal_actions(), left_out)
-                self._actionable -= {r for r in self._actionable if r not in diffs}
+                self._actionable -= {r for r in self._actionable if r not in diffs and r not in held}
                 if same is not None:
                     # whose hand put it there: the next seat's after a pass nobody tapped is
                     # asked about as that seat's play
@@ -812,8 +861,10 @@ class CameraReferee:
             # forced plays may land together, but no more of them than are owed
             owed = waiting.left if waiting.what is Awaiting.FORCED_PLAYS else 1
             if self._question is None and not done and len(diffs) > max(1, owed):
-                decision = self._several(legal, expected, diffs, acting_seat(waiting))
-                if decision is not None:
+                decision = self._step_first(legal, expected, diffs, acting_seat(waiting), table)
+                if decision is None:
+                    decision = self._several(legal, expected, diffs, acting_seat(waiting))
+                if decision is not None and decision.kind is DecisionKind.ASK:
                     self._blind |= set(diffs)
             if decision is None:
                 decision = decide(legal, expected, self._reading, looking_at,
@@ -845,9 +896,15 @@ class CameraReferee:
             done.append(decision)
             self._trace(decision)
             if decision.kind is DecisionKind.COMMIT:
+                hands_used = self._arms_over(decision, table)  # (a step's: over its two cells)
                 answer = table.act(decision.action, source="camera")
                 self._feed(answer)
-                self._take_reach_over(decision.region)
+                if isinstance(decision.action, Move):
+                    # (an arm over a card elsewhere stays the evidence of whose hand put it)
+                    self._reaches = deque((r for r in self._reaches if r not in hands_used),
+                                          maxlen=self._reaches.maxlen)
+                else:
+                    self._take_reach_over(decision.region)
                 self.stats["commits"] += 1
                 # what the region shows is explained now (a flip card stays on the pile until
                 # the pile is turned over, with nothing expected there: no new action)
@@ -1006,8 +1063,8 @@ class CameraReferee:
         seat = action.by
         # the last arm over the region from a side someone sits at put down what lies on top
         # (an arm with no side says nothing; earlier arms put down what lies under it)
-        known = [h for h in (hand_of(r, table.seating) for r in self._reaches
-                             if over(r, decision.region)) if h.known]
+        known = [h for h in (hand_of(r, table.seating) for r in self._arms_over(decision, table))
+                 if h.known]
         pair = self._facing_pair(decision.region, table)
         if pair is not None and decision.kind is not DecisionKind.ASK:
             return self._either_arm(pair, decision, waiting, table)
@@ -1036,10 +1093,63 @@ class CameraReferee:
                 # the next seat played: did ann draw and pass unseen, or did ben play early?
                 by, missed, did_after = after.seat, (Draw(by=seat),), "drew"
         offered = (decision.action,) if decision.action is not None else decision.choices
+        if did_after == "turn":
+            missed += self._hidden_steps(seat, table)
         self.stats["out-of-turn"] = self.stats.get("out-of-turn", 0) + 1
         return Decision(DecisionKind.ASK, decision.region, choices=missed + tuple(offered),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
                         after=did_after), ()
+
+    def _arms_over(self, decision: Decision, table) -> list[Reach]:
+        """The arms not yet accounted for that were over the decision's region; for a step of
+        the pawn, over the cells it left or came to (an arm over a card elsewhere is no hand on
+        the pawn: the next seat's card, seen in the reading that first saw the step)."""
+        action = decision.action or (decision.choices[0] if decision.choices else None)
+        if isinstance(action, Move):
+            cells = _step_cells(table.view()[0].pawn, action.to)
+            return [r for r in self._reaches if cells & set(r.regions)]
+        return [r for r in self._reaches if over(r, decision.region)]
+
+    def _step_first(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
+                    seat: str | None, table) -> Decision | None:
+        """Several regions changed at once, the pawn seen one step from its cell among them
+        (its marker was hidden when it moved): the acting seat's step is committed first when
+        the arms tell the order -- the first arm seen over any changed region went over the
+        pawn's cells only, from the acting seat's side. The rest is then decided as usual (the
+        next seat's card after it). None otherwise (the table is asked which came first)."""
+        pawn = self._reading.pawn
+        if "pawn" not in diffs or pawn is None or not pawn.seen or not _one_step(expected.pawn, pawn.cell):
+            return None
+        step = next((a for a in legal if isinstance(a, Move) and a.by == seat
+                     and tuple(a.to) == tuple(pawn.cell)), None)
+        if step is None:
+            return None
+        cells, others = _step_cells(expected.pawn, pawn.cell), set(diffs) - {"pawn"}
+        for reach in self._reaches:
+            regions = set(reach.regions)
+            if regions & others or not regions & cells:
+                if regions & others:
+                    return None  # an arm over another changed region came first (or with it)
+                continue
+            hand = hand_of(reach, table.seating)
+            if not hand.known or hand.excludes(seat):
+                return None
+            return Decision(DecisionKind.COMMIT, "pawn", step, reason=Reason.HAND,
+                            read=diffs["pawn"], gain=PAWN_GAIN)
+        return None
+
+    def _hidden_steps(self, seat: str | None, table) -> tuple[Action, ...]:
+        """The acting seat's steps onto the cells held beside the pawn whose marker is unseen
+        (:func:`pawn_hidden_cells`: a read there shows no card): offered first when another
+        seat's card shows up, since the step the camera could not see would make it that
+        seat's turn (pawn-hidden grid seed 3: north stepped unseen, south's card was asked as
+        out of turn with no step to choose, and answered "taken back" though it stayed)."""
+        look, _ = table.view()
+        expected = expected_of(look)
+        hidden = pawn_hidden_cells(expected, self._reading)
+        return tuple(a for a in table.legal_actions() if isinstance(a, Move) and a.by == seat
+                     and f"cell-{a.to[0]}-{a.to[1]}" in hidden
+                     and _formless(self._reading.region(f"cell-{a.to[0]}-{a.to[1]}")))
 
     def _facing_pair(self, region: str, table) -> tuple[str, ...] | None:
         """The seats whose arms of this reading may each have put down what lies in ``region``,
@@ -1073,6 +1183,12 @@ class CameraReferee:
         if any(h.known and not h.excludes(seat) for h in hands):
             return None  # the acting seat's own arm (or a side it shares) was there
         idle = [h.seats[0] for r, h in zip(arms, hands) if h.strong and not r.regions]
+        if not idle and any(over(r, decision.region) and not h.known for r, h in zip(arms, hands)):
+            # the arm over the card came in by a side nobody sits at (a corner, an arm read as
+            # two): another seat's arm seen in this reading, the acting seat's not, may be the
+            # one that put it there (askew grid seed 2: north's green-reverse, its arm over the
+            # card read as east's, committed as south's)
+            idle = [h.seats[0] for h in hands if h.strong]
         if not idle:
             return None
         nxt = None
@@ -1200,6 +1316,10 @@ class CameraReferee:
         seat = acting_seat(waiting)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
         pawn = pawn if pawn is not None else expected.pawn  # (unseen: where the state has it)
+        # a card is put down by a hand: where the camera saw arms since the last reading and
+        # none of the arms not yet accounted for went over a region, what changed its look
+        # was no card (a hand resting by the pawn, a neighbour's card, light): not asked
+        arms = bool(getattr(reading, "reaches", ()))
         scores = {}
         for region in fresh:
             if pawn is not None and region == f"cell-{pawn[0]}-{pawn[1]}":
@@ -1223,6 +1343,8 @@ class CameraReferee:
         looking_new = [r for r, d in scores.items() if d > threshold]
         if len(reading.changed) > 5 and len(looking_new) > 1:
             return None
+        # (every look counts for the nudge's misfit above; only one an arm went over is asked)
+        looking_new = [r for r in looking_new if not arms or any(over(a, r) for a in self._reaches)]
         for region in looking_new:
             got = reading.region(region)
             want = expected.labels.get(region)
@@ -1268,8 +1390,10 @@ class CameraReferee:
         diffs = differing(expected, reading)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
         asked = self._question.region if self._question is not None else None
+        hidden = pawn_hidden_cells(expected, reading)  # (the hand hiding the marker may lie there)
         for name in expected.labels:
-            if name in diffs or name == asked or (pawn is not None and name == f"cell-{pawn[0]}-{pawn[1]}"):
+            if name in diffs or name == asked or name in hidden or (
+                    pawn is not None and name == f"cell-{pawn[0]}-{pawn[1]}"):
                 continue
             got = reading.region(name)
             if got is not None and got.look is not None:
@@ -1367,9 +1491,10 @@ class CameraReferee:
             for seat in (q.seat, q.by):
                 if seat is not None:
                     self.ledger.settle(seat)
-        if q.kind is QuestionKind.OUT_OF_TURN and q.did == "play" and isinstance(picked.action, (Draw, Pass)):
-            # ann drew and passed unseen (or passed): once her draw or pass is in, the hand
-            # seen over the card (the next seat's) makes the pass and the play
+        if q.kind is QuestionKind.OUT_OF_TURN and q.did == "play" and isinstance(
+                picked.action, (Draw, Pass, Move)):
+            # ann drew and passed unseen (or passed; or north stepped the pawn unseen): once
+            # that is in, the hand seen over the card (the next seat's) makes the play
             self._recheck = True
         elif self._leads_further(picked.action):
             # a first step the camera missed: where the pawn is now is the next step, to be
@@ -1383,6 +1508,12 @@ class CameraReferee:
         else:
             self._actionable.discard(region)
             self._take_reach_over(region)  # the hand over it is accounted for by the answer
+        if q.kind is QuestionKind.SEVERAL and picked.action is None:
+            # none of the changes offered happened: every region they showed in was misread
+            # (asked again one by one, each answer was "misread" too)
+            for shown in filter(None, map(region_of, q.actions)):
+                self._actionable.discard(shown)
+                self._blind.discard(shown)
         self._close_question(picked.to_json()["action"], by, Closed.ANSWERED)
         if act and picked.action is not None and table is not None:
             result = table.act(picked.action, source="confirm")
