@@ -52,7 +52,7 @@ from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, Reach, Region
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .desmear import Desmear
 from .pawn import find_pawn
-from .pile import top_card
+from .pile import likeliest_placement, top_card
 from .reaches import ArmTracker
 from .rectify import NARROW_MARGIN, AskewFinder
 from .stabilise import ChangeDetector, FrameChange, Votes
@@ -62,6 +62,13 @@ __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "Templ
            "look_difference"]
 
 log = logging.getLogger(__name__)
+
+#: The likeliest labels a region's reading keeps with their probabilities. The referee bounds
+#: the probability of every label left out by what is left over (``legal_mass``): with only the
+#: best four or six kept, a card read at 0.95 whose legal look-alikes share the rest could not be
+#: called illegal, though the model had said how little they were worth.
+READING_LABELS = 16
+
 
 def labels_for_game(game: str) -> tuple[str, ...]:
     """Labels the cards of a game can show: classic faces, or both Flip sides (and ``back``)."""
@@ -253,7 +260,10 @@ def default_classifier(game: str, prefer: str = "auto"):
     if prefer in ("auto", "model"):
         try:
             from .recognize import CardReader
-            return ModelClassifier(CardReader(), "classic" if game in ("grid", "classic") else "flip")
+            # runners-up enough for the reading's labels (READING_LABELS): what the model gave
+            # the cards left out is what bounds the risk of calling a legal play illegal
+            return ModelClassifier(CardReader(runners_up=READING_LABELS - 1),
+                                   "classic" if game in ("grid", "classic") else "flip")
         except (ImportError, FileNotFoundError, cv2.error) as exc:
             if prefer == "model":
                 raise
@@ -552,6 +562,10 @@ class TableReader:
             if top is not None:
                 self._votes[name].add(max(top, key=top.get), top)
                 continue
+            if name in self._patches and askew is None:
+                # what changed may be short of the new card (its print on the same print below)
+                # or hold the card below too: the card-sized place whose outline shows
+                quad = likeliest_placement(patch, quad, self.read_px)
             patches.append(rectify(patch, quad, (CARD_W, CARD_H)))
             kept.append(name)
         for name, probs in zip(kept, self.classifier.classify_many(patches)):
@@ -574,7 +588,8 @@ class TableReader:
                     self._patches[name] = self._pending_patches.pop(name)
                 self._askew.settled(name)
                 label, probs, agreed = v.result()
-                self._state[name] = RegionReading.of(probs, agreed, look=_look(self._patches.get(name)))
+                self._state[name] = RegionReading.of(probs, agreed, top=READING_LABELS,
+                                                     look=_look(self._patches.get(name)))
                 v.clear()
                 settled.append(name)
                 self._dirty.add(name)
