@@ -19,7 +19,15 @@ face source it reports:
   when the run ended: nothing shows them until the next seat acts (:func:`pending_at_end`),
   so they are counted apart from the missed ones, never hidden;
 * ``draws``, ``draws_exact``: the draws done (the rules' ``draw`` actions) and those the table
-  recorded exactly, seat and count;
+  recorded exactly, seat and count (``draws_exact_per_action_pct``);
+* ``draw_turns`` (Flip, classic): the turns in which a seat drew, and of them those whose draws
+  the table recorded exactly (``draw_turns_exact``, ``draws_exact_per_turn_pct``), those asked
+  about instead (``draw_turns_asked``), those whose count is the run's last, shown by nothing
+  yet (``draw_turns_pending``) and the others (``draw_turns_wrong``, target 0) -- see
+  :func:`draws_by_turn`;
+* ``credits``, ``wrong_seat``, ``wrong_seat_penalties``: whose hand (:func:`seat_credits`): the
+  plays, moves and discards recorded, those put to another seat than the one whose arm made
+  them, and refused attempts (a penalty) charged to another seat -- targets 0 and 0;
 * ``questions_per_100``: questions asked per 100 actions -- at most 5 in plain conditions, 10 in
   hard ones -- with the worst run's figure and the questions by kind (``colour``: a wild's
   colour, ``same-face``, ``several``, ``first-look``, ``unsure``);

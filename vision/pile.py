@@ -45,6 +45,8 @@ STACK_AREA = 1.05
 #: An outline off a card's width or length by more than this share of it is no card's outline
 #: (:func:`card_placements`); within it, the outline is the card's.
 PLACEMENT_SLACK = 0.04
+#: An outline longer or wider than a card by more than this share holds the card below too.
+STACK_SLACK = 0.15
 
 
 def card_placements(quad, px_per_mm: float, slack: float = PLACEMENT_SLACK) -> list[np.ndarray]:
@@ -115,15 +117,17 @@ def _edge_map(patch: np.ndarray, px_per_mm: float) -> np.ndarray | None:
 
 def likeliest_placement(patch: np.ndarray, quad, px_per_mm: float) -> np.ndarray:
     """The top card's outline in the top-down ``patch`` where ``quad`` outlines what changed:
-    ``quad`` itself unless it is short of a card (by :data:`PLACEMENT_SLACK`), else the best chamfer
+    ``quad`` itself unless it is short of a card (by :data:`PLACEMENT_SLACK`) or holds more
+    than one (:data:`STACK_SLACK`), else the best chamfer
     match (:func:`top_card_candidates`) whose centre lies in it, the top card found as at the
     first sight of a pile (``quad`` when none does). The image's edges choose, never the
     classifier: a place picked for reading surest would pick a misread as readily as the card."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
     rw, rh = float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1]))
     cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
-    if rw >= (1 - PLACEMENT_SLACK) * cw and rh >= (1 - PLACEMENT_SLACK) * ch:
-        return q  # (a bigger outline is the card's blurred edge more often than the card below)
+    if (1 - PLACEMENT_SLACK) * cw <= rw <= (1 + STACK_SLACK) * cw \
+            and (1 - PLACEMENT_SLACK) * ch <= rh <= (1 + STACK_SLACK) * ch:
+        return q  # (a little bigger is the card's blurred edge more often than the card below)
     for found in top_card_candidates(patch, px_per_mm, keep=3):
         centre = found.mean(0)
         if cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0:
