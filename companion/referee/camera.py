@@ -1362,8 +1362,9 @@ class CameraReferee:
         region = q.region
         if picked.action is not None:
             region = region_of(picked.action) or region
-        if q.by is not None or q.kind is QuestionKind.DREW:
+        if q.region == DRAW_PILE or isinstance(picked.action, (Draw, Pass)):
             # what those two seats drew is what the table now says: the lifts seen are those
+            # (a play answered, or nothing, says nothing of the cards a seat still has to take)
             for seat in (q.seat, q.by):
                 if seat is not None:
                     self.ledger.settle(seat)
