@@ -45,6 +45,9 @@ STACK_AREA = 1.05
 #: An outline off a card's width or length by more than this share of it is no card's outline
 #: (:func:`card_placements`); within it, the outline is the card's.
 PLACEMENT_SLACK = 0.04
+#: The turns searched for a thrown card's outline: this many degrees either way of the turn of
+#: what changed (a whole pile's first sight searches every turn).
+NEAR_DEG = 9.0
 #: An outline longer or wider than a card by more than this share holds the card below too.
 STACK_SLACK = 0.15
 
@@ -128,14 +131,18 @@ def likeliest_placement(patch: np.ndarray, quad, px_per_mm: float) -> np.ndarray
     if (1 - PLACEMENT_SLACK) * cw <= rw <= (1 + STACK_SLACK) * cw \
             and (1 - PLACEMENT_SLACK) * ch <= rh <= (1 + STACK_SLACK) * ch:
         return q  # (a little bigger is the card's blurred edge more often than the card below)
-    for found in top_card_candidates(patch, px_per_mm, keep=3):
+    across = q[1] - q[0]  # (the short edge: the card's turn, as the outline has it)
+    turn = float(np.degrees(np.arctan2(across[1], across[0])))
+    turn = (turn + 90.0) % 180.0 - 90.0
+    for found in top_card_candidates(patch, px_per_mm, keep=3, near_deg=turn):
         centre = found.mean(0)
         if cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0:
             return found
     return q
 
 
-def _matches(patch: np.ndarray, px_per_mm: float, keep: int) -> list[tuple[float, float, float, float]]:
+def _matches(patch: np.ndarray, px_per_mm: float, keep: int, angles=None
+             ) -> list[tuple[float, float, float, float]]:
     """The ``keep`` best card outlines by the chamfer match, ``(score, cx, cy, angle)``, at
     least a quarter card's width apart or :data:`STEP_DEG` * 3 degrees apart."""
     edges = _edge_map(patch, px_per_mm)
@@ -145,7 +152,7 @@ def _matches(patch: np.ndarray, px_per_mm: float, keep: int) -> list[tuple[float
     thickness = max(1, int(round(0.7 * px_per_mm)))
     m = int(w / 3)  # the card's centre lies a third of its width inside the patch at least
     found = []
-    for angle in np.arange(-MOST_DEG, MOST_DEG + 1e-6, STEP_DEG):
+    for angle in (np.arange(-MOST_DEG, MOST_DEG + 1e-6, STEP_DEG) if angles is None else angles):
         kernel = _outline(w, h, float(angle), thickness, RING_INSET_MM * px_per_mm)
         pad = kernel.shape[0] // 2  # the outline may reach past the patch: pad by it
         padded = cv2.copyMakeBorder(edges, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
@@ -169,13 +176,18 @@ def _matches(patch: np.ndarray, px_per_mm: float, keep: int) -> list[tuple[float
     return kept
 
 
-def top_card_candidates(patch: np.ndarray, px_per_mm: float, keep: int = 8) -> list[np.ndarray]:
-    """Card outlines that may be a pile's top card, likeliest first (the best chamfer matches)."""
+def top_card_candidates(patch: np.ndarray, px_per_mm: float, keep: int = 8, near_deg: float | None = None
+                        ) -> list[np.ndarray]:
+    """Card outlines that may be a pile's top card, likeliest first (the best chamfer matches);
+    turned up to :data:`MOST_DEG` either way, or within :data:`NEAR_DEG` of ``near_deg``."""
     k = min(1.0, SEARCH_PX_PER_MM / px_per_mm)  # searched smaller: the outline is coarse
     small = cv2.resize(patch, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else patch
     w, h = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    angles = np.arange(-MOST_DEG, MOST_DEG + 1e-6, STEP_DEG)  # (the same steps: a match is sharp)
+    if near_deg is not None:
+        angles = angles[np.abs(angles - near_deg) <= NEAR_DEG]
     return [order_quad(cv2.boxPoints(((cx / k, cy / k), (w, h), angle)).astype(np.float32))
-            for _s, cx, cy, angle in _matches(small, px_per_mm * k, keep)]
+            for _s, cx, cy, angle in _matches(small, px_per_mm * k, keep, angles)]
 
 
 def _card_sized(quads, px_per_mm: float, slack: float = 0.15) -> list[np.ndarray]:

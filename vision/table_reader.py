@@ -332,6 +332,8 @@ class TableReader:
         self._hand_frames = 0
         self.frames = 0
         self._patches: dict[str, np.ndarray] = {}          # each region as last settled
+        #: (region, outline of what changed) -> the top card's outline found there (vision.pile)
+        self._placed: dict[tuple, np.ndarray] = {}
         self._pending_patches: dict[str, np.ndarray] = {}
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
         self._desmear = Desmear()  # a camera's smear taken out of the pawn's marker
@@ -529,6 +531,7 @@ class TableReader:
         for v in self._votes.values():
             v.clear()
         self._patches.clear()
+        self._placed.clear()
         self._askew.forget()
         self._dirty |= set(self.region_names)
         self._pawn_dirty = self.game == "grid"
@@ -564,8 +567,12 @@ class TableReader:
                 continue
             if name in self._patches and askew is None:
                 # what changed may be short of the new card (its print on the same print below)
-                # or hold the card below too: the card-sized place whose outline shows
-                quad = likeliest_placement(patch, quad, self.read_px)
+                # or hold the card below too: the top card's outline is looked for (once per
+                # change: the frames that vote on it show the same)
+                key = (name, tuple(np.round(np.asarray(quad) / 3.0).astype(int).ravel()))
+                if key not in self._placed:
+                    self._placed[key] = likeliest_placement(patch, quad, self.read_px)
+                quad = self._placed[key]
             patches.append(rectify(patch, quad, (CARD_W, CARD_H)))
             kept.append(name)
         for name, probs in zip(kept, self.classifier.classify_many(patches)):
@@ -588,6 +595,7 @@ class TableReader:
                     self._patches[name] = self._pending_patches.pop(name)
                 self._askew.settled(name)
                 label, probs, agreed = v.result()
+                self._placed = {k: q for k, q in self._placed.items() if k[0] != name}
                 self._state[name] = RegionReading.of(probs, agreed, top=READING_LABELS,
                                                      look=_look(self._patches.get(name)))
                 v.clear()
