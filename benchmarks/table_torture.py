@@ -19,7 +19,15 @@ face source it reports:
   when the run ended: nothing shows them until the next seat acts (:func:`pending_at_end`),
   so they are counted apart from the missed ones, never hidden;
 * ``draws``, ``draws_exact``: the draws done (the rules' ``draw`` actions) and those the table
-  recorded exactly, seat and count;
+  recorded exactly, seat and count (``draws_exact_per_action_pct``);
+* ``draw_turns`` (Flip, classic): the turns in which a seat drew, and of them those whose draws
+  the table recorded exactly (``draw_turns_exact``, ``draws_exact_per_turn_pct``), those asked
+  about instead (``draw_turns_asked``), those whose count is the run's last, shown by nothing
+  yet (``draw_turns_pending``) and the others (``draw_turns_wrong``, target 0) -- see
+  :func:`draws_by_turn`;
+* ``credits``, ``wrong_seat``, ``wrong_seat_penalties``: whose hand (:func:`seat_credits`): the
+  plays, moves and discards recorded, those put to another seat than the one whose arm made
+  them, and refused attempts (a penalty) charged to another seat -- targets 0 and 0;
 * ``questions_per_100``: questions asked per 100 actions -- at most 5 in plain conditions, 10 in
   hard ones -- with the worst run's figure and the questions by kind (``colour``: a wild's
   colour, ``same-face``, ``several``, ``first-look``, ``unsure``);
@@ -122,6 +130,86 @@ def draws_counted(expected: list[tuple], got: list[tuple]) -> dict:
     return {"draws": sum(want.values()), "draws_exact": sum((want & have).values())}
 
 
+def draws_by_turn(beats, live_actions: list[tuple], asked_beats: list[int],
+                  pending: list[str] = ()) -> dict:
+    """The draws counted per turn: every turn in which a seat drew (the rules' ``draw``
+    actions the script did in it) is ``exact`` when the draws the live table recorded for that
+    turn are those, seat and count; else ``asked`` when a question was asked during it or the
+    turn after (the referee asked instead of guessing), ``pending`` when what is missing is the
+    run's last untapped count (:func:`pending_at_end`), and ``wrong`` otherwise. A draw the
+    table recorded counts for the latest turn, up to the one being played, in which its seat
+    drew (a draw made when the next seat plays is the turn before's); one nobody made, for
+    the turn being played (it makes that turn not exact, or counts as a wrong turn)."""
+    def canon(a):
+        return _canonical(a)
+
+    want: dict[int, Counter] = {}
+    for b in beats:
+        if b.action is not None and b.action.get("do") == "draw" and not b.expect_refusal:
+            want.setdefault(b.turn, Counter())[canon(b.action)] += 1
+    have: dict[int, Counter] = {}
+    extra_turns: set[int] = set()
+    for beat, action, ok in live_actions:
+        if not ok or not isinstance(action, dict) or action.get("do") != "draw":
+            continue
+        now = beats[beat].turn if 0 <= beat < len(beats) else 0
+        key = canon(action)
+        turn = next((t for t in sorted(want, reverse=True) if t <= now and any(
+            json.loads(k)["by"] == action.get("by") for k in want[t])), now)
+        have.setdefault(turn, Counter())[key] += 1
+        if turn not in want:
+            extra_turns.add(turn)
+    asked = {beats[b].turn for b in asked_beats if 0 <= b < len(beats)}
+    late = Counter(pending)
+    out = {"draw_turns": len(want), "draw_turns_exact": 0, "draw_turns_asked": 0,
+           "draw_turns_pending": 0, "draw_turns_wrong": 0}
+    for turn, drawn in sorted(want.items()):
+        got = have.get(turn, Counter())
+        if got == drawn:
+            out["draw_turns_exact"] += 1
+        elif turn in asked or turn + 1 in asked:
+            out["draw_turns_asked"] += 1
+        elif not (got - drawn) and all(late[k] >= n for k, n in (drawn - got).items()):
+            out["draw_turns_pending"] += 1
+        else:
+            out["draw_turns_wrong"] += 1
+    # draws recorded in turns where nobody drew: a wrong turn each (asked ones aside)
+    out["draw_turns_wrong"] += sum(1 for t in extra_turns if t not in asked and t + 1 not in asked)
+    return out
+
+
+#: The actions a seat's hand makes on the table (whose hand it was, the camera sees).
+_BY_HAND = ("play", "move", "discard")
+
+
+def seat_credits(expected: list[tuple], got: list[tuple]) -> dict:
+    """Whose hand: the plays, moves and discards the live table recorded (``credits``); of
+    them, those credited to another seat than the one whose arm made that very action
+    (``wrong_seat``: a card put to the wrong player's name); and the refused attempts charged
+    to another seat than the one that made them (``wrong_seat_penalties``: an illegal play's
+    penalty dealt to the wrong player). Multisets per action (seat aside): an action recorded
+    once too often for one seat while missing for another is one wrong seat."""
+    def split(a):
+        d = json.loads(a)
+        return json.dumps({k: v for k, v in d.items() if k != "by"}, sort_keys=True), d.get("by"), d["do"]
+
+    want: Counter = Counter()
+    have: Counter = Counter()
+    for source, into in ((expected, want), (got, have)):
+        for a, ok in _actions(source):
+            key, by, do = split(a)
+            if do in _BY_HAND:
+                into[(key, ok, by)] += 1
+    out = {"credits": sum(n for (k, ok, by), n in have.items() if ok), "wrong_seat": 0,
+           "wrong_seat_penalties": 0}
+    for key, ok in {(k, ok) for k, ok, _ in want} | {(k, ok) for k, ok, _ in have}:
+        bys = {b for k, o, b in (*want, *have) if k == key and o == ok}
+        extra = sum(max(0, have[(key, ok, b)] - want[(key, ok, b)]) for b in bys)
+        short = sum(max(0, want[(key, ok, b)] - have[(key, ok, b)]) for b in bys)
+        out["wrong_seat" if ok else "wrong_seat_penalties"] += min(extra, short)
+    return out
+
+
 def wrong_calls(expected: list[tuple], got: list[tuple], pending: list[str] = ()) -> dict:
     """The actions behind :func:`score`'s counts: each wrong commit, false illegal call, missed
     action and action pending at the end (as action JSON)."""
@@ -176,7 +264,10 @@ def play(job: dict) -> dict:
     result = run_script(script, width=width, height=height, seed=seed, frames_source=frames())
     pending = pending_at_end(script.beats) if game != "grid" else []
     counted = score(result.expected, result.got, pending)
-    return {**job, **counted, **draws_counted(result.expected, result.got),
+    turns = (draws_by_turn(script.beats, result.live_actions, result.asked_beats, pending)
+             if game != "grid" else {})
+    return {**job, **counted, **draws_counted(result.expected, result.got), **turns,
+            **seat_credits(result.expected, result.got),
             "wrong_calls": wrong_calls(result.expected, result.got, pending), "exact": result.exact,
             "first_difference": result.first_difference(),
             "actions": len([b for b in script.beats if b.action is not None]),
@@ -207,6 +298,8 @@ def summarise(runs: list[dict]) -> list[dict]:
             "pending_at_end": sum(r.get("pending_at_end", 0) for r in mine),
             "draws": sum(r.get("draws", 0) for r in mine),
             "draws_exact": sum(r.get("draws_exact", 0) for r in mine),
+            **_turn_figures(mine),
+            **{k: sum(r.get(k, 0) for r in mine) for k in _CREDIT_KEYS},
             "questions_per_100": round(100.0 * sum(r["questions"] for r in mine) / max(1, actions), 2),
             "questions_per_100_worst_run": round(max(per_run_q), 2) if per_run_q else None,
             "questions_limit": limit,
@@ -221,10 +314,30 @@ def summarise(runs: list[dict]) -> list[dict]:
         }
         row["games"] = {g: _per_game([r for r in mine if r["game"] == g])
                         for g in sorted({r["game"] for r in mine})}
+        per_turn = row["draws_exact_per_turn_pct"]
         row["meets_targets"] = (row["wrong_commits"] == 0 and row["false_illegal_calls"] == 0
-                                and row["missed_actions"] == 0 and row["questions_per_100"] <= limit)
+                                and row["missed_actions"] == 0 and row["questions_per_100"] <= limit
+                                and row["wrong_seat"] == 0 and row["wrong_seat_penalties"] == 0
+                                and (per_turn is None or row["draw_turns_wrong"] == 0))
         rows.append(row)
     return rows
+
+
+_TURN_KEYS = ("draw_turns", "draw_turns_exact", "draw_turns_asked", "draw_turns_pending",
+              "draw_turns_wrong")
+_CREDIT_KEYS = ("credits", "wrong_seat", "wrong_seat_penalties")
+
+
+def _turn_figures(mine: list[dict]) -> dict:
+    """The per-turn draw counts summed, with the shares exact: per turn (of the turns with a
+    draw) and per draw action."""
+    out = {k: sum(r.get(k, 0) for r in mine) for k in _TURN_KEYS}
+    draws = sum(r.get("draws", 0) for r in mine)
+    out["draws_exact_per_turn_pct"] = (round(100.0 * out["draw_turns_exact"] / out["draw_turns"], 2)
+                                       if out["draw_turns"] else None)
+    out["draws_exact_per_action_pct"] = (round(100.0 * sum(r.get("draws_exact", 0) for r in mine) / draws, 2)
+                                         if draws else None)
+    return out
 
 
 def _per_game(mine: list[dict]) -> dict:
@@ -233,7 +346,8 @@ def _per_game(mine: list[dict]) -> dict:
     return {"runs": len(mine), "exact_runs": sum(1 for r in mine if r["exact"]), "actions": actions,
             **{k: sum(r.get(k, 0) for r in mine) for k in (
                 "wrong_commits", "false_illegal_calls", "missed_actions", "pending_at_end",
-                "draws", "draws_exact")},
+                "draws", "draws_exact", *_CREDIT_KEYS)},
+            **_turn_figures(mine),
             "questions_per_100": round(100.0 * sum(r["questions"] for r in mine) / max(1, actions), 2)}
 
 

@@ -537,6 +537,10 @@ class RunResult:
     stats: dict = field(default_factory=dict)
     #: (beat, frame, what) for every decision and answer: where a run went wrong
     trace: list = field(default_factory=list)
+    #: (beat, action JSON, accepted) for every action the live table recorded, in order
+    live_actions: list = field(default_factory=list)
+    #: the beat during which each question was asked
+    asked_beats: list = field(default_factory=list)
 
     @property
     def exact(self) -> bool:
@@ -622,6 +626,9 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
     live_done: Counter = Counter()
     bus.subscribe(lambda m: live_done.update([_akey(m.data["action"])]), {"action"})
     now = {"beat": -1}
+    bus.subscribe(lambda m: result.live_actions.append(
+        (now["beat"], m.data.get("action"), bool(m.data.get("ok")))), {"action"})
+    bus.subscribe(lambda m: result.asked_beats.append(now["beat"]), {"confirm-needed"})
     referee.on_decision = lambda d: result.trace.append(
         (now["beat"], result.frames, d.kind.value, d.region,
          d.action.to_json() if d.action else [a.to_json() for a in d.choices], d.reason.value))

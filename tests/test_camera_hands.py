@@ -734,3 +734,52 @@ def test_a_card_with_only_other_seats_arms_over_nothing_is_asked_not_credited_to
     rig.see("red-7", lift("west"))
     rig.see("red-9", Reach("west", (), 0), Reach("south", (), 0))
     assert rig.done()[2:] == ["camera ben play red-9"]
+
+
+# --- an answered card the camera read unsure of ----------------------------------------------------
+
+def _unsure_pile(seq: int, probs: dict[str, float], *reaches: Reach) -> TableReading:
+    return TableReading(seq, float(seq), (), RegionReading.of(probs), PawnReading(None, None, False),
+                        changed=("discard",), reaches=tuple(reaches))
+
+
+def test_an_answered_unsure_card_is_settled_and_the_next_card_still_read():
+    """ann's red-6 read as red-3 (0.30) or red-6 (0.15): asked, answered red-6. The pile still
+    reads red-3 at 0.30: that is the card answered, not a card ben laid on it (the referee
+    asked ben about it: a question too many). ben's card, read surely next, is his play."""
+    rig = Rig()
+    unsure = {"red-3": 0.30, "red-6": 0.15, "red-8": 0.10, "red-9": 0.08}
+    rig.referee.on_reading(_unsure_pile(rig.seq, unsure, play("south")))
+    rig.seq += 1
+    rig.bus.join()
+    q = rig.referee.question
+    assert q is not None and q.seat == "ann"
+    rig.answer(next(c.id for c in q.choices if c.action is not None and c.action.to_json().get("card") == "red-6"))
+    assert rig.done() == ["phone ann play red-6"]
+    assert rig.referee.question is None and len(rig.asked) == 1
+    rig.see("red-7", play("west"))
+    assert rig.done() == ["phone ann play red-6", "camera ben play red-7"]
+    assert len(rig.asked) == 1
+
+
+def test_a_play_question_answered_leaves_the_penalty_cards_owed():
+    """ann's wrong card is called (2 cards), ben is on turn; ann's hand taking her card back
+    leaves a pile read unsure (a question: did ann play out of turn? no). The 2 cards she then
+    takes from the draw pile are her penalty, dealt by the rules: no question (classic seed 20
+    asked twice, the answer about the pile having wiped out what she owed)."""
+    rig = Rig()
+    rig.see("blue-9", play("south"))
+    assert rig.hands["ann"] == 9 and rig.table.state_json()["turn"] == "ben"
+    unsure = {"red-1": 0.30, "red-0": 0.20, "red-4": 0.15, "red-5": 0.12}
+    rig.referee.on_reading(_unsure_pile(rig.seq, unsure, play("south")))
+    rig.seq += 1
+    rig.bus.join()
+    q = rig.referee.question
+    assert q is not None and q.by == "ann" and q.did == "play"
+    rig.answer(len(q.choices) - 1)       # nothing was played
+    rig.see("red-5")
+    asked = len(rig.asked)
+    rig.see("red-5", lift("south"))
+    rig.see("red-5", lift("south"))
+    assert len(rig.asked) == asked and rig.referee.question is None
+    assert rig.done() == [] and rig.hands == {"ann": 9, "ben": 7, "cai": 7}

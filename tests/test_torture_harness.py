@@ -145,3 +145,41 @@ def test_the_draws_are_counted_by_seat_and_count():
     done = [_event(ANN_DRAW, True), _event({"by": "ben", "do": "draw", "count": 4}, True), _event(ANN_PASS, True)]
     got = [_event(ANN_DRAW, True), _event({"by": "ben", "do": "draw", "count": 3}, True)]
     assert torture.draws_counted(done, got) == {"draws": 2, "draws_exact": 1}
+
+
+class _TurnBeat:
+    def __init__(self, action, turn):
+        self.action, self.turn, self.expect_refusal = action, turn, False
+
+
+def test_the_draws_are_counted_per_turn():
+    # turn 0: ann draws and passes; turn 1: ben plays; turn 2: cai draws; turn 3: ann draws
+    beats = [_TurnBeat(ANN_DRAW, 0), _TurnBeat(ANN_PASS, 0), _TurnBeat({"by": "ben", "do": "play", "card": "red-7"}, 1),
+             _TurnBeat({"by": "cai", "do": "draw"}, 2), _TurnBeat(None, 2), _TurnBeat(ANN_DRAW, 3)]
+    cai = {"by": "cai", "do": "draw", "count": 1}
+    # ann's draw recorded late (when ben played) still counts for ann's turn; cai's as done
+    live = [(2, ANN_DRAW, True), (2, {"by": "ann", "do": "pass"}, True), (3, cai, True), (5, ANN_DRAW, True)]
+    out = torture.draws_by_turn(beats, live, [])
+    assert out == {"draw_turns": 3, "draw_turns_exact": 3, "draw_turns_asked": 0,
+                   "draw_turns_pending": 0, "draw_turns_wrong": 0}
+    # cai's draw credited to ben (turn 2): wrong; the same turn with a question asked: asked
+    live_wrong = live[:2] + [(3, {"by": "ben", "do": "draw", "count": 1}, True)] + live[3:]
+    assert torture.draws_by_turn(beats, live_wrong, [])["draw_turns_wrong"] == 1  # (turn 2: not cai's draw)
+    out = torture.draws_by_turn(beats, live[:2] + live[3:], [4])
+    assert out["draw_turns_asked"] == 1 and out["draw_turns_wrong"] == 0
+    # ann's last draw never recorded: wrong, unless it is the run's pending count
+    out = torture.draws_by_turn(beats, live[:3], [])
+    assert out["draw_turns_wrong"] == 1
+    assert torture.draws_by_turn(beats, live[:3], [], [torture._canonical(ANN_DRAW)])["draw_turns_pending"] == 1
+
+
+def test_whose_hand_credits_are_counted():
+    south_move = {"by": "south", "do": "move", "to": [1, 2]}
+    north_move = {"by": "north", "do": "move", "to": [1, 2]}
+    done = [_event(PLAY, True), _event(south_move, True), _event(WRONG, False, "not-matching")]
+    assert torture.seat_credits(done, list(done)) == {"credits": 2, "wrong_seat": 0, "wrong_seat_penalties": 0}
+    # south's move put to north's name, north's refused card charged to south
+    got = [_event(PLAY, True), _event(north_move, True), _event({**WRONG, "by": "south"}, False, "not-matching")]
+    assert torture.seat_credits(done, got) == {"credits": 2, "wrong_seat": 1, "wrong_seat_penalties": 1}
+    # a misread card is a wrong commit, not a wrong seat
+    assert torture.seat_credits(done, [_event({**PLAY, "card": "red-1"}, True)])["wrong_seat"] == 0

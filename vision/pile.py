@@ -13,7 +13,12 @@ The table reader asks it the first time it reads the discard pile (a round's sta
 recalibration) when what differs from the cloth there is bigger than a card (:func:`is_stack`):
 of the best outlines (:func:`top_card_candidates`) the card classifier picks the one it reads
 most surely, since only the top card shows whole. Once the pile has been read, a card thrown
-on is found as what changed (:func:`vision.table_reader.locate_card`'s ``before``).
+on is found as what changed (:func:`vision.table_reader.locate_card`'s ``before``). What changed
+is not always the whole card: where the new card's print lies on the same print of the card
+below (blue on blue), nothing changed, and the outline found is short of a card; where the card
+below peeks out, the outline holds both and is too big. :func:`card_placements` gives the
+card sizes it should have, and :func:`likeliest_placement` then looks for the top card's
+outline by the chamfer match, as at the first sight of a pile.
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ import numpy as np
 from vision.card_shape import order_quad
 from vision.geometry import CARD_MM
 
-__all__ = ["top_card", "top_card_candidates", "is_stack", "STEP_DEG", "MOST_DEG"]
+__all__ = ["top_card", "top_card_candidates", "card_placements", "likeliest_placement", "is_stack", "STEP_DEG", "MOST_DEG",
+           "PLACEMENT_SLACK"]
 
 STEP_DEG = 3.0
 MOST_DEG = 45.0
@@ -36,6 +42,41 @@ RING_INSET_MM = 2.5
 SEARCH_PX_PER_MM = 1.4
 #: A blob is a stack when its area is this many cards' or more.
 STACK_AREA = 1.05
+#: An outline off a card's width or length by more than this share of it is no card's outline
+#: (:func:`card_placements`); within it, the outline is the card's.
+PLACEMENT_SLACK = 0.04
+#: The turns searched for a thrown card's outline: this many degrees either way of the turn of
+#: what changed (a whole pile's first sight searches every turn).
+NEAR_DEG = 9.0
+#: An outline longer or wider than a card by more than this share holds the card below too.
+STACK_SLACK = 0.15
+
+
+def card_placements(quad, px_per_mm: float, slack: float = PLACEMENT_SLACK) -> list[np.ndarray]:
+    """Where a card may lie, card-sized, in the outline ``quad`` (corners as
+    :func:`~vision.card_shape.order_quad` gives them) found around what changed: the outline
+    itself when it is a card's size (within ``slack``: the only one), else a card-sized outline at each end of
+    every side that is off, turned as the outline is (a short outline: the card reaches past one
+    end of it; a long one: it lies at one end). The outline comes first."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    across, along = q[1] - q[0], q[2] - q[1]
+    rw, rh = float(np.linalg.norm(across)), float(np.linalg.norm(along))
+    cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    if rw < 1.0 or rh < 1.0:
+        return [q]
+    u, v = across / rw, along / rh
+    shifts_u = [0.0] if abs(rw - cw) <= slack * cw else [-(rw - cw) / 2, (rw - cw) / 2]
+    shifts_v = [0.0] if abs(rh - ch) <= slack * ch else [-(rh - ch) / 2, (rh - ch) / 2]
+    if shifts_u == [0.0] and shifts_v == [0.0]:
+        return [q]
+    centre = q.mean(0)
+    out = [q]
+    for du in shifts_u:
+        for dv in shifts_v:
+            c = centre + du * u + dv * v
+            hu, hv = u * cw / 2, v * ch / 2
+            out.append(order_quad(np.array([c - hu - hv, c + hu - hv, c + hu + hv, c - hu + hv])))
+    return out
 
 
 def is_stack(patch: np.ndarray, px_per_mm: float, diff: float = 60.0) -> bool:
@@ -65,22 +106,53 @@ def _outline(w: float, h: float, angle: float, thickness: int, inset: float) -> 
     return k / max(1e-6, k.sum()) - RING_WEIGHT * r / max(1e-6, r.sum())
 
 
-def _matches(patch: np.ndarray, px_per_mm: float, keep: int) -> list[tuple[float, float, float, float]]:
-    """The ``keep`` best card outlines by the chamfer match, ``(score, cx, cy, angle)``, at
-    least a quarter card's width apart or :data:`STEP_DEG` * 3 degrees apart."""
+def _edge_map(patch: np.ndarray, px_per_mm: float) -> np.ndarray | None:
+    """The patch's strongest edges (0..1), softened a pixel or two: an outline a little off
+    still scores. None: no edge at all."""
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
     mag = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3),
                         cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3))
     if float(mag.max()) <= 0:
-        return []
-    # the strongest edges, softened a pixel or two: an outline a little off still scores
+        return None
     edges = np.minimum(mag / (np.percentile(mag, 90) + 1e-6), 1.0)
-    edges = cv2.GaussianBlur(edges, (0, 0), max(0.8, 0.6 * px_per_mm))
+    return cv2.GaussianBlur(edges, (0, 0), max(0.8, 0.6 * px_per_mm))
+
+
+def likeliest_placement(patch: np.ndarray, quad, px_per_mm: float) -> np.ndarray:
+    """The top card's outline in the top-down ``patch`` where ``quad`` outlines what changed:
+    ``quad`` itself unless it is short of a card (by :data:`PLACEMENT_SLACK`) or holds more
+    than one (:data:`STACK_SLACK`), else the best chamfer
+    match (:func:`top_card_candidates`) whose centre lies in it, the top card found as at the
+    first sight of a pile (``quad`` when none does). The image's edges choose, never the
+    classifier: a place picked for reading surest would pick a misread as readily as the card."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    rw, rh = float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1]))
+    cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    if (1 - PLACEMENT_SLACK) * cw <= rw <= (1 + STACK_SLACK) * cw \
+            and (1 - PLACEMENT_SLACK) * ch <= rh <= (1 + STACK_SLACK) * ch:
+        return q  # (a little bigger is the card's blurred edge more often than the card below)
+    across = q[1] - q[0]  # (the short edge: the card's turn, as the outline has it)
+    turn = float(np.degrees(np.arctan2(across[1], across[0])))
+    turn = (turn + 90.0) % 180.0 - 90.0
+    for found in top_card_candidates(patch, px_per_mm, keep=3, near_deg=turn):
+        centre = found.mean(0)
+        if cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0:
+            return found
+    return q
+
+
+def _matches(patch: np.ndarray, px_per_mm: float, keep: int, angles=None
+             ) -> list[tuple[float, float, float, float]]:
+    """The ``keep`` best card outlines by the chamfer match, ``(score, cx, cy, angle)``, at
+    least a quarter card's width apart or :data:`STEP_DEG` * 3 degrees apart."""
+    edges = _edge_map(patch, px_per_mm)
+    if edges is None:
+        return []
     w, h = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
     thickness = max(1, int(round(0.7 * px_per_mm)))
     m = int(w / 3)  # the card's centre lies a third of its width inside the patch at least
     found = []
-    for angle in np.arange(-MOST_DEG, MOST_DEG + 1e-6, STEP_DEG):
+    for angle in (np.arange(-MOST_DEG, MOST_DEG + 1e-6, STEP_DEG) if angles is None else angles):
         kernel = _outline(w, h, float(angle), thickness, RING_INSET_MM * px_per_mm)
         pad = kernel.shape[0] // 2  # the outline may reach past the patch: pad by it
         padded = cv2.copyMakeBorder(edges, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
@@ -104,13 +176,18 @@ def _matches(patch: np.ndarray, px_per_mm: float, keep: int) -> list[tuple[float
     return kept
 
 
-def top_card_candidates(patch: np.ndarray, px_per_mm: float, keep: int = 8) -> list[np.ndarray]:
-    """Card outlines that may be a pile's top card, likeliest first (the best chamfer matches)."""
+def top_card_candidates(patch: np.ndarray, px_per_mm: float, keep: int = 8, near_deg: float | None = None
+                        ) -> list[np.ndarray]:
+    """Card outlines that may be a pile's top card, likeliest first (the best chamfer matches);
+    turned up to :data:`MOST_DEG` either way, or within :data:`NEAR_DEG` of ``near_deg``."""
     k = min(1.0, SEARCH_PX_PER_MM / px_per_mm)  # searched smaller: the outline is coarse
     small = cv2.resize(patch, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else patch
     w, h = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
+    angles = np.arange(-MOST_DEG, MOST_DEG + 1e-6, STEP_DEG)  # (the same steps: a match is sharp)
+    if near_deg is not None:
+        angles = angles[np.abs(angles - near_deg) <= NEAR_DEG]
     return [order_quad(cv2.boxPoints(((cx / k, cy / k), (w, h), angle)).astype(np.float32))
-            for _s, cx, cy, angle in _matches(small, px_per_mm * k, keep)]
+            for _s, cx, cy, angle in _matches(small, px_per_mm * k, keep, angles)]
 
 
 def _card_sized(quads, px_per_mm: float, slack: float = 0.15) -> list[np.ndarray]:

@@ -52,7 +52,7 @@ from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, Reach, Region
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .desmear import Desmear
 from .pawn import find_pawn
-from .pile import top_card
+from .pile import likeliest_placement, top_card
 from .reaches import ArmTracker
 from .rectify import NARROW_MARGIN, AskewFinder
 from .stabilise import ChangeDetector, FrameChange, Votes
@@ -62,6 +62,13 @@ __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "Templ
            "look_difference"]
 
 log = logging.getLogger(__name__)
+
+#: The likeliest labels a region's reading keeps with their probabilities. The referee bounds
+#: the probability of every label left out by what is left over (``legal_mass``): with only the
+#: best four or six kept, a card read at 0.95 whose legal look-alikes share the rest could not be
+#: called illegal, though the model had said how little they were worth.
+READING_LABELS = 16
+
 
 def labels_for_game(game: str) -> tuple[str, ...]:
     """Labels the cards of a game can show: classic faces, or both Flip sides (and ``back``)."""
@@ -253,7 +260,10 @@ def default_classifier(game: str, prefer: str = "auto"):
     if prefer in ("auto", "model"):
         try:
             from .recognize import CardReader
-            return ModelClassifier(CardReader(), "classic" if game in ("grid", "classic") else "flip")
+            # runners-up enough for the reading's labels (READING_LABELS): what the model gave
+            # the cards left out is what bounds the risk of calling a legal play illegal
+            return ModelClassifier(CardReader(runners_up=READING_LABELS - 1),
+                                   "classic" if game in ("grid", "classic") else "flip")
         except (ImportError, FileNotFoundError, cv2.error) as exc:
             if prefer == "model":
                 raise
@@ -322,6 +332,8 @@ class TableReader:
         self._hand_frames = 0
         self.frames = 0
         self._patches: dict[str, np.ndarray] = {}          # each region as last settled
+        #: (region, outline of what changed) -> the top card's outline found there (vision.pile)
+        self._placed: dict[tuple, np.ndarray] = {}
         self._pending_patches: dict[str, np.ndarray] = {}
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
         self._desmear = Desmear()  # a camera's smear taken out of the pawn's marker
@@ -519,6 +531,7 @@ class TableReader:
         for v in self._votes.values():
             v.clear()
         self._patches.clear()
+        self._placed.clear()
         self._askew.forget()
         self._dirty |= set(self.region_names)
         self._pawn_dirty = self.game == "grid"
@@ -552,6 +565,14 @@ class TableReader:
             if top is not None:
                 self._votes[name].add(max(top, key=top.get), top)
                 continue
+            if name in self._patches and askew is None:
+                # what changed may be short of the new card (its print on the same print below)
+                # or hold the card below too: the top card's outline is looked for (once per
+                # change: the frames that vote on it show the same)
+                key = (name, tuple(np.round(np.asarray(quad) / 3.0).astype(int).ravel()))
+                if key not in self._placed:
+                    self._placed[key] = likeliest_placement(patch, quad, self.read_px)
+                quad = self._placed[key]
             patches.append(rectify(patch, quad, (CARD_W, CARD_H)))
             kept.append(name)
         for name, probs in zip(kept, self.classifier.classify_many(patches)):
@@ -574,7 +595,9 @@ class TableReader:
                     self._patches[name] = self._pending_patches.pop(name)
                 self._askew.settled(name)
                 label, probs, agreed = v.result()
-                self._state[name] = RegionReading.of(probs, agreed, look=_look(self._patches.get(name)))
+                self._placed = {k: q for k, q in self._placed.items() if k[0] != name}
+                self._state[name] = RegionReading.of(probs, agreed, top=READING_LABELS,
+                                                     look=_look(self._patches.get(name)))
                 v.clear()
                 settled.append(name)
                 self._dirty.add(name)

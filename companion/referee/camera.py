@@ -1486,8 +1486,9 @@ class CameraReferee:
         region = q.region
         if picked.action is not None:
             region = region_of(picked.action) or region
-        if q.by is not None or q.kind is QuestionKind.DREW:
+        if q.region == DRAW_PILE or isinstance(picked.action, (Draw, Pass)):
             # what those two seats drew is what the table now says: the lifts seen are those
+            # (a play answered, or nothing, says nothing of the cards a seat still has to take)
             for seat in (q.seat, q.by):
                 if seat is not None:
                     self.ledger.settle(seat)
@@ -1523,14 +1524,17 @@ class CameraReferee:
 
     def _shows_more(self, action: Action | None, region: str) -> bool:
         """A card chosen that is not the card read in its region now (a confident read of
-        another card: one laid on top of it since)."""
+        another card: one laid on top of it since). A read that the chosen card explains about
+        as well (within the commit margin: the card the camera was unsure of, answered) shows
+        nothing more."""
         reading = self._reading
         label = _label_of(action) if action is not None else None
         if label is None or reading is None or region == "pawn":
             return False
         got = reading.region(region)
         return (got is not None and got.label not in _NOT_A_CARD and got.label != label
-                and got.agreed and got.p(label) < 0.5)
+                and got.agreed and got.p(label) < 0.5
+                and math.log(got.confidence) - math.log(got.p(label)) >= self.margin)
 
     def _leads_further(self, action: Action | None) -> bool:
         """A pawn move chosen that does not end where the pawn is seen now."""
