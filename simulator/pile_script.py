@@ -131,8 +131,20 @@ class PileScript(TableScript):
                                 "options": {"turn_seconds": 0, "target": 100000}}}
         self.engine, self.state = start_game(self.setup)
         count = 0
-        while count < self.n_actions:
+        while count < self.n_actions or self._in_an_open_count():
             count += self._step()
+
+    def _in_an_open_count(self) -> bool:
+        """Whether the game so far ends in a draw-until-the-colour count taken by hand: no camera
+        can tell such a count is over until the next seat acts, so a game is not left there."""
+        if self.phone_draws:
+            return False
+        for beat in reversed(self.beats):
+            action = beat.action
+            if action is None or action.get("do") in ("penalty", "catch", "uno"):
+                continue      # a phone's call shows nothing at the table
+            return action.get("do") == "draw" and "count" in action
+        return False
 
     def _apply(self, action: dict[str, Any], *, ok: bool = True):
         out = self.engine.apply(self.state, action_from_json(action))

@@ -141,6 +141,22 @@ def test_the_last_untapped_pass_is_pending_at_the_end_not_missed():
     assert len(torture.pending_at_end(beats)) == 1
 
 
+def test_a_game_without_phone_draws_does_not_end_inside_a_draw_until_colour_count():
+    # Flip seeds 8 and 15 once ended in a count taken by hand: no camera can tell a count is over
+    # before the next seat acts, so the script plays on until it does
+    from simulator.pile_script import PileScript
+
+    def last_at_table(beats):
+        return next(b.action for b in reversed(beats)
+                    if b.action is not None and b.action.get("do") not in ("penalty", "catch", "uno"))
+
+    for seed in (8, 15):
+        by_hand = PileScript(20, game="flip", seed=seed, phone_draws=False)
+        assert "count" not in last_at_table(by_hand.beats), seed
+        assert not [p for p in torture.pending_at_end(by_hand.beats) if "count" in p]
+        assert any("count" in (b.action or {}) for b in by_hand.beats), seed   # the count is there
+
+
 def test_the_draws_are_counted_by_seat_and_count():
     done = [_event(ANN_DRAW, True), _event({"by": "ben", "do": "draw", "count": 4}, True), _event(ANN_PASS, True)]
     got = [_event(ANN_DRAW, True), _event({"by": "ben", "do": "draw", "count": 3}, True)]
