@@ -30,7 +30,8 @@ import numpy as np
 # the card's shape (size, corner order, rectification) lives in card_shape; named here too
 from .card_shape import CARD_H, CARD_RATIO, CARD_W, Quad, order_quad, rectify
 
-__all__ = ["CARD_W", "CARD_H", "find_quads", "find_field_quads", "rectify", "order_quad", "quad_iou", "Quad"]
+__all__ = ["CARD_W", "CARD_H", "find_quads", "find_quads_sized", "find_field_quads", "rectify", "order_quad",
+           "quad_iou", "Quad"]
 
 #: Share of the card width taken by the border around the coloured field.
 BORDER = 0.075
@@ -461,6 +462,14 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     judge (boxed biggest fields, cells of merged blobs of touching cards); without them the
     outlines are tight (what :func:`vision.train.sources.best_quad` crops training cards by).
     """
+    return find_quads_sized(image, min_side, max_quads, extra=extra)[0]
+
+
+def find_quads_sized(image: np.ndarray, min_side: float | None = None, max_quads: int = 120, *,
+                     extra: bool = True) -> tuple[list[Quad], float | None]:
+    """:func:`find_quads`'s outlines and the photo's typical card area in image pixels (the
+    median of its coloured fields grown to cards, which stay apart when cards touch), or None
+    where no coloured field was found."""
     small, scale, ms, min_area, max_area = _work_image(image, min_side)
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
@@ -501,7 +510,8 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     for cnt in blobs:
         cands.extend((0.5 * cv2.contourArea(g), g)
                      for g in _grid_cells(cnt, card_area, min_area, max_area, w, h))
-    return [order_quad(k / scale) for k in _dedup(cands, _DEDUP_IOU, max_quads)]
+    quads = [order_quad(k / scale) for k in _dedup(cands, _DEDUP_IOU, max_quads)]
+    return quads, (card_area / (scale * scale) if card_area else None)
 
 
 def _dedup(cands: list[tuple[float, Quad]], iou: float, limit: int = 10**9) -> list[Quad]:

@@ -31,8 +31,8 @@ import numpy as np
 
 from vision.classes import CLASSES, DECKS, NONE, deck_labels
 from vision.color import normalize_card
-from vision.detect import (CARD_H, CARD_RATIO, CARD_W, find_field_quads, find_quads, order_quad, quad_iou,
-                           rectify)
+from vision.detect import (CARD_H, CARD_RATIO, CARD_W, find_field_quads, find_quads_sized, order_quad,
+                           quad_iou, rectify)
 
 __all__ = ["CardReader", "CardSighting", "CardReading", "MODEL_PATH", "DECKS"]
 
@@ -73,6 +73,12 @@ MASK_SURE = 0.8
 #: Longer side (pixels) of the mask on which the cards read surely are drawn to tell how much of
 #: an outline they cover together.
 COVER_MASK = 480
+#: A group whose largest outline is at least this many times the photo's typical card area (the
+#: detector's estimate from the coloured fields) and holds two card-sized outlines apart from
+#: each other (a blob of touching cards, a table region around cards) is read last, and not at all where it holds two cards read with at least
+#: MASK_SURE, apart from each other and of different labels (no card holds two cards; the two
+#: halves of one card's field read alike). The outlines inside it are read without waiting for it.
+DEFER_AREA = 1.8
 
 
 @dataclass(frozen=True)
@@ -188,7 +194,7 @@ class CardReader:
             raise ValueError("empty image")
         if image_bgr.ndim == 2:
             image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
-        quads = find_quads(image_bgr)
+        quads, card_area = find_quads_sized(image_bgr)
         H, W = image_bgr.shape[:2]
         # a photo that is one card filling the frame
         whole = None
@@ -199,7 +205,7 @@ class CardReader:
                                          [W * (1 - m), H * (1 - m)], [W * m, H * (1 - m)]], np.float32))
             quads = quads + [whole]
         reads = _Reads(self, image_bgr, deck)
-        cands = self._grouped_candidates(reads, quads, whole)
+        cands = self._grouped_candidates(reads, quads, whole, card_area)
         kept = self._select(cands, whole)
         if sum(r.confidence >= SURE for r, _ in kept) < SECOND_LOOK_UNLESS:
             # (not the fields inside cards read as surely as SURE: pieces of those cards; a card
@@ -230,7 +236,7 @@ class CardReader:
         out.sort(key=lambda s: -s.confidence)
         return out
 
-    def _grouped_candidates(self, reads: "_Reads", quads, whole):
+    def _grouped_candidates(self, reads: "_Reads", quads, whole, card_area: float | None = None):
         """The candidates of ``quads`` (largest first) and ``whole``, read from the outside in:
         the largest outline of each group (:data:`GROUP_IOU`) once every larger outline it lies
         inside has been read, and not at all inside a card read surely (:data:`COVER_SURE`); the
@@ -242,9 +248,11 @@ class CardReader:
         groups = _groups(quads, GROUP_IOU)
         firsts = [quads[g[0]] for g in groups]
         holders = _holders(firsts, INSIDE)
+        late = _blobs(firsts, holders, card_area) if card_area else set()
+        holders = [[j for j in h if j not in late] for h in holders]
         probs: list = [None] * len(firsts)
         covered = [False] * len(firsts)
-        todo = list(range(len(firsts)))
+        todo = [i for i in range(len(firsts)) if i not in late]
         whole_probs = None if whole is not None else np.zeros((0, len(self.classes)))
         while todo or whole_probs is None:
             ready = [i for i in todo if all(probs[j] is not None or covered[j] for j in holders[i])]
@@ -264,6 +272,10 @@ class CardReader:
                 probs[i] = row
             if whole_probs is None:
                 whole_probs = p[len(batch):]
+        # the outlines far bigger than a card, last: read where the cards read do not explain them
+        late_read = [i for i in sorted(late) if not reads.holds_cards(firsts[i])]
+        for i, row in zip(late_read, reads.probs([firsts[i] for i in late_read])):
+            probs[i] = row
         read = [i for i in range(len(firsts)) if probs[i] is not None]
         cands = self._candidates([firsts[i] for i in read], [probs[i] for i in read], whole)
         if whole is not None:
@@ -274,6 +286,11 @@ class CardReader:
         rest = [quads[k] for i in read if self._card(probs[i]) < CARD_SURE for k in groups[i][1:]
                 if not reads.covered(quads[k], alone=False)]
         return cands + self._candidates(rest, reads.probs(rest), None)
+
+    def _label_index(self, p) -> int:
+        """The index of the most likely card label (``none`` left out)."""
+        i = self.none_index
+        return int(np.argmax(np.where(np.arange(len(p)) == i, -1.0, p)))
 
     def _card(self, p) -> float:
         """The probability of the most likely card label."""
@@ -374,6 +391,20 @@ def _prepared(image_bgr: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray
     return [card for part in parts for card in part]
 
 
+def _blobs(firsts: list[np.ndarray], holders: list[list[int]], card_area: float) -> set[int]:
+    """The indices of ``firsts`` that may hold several cards: at least :data:`DEFER_AREA` times
+    ``card_area``, with two card-sized outlines (0.6-1.6 of it) inside, apart from each other."""
+    areas = [abs(cv2.contourArea(q)) for q in firsts]
+    inside: dict[int, list[int]] = {}
+    for i, hs in enumerate(holders):
+        if 0.6 * card_area <= areas[i] <= 1.6 * card_area:
+            for j in hs:
+                if areas[j] >= DEFER_AREA * card_area:
+                    inside.setdefault(j, []).append(i)
+    return {j for j, ins in inside.items()
+            if any(_overlap(firsts[a], firsts[b]) < APART for n, a in enumerate(ins) for b in ins[n + 1:])}
+
+
 def _holders(quads: list[np.ndarray], inside: float) -> list[list[int]]:
     """For each of ``quads`` (largest first), the indices of the larger ones it lies inside (at
     least ``inside`` of its area within). Only pairs whose bounding boxes share that much area can:
@@ -407,7 +438,7 @@ class _Reads:
         self.scale = min(1.0, COVER_MASK / max(H, W))
         shape = (max(1, round(H * self.scale)), max(1, round(W * self.scale)))
         self.masks = {sure: np.zeros(shape, np.uint8) for sure in (MASK_SURE, SURE)}
-        self.cards: list[tuple[np.ndarray, float]] = []   # (outline, card probability) read surely
+        self.cards: list[tuple[np.ndarray, float, int]] = []   # (outline, card probability, label) read surely
 
     def probs(self, quads: list[np.ndarray]) -> np.ndarray:
         """Each quad's probabilities, in order (those not read before are read in one batch)."""
@@ -422,7 +453,7 @@ class _Reads:
                     if card >= sure:
                         cv2.fillConvexPoly(mask, self._points(q), 1, cv2.LINE_8, _SHIFT)
                 if card >= min(self.masks):
-                    self.cards.append((np.asarray(q, np.float32), card))
+                    self.cards.append((np.asarray(q, np.float32), card, self.reader._label_index(row)))
         return np.array([self._probs[k] for k in keys]).reshape(len(quads), len(self.reader.classes))
 
     def coverage(self, quad: np.ndarray, sure: float | None = None) -> float:
@@ -450,19 +481,33 @@ class _Reads:
         sure = MASK_SURE if sure is None else sure
         if alone and self.coverage(quad, sure) >= INSIDE:
             return True
+        return any(k >= 1 for k, _ in enumerate(self._apart_inside(quad, sure)))
+
+    def holds_cards(self, quad: np.ndarray) -> bool:
+        """Whether ``quad`` holds two cards read with at least :data:`MASK_SURE`, apart from each
+        other and of different labels: a blob of cards or a region around them, never one card
+        (the pieces of one card's field, cut by its oval, read as that card)."""
+        labels: set[int] = set()
+        for _, label in self._apart_inside(quad, MASK_SURE):
+            labels.add(label)
+            if len(labels) >= 2:
+                return True
+        return False
+
+    def _apart_inside(self, quad: np.ndarray, sure: float):
+        """(outline, label) of the cards read with at least ``sure`` that lie inside ``quad``
+        (:data:`INSIDE` of their area), each apart (:data:`APART`) from those yielded before."""
         q = np.asarray(quad, np.float32)
         lo, hi, area = q.min(0), q.max(0), abs(cv2.contourArea(q))
         inside: list[np.ndarray] = []
-        for c, card in self.cards:
+        for c, card, label in self.cards:
             if card < sure:
                 continue
             centre = c.mean(0)  # (a card inside has its centre inside the box: a cheap test first)
             if (lo <= centre).all() and (centre <= hi).all() and abs(cv2.contourArea(c)) < area \
                     and _overlap(c, q) >= INSIDE and all(_overlap(c, k) < APART for k in inside):
                 inside.append(c)
-                if len(inside) >= 2:
-                    return True
-        return False
+                yield c, label
 
     def _points(self, quad: np.ndarray) -> np.ndarray:
         return np.round(np.asarray(quad, np.float64) * self.scale * (1 << _SHIFT)).astype(np.int32)
