@@ -522,17 +522,36 @@ def _dedup(cands: list[tuple[float, Quad]], iou: float, limit: int = 10**9) -> l
     cands = sorted(cands, key=lambda t: -t[0])
     if not cands:
         return []
-    pts = np.array([q for _, q in cands], np.float64).reshape(-1, 4, 2)
+    quads = [np.asarray(q, np.float32) for _, q in cands]
+    pts = np.array(quads, np.float64).reshape(-1, 4, 2)
     centres = pts.mean(1)
     x, y = pts[..., 0], pts[..., 1]
     areas = np.abs((x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y).sum(1)) / 2
-    # [i, j]: j may overlap i by ``iou`` (a necessary condition: the exact test decides)
-    near = ((np.abs(centres[None] - centres[:, None]).max(2) < 0.5 * np.sqrt(np.maximum(areas, 1.0))[:, None])
+    # [i, j]: j may overlap i by ``iou`` (a necessary condition: the exact test decides); the
+    # centres within half the side of i's square on both axes
+    reach = 0.5 * np.sqrt(np.maximum(areas, 1.0))[:, None]
+    near = ((np.abs(centres[None, :, 0] - centres[:, None, 0]) < reach)
+            & (np.abs(centres[None, :, 1] - centres[:, None, 1]) < reach)
             & (areas[None] > iou * areas[:, None]) & (areas[None] * iou < areas[:, None]))
+    # each quad's own area as quad_iou computes it, once (the exact test reuses it)
+    own = [None] * len(quads)
+
+    def area(i):
+        if own[i] is None:
+            own[i] = abs(cv2.contourArea(quads[i]))
+        return own[i]
+
+    def overlaps(i, j) -> bool:
+        inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
+        if inter <= 0:
+            return False
+        union = area(i) + area(j) - inter
+        return union > 0 and inter / union >= iou  # quad_iou(i, j) >= iou
+
     kept: list[int] = []
     is_kept = np.zeros(len(cands), bool)
-    for i, (_, q) in enumerate(cands):
-        if all(quad_iou(q, cands[j][1]) < iou for j in np.flatnonzero(near[i, :i] & is_kept[:i])):
+    for i in range(len(cands)):
+        if not any(overlaps(i, int(j)) for j in np.flatnonzero(near[i, :i] & is_kept[:i])):
             kept.append(i)
             is_kept[i] = True
             if len(kept) >= limit:
