@@ -9,9 +9,12 @@
   (:mod:`vision.color`) and classifies them in batches with the small ONNX model run by OpenCV's
   dnn module: first the largest of each group of near-identical outlines, then the rest of the
   groups whose largest is not surely a card (:data:`GROUP_IOU`), except where the cards read
-  surely explain them (:data:`MASK_SURE`); an outline met twice is read once. Outlines the model
-  calls ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the card) are
-  dropped; overlapping outlines of one card are merged.
+  surely explain them (:data:`MASK_SURE`) or the largest is surely no card
+  (:data:`REST_UNLESS_NONE`); an outline met twice is read once. Outlines that hold several
+  cards (a blob of touching cards, a table region: :data:`DEFER_AREA`) and the whole frame are
+  read last, and only where two cards read surely inside them do not explain them. Outlines
+  the model calls ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the
+  card) are dropped; overlapping outlines of one card are merged.
 * :meth:`CardReader.classify` reads one already rectified card (e.g. a grid cell).
 
 Confidence is the model's probability of the label among the deck's labels and ``none``; the
@@ -59,6 +62,11 @@ GROUP_IOU = 0.7
 #: ``companion evaluate`` reads the same. Not reading the rest of a group whose largest outline is
 #: surely no card, p(none) >= 0.9, lost a composite wild.)
 CARD_SURE = 0.8
+#: Nor is the rest of a group read whose largest outline is ``none`` with at least this
+#: probability (at 0.9 a composite wild was lost: its largest outline read ``none`` at 0.90 and
+#: another outline of its group read it; no group's rest whose largest outline read ``none`` at
+#: 0.36-0.90 found a card on the photo benchmark's and ``companion evaluate``'s tables).
+REST_UNLESS_NONE = 0.95
 #: An outline lying inside (:data:`INSIDE` of its area within) an outline read as a card with at
 #: least this probability is not read: it is that card's field, centre oval or symbol, or a
 #: piece of it, and would only repeat it. An outline inside a bigger one that is not surely a
@@ -75,9 +83,10 @@ MASK_SURE = 0.8
 COVER_MASK = 480
 #: A group whose largest outline is at least this many times the photo's typical card area (the
 #: detector's estimate from the coloured fields) and holds two card-sized outlines apart from
-#: each other (a blob of touching cards, a table region around cards) is read last, and not at all where it holds two cards read with at least
-#: MASK_SURE, apart from each other and of different labels (no card holds two cards; the two
-#: halves of one card's field read alike). The outlines inside it are read without waiting for it.
+#: each other (a blob of touching cards, a table region around cards) is read last, and not at
+#: all where it holds two cards read with at least MASK_SURE, apart from each other and of
+#: different labels (no card holds two cards; the two halves of one card's field read alike).
+#: The outlines inside it are read without waiting for it. So is the whole frame.
 DEFER_AREA = 1.8
 
 
@@ -217,11 +226,11 @@ class CardReader:
         # report the card's outer outline: the largest candidate of the same label around the
         # kept one, up to OUTLINE_GROWTH times its area (the field or the oval inside the border)
         out = []
+        areas = [cv2.contourArea(q2) for _, q2, _ in cands]
         for r, q in kept:
             best = q
             area = inner = cv2.contourArea(q)
-            for r2, q2, _ in cands:
-                a2 = cv2.contourArea(q2)
+            for (r2, q2, _), a2 in zip(cands, areas):
                 if r2.label == r.label and area < a2 < inner * OUTLINE_GROWTH \
                         and _overlap(q, q2) > 0.9 and _aspect_ok(q2):
                     best, area = q2, a2
@@ -242,9 +251,13 @@ class CardReader:
         inside has been read, and not at all inside a card read surely (:data:`COVER_SURE`); the
         rest of a group only when its largest outline is not surely a card (:data:`CARD_SURE`).
         Nor is the rest of a group read where the cards read surely explain it
-        (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards). On the
-        photo benchmark's tables of 15 real cards this reads 33-54 of 94-120 outlines (34-57
-        before the cards' cover, 90 on average before issue #18)."""
+        (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards), nor
+        where its largest outline is surely no card (:data:`REST_UNLESS_NONE`). The groups that
+        may hold several cards (:func:`_blobs`, given the photo's typical ``card_area``) and the
+        whole frame are read last, where :meth:`_Reads.holds_cards` finds they do not hold two
+        cards read surely. On the photo benchmark's tables of 15 real cards this reads about 37
+        outlines a table (46 before the blobs and the whole frame were left for last, 90 on
+        average before issue #18)."""
         groups = _groups(quads, GROUP_IOU)
         firsts = [quads[g[0]] for g in groups]
         holders = _holders(firsts, INSIDE)
@@ -253,8 +266,7 @@ class CardReader:
         probs: list = [None] * len(firsts)
         covered = [False] * len(firsts)
         todo = [i for i in range(len(firsts)) if i not in late]
-        whole_probs = None if whole is not None else np.zeros((0, len(self.classes)))
-        while todo or whole_probs is None:
+        while todo:
             ready = [i for i in todo if all(probs[j] is not None or covered[j] for j in holders[i])]
             batch = []
             for i in ready:
@@ -264,18 +276,17 @@ class CardReader:
                     batch.append(i)
             done = set(ready)
             todo = [i for i in todo if i not in done]
-            extra = [whole] if whole is not None and whole_probs is None else []
-            if not batch and not extra:
-                continue
-            p = reads.probs([firsts[i] for i in batch] + extra)
-            for i, row in zip(batch, p):
-                probs[i] = row
-            if whole_probs is None:
-                whole_probs = p[len(batch):]
-        # the outlines far bigger than a card, last: read where the cards read do not explain them
+            if batch:
+                for i, row in zip(batch, reads.probs([firsts[i] for i in batch])):
+                    probs[i] = row
+        # the outlines far bigger than a card and the whole frame, last: read where the cards
+        # read do not explain them
         late_read = [i for i in sorted(late) if not reads.holds_cards(firsts[i])]
-        for i, row in zip(late_read, reads.probs([firsts[i] for i in late_read])):
+        extra = [whole] if whole is not None and not reads.holds_cards(whole) else []
+        p = reads.probs([firsts[i] for i in late_read] + extra)
+        for i, row in zip(late_read, p):
             probs[i] = row
+        whole_probs = p[len(late_read):]
         read = [i for i in range(len(firsts)) if probs[i] is not None]
         cands = self._candidates([firsts[i] for i in read], [probs[i] for i in read], whole)
         if whole is not None:
@@ -283,8 +294,9 @@ class CardReader:
         # (not by cover alone: an outline of the group that a card read surely covers may be the
         # same card read better, which a group's weak largest outline needs: a red 6 of a sample
         # table read as a red 1 without it)
-        rest = [quads[k] for i in read if self._card(probs[i]) < CARD_SURE for k in groups[i][1:]
-                if not reads.covered(quads[k], alone=False)]
+        rest = [quads[k] for i in read
+                if self._card(probs[i]) < CARD_SURE and probs[i][self.none_index] < REST_UNLESS_NONE
+                for k in groups[i][1:] if not reads.covered(quads[k], alone=False)]
         return cands + self._candidates(rest, reads.probs(rest), None)
 
     def _label_index(self, p) -> int:
@@ -333,10 +345,15 @@ class CardReader:
     def _select(cands, whole):
         """One candidate per card: overlapping candidates of one card are settled by card mass."""
         kept: list[tuple[CardReading, np.ndarray]] = []
+        boxes: list[tuple[np.ndarray, np.ndarray]] = []  # the kept outlines' bounding boxes
         for r, q, _ in sorted(cands, key=lambda t: -t[2]):
-            if any(_overlap(q, k) > 0.35 for _, k in kept):
+            lo, hi = q.min(0), q.max(0)
+            # (outlines whose boxes are apart do not overlap: the exact test only for the others)
+            if any(_overlap(q, k) > 0.35 for (_, k), (klo, khi) in zip(kept, boxes)
+                   if (lo < khi).all() and (klo < hi).all()):
                 continue
             kept.append((r, q))
+            boxes.append((lo, hi))
         if whole is not None and len(kept) > 1:
             kept = [(r, q) for r, q in kept if q is not whole]
         return kept
@@ -354,15 +371,16 @@ def _groups(quads: list[np.ndarray], iou: float) -> list[list[int]]:
     # [i, k]: k may overlap i by ``iou`` (for all pairs at once: a numpy call per quad costs more)
     maybe = ((np.abs(centres[:, None] - centres[None]).max(2) < 0.5 * np.sqrt(np.maximum(areas, 1.0))[:, None])
              & (areas[None] * iou <= areas[:, None]) & (areas[:, None] * iou <= areas[None]))
-    firsts: list[int] = []
+    is_first = np.zeros(len(quads), bool)
+    group_of: dict[int, int] = {}  # a group's first quad -> the group's index
     for i, q in enumerate(quads):
-        near = [k for k in firsts if maybe[i, k]]
-        for k in near:
+        for k in np.flatnonzero(maybe[i, :i] & is_first[:i]):
             if quad_iou(q, quads[k]) >= iou:
-                groups[firsts.index(k)].append(i)
+                groups[group_of[int(k)]].append(i)
                 break
         else:
-            firsts.append(i)
+            is_first[i] = True
+            group_of[i] = len(groups)
             groups.append([i])
     return groups
 
