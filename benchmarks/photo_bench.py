@@ -1,9 +1,21 @@
 """Speed of whole-photo card reading (``companion recognize``) as a ratio to a detector's forward
 pass timed in the same run (:mod:`benchmarks.reference`: YOLOv8n's architecture at 640, cv2.dnn).
 
-    .venv/bin/python benchmarks/photo_bench.py [--runs 9] [--json OUT.json]
+    nice -n 10 .venv/bin/python benchmarks/photo_bench.py [--rounds 7] [--threads 1] [--json OUT.json]
 
-Sets (each timed interleaved with the reference; medians of both, and their ratio):
+The machine it runs on is shared and its wall-clock timings swing by a quarter even when it is
+quiet, so the ratio is made robust three ways:
+
+* both the reader and the reference run on **one thread** (``cv2.setNumThreads(1)``; ``--threads``
+  to change it): other jobs on the machine then take nothing from one that the other keeps;
+* they are **interleaved**: each round reads every photo of a set once, each read next to one
+  forward pass of the reference (the reference first in even rounds, the reader first in odd
+  ones), and the round's ratio is the reader's total over the reference's;
+* each round's ratio is taken of the **process's CPU time** (``time.process_time``: what load
+  from other processes moves least) as well as of wall time, and the median over the rounds is
+  reported with its spread (the lowest and highest round, and every round's).
+
+Sets:
 
 * ``rendered 1920x1080``: a table of 15 procedurally drawn cards (``recognize_bench.py``'s photo;
   no shared data needed);
@@ -39,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from reference import Reference, ReferenceMissing, interleaved  # noqa: E402
+from reference import Reference, ReferenceMissing  # noqa: E402
 from vision.data import DataMissing, load_photos, require_data  # noqa: E402
 from vision.recognize import CardReader  # noqa: E402
 from vision.synth import TABLES, compose_table  # noqa: E402
@@ -81,32 +93,52 @@ def crop_tables(crops, w: int, h: int, per_table: int, n: int = 4, seed: int = 7
     return out
 
 
-def time_set(name: str, photos, reader: CardReader, ref: Reference, runs: int) -> dict:
-    """``photos``: (image, true labels or None) pairs, read in turn, interleaved with the reference."""
-    i = [0]
-    found = []
+def _spread(values: list[float], digits: int = 3) -> dict:
+    """Median, lowest and highest of ``values``, and every value, rounded."""
+    return {"median": round(statistics.median(values), digits), "min": round(min(values), digits),
+            "max": round(max(values), digits), "rounds": [round(v, digits) for v in values]}
 
-    def work():
-        img, _ = photos[i[0] % len(photos)]
-        found.append(reader.read(img))
-        i[0] += 1
 
+def time_set(name: str, photos, reader: CardReader, ref: Reference, rounds: int) -> dict:
+    """``photos``: (image, true labels or None) pairs. ``rounds`` rounds, each reading every photo
+    once next to one forward pass of the reference (interleaved; the order flips every round):
+    each round's ratio of the reader's time to the reference's, wall and CPU."""
     for img, _ in photos[:2]:
         reader.read(img)  # warm up
-    n = max(runs, len(photos))
-    w, r, w_all, r_all = interleaved(work, ref, n)
+    per_round = {"wall": [], "cpu": [], "ref_wall": [], "ref_cpu": []}
+    found = []
+    for k in range(rounds):
+        tot = dict.fromkeys(per_round, 0.0)
+        for img, _ in photos:
+            if k % 2 == 0:
+                rw, rc = ref.timed()
+            t, c = time.perf_counter(), time.process_time()
+            sightings = reader.read(img)
+            tot["cpu"] += (time.process_time() - c) * 1000
+            tot["wall"] += (time.perf_counter() - t) * 1000
+            if k % 2 == 1:
+                rw, rc = ref.timed()
+            tot["ref_wall"] += rw
+            tot["ref_cpu"] += rc
+            if k == 0:
+                found.append(sightings)
+        for key, v in tot.items():
+            per_round[key].append(v / len(photos))
     right = total = 0
-    for k, sightings in enumerate(found[:len(photos)]):
+    for k, sightings in enumerate(found):
         truth = photos[k][1]
         if truth is not None:
             labels = [s.label for s in sightings]
             total += len(truth)
             right += sum(min(labels.count(t), truth.count(t)) for t in set(truth))
     sizes = sorted({f"{img.shape[1]}x{img.shape[0]}" for img, _ in photos})
+    cpu_ratio = [a / b for a, b in zip(per_round["cpu"], per_round["ref_cpu"])]
+    wall_ratio = [a / b for a, b in zip(per_round["wall"], per_round["ref_wall"])]
     out = {"set": name, "photos": len(photos), "sizes": sizes[:3] + (["..."] if len(sizes) > 3 else []),
-           "runs": n, "ms_median": round(w, 1), "reference_ms_median": round(r, 1),
-           "ratio_to_reference": round(w / r, 3),
-           "ms_p90": round(sorted(w_all)[int(0.9 * (n - 1))], 1)}
+           "rounds": rounds,
+           "cpu_ratio": _spread(cpu_ratio), "wall_ratio": _spread(wall_ratio),
+           "reader_cpu_ms": _spread(per_round["cpu"], 1), "reference_cpu_ms": _spread(per_round["ref_cpu"], 1),
+           "reader_wall_ms": _spread(per_round["wall"], 1), "reference_wall_ms": _spread(per_round["ref_wall"], 1)}
     if total:
         out["cards_read_right"] = f"{right}/{total}"
     return out
@@ -114,10 +146,12 @@ def time_set(name: str, photos, reader: CardReader, ref: Reference, runs: int) -
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--runs", type=int, default=9, help="interleaved runs per set (at least one per photo)")
+    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds per set (each reads every photo)")
+    ap.add_argument("--threads", type=int, default=1, help="OpenCV's threads (both the reader and the reference)")
     ap.add_argument("--real-photos", type=int, default=12, help="held-out photos per source folder")
     ap.add_argument("--json", help="also write the results to this file")
     args = ap.parse_args(argv)
+    cv2.setNumThreads(args.threads)
     try:
         ref = Reference()
     except ReferenceMissing as e:
@@ -139,14 +173,19 @@ def main(argv=None) -> int:
         print(notes[-1], file=sys.stderr)
     results = []
     for name, photos in sets:
-        res = time_set(name, photos, reader, ref, args.runs)
+        res = time_set(name, photos, reader, ref, args.rounds)
         results.append(res)
-        print(json.dumps(res), flush=True)
+        print(json.dumps({k: res[k] for k in ("set", "cpu_ratio", "wall_ratio", "cards_read_right") if k in res}),
+              flush=True)
     out = {
         "benchmark": "photo_bench",
         "command": "python benchmarks/photo_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "reference": "YOLOv8n architecture, 640x640, cv2.dnn forward pass (no NMS), benchmarks/reference.py",
+        "timing": "both single-threaded unless --threads says otherwise; interleaved rounds; per round "
+                  "the reader's time over the reference's, as process CPU time (time.process_time) and "
+                  "as wall time; median, lowest and highest round",
         "opencv": cv2.__version__, "opencv_threads": cv2.getNumThreads(), "cpus": os.cpu_count(),
+        "niceness": os.nice(0),
         "load_average": [round(v, 1) for v in os.getloadavg()], "machine": platform.machine(),
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "notes": notes + ["The shared data holds no 4000x2662 photo (its real photos are at most "

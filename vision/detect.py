@@ -30,7 +30,8 @@ import numpy as np
 # the card's shape (size, corner order, rectification) lives in card_shape; named here too
 from .card_shape import CARD_H, CARD_RATIO, CARD_W, Quad, order_quad, rectify
 
-__all__ = ["CARD_W", "CARD_H", "find_quads", "find_field_quads", "rectify", "order_quad", "quad_iou", "Quad"]
+__all__ = ["CARD_W", "CARD_H", "find_quads", "find_quads_sized", "find_field_quads", "rectify", "order_quad",
+           "quad_iou", "Quad"]
 
 #: Share of the card width taken by the border around the coloured field.
 BORDER = 0.075
@@ -461,6 +462,14 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     judge (boxed biggest fields, cells of merged blobs of touching cards); without them the
     outlines are tight (what :func:`vision.train.sources.best_quad` crops training cards by).
     """
+    return find_quads_sized(image, min_side, max_quads, extra=extra)[0]
+
+
+def find_quads_sized(image: np.ndarray, min_side: float | None = None, max_quads: int = 120, *,
+                     extra: bool = True) -> tuple[list[Quad], float | None]:
+    """:func:`find_quads`'s outlines and the photo's typical card area in image pixels (the
+    median of its coloured fields grown to cards, which stay apart when cards touch), or None
+    where no coloured field was found."""
     small, scale, ms, min_area, max_area = _work_image(image, min_side)
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
@@ -501,7 +510,8 @@ def find_quads(image: np.ndarray, min_side: float | None = None, max_quads: int 
     for cnt in blobs:
         cands.extend((0.5 * cv2.contourArea(g), g)
                      for g in _grid_cells(cnt, card_area, min_area, max_area, w, h))
-    return [order_quad(k / scale) for k in _dedup(cands, _DEDUP_IOU, max_quads)]
+    quads = [order_quad(k / scale) for k in _dedup(cands, _DEDUP_IOU, max_quads)]
+    return quads, (card_area / (scale * scale) if card_area else None)
 
 
 def _dedup(cands: list[tuple[float, Quad]], iou: float, limit: int = 10**9) -> list[Quad]:
@@ -512,17 +522,36 @@ def _dedup(cands: list[tuple[float, Quad]], iou: float, limit: int = 10**9) -> l
     cands = sorted(cands, key=lambda t: -t[0])
     if not cands:
         return []
-    pts = np.array([q for _, q in cands], np.float64).reshape(-1, 4, 2)
+    quads = [np.asarray(q, np.float32) for _, q in cands]
+    pts = np.array(quads, np.float64).reshape(-1, 4, 2)
     centres = pts.mean(1)
     x, y = pts[..., 0], pts[..., 1]
     areas = np.abs((x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y).sum(1)) / 2
-    # [i, j]: j may overlap i by ``iou`` (a necessary condition: the exact test decides)
-    near = ((np.abs(centres[None] - centres[:, None]).max(2) < 0.5 * np.sqrt(np.maximum(areas, 1.0))[:, None])
+    # [i, j]: j may overlap i by ``iou`` (a necessary condition: the exact test decides); the
+    # centres within half the side of i's square on both axes
+    reach = 0.5 * np.sqrt(np.maximum(areas, 1.0))[:, None]
+    near = ((np.abs(centres[None, :, 0] - centres[:, None, 0]) < reach)
+            & (np.abs(centres[None, :, 1] - centres[:, None, 1]) < reach)
             & (areas[None] > iou * areas[:, None]) & (areas[None] * iou < areas[:, None]))
+    # each quad's own area as quad_iou computes it, once (the exact test reuses it)
+    own = [None] * len(quads)
+
+    def area(i):
+        if own[i] is None:
+            own[i] = abs(cv2.contourArea(quads[i]))
+        return own[i]
+
+    def overlaps(i, j) -> bool:
+        inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
+        if inter <= 0:
+            return False
+        union = area(i) + area(j) - inter
+        return union > 0 and inter / union >= iou  # quad_iou(i, j) >= iou
+
     kept: list[int] = []
     is_kept = np.zeros(len(cands), bool)
-    for i, (_, q) in enumerate(cands):
-        if all(quad_iou(q, cands[j][1]) < iou for j in np.flatnonzero(near[i, :i] & is_kept[:i])):
+    for i in range(len(cands)):
+        if not any(overlaps(i, int(j)) for j in np.flatnonzero(near[i, :i] & is_kept[:i])):
             kept.append(i)
             is_kept[i] = True
             if len(kept) >= limit:

@@ -9,9 +9,12 @@
   (:mod:`vision.color`) and classifies them in batches with the small ONNX model run by OpenCV's
   dnn module: first the largest of each group of near-identical outlines, then the rest of the
   groups whose largest is not surely a card (:data:`GROUP_IOU`), except where the cards read
-  surely explain them (:data:`MASK_SURE`); an outline met twice is read once. Outlines the model
-  calls ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the card) are
-  dropped; overlapping outlines of one card are merged.
+  surely explain them (:data:`MASK_SURE`) or the largest is surely no card
+  (:data:`REST_UNLESS_NONE`); an outline met twice is read once. Outlines that hold several
+  cards (a blob of touching cards, a table region: :data:`DEFER_AREA`) and the whole frame are
+  read last, and only where two cards read surely inside them do not explain them. Outlines
+  the model calls ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the
+  card) are dropped; overlapping outlines of one card are merged.
 * :meth:`CardReader.classify` reads one already rectified card (e.g. a grid cell).
 
 Confidence is the model's probability of the label among the deck's labels and ``none``; the
@@ -31,8 +34,8 @@ import numpy as np
 
 from vision.classes import CLASSES, DECKS, NONE, deck_labels
 from vision.color import normalize_card
-from vision.detect import (CARD_H, CARD_RATIO, CARD_W, find_field_quads, find_quads, order_quad, quad_iou,
-                           rectify)
+from vision.detect import (CARD_H, CARD_RATIO, CARD_W, find_field_quads, find_quads_sized, order_quad,
+                           quad_iou, rectify)
 
 __all__ = ["CardReader", "CardSighting", "CardReading", "MODEL_PATH", "DECKS"]
 
@@ -59,6 +62,11 @@ GROUP_IOU = 0.7
 #: ``companion evaluate`` reads the same. Not reading the rest of a group whose largest outline is
 #: surely no card, p(none) >= 0.9, lost a composite wild.)
 CARD_SURE = 0.8
+#: Nor is the rest of a group read whose largest outline is ``none`` with at least this
+#: probability (at 0.9 a composite wild was lost: its largest outline read ``none`` at 0.90 and
+#: another outline of its group read it; no group's rest whose largest outline read ``none`` at
+#: 0.36-0.90 found a card on the photo benchmark's and ``companion evaluate``'s tables).
+REST_UNLESS_NONE = 0.95
 #: An outline lying inside (:data:`INSIDE` of its area within) an outline read as a card with at
 #: least this probability is not read: it is that card's field, centre oval or symbol, or a
 #: piece of it, and would only repeat it. An outline inside a bigger one that is not surely a
@@ -73,6 +81,13 @@ MASK_SURE = 0.8
 #: Longer side (pixels) of the mask on which the cards read surely are drawn to tell how much of
 #: an outline they cover together.
 COVER_MASK = 480
+#: A group whose largest outline is at least this many times the photo's typical card area (the
+#: detector's estimate from the coloured fields) and holds two card-sized outlines apart from
+#: each other (a blob of touching cards, a table region around cards) is read last, and not at
+#: all where it holds two cards read with at least MASK_SURE, apart from each other and of
+#: different labels (no card holds two cards; the two halves of one card's field read alike).
+#: The outlines inside it are read without waiting for it. So is the whole frame.
+DEFER_AREA = 1.8
 
 
 @dataclass(frozen=True)
@@ -188,7 +203,7 @@ class CardReader:
             raise ValueError("empty image")
         if image_bgr.ndim == 2:
             image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
-        quads = find_quads(image_bgr)
+        quads, card_area = find_quads_sized(image_bgr)
         H, W = image_bgr.shape[:2]
         # a photo that is one card filling the frame
         whole = None
@@ -199,7 +214,7 @@ class CardReader:
                                          [W * (1 - m), H * (1 - m)], [W * m, H * (1 - m)]], np.float32))
             quads = quads + [whole]
         reads = _Reads(self, image_bgr, deck)
-        cands = self._grouped_candidates(reads, quads, whole)
+        cands = self._grouped_candidates(reads, quads, whole, card_area)
         kept = self._select(cands, whole)
         if sum(r.confidence >= SURE for r, _ in kept) < SECOND_LOOK_UNLESS:
             # (not the fields inside cards read as surely as SURE: pieces of those cards; a card
@@ -211,11 +226,11 @@ class CardReader:
         # report the card's outer outline: the largest candidate of the same label around the
         # kept one, up to OUTLINE_GROWTH times its area (the field or the oval inside the border)
         out = []
+        areas = [cv2.contourArea(q2) for _, q2, _ in cands]
         for r, q in kept:
             best = q
             area = inner = cv2.contourArea(q)
-            for r2, q2, _ in cands:
-                a2 = cv2.contourArea(q2)
+            for (r2, q2, _), a2 in zip(cands, areas):
                 if r2.label == r.label and area < a2 < inner * OUTLINE_GROWTH \
                         and _overlap(q, q2) > 0.9 and _aspect_ok(q2):
                     best, area = q2, a2
@@ -230,23 +245,28 @@ class CardReader:
         out.sort(key=lambda s: -s.confidence)
         return out
 
-    def _grouped_candidates(self, reads: "_Reads", quads, whole):
+    def _grouped_candidates(self, reads: "_Reads", quads, whole, card_area: float | None = None):
         """The candidates of ``quads`` (largest first) and ``whole``, read from the outside in:
         the largest outline of each group (:data:`GROUP_IOU`) once every larger outline it lies
         inside has been read, and not at all inside a card read surely (:data:`COVER_SURE`); the
         rest of a group only when its largest outline is not surely a card (:data:`CARD_SURE`).
         Nor is the rest of a group read where the cards read surely explain it
-        (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards). On the
-        photo benchmark's tables of 15 real cards this reads 33-54 of 94-120 outlines (34-57
-        before the cards' cover, 90 on average before issue #18)."""
+        (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards), nor
+        where its largest outline is surely no card (:data:`REST_UNLESS_NONE`). The groups that
+        may hold several cards (:func:`_blobs`, given the photo's typical ``card_area``) and the
+        whole frame are read last, where :meth:`_Reads.holds_cards` finds they do not hold two
+        cards read surely. On the photo benchmark's tables of 15 real cards this reads about 37
+        outlines a table (46 before the blobs and the whole frame were left for last, 90 on
+        average before issue #18)."""
         groups = _groups(quads, GROUP_IOU)
         firsts = [quads[g[0]] for g in groups]
         holders = _holders(firsts, INSIDE)
+        late = _blobs(firsts, holders, card_area) if card_area else set()
+        holders = [[j for j in h if j not in late] for h in holders]
         probs: list = [None] * len(firsts)
         covered = [False] * len(firsts)
-        todo = list(range(len(firsts)))
-        whole_probs = None if whole is not None else np.zeros((0, len(self.classes)))
-        while todo or whole_probs is None:
+        todo = [i for i in range(len(firsts)) if i not in late]
+        while todo:
             ready = [i for i in todo if all(probs[j] is not None or covered[j] for j in holders[i])]
             batch = []
             for i in ready:
@@ -256,14 +276,17 @@ class CardReader:
                     batch.append(i)
             done = set(ready)
             todo = [i for i in todo if i not in done]
-            extra = [whole] if whole is not None and whole_probs is None else []
-            if not batch and not extra:
-                continue
-            p = reads.probs([firsts[i] for i in batch] + extra)
-            for i, row in zip(batch, p):
-                probs[i] = row
-            if whole_probs is None:
-                whole_probs = p[len(batch):]
+            if batch:
+                for i, row in zip(batch, reads.probs([firsts[i] for i in batch])):
+                    probs[i] = row
+        # the outlines far bigger than a card and the whole frame, last: read where the cards
+        # read do not explain them
+        late_read = [i for i in sorted(late) if not reads.holds_cards(firsts[i])]
+        extra = [whole] if whole is not None and not reads.holds_cards(whole) else []
+        p = reads.probs([firsts[i] for i in late_read] + extra)
+        for i, row in zip(late_read, p):
+            probs[i] = row
+        whole_probs = p[len(late_read):]
         read = [i for i in range(len(firsts)) if probs[i] is not None]
         cands = self._candidates([firsts[i] for i in read], [probs[i] for i in read], whole)
         if whole is not None:
@@ -271,9 +294,15 @@ class CardReader:
         # (not by cover alone: an outline of the group that a card read surely covers may be the
         # same card read better, which a group's weak largest outline needs: a red 6 of a sample
         # table read as a red 1 without it)
-        rest = [quads[k] for i in read if self._card(probs[i]) < CARD_SURE for k in groups[i][1:]
-                if not reads.covered(quads[k], alone=False)]
+        rest = [quads[k] for i in read
+                if self._card(probs[i]) < CARD_SURE and probs[i][self.none_index] < REST_UNLESS_NONE
+                for k in groups[i][1:] if not reads.covered(quads[k], alone=False)]
         return cands + self._candidates(rest, reads.probs(rest), None)
+
+    def _label_index(self, p) -> int:
+        """The index of the most likely card label (``none`` left out)."""
+        i = self.none_index
+        return int(np.argmax(np.where(np.arange(len(p)) == i, -1.0, p)))
 
     def _card(self, p) -> float:
         """The probability of the most likely card label."""
@@ -316,10 +345,15 @@ class CardReader:
     def _select(cands, whole):
         """One candidate per card: overlapping candidates of one card are settled by card mass."""
         kept: list[tuple[CardReading, np.ndarray]] = []
+        boxes: list[tuple[np.ndarray, np.ndarray]] = []  # the kept outlines' bounding boxes
         for r, q, _ in sorted(cands, key=lambda t: -t[2]):
-            if any(_overlap(q, k) > 0.35 for _, k in kept):
+            lo, hi = q.min(0), q.max(0)
+            # (outlines whose boxes are apart do not overlap: the exact test only for the others)
+            if any(_overlap(q, k) > 0.35 for (_, k), (klo, khi) in zip(kept, boxes)
+                   if (lo < khi).all() and (klo < hi).all()):
                 continue
             kept.append((r, q))
+            boxes.append((lo, hi))
         if whole is not None and len(kept) > 1:
             kept = [(r, q) for r, q in kept if q is not whole]
         return kept
@@ -337,15 +371,16 @@ def _groups(quads: list[np.ndarray], iou: float) -> list[list[int]]:
     # [i, k]: k may overlap i by ``iou`` (for all pairs at once: a numpy call per quad costs more)
     maybe = ((np.abs(centres[:, None] - centres[None]).max(2) < 0.5 * np.sqrt(np.maximum(areas, 1.0))[:, None])
              & (areas[None] * iou <= areas[:, None]) & (areas[:, None] * iou <= areas[None]))
-    firsts: list[int] = []
+    is_first = np.zeros(len(quads), bool)
+    group_of: dict[int, int] = {}  # a group's first quad -> the group's index
     for i, q in enumerate(quads):
-        near = [k for k in firsts if maybe[i, k]]
-        for k in near:
+        for k in np.flatnonzero(maybe[i, :i] & is_first[:i]):
             if quad_iou(q, quads[k]) >= iou:
-                groups[firsts.index(k)].append(i)
+                groups[group_of[int(k)]].append(i)
                 break
         else:
-            firsts.append(i)
+            is_first[i] = True
+            group_of[i] = len(groups)
             groups.append([i])
     return groups
 
@@ -372,6 +407,20 @@ def _prepared(image_bgr: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray
     parts = pool.map(lambda part: [normalize_card(rectify(image_bgr, q)) for q in part],
                      [quads[i:i + share] for i in range(0, len(quads), share)])
     return [card for part in parts for card in part]
+
+
+def _blobs(firsts: list[np.ndarray], holders: list[list[int]], card_area: float) -> set[int]:
+    """The indices of ``firsts`` that may hold several cards: at least :data:`DEFER_AREA` times
+    ``card_area``, with two card-sized outlines (0.6-1.6 of it) inside, apart from each other."""
+    areas = [abs(cv2.contourArea(q)) for q in firsts]
+    inside: dict[int, list[int]] = {}
+    for i, hs in enumerate(holders):
+        if 0.6 * card_area <= areas[i] <= 1.6 * card_area:
+            for j in hs:
+                if areas[j] >= DEFER_AREA * card_area:
+                    inside.setdefault(j, []).append(i)
+    return {j for j, ins in inside.items()
+            if any(_overlap(firsts[a], firsts[b]) < APART for n, a in enumerate(ins) for b in ins[n + 1:])}
 
 
 def _holders(quads: list[np.ndarray], inside: float) -> list[list[int]]:
@@ -407,7 +456,7 @@ class _Reads:
         self.scale = min(1.0, COVER_MASK / max(H, W))
         shape = (max(1, round(H * self.scale)), max(1, round(W * self.scale)))
         self.masks = {sure: np.zeros(shape, np.uint8) for sure in (MASK_SURE, SURE)}
-        self.cards: list[tuple[np.ndarray, float]] = []   # (outline, card probability) read surely
+        self.cards: list[tuple[np.ndarray, float, int]] = []   # (outline, card probability, label) read surely
 
     def probs(self, quads: list[np.ndarray]) -> np.ndarray:
         """Each quad's probabilities, in order (those not read before are read in one batch)."""
@@ -422,7 +471,7 @@ class _Reads:
                     if card >= sure:
                         cv2.fillConvexPoly(mask, self._points(q), 1, cv2.LINE_8, _SHIFT)
                 if card >= min(self.masks):
-                    self.cards.append((np.asarray(q, np.float32), card))
+                    self.cards.append((np.asarray(q, np.float32), card, self.reader._label_index(row)))
         return np.array([self._probs[k] for k in keys]).reshape(len(quads), len(self.reader.classes))
 
     def coverage(self, quad: np.ndarray, sure: float | None = None) -> float:
@@ -450,19 +499,33 @@ class _Reads:
         sure = MASK_SURE if sure is None else sure
         if alone and self.coverage(quad, sure) >= INSIDE:
             return True
+        return any(k >= 1 for k, _ in enumerate(self._apart_inside(quad, sure)))
+
+    def holds_cards(self, quad: np.ndarray) -> bool:
+        """Whether ``quad`` holds two cards read with at least :data:`MASK_SURE`, apart from each
+        other and of different labels: a blob of cards or a region around them, never one card
+        (the pieces of one card's field, cut by its oval, read as that card)."""
+        labels: set[int] = set()
+        for _, label in self._apart_inside(quad, MASK_SURE):
+            labels.add(label)
+            if len(labels) >= 2:
+                return True
+        return False
+
+    def _apart_inside(self, quad: np.ndarray, sure: float):
+        """(outline, label) of the cards read with at least ``sure`` that lie inside ``quad``
+        (:data:`INSIDE` of their area), each apart (:data:`APART`) from those yielded before."""
         q = np.asarray(quad, np.float32)
         lo, hi, area = q.min(0), q.max(0), abs(cv2.contourArea(q))
         inside: list[np.ndarray] = []
-        for c, card in self.cards:
+        for c, card, label in self.cards:
             if card < sure:
                 continue
             centre = c.mean(0)  # (a card inside has its centre inside the box: a cheap test first)
             if (lo <= centre).all() and (centre <= hi).all() and abs(cv2.contourArea(c)) < area \
                     and _overlap(c, q) >= INSIDE and all(_overlap(c, k) < APART for k in inside):
                 inside.append(c)
-                if len(inside) >= 2:
-                    return True
-        return False
+                yield c, label
 
     def _points(self, quad: np.ndarray) -> np.ndarray:
         return np.round(np.asarray(quad, np.float64) * self.scale * (1 << _SHIFT)).astype(np.int32)
