@@ -8,29 +8,15 @@ import pytest
 
 import vision.recognize as recognize
 from vision.card_art import draw_card
+from tests.support.tables import drawn_table, quad, read_spied, stub_reader
 from vision.recognize import CardReader
-from vision.synth import compose_table
 
 
-def _quad(x, y, w=60.0, h=93.0):
-    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+_quad = quad
 
 
 def _stub_reader(rows_by_corner):
-    """A reader whose model reads each quad as the row given for its first corner (none, red-1,
-    blue-2), noting the quads it reads."""
-    reader = CardReader.__new__(CardReader)
-    reader.classes = ("none", "red-1", "blue-2")
-    reader.none_index = 0
-    reader.min_confidence, reader.min_label_confidence, reader.n_runners = 0.5, 0.4, 2
-    reader.seen = []
-
-    def quad_probs(image, quads, deck):
-        reader.seen += [tuple(q[0]) for q in quads]
-        return np.array([rows_by_corner[tuple(q[0])] for q in quads], np.float64)
-
-    reader._quad_probs = quad_probs
-    return reader
+    return stub_reader(rows_by_corner, min_confidence=0.5, min_label_confidence=0.4, n_runners=2)
 
 
 RED, BLUE = [0.02, 0.95, 0.03], [0.02, 0.03, 0.95]
@@ -102,22 +88,16 @@ def test_the_rest_of_a_group_is_not_read_where_its_largest_outline_is_surely_no_
 
 @pytest.fixture(scope="module")
 def touching_table():
-    rng = np.random.default_rng(3)
     labels = ["red-7", "blue-skip", "green-2", "yellow-4", "red-1", "blue-9"]
-    img, _ = compose_table([(lab, draw_card(lab, 120, 186, rng=rng)) for lab in labels], 900, 506,
-                           rng=rng, kind="cloth", spacing=1.05)
-    return img, labels
+    return drawn_table(labels, 900, 506, seed=3, kind="cloth", spacing=1.05), labels
 
 
 def _read(reader, img, monkeypatch):
     """The sightings' labels and the quads the model read."""
     seen = []
-    quad_probs = reader._quad_probs
-    monkeypatch.setattr(reader, "_quad_probs",
-                        lambda image, quads, deck: seen.extend(quads) or quad_probs(image, quads, deck))
-    out = reader.read(img)
-    monkeypatch.setattr(reader, "_quad_probs", quad_probs)
-    return sorted(s.label for s in out), seen
+    labels = read_spied(reader, img, monkeypatch, "_quad_probs",
+                        lambda image, quads, deck: seen.extend(quads))
+    return labels, seen
 
 
 @pytest.mark.slow

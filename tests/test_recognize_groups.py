@@ -9,13 +9,11 @@ import numpy as np
 import pytest
 
 import vision.recognize as recognize
-from vision.card_art import draw_card
+from tests.support.tables import drawn_table, quad, read_spied, stub_reader
 from vision.recognize import CardReader
-from vision.synth import compose_table
 
 
-def _quad(x, y, w=60.0, h=93.0):
-    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+_quad = quad
 
 
 def test_outlines_overlapping_by_the_group_iou_share_a_group():
@@ -28,21 +26,15 @@ def test_outlines_overlapping_by_the_group_iou_share_a_group():
 
 @pytest.fixture(scope="module")
 def table_photo():
-    rng = np.random.default_rng(11)
     labels = ["red-7", "blue-skip", "green-2"]
-    img, _ = compose_table([(lab, draw_card(lab, 120, 186, rng=rng)) for lab in labels], 800, 450,
-                           rng=rng, kind="wood", spacing=1.9)
-    return img, labels
+    return drawn_table(labels, 800, 450, seed=11, kind="wood", spacing=1.9), labels
 
 
 def _reads(reader, img, monkeypatch):
     """The sightings and how many outlines the model read."""
     seen = []
-    probs = reader._probs
-    monkeypatch.setattr(reader, "_probs", lambda cards, deck: seen.append(len(cards)) or probs(cards, deck))
-    out = reader.read(img)
-    monkeypatch.setattr(reader, "_probs", probs)
-    return sorted(s.label for s in out), sum(seen)
+    labels = read_spied(reader, img, monkeypatch, "_probs", lambda cards, deck: seen.append(len(cards)))
+    return labels, sum(seen)
 
 
 @pytest.mark.slow
@@ -105,20 +97,7 @@ def test_a_photo_without_outlines_reads_no_card(h, w):
     assert CardReader().read(np.full((h, w, 3), 128, np.uint8)) == []
 
 
-def _stub_reader(rows_by_corner):
-    """A reader whose model reads each quad as the row given for its first corner (none, card A,
-    card B), counting the quads it reads."""
-    reader = CardReader.__new__(CardReader)
-    reader.classes = ("none", "red-1", "blue-2")
-    reader.none_index = 0
-    reader.seen = []
-
-    def quad_probs(image, quads, deck):
-        reader.seen += [tuple(q[0]) for q in quads]
-        return np.array([rows_by_corner[tuple(q[0])] for q in quads], np.float64)
-
-    reader._quad_probs = quad_probs
-    return reader
+_stub_reader = stub_reader
 
 
 SURE, WEAK, NONE = [0.02, 0.95, 0.03], [0.3, 0.6, 0.1], [0.97, 0.02, 0.01]
