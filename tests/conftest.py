@@ -32,8 +32,24 @@ def own_state_dir(tmp_path_factory, monkeypatch):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The slow tests first, each group in its collected order."""
+    """The slow tests first, each group in its collected order; with ``--dist loadgroup``, each
+    test of an ``xdist_group`` named for its group, as pytest-xdist would name it."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if config.getoption("loadgroup", default=False):
+        _name_groups(items)
+
+
+def _name_groups(items) -> None:
+    """pytest-xdist 3.8 sends a test of a group to the group's worker by the name it gives the
+    test ("path::test@group"), but sets a field pytest 9 no longer reads, so every group was
+    spread over the workers: the name is set here, where pytest 9 reads it."""
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                         for m in item.iter_markers("xdist_group")})
+        if groups and "@" not in item.nodeid:
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")
 
 
 @pytest.fixture(scope="session")
