@@ -17,7 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["EMPTY", "FLOOR", "SIDES", "Reach", "RegionReading", "TableReading", "PawnReading",
-           "NO_PAWN", "look_difference"]
+           "NO_PAWN", "cell_name", "look_difference"]
+
+def cell_name(row: int, col: int) -> str:
+    """The region name of a grid cell (``TableReading.region`` reads it back).
+
+    >>> cell_name(2, 0)
+    'cell-2-0'
+    """
+    return f"cell-{row}-{col}"
+
 
 #: The label of a region where no card lies.
 EMPTY = "empty"

@@ -34,6 +34,8 @@ from functools import cached_property, lru_cache
 import cv2
 import numpy as np
 
+from companion.reading import cell_name  # (the reading contract names the regions)
+
 __all__ = [
     "CARD_MM", "Layout", "View", "Region", "LensModel", "CalibrationFailed", "ARUCO_DICT", "marker_image",
     "CORNER_IDS", "PAWN_ID", "aruco_detector", "detect_markers", "view_from_markers",
@@ -80,10 +82,6 @@ class Region:
 
     def contains(self, x: float, y: float) -> bool:
         return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
-
-
-def cell_name(row: int, col: int) -> str:
-    return f"cell-{row}-{col}"
 
 
 #: Every region the reader reads, grid cells row by row, then the piles.

@@ -52,7 +52,7 @@ from typing import Any, Callable, Iterable
 from ..bus import BusMessage, EventBus
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
 from ..engine.look import Awaiting, TableLook, WaitingFor
-from ..reading import FLOOR, Reach, look_difference
+from ..reading import FLOOR, Reach, cell_name, look_difference
 from .hands import DRAW_PILE, DrawLedger, Hand, hand_of, lifter, lifts, over
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
@@ -104,7 +104,7 @@ def expected_of(look: TableLook) -> Expected:
     discard top; an empty or unread pile is :data:`EMPTY`)."""
     labels: dict[str, str] = {}
     for (r, c), name in look.cells():
-        labels[f"cell-{r}-{c}"] = name
+        labels[cell_name(r, c)] = name
     labels["discard"] = look.discard or EMPTY
     return Expected(labels, tuple(look.pawn) if look.pawn is not None else None)
 
@@ -120,7 +120,7 @@ def acting_seat(waiting: WaitingFor) -> str | None:
 def region_of(action: Action) -> str | None:
     """The region an action shows up in on the table (None: the camera cannot see it)."""
     if isinstance(action, Play):
-        return f"cell-{action.cell[0]}-{action.cell[1]}" if action.cell is not None else "discard"
+        return cell_name(*action.cell) if action.cell is not None else "discard"
     if isinstance(action, Move):
         return "pawn"
     if isinstance(action, (Discard, Reveal)):
@@ -147,10 +147,10 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
     """Regions whose reading differs from the expectation: name -> label read (pawn: the cell)."""
     out: dict[str, str] = {}
     pawn_cell = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
-    covered = f"cell-{pawn_cell[0]}-{pawn_cell[1]}" if pawn_cell else None
+    covered = cell_name(*pawn_cell) if pawn_cell else None
     # the pawn's marker not seen (smeared, a hand over it): where the state says the pawn
     # stands, the reader reads the pawn's body as a card; no card may be played there
-    unseen = (f"cell-{expected.pawn[0]}-{expected.pawn[1]}"
+    unseen = (cell_name(*expected.pawn)
               if pawn_cell is None and expected.pawn is not None else None)
     for name, want in expected.labels.items():
         if regions is not None and name not in regions:
@@ -185,7 +185,7 @@ def pawn_hidden_cells(expected: Expected, reading) -> set[str]:
     if seen or expected.pawn is None:
         return set()
     r, c = expected.pawn
-    return {f"cell-{r}-{c}"} | _next_to([f"cell-{r}-{c}"])
+    return {cell_name(r, c)} | _next_to([cell_name(r, c)])
 
 
 def score_actions(actions: Iterable[Action], expected: Expected, reading,
@@ -371,7 +371,7 @@ def _next_to(regions: Iterable[str]) -> set[str]:
     """The grid cells one step from any of ``regions`` (cells)."""
     out = set()
     for here in filter(None, map(_cell, regions)):
-        out |= {f"cell-{here[0] + dr}-{here[1] + dc}" for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+        out |= {cell_name(here[0] + dr, here[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
                 if (dr or dc) and 0 <= here[0] + dr < 5 and 0 <= here[1] + dc < 5}
     return out
 
@@ -395,7 +395,7 @@ def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool
 
 def _step_cells(start, to) -> set[str]:
     """The grid regions of the cell a pawn's step left and the one it came to."""
-    return {f"cell-{r}-{c}" for r, c in ((start, to) if start is not None else (to,))}
+    return {cell_name(*cell) for cell in ((start, to) if start is not None else (to,))}
 
 
 def _differs(a: Action, b: Action) -> bool:
@@ -772,7 +772,7 @@ class CameraReferee:
             if pawn_was is not None and look.pawn is not None and tuple(look.pawn) != tuple(pawn_was):
                 # the cell the pawn just stepped off reads no card: its card was under the pawn
                 # and a card never leaves the grid (askew: every such cell was answered "misread")
-                left = f"cell-{pawn_was[0]}-{pawn_was[1]}"
+                left = cell_name(*pawn_was)
                 if diffs.get(left) in _NOT_A_CARD:
                     spilled = spilled | {left}
             if spilled and self._question is None:
@@ -825,7 +825,7 @@ class CameraReferee:
             if not diffs and self._question is None and waiting.camera_watches \
                     and not any(d.kind is DecisionKind.ASK for d in done):
                 # (a card the pawn uncovered is no new card: its cell is left out)
-                left_out = decided | ({f"cell-{pawn_was[0]}-{pawn_was[1]}"} if pawn_was else set())
+                left_out = decided | ({cell_name(*pawn_was)} if pawn_was else set())
                 # (nor is a cell next to one just played on: the new card, dropped askew, or
                 # the hand that put it reached over it)
                 left_out |= _next_to({d.region for d in done if d.kind is DecisionKind.COMMIT})
@@ -1148,8 +1148,8 @@ class CameraReferee:
         expected = expected_of(look)
         hidden = pawn_hidden_cells(expected, self._reading)
         return tuple(a for a in table.legal_actions() if isinstance(a, Move) and a.by == seat
-                     and f"cell-{a.to[0]}-{a.to[1]}" in hidden
-                     and _formless(self._reading.region(f"cell-{a.to[0]}-{a.to[1]}")))
+                     and cell_name(*a.to) in hidden
+                     and _formless(self._reading.region(cell_name(*a.to))))
 
     def _facing_pair(self, region: str, table) -> tuple[str, ...] | None:
         """The seats whose arms of this reading may each have put down what lies in ``region``,
@@ -1322,7 +1322,7 @@ class CameraReferee:
         arms = bool(getattr(reading, "reaches", ()))
         scores = {}
         for region in fresh:
-            if pawn is not None and region == f"cell-{pawn[0]}-{pawn[1]}":
+            if pawn is not None and region == cell_name(*pawn):
                 continue
             got = reading.region(region)
             want = expected.labels.get(region)
@@ -1393,7 +1393,7 @@ class CameraReferee:
         hidden = pawn_hidden_cells(expected, reading)  # (the hand hiding the marker may lie there)
         for name in expected.labels:
             if name in diffs or name == asked or name in hidden or (
-                    pawn is not None and name == f"cell-{pawn[0]}-{pawn[1]}"):
+                    pawn is not None and name == cell_name(*pawn)):
                 continue
             got = reading.region(name)
             if got is not None and got.look is not None:
