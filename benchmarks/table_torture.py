@@ -78,21 +78,19 @@ def _canonical(action: dict) -> str:
     return json.dumps(action_from_json(action).to_json(), sort_keys=True)
 
 
-#: Actions a phone sends at any time, whoever is on turn: they show no turn at the table.
-_ANY_TIME = ("penalty", "catch", "uno")
-
-
 def pending_at_end(beats) -> list[str]:
     """The script's last actions that nothing at the table shows until the next seat acts (as
     canonical action JSON): the last seat's untapped pass, its draw-until-colour count (the
     count is over only when someone else moves), with only a phone's penalty or catch after
     them. Missed, they are ``pending``, not ``missed``: no referee can see them before the game
     goes on."""
+    from simulator.script import ANY_TIME
+
     out: list[str] = []
     last = None
     for beat in reversed(beats):
         action = beat.action
-        if action is None or action.get("do") in _ANY_TIME:
+        if action is None or action.get("do") in ANY_TIME:
             continue  # (a penalty or a catch from a phone shows no turn)
         if last is None:
             last = action.get("by")
@@ -140,20 +138,17 @@ def draws_by_turn(beats, live_actions: list[tuple], asked_beats: list[int],
     table recorded counts for the latest turn, up to the one being played, in which its seat
     drew (a draw made when the next seat plays is the turn before's); one nobody made, for
     the turn being played (it makes that turn not exact, or counts as a wrong turn)."""
-    def canon(a):
-        return _canonical(a)
-
     want: dict[int, Counter] = {}
     for b in beats:
         if b.action is not None and b.action.get("do") == "draw" and not b.expect_refusal:
-            want.setdefault(b.turn, Counter())[canon(b.action)] += 1
+            want.setdefault(b.turn, Counter())[_canonical(b.action)] += 1
     have: dict[int, Counter] = {}
     extra_turns: set[int] = set()
     for beat, action, ok in live_actions:
         if not ok or not isinstance(action, dict) or action.get("do") != "draw":
             continue
         now = beats[beat].turn if 0 <= beat < len(beats) else 0
-        key = canon(action)
+        key = _canonical(action)
         turn = next((t for t in sorted(want, reverse=True) if t <= now and any(
             json.loads(k)["by"] == action.get("by") for k in want[t])), now)
         have.setdefault(turn, Counter())[key] += 1

@@ -20,7 +20,7 @@ from companion.engine.actions import action_from_json
 from companion.replay import start_game
 
 from .scene import Placement, Scene
-from .script import Beat, TableScript, _landing
+from .script import ANY_TIME, Beat, TableScript, _landing
 
 __all__ = ["PileScript"]
 
@@ -141,7 +141,7 @@ class PileScript(TableScript):
             return False
         for beat in reversed(self.beats):
             action = beat.action
-            if action is None or action.get("do") in ("penalty", "catch", "uno"):
+            if action is None or action.get("do") in ANY_TIME:
                 continue      # a phone's call shows nothing at the table
             return action.get("do") == "draw" and "count" in action
         return False

@@ -31,8 +31,8 @@ from companion.seating import Seating
 
 from .scene import Arm, Placement, Scene
 
-__all__ = ["Beat", "FrameStep", "TableScript", "GridScript", "ENGINE_EVENTS", "run_script", "RunResult",
-           "seating_for", "arm_at"]
+__all__ = ["Beat", "FrameStep", "TableScript", "GridScript", "ENGINE_EVENTS", "ANY_TIME", "run_script",
+           "RunResult", "seating_for", "arm_at"]
 
 
 def seating_for(seats) -> Seating:
@@ -41,6 +41,9 @@ def seating_for(seats) -> Seating:
     if all(s in ("north", "east", "south", "west") for s in seats):
         return Seating.of({s: s for s in seats})
     return Seating.around(list(seats))
+
+#: Actions a phone sends at any time, whoever is on turn: nothing shows them at the table.
+ANY_TIME = ("penalty", "catch", "uno")
 
 #: Bus events compared between the live run and the reference run.
 ENGINE_EVENTS = {
