@@ -16,9 +16,8 @@ most surely, since only the top card shows whole. Once the pile has been read, a
 on is found as what changed (:func:`vision.table_reader.locate_card`'s ``before``). What changed
 is not always the whole card: where the new card's print lies on the same print of the card
 below (blue on blue), nothing changed, and the outline found is short of a card; where the card
-below peeks out, the outline holds both and is too big. :func:`card_placements` gives the
-card sizes it should have, and :func:`likeliest_placement` then looks for the top card's
-outline by the chamfer match, as at the first sight of a pile.
+below peeks out, the outline holds both and is too big. :func:`likeliest_placement` then looks
+for the top card's outline by the chamfer match, as at the first sight of a pile.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ import numpy as np
 from vision.card_shape import order_quad
 from vision.geometry import CARD_MM
 
-__all__ = ["top_card", "top_card_candidates", "card_placements", "likeliest_placement", "is_stack", "STEP_DEG", "MOST_DEG",
+__all__ = ["top_card", "top_card_candidates", "likeliest_placement", "is_stack", "STEP_DEG", "MOST_DEG",
            "PLACEMENT_SLACK"]
 
 STEP_DEG = 3.0
@@ -42,41 +41,14 @@ RING_INSET_MM = 2.5
 SEARCH_PX_PER_MM = 1.4
 #: A blob is a stack when its area is this many cards' or more.
 STACK_AREA = 1.05
-#: An outline off a card's width or length by more than this share of it is no card's outline
-#: (:func:`card_placements`); within it, the outline is the card's.
+#: An outline short of a card's width or length by more than this share of it is no card's
+#: outline (:func:`likeliest_placement`); within it, the outline is the card's.
 PLACEMENT_SLACK = 0.04
 #: The turns searched for a thrown card's outline: this many degrees either way of the turn of
 #: what changed (a whole pile's first sight searches every turn).
 NEAR_DEG = 9.0
 #: An outline longer or wider than a card by more than this share holds the card below too.
 STACK_SLACK = 0.15
-
-
-def card_placements(quad, px_per_mm: float, slack: float = PLACEMENT_SLACK) -> list[np.ndarray]:
-    """Where a card may lie, card-sized, in the outline ``quad`` (corners as
-    :func:`~vision.card_shape.order_quad` gives them) found around what changed: the outline
-    itself when it is a card's size (within ``slack``: the only one), else a card-sized outline at each end of
-    every side that is off, turned as the outline is (a short outline: the card reaches past one
-    end of it; a long one: it lies at one end). The outline comes first."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    across, along = q[1] - q[0], q[2] - q[1]
-    rw, rh = float(np.linalg.norm(across)), float(np.linalg.norm(along))
-    cw, ch = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
-    if rw < 1.0 or rh < 1.0:
-        return [q]
-    u, v = across / rw, along / rh
-    shifts_u = [0.0] if abs(rw - cw) <= slack * cw else [-(rw - cw) / 2, (rw - cw) / 2]
-    shifts_v = [0.0] if abs(rh - ch) <= slack * ch else [-(rh - ch) / 2, (rh - ch) / 2]
-    if shifts_u == [0.0] and shifts_v == [0.0]:
-        return [q]
-    centre = q.mean(0)
-    out = [q]
-    for du in shifts_u:
-        for dv in shifts_v:
-            c = centre + du * u + dv * v
-            hu, hv = u * cw / 2, v * ch / 2
-            out.append(order_quad(np.array([c - hu - hv, c + hu - hv, c + hu + hv, c - hu + hv])))
-    return out
 
 
 def is_stack(patch: np.ndarray, px_per_mm: float, diff: float = 60.0) -> bool:
