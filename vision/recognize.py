@@ -499,7 +499,8 @@ class _Reads:
         sure = MASK_SURE if sure is None else sure
         if alone and self.coverage(quad, sure) >= INSIDE:
             return True
-        return any(k >= 1 for k, _ in enumerate(self._apart_inside(quad, sure)))
+        apart = self._apart_inside(quad, sure)
+        return next(apart, None) is not None and next(apart, None) is not None  # two of them
 
     def holds_cards(self, quad: np.ndarray) -> bool:
         """Whether ``quad`` holds two cards read with at least :data:`MASK_SURE`, apart from each
