@@ -93,6 +93,8 @@ class _Kept:
         for page in self.context.pages:
             if page is not self.first:
                 page.close()
+        if self.first.is_closed():   # (a test closed it: the context keeps a page of its own)
+            self.first = self._new_page()
         self.first.goto("about:blank")
         self.first_out = False
         self.context.clear_cookies()
