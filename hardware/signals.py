@@ -55,7 +55,6 @@ True
 from __future__ import annotations
 
 import logging
-import math
 import threading
 import time
 from collections import deque
@@ -69,7 +68,7 @@ from .errors import PinUnavailable
 from .patterns import (AMBER, CAMERA_BUSY, CAMERA_ENDED, CAMERA_LOST, CAMERA_MISSING, DARK_SIDE, DIM_GREEN, GREEN, LIGHT_SIDE, OFF, RED,
                        WIN_BLINK, colour_name, flash, full_colour, pulse)
 from .pinmap import SIDES, PinMap
-from .timeline import EPS, Loop, ManualClock, RealClock, Track
+from .timeline import EPS, Loop, RealClock, Track
 from .tunes import BUZZER_MID_TONE, BUZZER_OCTAVES, tune
 
 __all__ = ["Signals", "seat_sides"]

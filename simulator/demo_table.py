@@ -151,7 +151,7 @@ class DemoTable:
         return have
 
     def _scene(self):
-        from .scene import Arm, Scene
+        from .scene import Scene
 
         table = self.host.table
         job = self._job

@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
-from companion.cards import CLASSIC, parse_card
 from companion.decks import classic_deck
 from companion.engine.actions import action_from_json
 from companion.replay import start_game

@@ -142,7 +142,6 @@ def _corners(segs: np.ndarray, card_width: float):
     x = ends[i] + t[:, None] * ua
     return [(x[k], ua[k], ub[k], float(length[i[k]] - t[k]), float(length[j[k]] - s[k]))
             for k in np.nonzero(ok)[0]]
-    return out
 
 
 def partial_quads(image: np.ndarray, card_width: float, known=(), limit: int = 400) -> list[np.ndarray]:

@@ -36,17 +36,17 @@ from __future__ import annotations
 import logging
 import math
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Protocol
+from dataclasses import dataclass
+from typing import Callable, Iterable, Protocol
 
 import cv2
 import numpy as np
 
 from companion.cards import BACK, FACE_SETS
 from .geometry import (CARD_MM, REGION_NAMES, CalibrationFailed, Layout, LensModel, View,
-                       cell_name, detect_markers, follow_view, view_from_grid_cards,
+                       cell_name, follow_view, view_from_grid_cards,
                        view_from_markers)
-from companion.reading import (EMPTY, FLOOR, NO_PAWN, PawnReading, Reach, RegionReading,
+from companion.reading import (EMPTY, NO_PAWN, PawnReading, Reach, RegionReading,
                                TableReading, look_difference)
 
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
@@ -541,9 +541,8 @@ class TableReader:
     def _read_regions(self, frame: np.ndarray, names: list[str], cur: np.ndarray) -> list[str]:
         if not names:
             return []
-        patches, quads, kept = [], [], []
+        patches, kept = [], []
         wide: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # regions read from the wide patch
-        pawn_cell = self._pawn.cell if self._pawn.on_board else None
         for name in names:
             region = self.layout.regions[name]
             # the piles too: a card lying well off a pile's place (a messy pile, a card dropped

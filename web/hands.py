@@ -23,7 +23,7 @@ from flask import Blueprint, jsonify, request
 
 from companion.hand_reading import HandReadError, NoHandReader
 
-from .app import ApiError, _host, _require_table, post_guard
+from .app import ApiError, _host, post_guard
 from .auth import Phone
 
 __all__ = ["bp", "MAX_PHOTO_BYTES"]

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..bus import EventBus, Outbox
-from ..engine import Game
 from ..engine.actions import Action, Timeout, action_from_json
 from ..engine.errors import BadInput, RuleError, SetupError
 from ..engine.look import TableLook, WaitingFor

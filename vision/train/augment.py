@@ -135,7 +135,6 @@ def card_sample(rng, card: np.ndarray, textures, neighbours=None, out_size=(CARD
     v = np.array([-np.sin(ang), np.cos(ang)]) * ch / 2
     quad = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
     quad += rng.normal(0, cw * 0.04, (4, 2)).astype(np.float32)  # perspective
-    src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
     # neighbours under the card (touching / overlapping)
     if neighbours is not None and rng.random() < 0.35:
         for _ in range(int(rng.integers(1, 3))):
