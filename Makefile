@@ -10,17 +10,32 @@ ON_PI ?= $(shell test -e /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(ON_PI),--system-site-packages)
 EXTRAS := $(if $(ON_PI),,[test])
 
-.PHONY: install run test clean
+.PHONY: install run test lock clean
 
 install: $(STAMP)
 
 # The venv's own pip, not upgraded: any pip since 21.3 installs an editable pyproject, and the
-# upgrade was a tenth of a fresh clone's set-up.
+# upgrade was a tenth of a fresh clone's set-up. Off the Pi, the versions come from
+# requirements/test.lock, installed by several pips at once (scripts/install-venv.sh: one pip
+# spent the set-up on one core).
+LOCK := requirements/test.lock
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
-	$(BIN)/pip install --quiet -e '.$(EXTRAS)'
+	$(if $(ON_PI),$(BIN)/pip install --quiet -e '.$(EXTRAS)',sh scripts/install-venv.sh $(VENV) $(LOCK))
 	touch $(STAMP)
+
+# After changing a dependency in pyproject.toml: pip resolves the pins afresh in a scratch venv
+# and the lock takes every version it installed.
+lock:
+	rm -rf build/lock-venv
+	$(PYTHON) -m venv build/lock-venv
+	build/lock-venv/bin/pip install --quiet -e '.[test]'
+	mkdir -p requirements
+	{ echo "# Every distribution 'make test' installs, at one version each: made by 'make lock' from"; \
+	  echo "# pyproject.toml's pins, installed by scripts/install-venv.sh. Do not edit by hand."; \
+	  build/lock-venv/bin/pip freeze --exclude-editable; } > $(LOCK)
+	rm -rf build/lock-venv
 
 $(TEST_STAMP): $(STAMP)
 	$(if $(ON_PI),$(BIN)/pip install --quiet -e '.[test]')

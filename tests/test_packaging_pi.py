@@ -42,15 +42,80 @@ def test_make_install_on_a_pi_installs_only_what_runs_and_make_test_adds_the_too
     assert "-m venv --system-site-packages" in on_pi
     assert "pip install --quiet -e '.'" in on_pi and "[test]" not in on_pi
     assert "pip install --quiet -e '.[test]'" in make("test", "ON_PI=1")
-    # this machine (no Pi): everything at once, as before
+    # this machine (no Pi): everything, the test tools too, at the lock's versions
     here = make("install", "ON_PI=")
-    assert "pip install --quiet -e '.[test]'" in here and "--system-site-packages" not in here
+    assert "sh scripts/install-venv.sh .venv requirements/test.lock" in here
+    assert "--system-site-packages" not in here
 
 
-def test_no_doc_claims_hardware_pwm_that_lgpio_never_uses():
-    # gpiozero's lgpio backend (the Pi 5's) drives every pin with software PWM
-    texts = {p: p.read_text() for p in [*ROOT.glob("docs/*.md"), ROOT / "README.md",
-                                         *ROOT.glob("hardware/*.py")]}
-    for path, text in texts.items():
-        for claim in ("can do PWM", "PWM-capable", "hardware PWM pin", "a PWM pin"):
-            assert claim not in text, f"{path.name}: {claim!r}"
+def _pins(lines) -> dict[str, str]:
+    """``name==version`` requirements by normalised name (PEP 503)."""
+    out = {}
+    for line in lines:
+        name, sep, version = line.partition("==")
+        assert sep and version.strip(), f"not an exact pin: {line!r}"
+        out[re.sub(r"[-_.]+", "-", name.strip()).lower()] = version.strip()
+    return out
+
+
+LOCK = ROOT / "requirements" / "test.lock"
+
+
+def test_the_lock_pins_every_line_once_and_agrees_with_pyproject():
+    lines = [ln for ln in LOCK.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    locked = _pins(lines)
+    assert len(locked) == len(lines), "a distribution is locked twice"
+    wanted = _pins([*PYPROJECT["project"]["dependencies"],
+                    *PYPROJECT["project"]["optional-dependencies"]["test"]])
+    assert {name: locked.get(name) for name in wanted} == wanted, "run 'make lock'"
+
+
+def _fake_pip(venv: Path, check_says: str = "", fail_on: str = "") -> Path:
+    """A venv whose pip logs each call (an ``-r`` file by its lines), fails an install of a file
+    holding ``fail_on``, and fails ``pip check`` with ``check_says`` when given."""
+    (venv / "bin").mkdir(parents=True)
+    log = venv / "calls"
+    pip = venv / "bin" / "pip"
+    pip.write_text(f"""#!/bin/sh
+if [ "$1" = check ]; then [ -z '{check_says}' ] && exit 0; echo '{check_says}'; exit 1; fi
+if [ "$4" = -r ]; then echo "lines: $(tr '\\n' ' ' < "$5")" >> {log}
+    [ -n '{fail_on}' ] && grep -q '{fail_on}' "$5" && exit 1
+else echo "$*" >> {log}; fi
+exit 0
+""")
+    pip.chmod(0o755)
+    return log
+
+
+def _install(venv: Path, lock_text: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    lock = tmp_path / "test.lock"
+    lock.write_text(lock_text)
+    return subprocess.run(["sh", str(ROOT / "scripts" / "install-venv.sh"), str(venv), str(lock)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="no POSIX shell")
+def test_the_installer_shares_the_lock_between_pips_and_builds_the_editable_once(tmp_path):
+    log = _fake_pip(tmp_path / "venv")
+    done = _install(tmp_path / "venv", "# comment\n\nnumpy==2.4.6\nflask==3.1.3\nsegno==1.6.6\n",
+                    tmp_path)
+    assert done.returncode == 0, done.stderr
+    # round robin over the pinned lines (the comment and the blank line left out)
+    assert sorted(log.read_text().splitlines()) == [
+        "install --quiet --no-deps -e .", "lines: flask==3.1.3 ", "lines: numpy==2.4.6 segno==1.6.6 "]
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="no POSIX shell")
+def test_the_installer_refuses_a_lock_that_does_not_match_pyproject(tmp_path):
+    said = "uno-companion 0.1.0 has requirement numpy==2.4.6, but you have numpy 2.0.0."
+    _fake_pip(tmp_path / "venv", check_says=said)
+    done = _install(tmp_path / "venv", "numpy==2.0.0\nflask==3.1.3\n", tmp_path)
+    assert done.returncode == 1
+    assert said in done.stderr and "run 'make lock'" in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="no POSIX shell")
+def test_the_installer_fails_when_a_pip_fails(tmp_path):
+    _fake_pip(tmp_path / "venv", fail_on="nosuch")
+    done = _install(tmp_path / "venv", "nosuch==1.0\nflask==3.1.3\n", tmp_path)
+    assert done.returncode == 1 and "a pip failed" in done.stderr
