@@ -294,9 +294,12 @@ class CardReader:
         # (not by cover alone: an outline of the group that a card read surely covers may be the
         # same card read better, which a group's weak largest outline needs: a red 6 of a sample
         # table read as a red 1 without it)
+        # (by cover alone where the largest outline reads ``none``: an outline the cards read
+        # surely cover is no card of its own, and none of them was read as one)
         rest = [quads[k] for i in read
                 if self._card(probs[i]) < CARD_SURE and probs[i][self.none_index] < REST_UNLESS_NONE
-                for k in groups[i][1:] if not reads.covered(quads[k], alone=False)]
+                for k in groups[i][1:]
+                if not reads.covered(quads[k], alone=self._is_none(probs[i]))]
         return cands + self._candidates(rest, reads.probs(rest), None)
 
     def _label_index(self, p) -> int:
@@ -308,6 +311,10 @@ class CardReader:
         """The probability of the most likely card label."""
         i = self.none_index  # (slices: np.delete copies, and this is asked a few hundred times a photo)
         return float(max(p[:i].max(initial=0.0), p[i + 1:].max(initial=0.0)))
+
+    def _is_none(self, p) -> bool:
+        """Whether a read outline's most likely label is ``none``."""
+        return float(p[self.none_index]) >= self._card(p)
 
     def _covers(self, p) -> bool:
         """Whether a read outline (its probabilities, or None: not read) is surely a card."""
