@@ -281,7 +281,8 @@ class CardReader:
                     probs[i] = row
         # the outlines far bigger than a card and the whole frame, last: read where the cards
         # read do not explain them
-        late_read = [i for i in sorted(late) if not reads.holds_cards(firsts[i])]
+        late_read = [i for i in sorted(late) if not reads.holds_cards(firsts[i])
+                     and reads.coverage(firsts[i]) < INSIDE]
         extra = [whole] if whole is not None and not reads.holds_cards(whole) else []
         p = reads.probs([firsts[i] for i in late_read] + extra)
         for i, row in zip(late_read, p):
