@@ -297,11 +297,22 @@ class CardReader:
         # table read as a red 1 without it)
         # (by cover alone where the largest outline reads ``none``: an outline the cards read
         # surely cover is no card of its own, and none of them was read as one)
-        rest = [quads[k] for i in read
-                if self._card(probs[i]) < CARD_SURE and probs[i][self.none_index] < REST_UNLESS_NONE
-                for k in groups[i][1:]
-                if not reads.covered(quads[k], alone=self._is_none(probs[i]))]
-        return cands + self._candidates(rest, reads.probs(rest), None)
+        # (one outline of each such group at a time, largest first: the rest of a group is
+        # settled, like its largest outline, by an outline read as surely a card, CARD_SURE)
+        rest = [([quads[k] for k in groups[i][1:]], self._is_none(probs[i])) for i in read
+                if self._card(probs[i]) < CARD_SURE and probs[i][self.none_index] < REST_UNLESS_NONE]
+        while rest:
+            batch, left = [], []
+            for outlines, alone in rest:
+                outlines = [q for q in outlines if not reads.covered(q, alone=alone)]
+                if outlines:
+                    batch.append(outlines[0])
+                    left.append((outlines[1:], alone))
+            rows = reads.probs(batch)
+            cands += self._candidates(batch, rows, None)
+            rest = [(outlines, alone) for (outlines, alone), row in zip(left, rows)
+                    if outlines and self._card(row) < CARD_SURE]
+        return cands
 
     def _label_index(self, p) -> int:
         """The index of the most likely card label (``none`` left out)."""
