@@ -475,7 +475,8 @@ class _Reads:
         self.scale = min(1.0, COVER_MASK / max(H, W))
         shape = (max(1, round(H * self.scale)), max(1, round(W * self.scale)))
         self.masks = {sure: np.zeros(shape, np.uint8) for sure in (MASK_SURE, SURE)}
-        self.cards: list[tuple[np.ndarray, float, int]] = []   # (outline, card probability, label) read surely
+        # (outline, card probability, label, its centre's x and y, its area) of the cards read surely
+        self.cards: list[tuple[np.ndarray, float, int, float, float, float]] = []
 
     def probs(self, quads: list[np.ndarray]) -> np.ndarray:
         """Each quad's probabilities, in order (those not read before are read in one batch)."""
@@ -490,7 +491,10 @@ class _Reads:
                     if card >= sure:
                         cv2.fillConvexPoly(mask, self._points(q), 1, cv2.LINE_8, _SHIFT)
                 if card >= min(self.masks):
-                    self.cards.append((np.asarray(q, np.float32), card, self.reader._label_index(row)))
+                    c = np.asarray(q, np.float32)
+                    cx, cy = c.mean(0).tolist()
+                    self.cards.append((c, card, self.reader._label_index(row), cx, cy,
+                                       abs(cv2.contourArea(c))))
         return np.array([self._probs[k] for k in keys]).reshape(len(quads), len(self.reader.classes))
 
     def coverage(self, quad: np.ndarray, sure: float | None = None) -> float:
@@ -536,13 +540,13 @@ class _Reads:
         """(outline, label) of the cards read with at least ``sure`` that lie inside ``quad``
         (:data:`INSIDE` of their area), each apart (:data:`APART`) from those yielded before."""
         q = np.asarray(quad, np.float32)
-        lo, hi, area = q.min(0), q.max(0), abs(cv2.contourArea(q))
+        (x0, y0), (x1, y1), area = q.min(0).tolist(), q.max(0).tolist(), abs(cv2.contourArea(q))
         inside: list[np.ndarray] = []
-        for c, card, label in self.cards:
+        for c, card, label, cx, cy, c_area in self.cards:
             if card < sure:
                 continue
-            centre = c.mean(0)  # (a card inside has its centre inside the box: a cheap test first)
-            if (lo <= centre).all() and (centre <= hi).all() and abs(cv2.contourArea(c)) < area \
+            # (a card inside has its centre inside the box: a cheap test first, on plain floats)
+            if x0 <= cx <= x1 and y0 <= cy <= y1 and c_area < area \
                     and _overlap(c, q) >= INSIDE and all(_overlap(c, k) < APART for k in inside):
                 inside.append(c)
                 yield c, label
