@@ -8,11 +8,13 @@
   canonical portrait card, balances its colour against its own white and black print
   (:mod:`vision.color`) and classifies them in batches with the small ONNX model run by OpenCV's
   dnn module: first the largest of each group of near-identical outlines, then the rest of the
-  groups whose largest is not surely a card (:data:`GROUP_IOU`), except where the cards read
-  surely explain them (:data:`MASK_SURE`) or the largest is surely no card
-  (:data:`REST_UNLESS_NONE`); an outline met twice is read once. Outlines that hold several
-  cards (a blob of touching cards, a table region: :data:`DEFER_AREA`) and the whole frame are
-  read last, and only where two cards read surely inside them do not explain them. Outlines
+  groups whose largest is not surely a card (:data:`GROUP_IOU`), one outline of a group at a
+  time until one is surely a card, except where the cards read surely explain them
+  (:data:`MASK_SURE`; where the largest reads ``none``, also where they cover it) or the largest
+  is surely no card (:data:`REST_UNLESS_NONE`); an outline met twice is read once. Outlines
+  that hold several cards (a blob of touching cards, a table region: :data:`DEFER_AREA`) and
+  the whole frame are read last, and only where two cards read surely inside them do not
+  explain them (nor, for a blob, where they cover it). Outlines
   the model calls ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the
   card) are dropped; overlapping outlines of one card are merged.
 * :meth:`CardReader.classify` reads one already rectified card (e.g. a grid cell).
@@ -251,13 +253,17 @@ class CardReader:
         inside has been read, and not at all inside a card read surely (:data:`COVER_SURE`); the
         rest of a group only when its largest outline is not surely a card (:data:`CARD_SURE`).
         Nor is the rest of a group read where the cards read surely explain it
-        (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards), nor
-        where its largest outline is surely no card (:data:`REST_UNLESS_NONE`). The groups that
-        may hold several cards (:func:`_blobs`, given the photo's typical ``card_area``) and the
-        whole frame are read last, where :meth:`_Reads.holds_cards` finds they do not hold two
-        cards read surely. On the photo benchmark's tables of 15 real cards this reads about 37
-        outlines a table (46 before the blobs and the whole frame were left for last, 90 on
-        average before issue #18)."""
+        (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards; where
+        its largest outline reads ``none``, also the cards covering :data:`INSIDE` of it
+        together), nor where its largest outline is surely no card (:data:`REST_UNLESS_NONE`);
+        it is read one outline at a time, largest first, until one reads surely as a card
+        (:data:`CARD_SURE`). The groups that may hold several cards (:func:`_blobs`, given the
+        photo's typical ``card_area``) and the whole frame are read last, where
+        :meth:`_Reads.holds_cards` finds they do not hold two cards read surely (and, for the
+        groups, where the cards read surely do not cover :data:`INSIDE` of them). On the photo
+        benchmark's four tables of 15 real cards this reads about 30 outlines a table (34 before
+        the fourth round of issue #18, 46 before the blobs and the whole frame were left for
+        last, 90 on average before issue #18)."""
         groups = _groups(quads, GROUP_IOU)
         firsts = [quads[g[0]] for g in groups]
         holders = _holders(firsts, INSIDE)
