@@ -58,3 +58,15 @@ def test_the_rest_of_a_group_is_read_one_outline_at_a_time_until_one_is_surely_a
         assert reader.seen[:2] == [(10.0, 10.0), (11.0, 11.0)]  # the largest of the rest first
         assert ((12.0, 12.0) in reader.seen) == third_read, twin_row
         assert len(cands) == 2 + third_read  # every outline read is a candidate
+
+
+def test_an_outline_mostly_inside_a_sure_card_is_not_read():
+    """An outline 85 % inside a card read surely is that card's outline again, a little off; one
+    only 70 % inside it may be a neighbour's and is read."""
+    card = quad(10, 10, 100, 155)
+    for x, read in ((25.0, False), (40.0, True)):
+        other = quad(x, 20, 100, 140)
+        reader, reads = _reads({(10.0, 10.0): RED, (x, 20.0): BLUE})
+        reader._grouped_candidates(reads, [card, other], None)
+        assert reader.seen[0] == (10.0, 10.0)
+        assert ((x, 20.0) in reader.seen) == read, x
