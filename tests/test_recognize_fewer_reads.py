@@ -1,7 +1,8 @@
 """Whole-photo reading (vision.recognize) skips outlines the cards read surely explain, in the
 fourth round of issue #18: the rest of a group whose largest outline reads ``none`` where the
-cards cover it, a blob the cards cover, and the rest of a group once one of its outlines reads
-surely as a card. Each rule both ways, on a stub reader (no model)."""
+cards cover it, a blob the cards cover, the rest of a group once one of its outlines reads
+surely as a card, an outline 0.8 inside a card read surely (HOLD_INSIDE), and an outline inside
+a card read with 0.8 (COVER_SURE). Each rule both ways, on a stub reader (no model)."""
 
 import numpy as np
 
@@ -70,3 +71,11 @@ def test_an_outline_mostly_inside_a_sure_card_is_not_read():
         reader._grouped_candidates(reads, [card, other], None)
         assert reader.seen[0] == (10.0, 10.0)
         assert ((x, 20.0) in reader.seen) == read, x
+
+
+def test_an_outline_inside_a_card_read_with_0_8_is_not_read():
+    card, field = quad(10, 10, 100, 155), quad(20, 25, 80, 125)
+    for card_row, field_read in (([0.15, 0.82, 0.03], False), ([0.25, 0.72, 0.03], True)):
+        reader, reads = _reads({(10.0, 10.0): card_row, (20.0, 25.0): RED})
+        reader._grouped_candidates(reads, [card, field], None)
+        assert ((20.0, 25.0) in reader.seen) == field_read, card_row
