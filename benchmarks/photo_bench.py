@@ -1,7 +1,7 @@
 """Speed of whole-photo card reading (``companion recognize``) as a ratio to a detector's forward
 pass timed in the same run (:mod:`benchmarks.reference`: YOLOv8n's architecture at 640, cv2.dnn).
 
-    nice -n 10 .venv/bin/python benchmarks/photo_bench.py [--rounds 7] [--threads 1] [--json OUT.json]
+    nice -n 10 .venv/bin/python benchmarks/photo_bench.py [--rounds 7] [--threads 1] [--only TEXT] [--json OUT.json]
 
 The machine it runs on is shared and its wall-clock timings swing by a quarter even when it is
 quiet, so the ratio is made robust three ways:
@@ -149,6 +149,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds per set (each reads every photo)")
     ap.add_argument("--threads", type=int, default=1, help="OpenCV's threads (both the reader and the reference)")
     ap.add_argument("--real-photos", type=int, default=12, help="held-out photos per source folder")
+    ap.add_argument("--only", help="time only the sets whose name holds this text (e.g. 'crops 1920')")
     ap.add_argument("--json", help="also write the results to this file")
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
@@ -171,6 +172,8 @@ def main(argv=None) -> int:
     except DataMissing as e:
         notes.append(f"real photos not timed: {e}")
         print(notes[-1], file=sys.stderr)
+    if args.only:
+        sets = [(name, photos) for name, photos in sets if args.only in name]
     results = []
     for name, photos in sets:
         res = time_set(name, photos, reader, ref, args.rounds)
