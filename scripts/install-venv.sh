@@ -7,15 +7,18 @@
 # LOCK (requirements/test.lock, made by `make lock`) names every distribution the test extras
 # pull in, each at one exact version, so no pip has to resolve anything: each installs its share
 # of the lines with --no-deps, and one more builds the editable install. A single pip spends a
-# fresh clone's set-up (about 20 s on two cores) one core at a time: reading the index, unpacking
-# wheels, compiling bytecode. STREAMS (default 2) pips share the lines, round robin.
+# fresh clone's set-up one step at a time: reading the index, unpacking wheels, compiling
+# bytecode, building the editable wheel. STREAMS (default 3) pips share the lines, round robin:
+# on the 2-core development machine (2026-12-01, a torture benchmark running at nice 10) one pip
+# for everything took 24.4-24.6 s, two and the editable 15-20 s, three 10.3-13.3 s, four or six
+# no less.
 #
 # `pip check` then proves the lock whole: a pin in pyproject.toml that the lock does not match
 # (a version bumped without `make lock`) fails here, with the command that mends it.
 set -eu
 venv=$1
 lock=$2
-streams=${3:-2}
+streams=${3:-3}
 pip="$venv/bin/pip"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

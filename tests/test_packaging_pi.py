@@ -97,12 +97,13 @@ def _install(venv: Path, lock_text: str, tmp_path: Path) -> subprocess.Completed
 @pytest.mark.skipif(shutil.which("sh") is None, reason="no POSIX shell")
 def test_the_installer_shares_the_lock_between_pips_and_builds_the_editable_once(tmp_path):
     log = _fake_pip(tmp_path / "venv")
-    done = _install(tmp_path / "venv", "# comment\n\nnumpy==2.4.6\nflask==3.1.3\nsegno==1.6.6\n",
-                    tmp_path)
+    done = _install(tmp_path / "venv", "# comment\n\nnumpy==2.4.6\nflask==3.1.3\nsegno==1.6.6\n"
+                    "click==8.5.1\n", tmp_path)
     assert done.returncode == 0, done.stderr
-    # round robin over the pinned lines (the comment and the blank line left out)
+    # three pips, round robin over the pinned lines (the comment and the blank line left out)
     assert sorted(log.read_text().splitlines()) == [
-        "install --quiet --no-deps -e .", "lines: flask==3.1.3 ", "lines: numpy==2.4.6 segno==1.6.6 "]
+        "install --quiet --no-deps -e .", "lines: flask==3.1.3 ", "lines: numpy==2.4.6 click==8.5.1 ",
+        "lines: segno==1.6.6 "]
 
 
 @pytest.mark.skipif(shutil.which("sh") is None, reason="no POSIX shell")
