@@ -229,3 +229,22 @@ def test_the_cell_the_pawn_stepped_off_reading_no_card_is_not_asked_about():
     table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
     decisions = referee.on_reading(reading(GRID, seq=2, changed=("cell-3-3",), probs={"cell-3-3": off}))
     assert decisions and decisions[0].region == "cell-3-3"
+
+
+def test_a_card_read_no_likelier_than_no_card_is_asked_not_committed():
+    """(no-taps, real faces, grid seed 12: north's yellow-5 on yellow-1 read yellow-2 at 0.40
+    beside "empty" at 0.36, every reading after it the same; yellow-2 was 8.8 times likelier
+    than the yellow-1 it covered and no legal rival came near, so it was committed: a play
+    nobody made, then a false illegal call and three missed plays)"""
+    weak = {"green-9": 0.399, "empty": 0.362, "green-4": 0.045, "green-6": 0.026}
+    table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+    _feed(table, referee, reading(GRID, seq=2, changed=("cell-2-3",), probs={"cell-2-3": weak}))
+    assert table.state_json()["grid"][2][3] == "green-4" and referee.stats["commits"] == 0
+    assert referee.question is not None and referee.question.region == "cell-2-3"
+    assert any(c.action is not None and c.action.to_json().get("card") == "green-9"
+               for c in referee.question.choices)
+    # the same card read well clear of "no card" is the play, committed at once
+    table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+    _feed(table, referee, reading(GRID, seq=2, changed=("cell-2-3",),
+                                  probs={"cell-2-3": {**weak, "empty": 0.1}}))
+    assert table.state_json()["grid"][2][3] == "green-9" and referee.question is None

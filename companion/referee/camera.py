@@ -283,7 +283,10 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         got = reading.region(region) if region != "pawn" else None
         # the legal action must also be about as likely as what was read best (which may be an
         # illegal card): a legal card at 1 % beside an illegal one at 94 % is no legal play
-        plausible = got is None or math.log(got.p(_label_of(best.action))) >= math.log(got.confidence) - margin / 2
+        # and likelier than "no card" by as much (a card and no card at even odds is no read)
+        plausible = got is None or (
+            math.log(got.p(_label_of(best.action))) >= math.log(got.confidence) - margin / 2
+            and math.log(got.p(_label_of(best.action))) >= math.log(_no_card(got)) + margin / 2)
         if best.gain >= commit_gain and best.gain - second >= margin and plausible:
             return Decision(DecisionKind.COMMIT, region, best.action, reason=Reason.CLEAR,
                             read=diffs[region], gain=best.gain)
@@ -329,6 +332,15 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     if read_action is not None and not any(_same(a, read_action) for a in choices):
         choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
+
+
+def _no_card(got) -> float:
+    """How likely the read says the region shows no card (a hand, a shadow, a face the reader
+    cannot name): a play read there must be about as much likelier than that as it must be
+    than the best read (:func:`decide`'s ``plausible``). (The torture's real-faced yellow-5
+    read yellow-2 at 0.40 beside "empty" at 0.36, on a cell holding yellow-1, was committed as
+    yellow-2: a card and no card at even odds is no read of either.)"""
+    return max(got.p(label) for label in _NOT_A_CARD)
 
 
 def _clear(got) -> bool:
