@@ -248,3 +248,22 @@ def test_a_card_read_no_likelier_than_no_card_is_asked_not_committed():
     _feed(table, referee, reading(GRID, seq=2, changed=("cell-2-3",),
                                   probs={"cell-2-3": {**weak, "empty": 0.1}}))
     assert table.state_json()["grid"][2][3] == "green-9" and referee.question is None
+
+
+def test_several_changes_offer_each_card_a_blurred_region_reads_about_as_likely():
+    """(motion blur, grid seed 3, art faces: north's red-8 read red-0 at 0.39, red-5 at 0.28 and
+    red-8 at 0.24 came in the same reading as south's next card; "which came first?" offered
+    red-0 alone for that cell, was answered "misread", and both plays were missed)"""
+    def asked(cell_read):
+        table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+        _feed(table, referee, reading(GRID, seq=2, changed=("cell-1-3", "cell-2-3"),
+                                      probs={"cell-2-3": cell_read, "cell-1-3": {"blue-9": 0.99}}))
+        q = referee.question
+        assert q is not None and q.kind.value == "several"
+        return [c.action.to_json()["card"] for c in q.choices
+                if c.action is not None and c.action.to_json().get("cell") == [2, 3]]
+
+    assert sorted(asked({"green-0": 0.39, "green-5": 0.28, "green-8": 0.24})) == [
+        "green-0", "green-5", "green-8"]
+    # a region read clearly offers its card alone
+    assert asked({"green-8": 0.97, "green-0": 0.01}) == ["green-8"]
