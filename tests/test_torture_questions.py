@@ -267,3 +267,29 @@ def test_several_changes_offer_each_card_a_blurred_region_reads_about_as_likely(
         "green-0", "green-5", "green-8"]
     # a region read clearly offers its card alone
     assert asked({"green-8": 0.97, "green-0": 0.01}) == ["green-8"]
+
+
+def test_a_read_no_hand_touched_that_still_gives_the_card_there_is_not_asked():
+    """(motion blur, grid seed 2, art faces: a cell holding red-2, re-read as the smear turned,
+    read red-3 at 0.37 and red-2 at 0.28 with the arms seen elsewhere: asked four times,
+    "misread" each time -- 4 of the run's 10 questions)"""
+    blurred = {"blue-3": 0.37, "blue-4": 0.28, "empty": 0.07}
+
+    def asked(arms, read=blurred):
+        table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+        rd = reading(GRID, seq=2, changed=("cell-1-3",), probs={"cell-1-3": read})
+        _feed(table, referee, dataclasses.replace(rd, reaches=arms))
+        return table, referee
+
+    table, referee = asked((Reach("north", ("cell-4-0",), 0),))
+    assert referee.question is None and referee.stats["questions"] == 0
+    assert table.state_json()["grid"][1][3] == "blue-4"
+    # an arm over it: a card may have been put there -- asked
+    _, referee = asked((Reach("north", ("cell-1-3",), 0),))
+    assert referee.question is not None and referee.question.region == "cell-1-3"
+    # no arms seen at all: asked (the arm may have been missed)
+    _, referee = asked(())
+    assert referee.question is not None and referee.question.region == "cell-1-3"
+    # a read that clearly shows another card, arms elsewhere: still looked at (committed)
+    table, referee = asked((Reach("north", ("cell-4-0",), 0),), {"blue-3": 0.95, "blue-4": 0.01})
+    assert table.state_json()["grid"][1][3] == "blue-3"

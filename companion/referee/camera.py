@@ -792,6 +792,12 @@ class CameraReferee:
                 # from it; it is looked at again when it changes again
                 self._actionable -= spilled
                 diffs = {r: v for r, v in diffs.items() if r not in spilled}
+            untouched = self._untouched(diffs, expected) if self._question is None else set()
+            if untouched:
+                # no hand went there: a smear or the light changed the read, not a card; it is
+                # looked at again when it changes again
+                self._actionable -= untouched
+                diffs = {r: v for r, v in diffs.items() if r not in untouched}
             wait = self._colour_wait
             if wait is not None and len(wait) > 5:  # a wild on a wild, awaited from the phone
                 if waiting != wait[5]:  # the phone played it: the region is explained
@@ -1312,6 +1318,28 @@ class CameraReferee:
         elif isinstance(action, Draw) and action.count == 1:
             self.stats["draws-seen"] += 1
         return answer.ok
+
+    def _untouched(self, diffs: dict[str, str], expected: Expected) -> set[str]:
+        """Regions that differ from the state but that no hand touched: the reading saw arms,
+        none of the arms not yet accounted for went over the region, and its read still gives
+        the card the state has there within the margin of its likeliest label (nothing happened
+        explains it about as well as anything). A card is put down by a hand: such a read is
+        the light or a smear (motion blur: a red-2 read red-3 at 0.37 and red-2 at 0.28 was
+        asked about four times with arms elsewhere, "misread" each time). A read that clearly
+        shows another card is still looked at (an arm may have been missed), and so is every
+        region of a reading with no arms at all."""
+        reading = self._reading
+        if not getattr(reading, "reaches", ()):
+            return set()
+        out = set()
+        for region in diffs:
+            if region == "pawn" or any(over(a, region) for a in self._reaches):
+                continue
+            got = reading.region(region)
+            want = expected.labels.get(region, EMPTY)
+            if got is not None and math.log(got.confidence) - math.log(got.p(want)) < self.margin:
+                out.add(region)
+        return out
 
     def _same_face_play(self, waiting: WaitingFor, expected: Expected,
                         legal: Iterable[Action] = (), left_out: set[str] = frozenset()
