@@ -293,3 +293,23 @@ def test_a_read_no_hand_touched_that_still_gives_the_card_there_is_not_asked():
     # a read that clearly shows another card, arms elsewhere: still looked at (committed)
     table, referee = asked((Reach("north", ("cell-4-0",), 0),), {"blue-3": 0.95, "blue-4": 0.01})
     assert table.state_json()["grid"][1][3] == "blue-3"
+
+
+def test_no_card_read_surely_where_a_card_lies_is_not_asked_about():
+    """(dim light, classic seed 1, real faces: a wild's black face on the discard pile read "no
+    card" at 0.93, every card at 0.011 or less, with no arms seen: asked which card was played,
+    answered "misread". A card never leaves the grid or the pile but by a change the state
+    knows.)"""
+    def fed(read, seq=2, table_referee=None):
+        table, referee = table_referee or _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+        _feed(table, referee, reading(GRID, seq=seq, changed=("cell-1-3",), probs={"cell-1-3": read}))
+        return table, referee
+
+    table, referee = fed({"empty": 0.93, "blue-3": 0.011, "blue-7": 0.006})
+    assert referee.question is None and referee.stats["questions"] == 0
+    # the card put on it later is a change: looked at (committed)
+    fed({"blue-3": 0.97, "blue-4": 0.01}, seq=3, table_referee=(table, referee))
+    assert table.state_json()["grid"][1][3] == "blue-3"
+    # "no card" with a card read about as likely: asked
+    _, referee = fed({"empty": 0.5, "blue-3": 0.2, "blue-7": 0.1})
+    assert referee.question is not None and referee.question.region == "cell-1-3"

@@ -343,6 +343,23 @@ def _no_card(got) -> float:
     return max(got.p(label) for label in _NOT_A_CARD)
 
 
+def _bare(diffs: dict[str, str], expected: Expected, reading, margin: float) -> set[str]:
+    """Regions where a card lies that read "no card" well above any card (by the margin): a
+    card never leaves a grid cell or the discard pile but by a change the state knows (a new
+    layout, a card taken back), so no play shows there; the light hid the card (in dim light a
+    wild's black face on the pile read "no card" at 0.93 and was asked about, "misread"). What
+    covers it, once lifted, shows the card again; a card put on it is a change."""
+    out = set()
+    for region, label in diffs.items():
+        if region == "pawn" or label not in _NOT_A_CARD or expected.labels.get(region, EMPTY) in _NOT_A_CARD:
+            continue
+        got = reading.region(region)
+        cards = [p for name, p in got.probs if name not in _NOT_A_CARD]
+        if math.log(got.confidence) - math.log(max(cards, default=FLOOR)) >= margin:
+            out.add(region)
+    return out
+
+
 def _clear(got) -> bool:
     """A region read clearly enough to call on or ask about at once."""
     return got is not None and got.agreed and got.confidence >= NAMED_CONFIDENCE
@@ -792,10 +809,12 @@ class CameraReferee:
                 # from it; it is looked at again when it changes again
                 self._actionable -= spilled
                 diffs = {r: v for r, v in diffs.items() if r not in spilled}
-            untouched = self._untouched(diffs, expected) if self._question is None else set()
+            untouched = self._untouched(diffs, expected) | _bare(diffs, expected, self._reading,
+                                                                 self.margin) \
+                if self._question is None else set()
             if untouched:
-                # no hand went there: a smear or the light changed the read, not a card; it is
-                # looked at again when it changes again
+                # no hand went there, or no card shows where one lies: the light or a smear
+                # changed the read, not a card; it is looked at again when it changes again
                 self._actionable -= untouched
                 diffs = {r: v for r, v in diffs.items() if r not in untouched}
             wait = self._colour_wait
