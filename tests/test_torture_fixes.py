@@ -254,6 +254,53 @@ def test_the_card_beneath_one_taken_back_from_an_askew_pile_is_read_whole():
     assert [r.discard.label for r in readings][1:] == ["yellow-7", "red-3"]
 
 
+def test_a_card_thrown_a_little_off_on_the_pile_is_read_from_its_own_outline():
+    # torture askew flip seed 3 (art and real faces): ben's pink-8 (illegal) thrown askew on
+    # purple-1; the outline of what changed held the card below too and read "no card" at 0.22
+    # (pink-8 at 0.26): asked with legal cards only, answered "misread", the illegal play was
+    # missed, then ann's pink-1 was missed and cai's draw called "not your turn"
+    from simulator.pile_script import PileScript
+    from simulator.render import SyntheticTable
+    from vision.table_reader import TableReader
+
+    steps = [s for s in PileScript(12, game="flip", seed=3, askew=(15.0, 25.0)).frames()
+             if not s.scene.arms]
+    laid = next(s.scene for s in steps if s.scene.discard and s.scene.discard[-1].label == "pink-8")
+    ready = next(s.scene for s in reversed(steps) if s.beat < 10 and s.scene.discard[-1].label == "purple-1")
+    renderer = SyntheticTable(1280, 720, seed=3)
+    reader = TableReader("flip", view=renderer.view, layout=renderer.layout)
+    frames = [renderer.render(ready)] * 6 + [renderer.render(laid)] * 8
+    readings = [r for n, f in enumerate(frames) if (r := reader.process(f, t=n / 30).reading)]
+    assert [r.discard.label for r in readings] == ["purple-1", "pink-8"]
+    assert readings[-1].discard.confidence > 0.9
+
+
+@pytest.mark.slow
+def test_a_card_dropped_askew_on_a_grid_card_of_its_colour_is_read_from_its_own_outline():
+    # torture askew grid seed 2 (art faces): south's red-reverse dropped askew on red-6 read
+    # red-1 at 0.59 (red-reverse at 0.01): asked with red-1, red-draw-two and red-7, answered
+    # "misread"; the play was missed, and north's next play was taken for south's out of turn.
+    # (About 3.5 CPU-seconds: the askew grid's first look reads many stacks weakly.)
+    from simulator.render import SyntheticTable
+    from simulator.script import GridScript
+    from vision.table_reader import TableReader
+
+    steps = [s for s in GridScript(12, seed=2, askew=(15.0, 25.0)).frames() if not s.scene.arms]
+    cell = 3 * 5 + 1
+
+    def top(scene):
+        return scene.grid[cell][-1].label if scene.grid[cell] else None
+
+    after = next(s.scene for s in steps if top(s.scene) == "red-reverse")
+    before = next(s.scene for s in reversed(steps) if top(s.scene) == "red-6")
+    renderer = SyntheticTable(1280, 720, seed=2)
+    reader = TableReader("grid", view=renderer.view, layout=renderer.layout)
+    frames = [renderer.render(before)] * 10 + [renderer.render(after)] * 8
+    readings = [r for n, f in enumerate(frames) if (r := reader.process(f, t=n / 30).reading)]
+    assert readings[-1].region("cell-3-1").label == "red-reverse"
+    assert readings[-1].region("cell-3-1").confidence > 0.9
+
+
 # --- motion blur: a smear that turns is the camera's, no hand's ------------------------------------
 
 @pytest.mark.slow

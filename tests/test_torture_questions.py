@@ -229,3 +229,87 @@ def test_the_cell_the_pawn_stepped_off_reading_no_card_is_not_asked_about():
     table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
     decisions = referee.on_reading(reading(GRID, seq=2, changed=("cell-3-3",), probs={"cell-3-3": off}))
     assert decisions and decisions[0].region == "cell-3-3"
+
+
+def test_a_card_read_no_likelier_than_no_card_is_asked_not_committed():
+    """(no-taps, real faces, grid seed 12: north's yellow-5 on yellow-1 read yellow-2 at 0.40
+    beside "empty" at 0.36, every reading after it the same; yellow-2 was 8.8 times likelier
+    than the yellow-1 it covered and no legal rival came near, so it was committed: a play
+    nobody made, then a false illegal call and three missed plays)"""
+    weak = {"green-9": 0.399, "empty": 0.362, "green-4": 0.045, "green-6": 0.026}
+    table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+    _feed(table, referee, reading(GRID, seq=2, changed=("cell-2-3",), probs={"cell-2-3": weak}))
+    assert table.state_json()["grid"][2][3] == "green-4" and referee.stats["commits"] == 0
+    assert referee.question is not None and referee.question.region == "cell-2-3"
+    assert any(c.action is not None and c.action.to_json().get("card") == "green-9"
+               for c in referee.question.choices)
+    # the same card read well clear of "no card" is the play, committed at once
+    table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+    _feed(table, referee, reading(GRID, seq=2, changed=("cell-2-3",),
+                                  probs={"cell-2-3": {**weak, "empty": 0.1}}))
+    assert table.state_json()["grid"][2][3] == "green-9" and referee.question is None
+
+
+def test_several_changes_offer_each_card_a_blurred_region_reads_about_as_likely():
+    """(motion blur, grid seed 3, art faces: north's red-8 read red-0 at 0.39, red-5 at 0.28 and
+    red-8 at 0.24 came in the same reading as south's next card; "which came first?" offered
+    red-0 alone for that cell, was answered "misread", and both plays were missed)"""
+    def asked(cell_read):
+        table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+        _feed(table, referee, reading(GRID, seq=2, changed=("cell-1-3", "cell-2-3"),
+                                      probs={"cell-2-3": cell_read, "cell-1-3": {"blue-9": 0.99}}))
+        q = referee.question
+        assert q is not None and q.kind.value == "several"
+        return [c.action.to_json()["card"] for c in q.choices
+                if c.action is not None and c.action.to_json().get("cell") == [2, 3]]
+
+    assert sorted(asked({"green-0": 0.39, "green-5": 0.28, "green-8": 0.24})) == [
+        "green-0", "green-5", "green-8"]
+    # a region read clearly offers its card alone
+    assert asked({"green-8": 0.97, "green-0": 0.01}) == ["green-8"]
+
+
+def test_a_read_no_hand_touched_that_still_gives_the_card_there_is_not_asked():
+    """(motion blur, grid seed 2, art faces: a cell holding red-2, re-read as the smear turned,
+    read red-3 at 0.37 and red-2 at 0.28 with the arms seen elsewhere: asked four times,
+    "misread" each time -- 4 of the run's 10 questions)"""
+    blurred = {"blue-3": 0.37, "blue-4": 0.28, "empty": 0.07}
+
+    def asked(arms, read=blurred):
+        table, referee = _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+        rd = reading(GRID, seq=2, changed=("cell-1-3",), probs={"cell-1-3": read})
+        _feed(table, referee, dataclasses.replace(rd, reaches=arms))
+        return table, referee
+
+    table, referee = asked((Reach("north", ("cell-4-0",), 0),))
+    assert referee.question is None and referee.stats["questions"] == 0
+    assert table.state_json()["grid"][1][3] == "blue-4"
+    # an arm over it: a card may have been put there -- asked
+    _, referee = asked((Reach("north", ("cell-1-3",), 0),))
+    assert referee.question is not None and referee.question.region == "cell-1-3"
+    # no arms seen at all: asked (the arm may have been missed)
+    _, referee = asked(())
+    assert referee.question is not None and referee.question.region == "cell-1-3"
+    # a read that clearly shows another card, arms elsewhere: still looked at (committed)
+    table, referee = asked((Reach("north", ("cell-4-0",), 0),), {"blue-3": 0.95, "blue-4": 0.01})
+    assert table.state_json()["grid"][1][3] == "blue-3"
+
+
+def test_no_card_read_surely_where_a_card_lies_is_not_asked_about():
+    """(dim light, classic seed 1, real faces: a wild's black face on the discard pile read "no
+    card" at 0.93, every card at 0.011 or less, with no arms seen: asked which card was played,
+    answered "misread". A card never leaves the grid or the pile but by a change the state
+    knows.)"""
+    def fed(read, seq=2, table_referee=None):
+        table, referee = table_referee or _referee(reading(GRID, seq=1, changed=ALL_CELLS))
+        _feed(table, referee, reading(GRID, seq=seq, changed=("cell-1-3",), probs={"cell-1-3": read}))
+        return table, referee
+
+    table, referee = fed({"empty": 0.93, "blue-3": 0.011, "blue-7": 0.006})
+    assert referee.question is None and referee.stats["questions"] == 0
+    # the card put on it later is a change: looked at (committed)
+    fed({"blue-3": 0.97, "blue-4": 0.01}, seq=3, table_referee=(table, referee))
+    assert table.state_json()["grid"][1][3] == "blue-3"
+    # "no card" with a card read about as likely: asked
+    _, referee = fed({"empty": 0.5, "blue-3": 0.2, "blue-7": 0.1})
+    assert referee.question is not None and referee.question.region == "cell-1-3"

@@ -68,6 +68,17 @@ log = logging.getLogger(__name__)
 #: best four or six kept, a card read at 0.95 whose legal look-alikes share the rest could not be
 #: called illegal, though the model had said how little they were worth.
 READING_LABELS = 16
+#: A card's fitted outline read no surer than this is looked at again: of the card outlines in
+#: its patch, the one read most surely is taken when it reads surer (``vision.pile.top_card``:
+#: only the top card shows whole). A card dropped askew on one of its own colour, or thrown
+#: on a pile a little off, gets an outline between the two: the torture's askew red-reverse on
+#: red-6 read red-1 at 0.59 (red-reverse at 0.95 from its own outline), its pink-8 on a
+#: discard pile "no card" at 0.22 (pink-8 at 0.97).
+WEAK_READ = 0.8
+#: ... and the outline found replaces the read only when it reads this surely: the surest of a
+#: dozen outlines is surer than the card shows where every outline is unsure (a blurred red-8
+#: read red-0 at 0.78 from one of them, and was committed).
+SURE_OUTLINE = 0.9
 
 
 def labels_for_game(game: str) -> tuple[str, ...]:
@@ -332,8 +343,9 @@ class TableReader:
         self._hand_frames = 0
         self.frames = 0
         self._patches: dict[str, np.ndarray] = {}          # each region as last settled
-        #: (region, outline of what changed) -> the top card's outline found there (vision.pile)
-        self._placed: dict[tuple, np.ndarray] = {}
+        #: (region, outline of what changed) -> the top card's outline found there (vision.pile);
+        #: (region, "surer", outline read weakly) -> a surer card outline there, or None
+        self._placed: dict[tuple, np.ndarray | None] = {}
         self._pending_patches: dict[str, np.ndarray] = {}
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
         self._desmear = Desmear()  # a camera's smear taken out of the pawn's marker
@@ -542,6 +554,7 @@ class TableReader:
         if not names:
             return []
         patches, kept = [], []
+        looked: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # region -> (patch, outline) read
         wide: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # regions read from the wide patch
         for name in names:
             region = self.layout.regions[name]
@@ -573,18 +586,14 @@ class TableReader:
                     self._placed[key] = likeliest_placement(patch, quad, self.read_px)
                 quad = self._placed[key]
             patches.append(rectify(patch, quad, (CARD_W, CARD_H)))
+            looked[name] = (patch, quad)
             kept.append(name)
         for name, probs in zip(kept, self.classifier.classify_many(patches)):
             label = max(probs, key=probs.get)
-            if label == EMPTY and name in wide:
-                # the askew card's fitted outline holds cloth more than card (a card dropped on
-                # one of its own colour: the fit lands between the two): of the card outlines
-                # in the wide patch, the one read most surely as a card (only the top card shows
-                # whole), as at the first sight of a messy pile
-                found = top_card(wide[name][0], self.read_px, self.classifier, also=[wide[name][1]])
-                if found is not None:
-                    probs = found[1]
-                    label = max(probs, key=probs.get)
+            reaching_out = label == EMPTY and name in wide
+            if probs[label] <= WEAK_READ or reaching_out:
+                probs = self._surer_outline(name, *looked[name], probs, any_card=reaching_out)
+                label = max(probs, key=probs.get)
             self._votes[name].add(label, probs)
         settled = []
         for name in names:
@@ -603,6 +612,34 @@ class TableReader:
         if settled:
             self.detector.accept(cur, settled)
         return names
+
+    def _surer_outline(self, name: str, patch: np.ndarray, quad: np.ndarray,
+                       probs: dict[str, float], any_card: bool = False) -> dict[str, float]:
+        """A weak read of a card's fitted outline (its likeliest label at no more than
+        :data:`WEAK_READ`) looked at again: the fit may land between the card and the one below
+        (a card dropped askew on one of its own colour, thrown on a pile a little off) and hold
+        cloth or the card below more than the card. Of the card outlines in the patch (the wide
+        one for a card reaching out of its region), the one read most surely as a card, as at
+        the first sight of a messy pile (only the top card shows whole), replaces the read when
+        it is surer and sure (:data:`SURE_OUTLINE`), or whenever it is a card (``any_card``:
+        "no card" read where a card reaches out of the region). The outline found is kept for the frames that vote on the
+        same change."""
+        key = (name, "surer", tuple(np.round(np.asarray(quad) / 3.0).astype(int).ravel()))
+        if key not in self._placed:
+            found = top_card(patch, self.read_px, self.classifier, also=[quad])
+            self._placed[key] = None if found is None else found[0]
+            if found is None:
+                return probs
+            alt = found[1]
+        elif self._placed[key] is None:
+            return probs
+        else:
+            alt = self.classifier.classify_many(
+                [rectify(patch, self._placed[key], (CARD_W, CARD_H))])[0]
+        best = max(alt, key=alt.get)
+        surer = best not in (EMPTY, "none") and (
+            any_card or alt[best] >= max(SURE_OUTLINE, max(probs.values())))
+        return alt if surer else probs
 
     def _vote_pawn(self, frame: np.ndarray) -> None:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)

@@ -283,7 +283,10 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         got = reading.region(region) if region != "pawn" else None
         # the legal action must also be about as likely as what was read best (which may be an
         # illegal card): a legal card at 1 % beside an illegal one at 94 % is no legal play
-        plausible = got is None or math.log(got.p(_label_of(best.action))) >= math.log(got.confidence) - margin / 2
+        # and likelier than "no card" by as much (a card and no card at even odds is no read)
+        plausible = got is None or (
+            math.log(got.p(_label_of(best.action))) >= math.log(got.confidence) - margin / 2
+            and math.log(got.p(_label_of(best.action))) >= math.log(_no_card(got)) + margin / 2)
         if best.gain >= commit_gain and best.gain - second >= margin and plausible:
             return Decision(DecisionKind.COMMIT, region, best.action, reason=Reason.CLEAR,
                             read=diffs[region], gain=best.gain)
@@ -329,6 +332,32 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     if read_action is not None and not any(_same(a, read_action) for a in choices):
         choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
+
+
+def _no_card(got) -> float:
+    """How likely the read says the region shows no card (a hand, a shadow, a face the reader
+    cannot name): a play read there must be about as much likelier than that as it must be
+    than the best read (:func:`decide`'s ``plausible``). (The torture's real-faced yellow-5
+    read yellow-2 at 0.40 beside "empty" at 0.36, on a cell holding yellow-1, was committed as
+    yellow-2: a card and no card at even odds is no read of either.)"""
+    return max(got.p(label) for label in _NOT_A_CARD)
+
+
+def _bare(diffs: dict[str, str], expected: Expected, reading, margin: float) -> set[str]:
+    """Regions where a card lies that read "no card" well above any card (by the margin): a
+    card never leaves a grid cell or the discard pile but by a change the state knows (a new
+    layout, a card taken back), so no play shows there; the light hid the card (in dim light a
+    wild's black face on the pile read "no card" at 0.93 and was asked about, "misread"). What
+    covers it, once lifted, shows the card again; a card put on it is a change."""
+    out = set()
+    for region, label in diffs.items():
+        if region == "pawn" or label not in _NOT_A_CARD or expected.labels.get(region, EMPTY) in _NOT_A_CARD:
+            continue
+        got = reading.region(region)
+        cards = [p for name, p in got.probs if name not in _NOT_A_CARD]
+        if math.log(got.confidence) - math.log(max(cards, default=FLOOR)) >= margin:
+            out.add(region)
+    return out
 
 
 def _clear(got) -> bool:
@@ -780,6 +809,14 @@ class CameraReferee:
                 # from it; it is looked at again when it changes again
                 self._actionable -= spilled
                 diffs = {r: v for r, v in diffs.items() if r not in spilled}
+            untouched = self._untouched(diffs, expected) | _bare(diffs, expected, self._reading,
+                                                                 self.margin) \
+                if self._question is None else set()
+            if untouched:
+                # no hand went there, or no card shows where one lies: the light or a smear
+                # changed the read, not a card; it is looked at again when it changes again
+                self._actionable -= untouched
+                diffs = {r: v for r, v in diffs.items() if r not in untouched}
             wait = self._colour_wait
             if wait is not None and len(wait) > 5:  # a wild on a wild, awaited from the phone
                 if waiting != wait[5]:  # the phone played it: the region is explained
@@ -1301,6 +1338,28 @@ class CameraReferee:
             self.stats["draws-seen"] += 1
         return answer.ok
 
+    def _untouched(self, diffs: dict[str, str], expected: Expected) -> set[str]:
+        """Regions that differ from the state but that no hand touched: the reading saw arms,
+        none of the arms not yet accounted for went over the region, and its read still gives
+        the card the state has there within the margin of its likeliest label (nothing happened
+        explains it about as well as anything). A card is put down by a hand: such a read is
+        the light or a smear (motion blur: a red-2 read red-3 at 0.37 and red-2 at 0.28 was
+        asked about four times with arms elsewhere, "misread" each time). A read that clearly
+        shows another card is still looked at (an arm may have been missed), and so is every
+        region of a reading with no arms at all."""
+        reading = self._reading
+        if not getattr(reading, "reaches", ()):
+            return set()
+        out = set()
+        for region in diffs:
+            if region == "pawn" or any(over(a, region) for a in self._reaches):
+                continue
+            got = reading.region(region)
+            want = expected.labels.get(region, EMPTY)
+            if got is not None and math.log(got.confidence) - math.log(got.p(want)) < self.margin:
+                out.add(region)
+        return out
+
     def _same_face_play(self, waiting: WaitingFor, expected: Expected,
                         legal: Iterable[Action] = (), left_out: set[str] = frozenset()
                         ) -> Decision | None:
@@ -1369,15 +1428,23 @@ class CameraReferee:
         """Several regions changed at once outside forced plays: more than one action was done
         while the camera could not look, and their order decides who did what. The camera does
         not guess an order: it asks which came first (what each region shows, for the seat on
-        turn)."""
+        turn). A region read unsurely offers, after its likeliest action, those read about as
+        likely (within the margin: a blurred red-8 read red-0 at 0.39, red-5 at 0.28 and red-8
+        at 0.24 offers all three), so that the one done can be named."""
         mine = [a for a in legal if seat is None or a.by == seat]
         cands = score_actions(mine, expected, self._reading, diffs)
         choices: list[Action] = []
+        regions = 0
         for region in sorted(diffs, key=lambda r: (r != "pawn", r)):
             here = [c for c in cands if c.region == region and c.gain >= self.commit_gain]
             if here:
-                choices.append(here[0].action)
-        if len(choices) < 2:
+                regions += 1
+                near = [c for c in here if c.gain >= here[0].gain - self.margin]
+                labels = list(dict.fromkeys(_label_of(c.action) for c in near))[:3]
+                # (one action per card: a wild's colour is asked once it is known to be first)
+                choices += [next(c.action for c in near if _label_of(c.action) == label)
+                            for label in labels]
+        if regions < 2:
             return None
         first = sorted(diffs)[0]
         return Decision(DecisionKind.ASK, first, choices=tuple(choices), reason=Reason.SEVERAL,
