@@ -15,6 +15,8 @@ face source it reports:
   misread) -- the target is 0;
 * ``false_illegal_calls``: legal actions (or nothing at all) called illegal -- target 0;
 * ``missed_actions``: actions made at the table that the table never recorded -- target 0;
+* ``missed_illegal_attempts``: illegal plays or moves made at the table that the table never
+  recorded (so never called, and no penalty dealt) -- target 0;
 * ``pending_at_end``: the script's last untapped pass or draw-until-colour count, not recorded
   when the run ended: nothing shows them until the next seat acts (:func:`pending_at_end`),
   so they are counted apart from the missed ones, never hidden;
@@ -116,6 +118,7 @@ def score(expected: list[tuple], got: list[tuple], pending: list[str] = ()) -> d
         "wrong_commits": sum(n for (a, ok), n in extra.items() if ok),
         "false_illegal_calls": sum(n for (a, ok), n in extra.items() if not ok),
         "missed_actions": sum(n for (a, ok), n in missing.items() if ok) - pending_n,
+        "missed_illegal_attempts": sum(n for (a, ok), n in missing.items() if not ok),
         "pending_at_end": pending_n,
     }
 
@@ -217,7 +220,8 @@ def wrong_calls(expected: list[tuple], got: list[tuple], pending: list[str] = ()
         return [json.loads(a) for (a, good), n in sorted(items.items()) if good is ok for _ in range(n)]
 
     return {"wrong_commits": listed(extra, True), "false_illegal_calls": listed(extra, False),
-            "missed_actions": listed(missing - pend, True), "pending_at_end": listed(pend, True)}
+            "missed_actions": listed(missing - pend, True),
+            "missed_illegal_attempts": listed(missing, False), "pending_at_end": listed(pend, True)}
 
 
 def play(job: dict) -> dict:
@@ -290,6 +294,7 @@ def summarise(runs: list[dict]) -> list[dict]:
             "wrong_commits": sum(r["wrong_commits"] for r in mine),
             "false_illegal_calls": sum(r["false_illegal_calls"] for r in mine),
             "missed_actions": sum(r["missed_actions"] for r in mine),
+            "missed_illegal_attempts": sum(r.get("missed_illegal_attempts", 0) for r in mine),
             "pending_at_end": sum(r.get("pending_at_end", 0) for r in mine),
             "draws": sum(r.get("draws", 0) for r in mine),
             "draws_exact": sum(r.get("draws_exact", 0) for r in mine),
@@ -311,7 +316,8 @@ def summarise(runs: list[dict]) -> list[dict]:
                         for g in sorted({r["game"] for r in mine})}
         per_turn = row["draws_exact_per_turn_pct"]
         row["meets_targets"] = (row["wrong_commits"] == 0 and row["false_illegal_calls"] == 0
-                                and row["missed_actions"] == 0 and row["questions_per_100"] <= limit
+                                and row["missed_actions"] == 0 and row["missed_illegal_attempts"] == 0
+                                and row["questions_per_100"] <= limit
                                 and row["wrong_seat"] == 0 and row["wrong_seat_penalties"] == 0
                                 and (per_turn is None or row["draw_turns_wrong"] == 0))
         rows.append(row)
@@ -340,8 +346,8 @@ def _per_game(mine: list[dict]) -> dict:
     actions = sum(r["actions"] for r in mine)
     return {"runs": len(mine), "exact_runs": sum(1 for r in mine if r["exact"]), "actions": actions,
             **{k: sum(r.get(k, 0) for r in mine) for k in (
-                "wrong_commits", "false_illegal_calls", "missed_actions", "pending_at_end",
-                "draws", "draws_exact", *_CREDIT_KEYS)},
+                "wrong_commits", "false_illegal_calls", "missed_actions", "missed_illegal_attempts",
+                "pending_at_end", "draws", "draws_exact", *_CREDIT_KEYS)},
             **_turn_figures(mine),
             "questions_per_100": round(100.0 * sum(r["questions"] for r in mine) / max(1, actions), 2)}
 

@@ -370,4 +370,4 @@ def test_a_card_dropped_askew_on_one_of_its_colour_is_read_as_a_card():
     run = torture.play({"game": "classic", "seed": 1, "condition": "askew", "faces": "art",
                         "actions": 8})
     assert run["wrong_calls"] == {"wrong_commits": [], "false_illegal_calls": [], "missed_actions": [],
-                                  "pending_at_end": []}
+                                  "missed_illegal_attempts": [], "pending_at_end": []}

@@ -33,23 +33,36 @@ WRONG = {"by": "north", "do": "play", "card": "red-1", "cell": [0, 0]}
 def test_an_exact_run_scores_nothing():
     events = [_event(PLAY, True), ("turn", "x"), _event(MOVE, True)]
     assert torture.score(events, list(events)) == {
-        "wrong_commits": 0, "false_illegal_calls": 0, "missed_actions": 0, "pending_at_end": 0}
+        "wrong_commits": 0, "false_illegal_calls": 0, "missed_actions": 0, "missed_illegal_attempts": 0,
+        "pending_at_end": 0}
 
 
 def test_a_misread_play_is_one_wrong_commit_and_one_missed_action():
     assert torture.score([_event(PLAY, True)], [_event(WRONG, True)]) == {
-        "wrong_commits": 1, "false_illegal_calls": 0, "missed_actions": 1, "pending_at_end": 0}
+        "wrong_commits": 1, "false_illegal_calls": 0, "missed_actions": 1, "missed_illegal_attempts": 0,
+        "pending_at_end": 0}
 
 
 def test_a_legal_move_called_illegal_is_a_false_call_and_a_miss():
     got = [_event(MOVE, False, "not-adjacent")]
     assert torture.score([_event(MOVE, True)], got) == {
-        "wrong_commits": 0, "false_illegal_calls": 1, "missed_actions": 1, "pending_at_end": 0}
+        "wrong_commits": 0, "false_illegal_calls": 1, "missed_actions": 1, "missed_illegal_attempts": 0,
+        "pending_at_end": 0}
 
 
 def test_a_scripted_illegal_attempt_called_illegal_is_no_false_call():
     events = [_event(WRONG, False, "not-matching")]
     assert torture.score(events, list(events))["false_illegal_calls"] == 0
+    assert torture.score(events, list(events))["missed_illegal_attempts"] == 0
+
+
+def test_an_illegal_attempt_never_recorded_is_a_missed_illegal_attempt():
+    # no call, so no penalty: counted apart from the missed legal actions, and named
+    done = [_event(PLAY, True), _event(WRONG, False, "not-matching")]
+    assert torture.score(done, done[:1]) == {
+        "wrong_commits": 0, "false_illegal_calls": 0, "missed_actions": 0,
+        "missed_illegal_attempts": 1, "pending_at_end": 0}
+    assert torture.wrong_calls(done, done[:1])["missed_illegal_attempts"] == [WRONG]
 
 
 def test_every_condition_changes_the_frame_and_keeps_its_shape():
@@ -107,7 +120,7 @@ def test_the_wrong_calls_are_named():
     got = [_event(WRONG, True), _event(MOVE, False, "not-adjacent")]
     assert torture.wrong_calls([_event(PLAY, True), _event(MOVE, True)], got) == {
         "wrong_commits": [WRONG], "false_illegal_calls": [MOVE], "missed_actions": [PLAY, MOVE],
-        "pending_at_end": []}
+        "missed_illegal_attempts": [], "pending_at_end": []}
 
 
 class _Beat:
@@ -127,7 +140,8 @@ def test_the_last_untapped_pass_is_pending_at_the_end_not_missed():
     assert len(pending) == 1
     done = [_event(ANN_DRAW, True), _event(ANN_PASS, True)]
     assert torture.score(done, done[:1], pending) == {
-        "wrong_commits": 0, "false_illegal_calls": 0, "missed_actions": 0, "pending_at_end": 1}
+        "wrong_commits": 0, "false_illegal_calls": 0, "missed_actions": 0, "missed_illegal_attempts": 0,
+        "pending_at_end": 1}
     assert torture.wrong_calls(done, done[:1], pending)["pending_at_end"] == [ANN_PASS]
     # a pass in the middle of the game, not recorded, is missed: the next seat's play shows it
     done = [_event(BEN_PASS, True), _event(ANN_DRAW, True), _event(ANN_PASS, True)]
