@@ -97,3 +97,20 @@ def test_outlines_are_the_same_with_the_maps_made_ahead_or_in_turn(monkeypatch):
     in_turn = detect.find_quads(img)
     assert len(ahead) >= 3 and len(ahead) == len(in_turn)
     assert all(np.array_equal(a, b) for a, b in zip(ahead, in_turn))
+
+
+@settings(max_examples=30, deadline=None)
+@given(arrays(np.uint8, st.tuples(st.integers(1, 40), st.integers(1, 40)), elements=st.sampled_from([0, 255])),
+       st.sampled_from([cv2.RETR_LIST, cv2.RETR_EXTERNAL]))
+def test_contour_areas_at_once_are_opencvs_to_the_bit(mask, mode):
+    contours = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)[0]
+    areas = detect._contour_areas(contours)
+    assert areas.tolist() == [cv2.contourArea(c) for c in contours]
+
+
+def test_contour_areas_tell_specks_from_shapes():
+    square = np.array([[[0, 0]], [[10, 0]], [[10, 10]], [[0, 10]]], np.int32)
+    point, line = square[:1], square[:2]
+    triangle = np.array([[[5, 5]], [[5, 25]], [[45, 5]]], np.int32)  # clockwise or not: unsigned
+    assert detect._contour_areas((point, square, line, triangle)).tolist() == [0.0, 100.0, 0.0, 400.0]
+    assert detect._contour_areas(()).tolist() == []
