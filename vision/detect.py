@@ -566,10 +566,15 @@ def _dedup(cands: list[tuple[float, Quad]], iou: float, limit: int = 10**9) -> l
         union = area(i) + area(j) - inter
         return union > 0 and inter / union >= iou  # quad_iou(i, j) >= iou
 
+    # each candidate's possible overlaps among those before it, found for all at once (most
+    # candidates have none: they are kept without a numpy call of their own)
+    before: dict[int, list[int]] = {}
+    for i, j in zip(*np.nonzero(np.tril(near, -1))):
+        before.setdefault(int(i), []).append(int(j))
     kept: list[int] = []
-    is_kept = np.zeros(len(cands), bool)
+    is_kept = [False] * len(cands)
     for i in range(len(cands)):
-        if not any(overlaps(i, int(j)) for j in np.flatnonzero(near[i, :i] & is_kept[:i])):
+        if not any(is_kept[j] and overlaps(i, j) for j in before.get(i, ())):
             kept.append(i)
             is_kept[i] = True
             if len(kept) >= limit:

@@ -400,7 +400,8 @@ def _groups(quads: list[np.ndarray], iou: float) -> list[list[int]]:
     groups: list[list[int]] = []
     if not quads:
         return groups
-    centres = np.array([q.mean(0) for q in quads], np.float32).reshape(-1, 2)
+    # (each quad's mean, in float32 as q.mean(0) adds its corners: one call for all of them)
+    centres = np.array(quads, np.float32).reshape(-1, 4, 2).mean(1)
     areas = np.array([abs(cv2.contourArea(q)) for q in quads], np.float32)
     # [i, k]: k may overlap i by ``iou`` (for all pairs at once: a numpy call per quad costs more)
     maybe = ((np.abs(centres[:, None] - centres[None]).max(2) < 0.5 * np.sqrt(np.maximum(areas, 1.0))[:, None])
