@@ -143,6 +143,39 @@ def test_no_card_is_found_on_bare_cloth_in_dim_light():
     assert locate_card(_dim_discard(False), 1.4) is None
 
 
+def _dim_cell(card_bgr, frame: int, gain: float = 1.0):
+    """Cell 0,0 of torture dim grid seed 2 (real faces), as numbers: a textured cloth (its weave
+    the same in every frame, its spread setting the cloth threshold at its ceiling), a card or
+    none, and each frame's own sensor noise."""
+    import numpy as np
+
+    weave = np.random.default_rng(7)
+    image = np.array([37.0, 47.0, 29.0]) + weave.normal(0, 5, (147, 104, 3))
+    if card_bgr is not None:  # a 56 x 87 mm card at 1.4 px/mm
+        image[12:134, 13:91] = np.array(card_bgr) + weave.normal(0, 2, (122, 78, 3))
+    image = image * gain + np.random.default_rng(frame).normal(0, 1.0, image.shape)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def test_a_dim_card_put_on_a_card_in_dim_light_is_found():
+    # torture dim grid seed 2 (real faces): south's blue-skip put on the yellow-1 of 0,0 (an
+    # illegal play, taken back) differed from the cloth by less than its texture's threshold
+    # and from the yellow-1 by less than 1.5 times it: read as no card, never called
+    from vision.table_reader import locate_card
+
+    quad = locate_card(_dim_cell((62, 58, 46), 2), 1.4, before=_dim_cell((45, 78, 82), 1))
+    assert quad is not None
+    assert abs(quad[:, 0].mean() - 52) < 4 and abs(quad[:, 1].mean() - 73) < 4
+
+
+def test_noise_or_light_alone_on_a_bare_cell_in_dim_light_finds_no_card():
+    from vision.table_reader import locate_card
+
+    before = _dim_cell(None, 1)
+    assert locate_card(_dim_cell(None, 2), 1.4, before=before) is None
+    assert locate_card(_dim_cell(None, 2, gain=1.3), 1.4, before=before) is None
+
+
 # --- askew cards: a missed turn found through a question ------------------------------------------
 
 def test_an_answer_naming_an_earlier_card_leaves_the_card_on_top_to_be_asked_about():
@@ -351,6 +384,8 @@ def test_in_dim_light_a_card_put_down_is_read_though_the_arm_stirred_little():
     run = torture.play({"game": "grid", "seed": 2, "condition": "dim", "faces": "real", "actions": 10})
     assert (run["wrong_commits"], run["false_illegal_calls"], run["missed_actions"]) == (0, 0, 0), \
         run["wrong_calls"]
+    # (and south's blue-skip put on 0,0's yellow-1 and taken back is called illegal)
+    assert run["missed_illegal_attempts"] == 0, run["wrong_calls"]
 
 
 @pytest.mark.slow

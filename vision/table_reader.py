@@ -113,7 +113,11 @@ def locate_card(patch: np.ndarray, px_per_mm: float, before: np.ndarray | None =
 
     What "differs" means follows the light: the cloth's own variation at the patch's edge (its
     noise and texture) sets the threshold, so that a dark card on dark cloth in dim light, where
-    every difference shrinks, is still found (:data:`CARD_DIFF` in good light).
+    every difference shrinks, is still found (:data:`CARD_DIFF` in good light). When neither
+    finds a card in a region that held one, what changed from ``before`` is looked at once more
+    against the frames' own noise at the patch's edge (a dim blue card put on a yellow one in
+    dim light: too close to the cloth and to the card below for the cloth's threshold); only a
+    whole card's outline counts there.
     """
     edge = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]]).astype(np.float32)
     cloth = np.median(edge, 0)
@@ -126,7 +130,20 @@ def locate_card(patch: np.ndarray, px_per_mm: float, before: np.ndarray | None =
         if quad is not None:
             return quad
     diff = np.abs(patch.astype(np.float32) - cloth).sum(2)
-    return _card_from_mask((diff > threshold).astype(np.uint8), px_per_mm)
+    quad = _card_from_mask((diff > threshold).astype(np.uint8), px_per_mm)
+    if quad is None and before is not None and before.shape == patch.shape:
+        # a dim card on a lit one in dim light (a blue card put on a yellow one): too close to
+        # the cloth for the threshold its texture sets, and changed by less than that. What the
+        # frames' own noise changed at the patch's edge (the cloth there lies as it lay) sets a
+        # lower bar for what changed; the card's whole outline must still show (strict)
+        step = np.abs(patch.astype(np.int16) - before.astype(np.int16)).sum(2)
+        rim = np.concatenate([step[0], step[-1], step[:, 0], step[:, -1]])
+        quiet = max(6.0 * float(np.percentile(rim, 90)), 0.4 * CARD_DIFF)
+        if quiet < 1.5 * threshold:
+            moved = cv2.morphologyEx((step > quiet).astype(np.uint8), cv2.MORPH_CLOSE,
+                                     np.ones((5, 5), np.uint8))
+            quad = _card_from_mask(moved, px_per_mm, strict=True)
+    return quad
 
 
 #: Summed |BGR| difference from the cloth that makes a pixel card in good light (in dim light,
