@@ -81,6 +81,12 @@ WEAK_READ = 0.8
 SURE_OUTLINE = 0.9
 
 
+def _outline_key(quad) -> tuple[int, ...]:
+    """An outline's corners to 3 pixels: the key under which what was found for it is kept
+    while the frames vote on one change (each frame's outline of it differs by a pixel or two)."""
+    return tuple(np.round(np.asarray(quad) / 3.0).astype(int).ravel())
+
+
 def labels_for_game(game: str) -> tuple[str, ...]:
     """Labels the cards of a game can show: classic faces, or both Flip sides (and ``back``)."""
     if game in ("grid", "classic"):
@@ -572,7 +578,7 @@ class TableReader:
             return []
         patches, kept = [], []
         looked: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # region -> (patch, outline) read
-        wide: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # regions read from the wide patch
+        wide: set[str] = set()  # regions read from the askew finder's wide patch
         for name in names:
             region = self.layout.regions[name]
             # the piles too: a card lying well off a pile's place (a messy pile, a card dropped
@@ -585,7 +591,7 @@ class TableReader:
                                      self._patches.get(name), quad)
             if askew is not None:  # the card reaches out of the patch: read it whole
                 patch, quad = askew
-                wide[name] = (patch, quad)
+                wide.add(name)
             if quad is None:
                 self._votes[name].add(EMPTY, {EMPTY: 1.0})
                 continue
@@ -598,7 +604,7 @@ class TableReader:
                 # what changed may be short of the new card (its print on the same print below)
                 # or hold the card below too: the top card's outline is looked for (once per
                 # change: the frames that vote on it show the same)
-                key = (name, tuple(np.round(np.asarray(quad) / 3.0).astype(int).ravel()))
+                key = (name, _outline_key(quad))
                 if key not in self._placed:
                     self._placed[key] = likeliest_placement(patch, quad, self.read_px)
                 quad = self._placed[key]
@@ -639,9 +645,9 @@ class TableReader:
         one for a card reaching out of its region), the one read most surely as a card, as at
         the first sight of a messy pile (only the top card shows whole), replaces the read when
         it is surer and sure (:data:`SURE_OUTLINE`), or whenever it is a card (``any_card``:
-        "no card" read where a card reaches out of the region). The outline found is kept for the frames that vote on the
-        same change."""
-        key = (name, "surer", tuple(np.round(np.asarray(quad) / 3.0).astype(int).ravel()))
+        "no card" read where a card reaches out of the region). The outline found is kept for the
+        frames that vote on the same change."""
+        key = (name, "surer", _outline_key(quad))
         if key not in self._placed:
             found = top_card(patch, self.read_px, self.classifier, also=[quad])
             self._placed[key] = None if found is None else found[0]
