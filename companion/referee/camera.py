@@ -284,9 +284,11 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         # the legal action must also be about as likely as what was read best (which may be an
         # illegal card): a legal card at 1 % beside an illegal one at 94 % is no legal play
         # and likelier than "no card" by as much (a card and no card at even odds is no read)
-        plausible = got is None or (
-            math.log(got.p(_label_of(best.action))) >= math.log(got.confidence) - margin / 2
-            and math.log(got.p(_label_of(best.action))) >= math.log(_no_card(got)) + margin / 2)
+        plausible = True
+        if got is not None:
+            likely = math.log(got.p(_label_of(best.action)))
+            plausible = (likely >= math.log(got.confidence) - margin / 2
+                         and likely >= math.log(_no_card(got)) + margin / 2)
         if best.gain >= commit_gain and best.gain - second >= margin and plausible:
             return Decision(DecisionKind.COMMIT, region, best.action, reason=Reason.CLEAR,
                             read=diffs[region], gain=best.gain)
@@ -1338,6 +1340,12 @@ class CameraReferee:
             self.stats["draws-seen"] += 1
         return answer.ok
 
+    def _no_hand_over(self, region: str) -> bool:
+        """The reading saw arms, and none of the arms not yet accounted for went over
+        ``region`` (a reading with no arms at all says nothing of where hands were)."""
+        return bool(getattr(self._reading, "reaches", ())) and \
+            not any(over(a, region) for a in self._reaches)
+
     def _untouched(self, diffs: dict[str, str], expected: Expected) -> set[str]:
         """Regions that differ from the state but that no hand touched: the reading saw arms,
         none of the arms not yet accounted for went over the region, and its read still gives
@@ -1348,11 +1356,9 @@ class CameraReferee:
         shows another card is still looked at (an arm may have been missed), and so is every
         region of a reading with no arms at all."""
         reading = self._reading
-        if not getattr(reading, "reaches", ()):
-            return set()
         out = set()
         for region in diffs:
-            if region == "pawn" or any(over(a, region) for a in self._reaches):
+            if region == "pawn" or not self._no_hand_over(region):
                 continue
             got = reading.region(region)
             want = expected.labels.get(region, EMPTY)
@@ -1375,10 +1381,6 @@ class CameraReferee:
         seat = acting_seat(waiting)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
         pawn = pawn if pawn is not None else expected.pawn  # (unseen: where the state has it)
-        # a card is put down by a hand: where the camera saw arms since the last reading and
-        # none of the arms not yet accounted for went over a region, what changed its look
-        # was no card (a hand resting by the pawn, a neighbour's card, light): not asked
-        arms = bool(getattr(reading, "reaches", ()))
         scores = {}
         for region in fresh:
             if pawn is not None and region == cell_name(*pawn):
@@ -1402,8 +1404,10 @@ class CameraReferee:
         looking_new = [r for r, d in scores.items() if d > threshold]
         if len(reading.changed) > 5 and len(looking_new) > 1:
             return None
-        # (every look counts for the nudge's misfit above; only one an arm went over is asked)
-        looking_new = [r for r in looking_new if not arms or any(over(a, r) for a in self._reaches)]
+        # (every look counts for the nudge's misfit above; a card is put down by a hand: one no
+        # arm went over, where arms were seen, is no card -- a hand resting by the pawn, a
+        # neighbour's card, light -- and is not asked about)
+        looking_new = [r for r in looking_new if not self._no_hand_over(r)]
         for region in looking_new:
             got = reading.region(region)
             want = expected.labels.get(region)
