@@ -130,8 +130,10 @@ def _contour_areas(contours) -> np.ndarray:
     return np.abs(np.add.reduceat(x * y[nxt] - x[nxt] * y, starts)) / 2
 
 
-def _quad_from_contour(cnt, min_area: float, max_area: float, shape=CARD_SHAPE):
-    area = cv2.contourArea(cnt)
+def _quad_from_contour(cnt, min_area: float, max_area: float, shape=CARD_SHAPE,
+                       area: float | None = None):
+    """The card outline a contour gives (``area``: its area, where the caller has it), or None."""
+    area = cv2.contourArea(cnt) if area is None else area
     if area < min_area * 0.7 or area > max_area:
         return None
     hull = cv2.convexHull(cnt)
@@ -504,7 +506,7 @@ def find_quads_sized(image: np.ndarray, min_side: float | None = None, max_quads
         least = min_area * (0.6 if parted else 1.0)
         # only contours that pass _quad_from_contour's first test (its area) are looked at
         for i in np.flatnonzero((areas >= least * 0.7) & (areas <= max_area)):
-            q = _quad_from_contour(contours[i], least, max_area)
+            q = _quad_from_contour(contours[i], least, max_area, area=float(areas[i]))
             if q is None:
                 continue
             if parted:
