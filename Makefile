@@ -20,9 +20,11 @@ install: $(STAMP)
 # spent the set-up on one core).
 LOCK := requirements/test.lock
 
+# (off the Pi the script makes the venv too: without pip, filled by $(PYTHON)'s pip where it has
+# one, the venv's own pip installed beside the rest)
 $(STAMP): pyproject.toml $(LOCK)
-	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
-	$(if $(ON_PI),$(BIN)/pip install --quiet -e '.$(EXTRAS)',sh scripts/install-venv.sh $(VENV) $(LOCK))
+	$(if $(ON_PI),$(PYTHON) -m venv $(VENV_FLAGS) $(VENV),PYTHON=$(PYTHON) sh scripts/install-venv.sh $(VENV) $(LOCK))
+	$(if $(ON_PI),$(BIN)/pip install --quiet -e '.$(EXTRAS)')
 	touch $(STAMP)
 
 # After changing a dependency in pyproject.toml: pip resolves the pins afresh in a scratch venv

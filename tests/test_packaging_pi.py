@@ -44,7 +44,7 @@ def test_make_install_on_a_pi_installs_only_what_runs_and_make_test_adds_the_too
     assert "pip install --quiet -e '.[test]'" in make("test", "ON_PI=1")
     # this machine (no Pi): everything, the test tools too, at the lock's versions
     here = make("install", "ON_PI=")
-    assert "sh scripts/install-venv.sh .venv requirements/test.lock" in here
+    assert "PYTHON=python3 sh scripts/install-venv.sh .venv requirements/test.lock" in here
     assert "--system-site-packages" not in here
 
 
@@ -120,3 +120,67 @@ def test_the_installer_fails_when_a_pip_fails(tmp_path):
     _fake_pip(tmp_path / "venv", fail_on="nosuch")
     done = _install(tmp_path / "venv", "nosuch==1.0\nflask==3.1.3\n", tmp_path)
     assert done.returncode == 1 and "a pip failed" in done.stderr
+
+
+def _fake_python(tmp_path: Path, pip_has_python_option: bool = True) -> tuple[Path, Path]:
+    """A ``PYTHON`` that makes venvs (their python runs ``ensurepip`` by making a venv pip that
+    logs) and whose own pip logs each install into another interpreter; ``--python`` refused when
+    ``pip_has_python_option`` is false (a pip older than 22.3)."""
+    log = tmp_path / "calls"
+    venv_pip = f"""#!/bin/sh
+if [ "$1" = check ]; then exit 0; fi
+echo "venv pip: $*" >> {log}
+"""
+    python = tmp_path / "python"
+    python.write_text(f"""#!/bin/sh
+if [ "$1 $2" = "-m venv" ]; then
+    if [ "$3" = --without-pip ]; then dir=$4; else dir=$3; fi
+    mkdir -p "$dir/bin"
+    printf '#!/bin/sh\\necho "venv python: $*" >> {log}\\ncat > "$(dirname "$0")/pip" <<"PIP"\\n{venv_pip}PIP\\nchmod +x "$(dirname "$0")/pip"\\n' > "$dir/bin/python"
+    chmod +x "$dir/bin/python"
+    if [ "$3" != --without-pip ]; then "$dir/bin/python" -m ensurepip; fi
+    exit 0
+fi
+if [ "$1 $2 $3" = "-m pip --python" ]; then
+    {'' if pip_has_python_option else 'exit 2'}
+    [ "$5" = --version ] && exit 0
+    if [ "$8" = -r ]; then echo "outside pip: lines: $(tr '\\n' ' ' < "$9")" >> {log}
+    else shift 4; echo "outside pip: $*" >> {log}; fi
+    exit 0
+fi
+exit 3
+""")
+    python.chmod(0o755)
+    return python, log
+
+
+def _install_with(python: Path, venv: Path, lock_text: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    lock = tmp_path / "test.lock"
+    lock.write_text(lock_text)
+    return subprocess.run(["sh", str(ROOT / "scripts" / "install-venv.sh"), str(venv), str(lock)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30,
+                          env={"PATH": "/usr/bin:/bin", "PYTHON": str(python)})
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="no POSIX shell")
+def test_the_installer_makes_the_venv_without_pip_and_fills_it_with_pythons_own_pip(tmp_path):
+    python, log = _fake_python(tmp_path)
+    done = _install_with(python, tmp_path / "venv", "numpy==2.4.6\nflask==3.1.3\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    calls = sorted(log.read_text().splitlines())
+    # the lock and the editable by PYTHON's pip, the venv's own pip installed beside them
+    assert calls == ["outside pip: install --quiet --no-deps -e .", "outside pip: lines: flask==3.1.3 ",
+                     "outside pip: lines: numpy==2.4.6 ", "venv python: -m ensurepip --default-pip"]
+    assert (tmp_path / "venv" / "bin" / "pip").exists()
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="no POSIX shell")
+def test_the_installer_falls_back_to_the_venvs_own_pip_when_pythons_cannot_install_elsewhere(tmp_path):
+    python, log = _fake_python(tmp_path, pip_has_python_option=False)
+    done = _install_with(python, tmp_path / "venv", "numpy==2.4.6\nflask==3.1.3\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    calls = sorted(log.read_text().splitlines())
+    assert "venv python: -m ensurepip" in calls
+    assert sum(c.startswith("venv pip: install --quiet --no-deps -r ") for c in calls) == 2
+    assert "venv pip: install --quiet --no-deps -e ." in calls
+    assert not any(c.startswith("outside pip") for c in calls)
