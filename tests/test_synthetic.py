@@ -179,3 +179,20 @@ def test_the_smear_is_taken_out_only_of_a_window_less_sharp_than_when_the_pawn_w
         smeared = cv2.filter2D(sharp, -1, smear_kernel(5, angle))
         find_pawn(smeared, table.view, L, desmear=desmear, smeared_near=seen.mm)
     assert len(tries) == 3
+
+
+def test_the_sensor_noise_is_the_seeds_normal_draws_rounded_and_added():
+    """Each noise frame is the seed's next normal draws times the noise level, rounded, split in
+    what it adds and what it takes away (the frames every scripted test was tuned on: the split
+    is done in integers now, the same pixels)."""
+    import numpy as np
+
+    from simulator.render import _NoiseBank
+
+    bank, rng = _NoiseBank(11, 64, 48, 3.0), np.random.default_rng(11)
+    for k in range(3):
+        step = np.rint(rng.normal(0, 1, (48, 64, 3)).astype(np.float32) * 3.0)
+        up, down = bank.frame(k)
+        assert np.array_equal(up, np.clip(step, 0, 255).astype(np.uint8))
+        assert np.array_equal(down, np.clip(-step, 0, 255).astype(np.uint8))
+        assert up.any() and down.any() and not (up.astype(bool) & down.astype(bool)).any()
