@@ -108,7 +108,7 @@ def test_a_table_of_touching_cards_reads_the_same_with_fewer_outlines(touching_t
     last, seen = _read(reader, img, monkeypatch)
     whole = [q for q in seen if q.max(0)[0] - q.min(0)[0] > 0.9 * w and q.max(0)[1] - q.min(0)[1] > 0.9 * h]
     monkeypatch.setattr(recognize, "_blobs", lambda firsts, holders, card_area: set())
-    monkeypatch.setattr(recognize._Reads, "holds_cards", lambda self, quad: False)
+    monkeypatch.setattr(recognize._Reads, "holds_cards", lambda self, quad, inside=None: False)
     first, seen_before = _read(reader, img, monkeypatch)
     whole_before = [q for q in seen_before if q.max(0)[0] - q.min(0)[0] > 0.9 * w
                     and q.max(0)[1] - q.min(0)[1] > 0.9 * h]

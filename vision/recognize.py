@@ -10,11 +10,12 @@
   dnn module: first the largest of each group of near-identical outlines, then the rest of the
   groups whose largest is not surely a card (:data:`GROUP_IOU`), one outline of a group at a
   time until one is surely a card, except where the cards read surely explain them
-  (:data:`MASK_SURE`; where the largest reads ``none``, also where they cover it) or the largest
-  is surely no card (:data:`REST_UNLESS_NONE`); an outline met twice is read once. Outlines
-  that hold several cards (a blob of touching cards, a table region: :data:`DEFER_AREA`) and
-  the whole frame are read last, and only where two cards read surely inside them do not
-  explain them (nor, for a blob, where they cover it). Outlines
+  (:data:`MASK_SURE`; where the largest reads ``none``, also where they cover it; where a card
+  read surely inside the largest reads as it does) or the largest is surely no card
+  (:data:`REST_UNLESS_NONE`); an outline met twice is read once. Outlines that hold several
+  cards (a blob of touching cards, a table region: :data:`DEFER_AREA`) and the whole frame are
+  read last, and only where two cards read surely inside them (for a blob, :data:`BLOB_HOLDS` of
+  each) do not explain them (nor, for a blob, where they cover it). Outlines
   the model calls ``none`` (table, phone, pawn, rules sheet, hand, a quad that misses the
   card) are dropped; overlapping outlines of one card are merged.
 * :meth:`CardReader.classify` reads one already rectified card (e.g. a grid cell).
@@ -98,6 +99,12 @@ COVER_MASK = 480
 #: different labels (no card holds two cards; the two halves of one card's field read alike).
 #: The outlines inside it are read without waiting for it. So is the whole frame.
 DEFER_AREA = 1.8
+#: A card read with at least MASK_SURE holds a blob's place (for the blob test: two of them,
+#: apart, of different labels) where at least this share of its own area lies inside the blob:
+#: a card half out of the blob is no less a card of another place than one inside it. (Was
+#: :data:`INSIDE` until the fifth round of issue #18: at 0.6 the photo benchmark's tables of real
+#: crops read 24.5 -> 23.25 outlines alone, ``companion evaluate`` reads every set the same.)
+BLOB_HOLDS = 0.6
 
 
 @dataclass(frozen=True)
@@ -264,15 +271,18 @@ class CardReader:
         Nor is the rest of a group read where the cards read surely explain it
         (:meth:`_Reads.covered`: a blob of touching cards, a table region holding cards; where
         its largest outline reads ``none``, also the cards covering :data:`INSIDE` of it
-        together), nor where its largest outline is surely no card (:data:`REST_UNLESS_NONE`);
+        together), nor where a card read surely inside its largest outline reads as that outline
+        does (:meth:`_Reads.holds_label`: the group is that card), nor where its largest outline
+        is surely no card (:data:`REST_UNLESS_NONE`);
         it is read one outline at a time, largest first, until one reads surely as a card
         (:data:`CARD_SURE`). The groups that may hold several cards (:func:`_blobs`, given the
-        photo's typical ``card_area``) and the whole frame are read last, where
-        :meth:`_Reads.holds_cards` finds they do not hold two cards read surely (and, for the
-        groups, where the cards read surely do not cover :data:`INSIDE` of them). On the photo
-        benchmark's four tables of 15 real cards this reads about 25 outlines a table (34 before
-        the fourth round of issue #18, 46 before the blobs and the whole frame were left for
-        last, 90 on average before issue #18)."""
+        photo's typical ``card_area``) and the whole frame are read last, after the rest of the
+        other groups, where :meth:`_Reads.holds_cards` finds they do not hold two cards read
+        surely (for the groups, :data:`BLOB_HOLDS` of each within) and, for the groups, where
+        the cards read surely do not cover :data:`INSIDE` of them. On the photo
+        benchmark's four tables of 15 real cards this reads about 20.5 outlines a table (24.5
+        before the fifth round of issue #18, 34 before the fourth, 46 before the blobs and the
+        whole frame were left for last, 90 on average before issue #18)."""
         groups = _groups(quads, GROUP_IOU)
         firsts = [quads[g[0]] for g in groups]
         holders = _holders(firsts, HOLD_INSIDE)
@@ -294,9 +304,12 @@ class CardReader:
             if batch:
                 for i, row in zip(batch, reads.probs([firsts[i] for i in batch])):
                     probs[i] = row
+        # the rest of the groups read so far, before the blobs: their cards then explain the blobs
+        cands = self._rest_of_groups(reads, quads, groups, probs,
+                                     [i for i in range(len(firsts)) if probs[i] is not None])
         # the outlines far bigger than a card and the whole frame, last: read where the cards
         # read do not explain them
-        late_read = [i for i in sorted(late) if not reads.holds_cards(firsts[i])
+        late_read = [i for i in sorted(late) if not reads.holds_cards(firsts[i], BLOB_HOLDS)
                      and reads.coverage(firsts[i]) < INSIDE]
         extra = [whole] if whole is not None and not reads.holds_cards(whole) else []
         p = reads.probs([firsts[i] for i in late_read] + extra)
@@ -304,18 +317,27 @@ class CardReader:
             probs[i] = row
         whole_probs = p[len(late_read):]
         read = [i for i in range(len(firsts)) if probs[i] is not None]
-        cands = self._candidates([firsts[i] for i in read], [probs[i] for i in read], whole)
+        cands = self._candidates([firsts[i] for i in read], [probs[i] for i in read], whole) + cands
         if whole is not None:
             cands += self._candidates([whole], whole_probs, whole)
+        return cands + self._rest_of_groups(reads, quads, groups, probs, late_read)
+
+    def _rest_of_groups(self, reads: "_Reads", quads, groups, probs, read: list[int]):
+        """The candidates of the rest of the groups ``read`` (indices into ``groups``, whose
+        largest outline has been read: ``probs``) that their largest outline does not settle."""
+        cands = []
         # (not by cover alone: an outline of the group that a card read surely covers may be the
         # same card read better, which a group's weak largest outline needs: a red 6 of a sample
         # table read as a red 1 without it)
         # (by cover alone where the largest outline reads ``none``: an outline the cards read
         # surely cover is no card of its own, and none of them was read as one)
+        # (nor where a card read surely inside the largest outline reads as the largest outline
+        # does: the group is that card, read; its other outlines would only repeat it)
         # (one outline of each such group at a time, largest first: the rest of a group is
         # settled, like its largest outline, by an outline read as surely a card, CARD_SURE)
         rest = [([quads[k] for k in groups[i][1:]], self._is_none(probs[i])) for i in read
-                if self._card(probs[i]) < CARD_SURE and probs[i][self.none_index] < REST_UNLESS_NONE]
+                if self._card(probs[i]) < CARD_SURE and probs[i][self.none_index] < REST_UNLESS_NONE
+                and not reads.holds_label(quads[groups[i][0]], self._label_index(probs[i]))]
         while rest:
             batch, left = [], []
             for outlines, alone in rest:
@@ -541,30 +563,41 @@ class _Reads:
         apart = self._apart_inside(quad, sure)
         return next(apart, None) is not None and next(apart, None) is not None  # two of them
 
-    def holds_cards(self, quad: np.ndarray) -> bool:
-        """Whether ``quad`` holds two cards read with at least :data:`MASK_SURE`, apart from each
-        other and of different labels: a blob of cards or a region around them, never one card
-        (the pieces of one card's field, cut by its oval, read as that card)."""
+    def holds_label(self, quad: np.ndarray, label: int) -> bool:
+        """Whether a card read with at least :data:`MASK_SURE` as ``label`` (an index into the
+        reader's classes) lies inside ``quad`` (:data:`INSIDE` of its area)."""
+        return any(lab == label for _, lab in self._inside(quad, MASK_SURE, INSIDE))
+
+    def holds_cards(self, quad: np.ndarray, inside: float = INSIDE) -> bool:
+        """Whether ``quad`` holds two cards read with at least :data:`MASK_SURE` (``inside`` of
+        each one's area within it), apart from each other and of different labels: a blob of cards
+        or a region around them, never one card (the pieces of one card's field, cut by its oval,
+        read as that card)."""
         labels: set[int] = set()
-        for _, label in self._apart_inside(quad, MASK_SURE):
+        for _, label in self._apart_inside(quad, MASK_SURE, inside):
             labels.add(label)
             if len(labels) >= 2:
                 return True
         return False
 
-    def _apart_inside(self, quad: np.ndarray, sure: float):
+    def _apart_inside(self, quad: np.ndarray, sure: float, inside: float = INSIDE):
         """(outline, label) of the cards read with at least ``sure`` that lie inside ``quad``
-        (:data:`INSIDE` of their area), each apart (:data:`APART`) from those yielded before."""
+        (``inside`` of their area), each apart (:data:`APART`) from those yielded before."""
+        kept: list[np.ndarray] = []
+        for c, label in self._inside(quad, sure, inside):
+            if all(_overlap(c, k) < APART for k in kept):
+                kept.append(c)
+                yield c, label
+
+    def _inside(self, quad: np.ndarray, sure: float, inside: float):
+        """(outline, label) of the cards read with at least ``sure`` that lie inside ``quad``
+        (``inside`` of their area), in the order they were read."""
         q = np.asarray(quad, np.float32)
         (x0, y0), (x1, y1), area = q.min(0).tolist(), q.max(0).tolist(), abs(cv2.contourArea(q))
-        inside: list[np.ndarray] = []
         for c, card, label, cx, cy, c_area in self.cards:
-            if card < sure:
-                continue
             # (a card inside has its centre inside the box: a cheap test first, on plain floats)
-            if x0 <= cx <= x1 and y0 <= cy <= y1 and c_area < area \
-                    and _overlap(c, q) >= INSIDE and all(_overlap(c, k) < APART for k in inside):
-                inside.append(c)
+            if card >= sure and x0 <= cx <= x1 and y0 <= cy <= y1 and c_area < area \
+                    and _overlap(c, q) >= inside:
                 yield c, label
 
     def _points(self, quad: np.ndarray) -> np.ndarray:
