@@ -54,6 +54,7 @@ from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, ac
 from ..engine.look import Awaiting, TableLook, WaitingFor
 from ..reading import FLOOR, Reach, cell_name, look_difference
 from .hands import DRAW_PILE, DrawLedger, Hand, hand_of, lifter, lifts, over
+from .looks import smear_free_difference
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
@@ -1394,6 +1395,9 @@ class CameraReferee:
             # changed what the state expects there before the card came down)
             seen_as, look = self._looks.get(region, (None, None))
             d = look_difference(got.look, look) if seen_as == want else None
+            if d is not None and d > SAME_FACE_LOOK:
+                # (the same card smeared along another line since: not a card put down)
+                d = smear_free_difference(got.look, look)
             if d is not None:
                 scores[region] = d
         threshold = SAME_FACE_LOOK
