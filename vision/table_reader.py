@@ -51,6 +51,7 @@ from companion.reading import (EMPTY, NO_PAWN, PawnReading, Reach, RegionReading
 
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .desmear import Desmear
+from .frame_smear import measure_smear, unsmear_frame
 from .pawn import find_pawn
 from .pile import likeliest_placement, top_card
 from .reaches import ArmTracker
@@ -471,7 +472,8 @@ class TableReader:
             self._postponed = todo - picked
             todo = picked
         grid_touched = any(n.startswith("cell-") for n in todo)
-        read = self._read_regions(frame, sorted(todo - {"draw"}), cur)
+        names = sorted(todo - {"draw"})
+        read = self._read_regions(self._unsmeared(frame) if names else frame, names, cur)
         if "draw" in todo:
             self._draw_changes += 1 if self._last is not None or self._seq else 0
             self.detector.accept(cur, ["draw"])
@@ -483,6 +485,14 @@ class TableReader:
         if reading is not None and self.recalibrate:
             self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
         return FrameReport("reading", _ms(start), reading, tuple(read))
+
+    def _unsmeared(self, frame: np.ndarray) -> np.ndarray:
+        """The frame the cards are read from: with the camera's smear taken out when the corner
+        markers show one (:mod:`vision.frame_smear`; a sharp frame as it is)."""
+        if self.view is None or self.view.source == "grid":  # (no markers to measure on)
+            return frame
+        smear = measure_smear(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.view, self.layout)
+        return frame if smear is None else unsmear_frame(frame, smear)
 
     def _note_touched(self, change: FrameChange) -> None:
         """Card regions something moved over (not the draw pile: no card is read there)."""
