@@ -115,3 +115,12 @@ def test_a_card_on_the_pile_is_read_surely_through_a_smear():
     readings = [r for n in range(8) if (r := reader.process(smeared, t=n / 30).reading)]
     assert readings and readings[-1].discard.label == "green-5"
     assert readings[-1].discard.confidence > 0.9
+
+
+def test_an_outline_turned_past_every_searched_angle_finds_no_card_on_the_pile():
+    # a card's outline fitted in a smear taken out came out lying across (turned 90 degrees):
+    # the search near that turn had no angle left to try and failed the whole reading
+    from vision.pile import top_card_candidates
+
+    patch = np.full((140, 100, 3), 90, np.uint8)
+    assert top_card_candidates(patch, 1.4, keep=3, near_deg=89.0) == []
