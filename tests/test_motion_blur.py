@@ -120,7 +120,11 @@ def test_a_card_on_the_pile_is_read_surely_through_a_smear():
 def test_an_outline_turned_past_every_searched_angle_finds_no_card_on_the_pile():
     # a card's outline fitted in a smear taken out came out lying across (turned 90 degrees):
     # the search near that turn had no angle left to try and failed the whole reading
+    import cv2
+
     from vision.pile import top_card_candidates
 
-    patch = np.full((140, 100, 3), 90, np.uint8)
+    patch = np.full((160, 120, 3), 90, np.uint8)
+    cv2.rectangle(patch, (20, 20), (98, 140), (230, 230, 230), -1)  # a card on the cloth
     assert top_card_candidates(patch, 1.4, keep=3, near_deg=89.0) == []
+    assert top_card_candidates(patch, 1.4, keep=3, near_deg=0.0)  # (near its true turn: found)
