@@ -371,6 +371,9 @@ class TableReader:
         #: (region, "surer", outline read weakly) -> a surer card outline there, or None
         self._placed: dict[tuple, np.ndarray | None] = {}
         self._pending_patches: dict[str, np.ndarray] = {}
+        #: each region as last settled with the camera's smear taken out (and being read)
+        self._sharp_patches: dict[str, np.ndarray] = {}
+        self._pending_sharp: dict[str, np.ndarray] = {}
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
         self._desmear = Desmear()  # a camera's smear taken out of the pawn's marker
         self._quiet_gray: np.ndarray | None = None  # the table at the last reading (no markers)
@@ -473,7 +476,7 @@ class TableReader:
             todo = picked
         grid_touched = any(n.startswith("cell-") for n in todo)
         names = sorted(todo - {"draw"})
-        read = self._read_regions(self._unsmeared(frame) if names else frame, names, cur)
+        read = self._read_regions(frame, names, cur, self._unsmeared(frame) if names else None)
         if "draw" in todo:
             self._draw_changes += 1 if self._last is not None or self._seq else 0
             self.detector.accept(cur, ["draw"])
@@ -486,13 +489,13 @@ class TableReader:
             self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
         return FrameReport("reading", _ms(start), reading, tuple(read))
 
-    def _unsmeared(self, frame: np.ndarray) -> np.ndarray:
-        """The frame the cards are read from: with the camera's smear taken out when the corner
-        markers show one (:mod:`vision.frame_smear`; a sharp frame as it is)."""
+    def _unsmeared(self, frame: np.ndarray) -> np.ndarray | None:
+        """The frame with the camera's smear taken out when the corner markers show one
+        (:mod:`vision.frame_smear`), else None (a sharp frame)."""
         if self.view is None or self.view.source == "grid":  # (no markers to measure on)
-            return frame
+            return None
         smear = measure_smear(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.view, self.layout)
-        return frame if smear is None else unsmear_frame(frame, smear)
+        return None if smear is None else unsmear_frame(frame, smear)
 
     def _note_touched(self, change: FrameChange) -> None:
         """Card regions something moved over (not the draw pile: no card is read there)."""
@@ -576,6 +579,7 @@ class TableReader:
         for v in self._votes.values():
             v.clear()
         self._patches.clear()
+        self._sharp_patches.clear()
         self._placed.clear()
         self._askew.forget()
         self._dirty |= set(self.region_names)
@@ -583,10 +587,19 @@ class TableReader:
         self._quiet = 0
         return True
 
-    def _read_regions(self, frame: np.ndarray, names: list[str], cur: np.ndarray) -> list[str]:
+    def _read_regions(self, frame: np.ndarray, names: list[str], cur: np.ndarray,
+                      sharp: np.ndarray | None = None) -> list[str]:
+        """Read the regions ``names`` in ``frame``. ``sharp``: the frame with the camera's
+        smear taken out (:meth:`_unsmeared`). Where each card lies and how each region looks
+        (what the referee compares from one reading to the next) come from the frame as the
+        camera saw it; a card is also read from ``sharp``, and that read is taken when the
+        read as seen supports it (:func:`_supported`). (A smear taken out along a line a
+        little off leaves ripples, which hid a card's outline or made another, and differ
+        with the line: the same card would look different from one smear to the next.)"""
         if not names:
             return []
         patches, kept = [], []
+        sharpened: dict[int, int] = {}  # kept index -> where its card read from ``sharp`` is
         looked: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # region -> (patch, outline) read
         wide: set[str] = set()  # regions read from the askew finder's wide patch
         for name in names:
@@ -619,9 +632,21 @@ class TableReader:
                     self._placed[key] = likeliest_placement(patch, quad, self.read_px)
                 quad = self._placed[key]
             patches.append(rectify(patch, quad, (CARD_W, CARD_H)))
+            if sharp is not None and askew is None:
+                clear = self.view.warp_region(sharp, region, self.read_px, margin=NARROW_MARGIN)
+                # the outline found with the smear out is sharper, when it is the same outline
+                found = locate_card(clear, self.read_px, self._sharp_patches.get(name))
+                self._pending_sharp[name] = clear
+                sharpened[len(kept)] = len(patches)
+                patches.append(rectify(clear, _same_outline(found, quad, self.read_px),
+                                       (CARD_W, CARD_H)))
             looked[name] = (patch, quad)
             kept.append(name)
-        for name, probs in zip(kept, self.classifier.classify_many(patches)):
+        classified = self.classifier.classify_many(patches)
+        reads = [p for i, p in enumerate(classified) if i not in set(sharpened.values())]
+        for k, (name, probs) in enumerate(zip(kept, reads)):
+            if k in sharpened:
+                probs = _supported(classified[sharpened[k]], probs)
             label = max(probs, key=probs.get)
             reaching_out = label == EMPTY and name in wide
             if probs[label] <= WEAK_READ or reaching_out:
@@ -634,6 +659,10 @@ class TableReader:
             if v.stable or v.exhausted:
                 if name in self._pending_patches:
                     self._patches[name] = self._pending_patches.pop(name)
+                if name in self._pending_sharp:
+                    self._sharp_patches[name] = self._pending_sharp.pop(name)
+                else:
+                    self._sharp_patches.pop(name, None)
                 self._askew.settled(name)
                 label, probs, agreed = v.result()
                 self._placed = {k: q for k, q in self._placed.items() if k[0] != name}
@@ -784,6 +813,34 @@ def _trailing_misses(votes: list[PawnReading]) -> int:
             break
         n += 1
     return n
+
+
+def _same_outline(sharp, seen, px_per_mm: float):
+    """The card's outline found with the smear taken out (``sharp``) when it is the one found as
+    the camera saw it (``seen``: centres within 4 mm, turned alike), else ``seen``."""
+    if sharp is None or seen is None:
+        return seen
+    a, b = np.asarray(sharp, np.float32).reshape(4, 2), np.asarray(seen, np.float32).reshape(4, 2)
+    near = np.linalg.norm(a.mean(0) - b.mean(0)) <= 4.0 * px_per_mm
+
+    def turn(q):
+        return np.degrees(np.arctan2(q[1, 1] - q[0, 1], q[1, 0] - q[0, 0]))
+
+    alike = abs((turn(a) - turn(b) + 90.0) % 180.0 - 90.0) <= 6.0
+    return sharp if near and alike else seen
+
+
+def _supported(sharp: dict[str, float], seen: dict[str, float]) -> dict[str, float]:
+    """A card's read with the smear taken out (``sharp``) when it is surer than the read as the
+    camera saw it (``seen``) and ``seen`` supports it: the card it names is among the three
+    ``seen`` finds likeliest. Otherwise ``seen`` (ripples left by a smear taken out along a line
+    a little off can read as another card, or as none: a weak read is asked about, a wrong sure
+    one could be committed)."""
+    best = max(sharp, key=sharp.get)
+    likeliest = sorted(seen, key=seen.get, reverse=True)[:3]
+    if best in (EMPTY, "none") or best not in likeliest or sharp[best] <= max(seen.values()):
+        return seen
+    return sharp
 
 
 def _look(patch: np.ndarray | None) -> np.ndarray | None:
