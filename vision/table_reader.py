@@ -476,14 +476,18 @@ class TableReader:
             todo = picked
         grid_touched = any(n.startswith("cell-") for n in todo)
         names = sorted(todo - {"draw"})
-        read = self._read_regions(frame, names, cur, self._unsmeared(frame) if names else None)
+        pawn_look = self.game == "grid" and (grid_touched or self._pawn_dirty)
+        sharp = self._unsmeared(frame) if names or pawn_look else None
+        read = self._read_regions(frame, names, cur, sharp)
         if "draw" in todo:
             self._draw_changes += 1 if self._last is not None or self._seq else 0
             self.detector.accept(cur, ["draw"])
             self._votes["draw"].clear()
             self._dirty.add("draw")
-        if self.game == "grid" and (grid_touched or self._pawn_dirty):
-            self._vote_pawn(frame)
+        if pawn_look:
+            # (the pawn's marker with the smear out is found as in a sharp frame; a smear
+            # measured a little off leaves the marker to the pawn's own bank of smears)
+            self._vote_pawn(frame, sharp)
         reading = self._maybe_emit(t)
         if reading is not None and self.recalibrate:
             self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
@@ -703,15 +707,27 @@ class TableReader:
             any_card or alt[best] >= max(SURE_OUTLINE, max(probs.values())))
         return alt if surer else probs
 
-    def _vote_pawn(self, frame: np.ndarray) -> None:
+    def _vote_pawn(self, frame: np.ndarray, sharp: np.ndarray | None = None) -> None:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if sharp is not None:
+            found = find_pawn(cv2.cvtColor(sharp, cv2.COLOR_BGR2GRAY), self.view, self.layout,
+                              near=self._pawn.mm if self._pawn.seen else None)
+            if found.seen:
+                self._pawn_votes.append(found)
+                self._count_pawn_votes()
+                return
         # (a smeared marker is looked for where the pawn was last seen: it cannot vanish; before
         # any sighting, around the centre cell, where every game starts it)
         seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None,
                          desmear=self._desmear,
                          smeared_near=self._pawn.mm or self.layout.cell_center(2, 2))
         self._pawn_votes.append(seen)
+        self._count_pawn_votes()
+
+    def _count_pawn_votes(self) -> None:
+        """Settle the pawn when its votes agree (or it stayed unseen long enough)."""
         votes = self._pawn_votes
+        seen = votes[-1]
         need = self.votes_needed
         sightings = [p for p in votes if p.seen]
         misses = _trailing_misses(votes)
