@@ -5,7 +5,8 @@ line turns when the arm is knocked: the same card, untouched, looks different in
 taken after the smear turned (its edges blur along another line), by about as much as a card
 of the same face put down in its place (:func:`companion.reading.look_difference` 6 to 12
 where the same face put down read 9 to 23). The referee asked about every such region
-(motion-blur torture: 13 of 38 questions, each answered "only moved" or "taken back").
+(motion-blur torture: 14 of 38 questions with the art faces, 11 of 16 with the real ones,
+each answered "only moved" or "it goes back").
 
 Two smears commute: a card smeared along ``ka`` and then along ``kb`` looks exactly as when
 smeared along ``kb`` and then ``ka``. So when two looks are smeared differently
