@@ -250,6 +250,8 @@ def top_card_candidates(patch: np.ndarray, px_per_mm: float, keep: int = 8, near
     angles = np.arange(-MOST_DEG, MOST_DEG + 1e-6, STEP_DEG)  # (the same steps: a match is sharp)
     if near_deg is not None:
         angles = angles[np.abs(angles - near_deg) <= NEAR_DEG]
+        if not len(angles):
+            return []  # (an outline turned further than any card is searched: none near it)
     return [order_quad(cv2.boxPoints(((cx / k, cy / k), (w, h), angle)).astype(np.float32))
             for _s, cx, cy, angle in _matches(small, px_per_mm * k, keep, angles)]
 

@@ -51,6 +51,7 @@ from companion.reading import (EMPTY, NO_PAWN, PawnReading, Reach, RegionReading
 
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .desmear import Desmear
+from .frame_smear import measure_smear, unsmear_frame
 from .pawn import find_pawn
 from .pile import likeliest_placement, top_card
 from .reaches import ArmTracker
@@ -370,6 +371,9 @@ class TableReader:
         #: (region, "surer", outline read weakly) -> a surer card outline there, or None
         self._placed: dict[tuple, np.ndarray | None] = {}
         self._pending_patches: dict[str, np.ndarray] = {}
+        #: each region as last settled with the camera's smear taken out (and being read)
+        self._sharp_patches: dict[str, np.ndarray] = {}
+        self._pending_sharp: dict[str, np.ndarray] = {}
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
         self._desmear = Desmear()  # a camera's smear taken out of the pawn's marker
         self._quiet_gray: np.ndarray | None = None  # the table at the last reading (no markers)
@@ -471,18 +475,31 @@ class TableReader:
             self._postponed = todo - picked
             todo = picked
         grid_touched = any(n.startswith("cell-") for n in todo)
-        read = self._read_regions(frame, sorted(todo - {"draw"}), cur)
+        names = sorted(todo - {"draw"})
+        pawn_look = self.game == "grid" and (grid_touched or self._pawn_dirty)
+        sharp = self._unsmeared(frame) if names or pawn_look else None
+        read = self._read_regions(frame, names, cur, sharp)
         if "draw" in todo:
             self._draw_changes += 1 if self._last is not None or self._seq else 0
             self.detector.accept(cur, ["draw"])
             self._votes["draw"].clear()
             self._dirty.add("draw")
-        if self.game == "grid" and (grid_touched or self._pawn_dirty):
-            self._vote_pawn(frame)
+        if pawn_look:
+            # (the pawn's marker with the smear out is found as in a sharp frame; a smear
+            # measured a little off leaves the marker to the pawn's own bank of smears)
+            self._vote_pawn(frame, sharp)
         reading = self._maybe_emit(t)
         if reading is not None and self.recalibrate:
             self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
         return FrameReport("reading", _ms(start), reading, tuple(read))
+
+    def _unsmeared(self, frame: np.ndarray) -> np.ndarray | None:
+        """The frame with the camera's smear taken out when the corner markers show one
+        (:mod:`vision.frame_smear`), else None (a sharp frame)."""
+        if self.view is None or self.view.source == "grid":  # (no markers to measure on)
+            return None
+        smear = measure_smear(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.view, self.layout)
+        return None if smear is None else unsmear_frame(frame, smear)
 
     def _note_touched(self, change: FrameChange) -> None:
         """Card regions something moved over (not the draw pile: no card is read there)."""
@@ -566,6 +583,7 @@ class TableReader:
         for v in self._votes.values():
             v.clear()
         self._patches.clear()
+        self._sharp_patches.clear()
         self._placed.clear()
         self._askew.forget()
         self._dirty |= set(self.region_names)
@@ -573,10 +591,19 @@ class TableReader:
         self._quiet = 0
         return True
 
-    def _read_regions(self, frame: np.ndarray, names: list[str], cur: np.ndarray) -> list[str]:
+    def _read_regions(self, frame: np.ndarray, names: list[str], cur: np.ndarray,
+                      sharp: np.ndarray | None = None) -> list[str]:
+        """Read the regions ``names`` in ``frame``. ``sharp``: the frame with the camera's
+        smear taken out (:meth:`_unsmeared`). Where each card lies and how each region looks
+        (what the referee compares from one reading to the next) come from the frame as the
+        camera saw it; a card is also read from ``sharp``, and that read is taken when the
+        read as seen supports it (:func:`_supported`). (A smear taken out along a line a
+        little off leaves ripples, which hid a card's outline or made another, and differ
+        with the line: the same card would look different from one smear to the next.)"""
         if not names:
             return []
         patches, kept = [], []
+        sharpened: dict[int, int] = {}  # kept index -> where its card read from ``sharp`` is
         looked: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # region -> (patch, outline) read
         wide: set[str] = set()  # regions read from the askew finder's wide patch
         for name in names:
@@ -609,9 +636,21 @@ class TableReader:
                     self._placed[key] = likeliest_placement(patch, quad, self.read_px)
                 quad = self._placed[key]
             patches.append(rectify(patch, quad, (CARD_W, CARD_H)))
+            if sharp is not None and askew is None:
+                clear = self.view.warp_region(sharp, region, self.read_px, margin=NARROW_MARGIN)
+                # the outline found with the smear out is sharper, when it is the same outline
+                found = locate_card(clear, self.read_px, self._sharp_patches.get(name))
+                self._pending_sharp[name] = clear
+                sharpened[len(kept)] = len(patches)
+                patches.append(rectify(clear, _same_outline(found, quad, self.read_px),
+                                       (CARD_W, CARD_H)))
             looked[name] = (patch, quad)
             kept.append(name)
-        for name, probs in zip(kept, self.classifier.classify_many(patches)):
+        classified = self.classifier.classify_many(patches)
+        reads = [p for i, p in enumerate(classified) if i not in set(sharpened.values())]
+        for k, (name, probs) in enumerate(zip(kept, reads)):
+            if k in sharpened:
+                probs = _supported(classified[sharpened[k]], probs)
             label = max(probs, key=probs.get)
             reaching_out = label == EMPTY and name in wide
             if probs[label] <= WEAK_READ or reaching_out:
@@ -624,6 +663,10 @@ class TableReader:
             if v.stable or v.exhausted:
                 if name in self._pending_patches:
                     self._patches[name] = self._pending_patches.pop(name)
+                if name in self._pending_sharp:
+                    self._sharp_patches[name] = self._pending_sharp.pop(name)
+                else:
+                    self._sharp_patches.pop(name, None)
                 self._askew.settled(name)
                 label, probs, agreed = v.result()
                 self._placed = {k: q for k, q in self._placed.items() if k[0] != name}
@@ -664,15 +707,27 @@ class TableReader:
             any_card or alt[best] >= max(SURE_OUTLINE, max(probs.values())))
         return alt if surer else probs
 
-    def _vote_pawn(self, frame: np.ndarray) -> None:
+    def _vote_pawn(self, frame: np.ndarray, sharp: np.ndarray | None = None) -> None:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if sharp is not None:
+            found = find_pawn(cv2.cvtColor(sharp, cv2.COLOR_BGR2GRAY), self.view, self.layout,
+                              near=self._pawn.mm if self._pawn.seen else None)
+            if found.seen:
+                self._pawn_votes.append(found)
+                self._count_pawn_votes()
+                return
         # (a smeared marker is looked for where the pawn was last seen: it cannot vanish; before
         # any sighting, around the centre cell, where every game starts it)
         seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None,
                          desmear=self._desmear,
                          smeared_near=self._pawn.mm or self.layout.cell_center(2, 2))
         self._pawn_votes.append(seen)
+        self._count_pawn_votes()
+
+    def _count_pawn_votes(self) -> None:
+        """Settle the pawn when its votes agree (or it stayed unseen long enough)."""
         votes = self._pawn_votes
+        seen = votes[-1]
         need = self.votes_needed
         sightings = [p for p in votes if p.seen]
         misses = _trailing_misses(votes)
@@ -774,6 +829,34 @@ def _trailing_misses(votes: list[PawnReading]) -> int:
             break
         n += 1
     return n
+
+
+def _same_outline(sharp, seen, px_per_mm: float):
+    """The card's outline found with the smear taken out (``sharp``) when it is the one found as
+    the camera saw it (``seen``: centres within 4 mm, turned alike), else ``seen``."""
+    if sharp is None or seen is None:
+        return seen
+    a, b = np.asarray(sharp, np.float32).reshape(4, 2), np.asarray(seen, np.float32).reshape(4, 2)
+    near = np.linalg.norm(a.mean(0) - b.mean(0)) <= 4.0 * px_per_mm
+
+    def turn(q):
+        return np.degrees(np.arctan2(q[1, 1] - q[0, 1], q[1, 0] - q[0, 0]))
+
+    alike = abs((turn(a) - turn(b) + 90.0) % 180.0 - 90.0) <= 6.0
+    return sharp if near and alike else seen
+
+
+def _supported(sharp: dict[str, float], seen: dict[str, float]) -> dict[str, float]:
+    """A card's read with the smear taken out (``sharp``) when it is surer than the read as the
+    camera saw it (``seen``) and ``seen`` supports it: the card it names is among the three
+    ``seen`` finds likeliest. Otherwise ``seen`` (ripples left by a smear taken out along a line
+    a little off can read as another card, or as none: a weak read is asked about, a wrong sure
+    one could be committed)."""
+    best = max(sharp, key=sharp.get)
+    likeliest = sorted(seen, key=seen.get, reverse=True)[:3]
+    if best in (EMPTY, "none") or best not in likeliest or sharp[best] <= max(seen.values()):
+        return seen
+    return sharp
 
 
 def _look(patch: np.ndarray | None) -> np.ndarray | None:
