@@ -121,6 +121,30 @@ def test_a_card_on_the_pile_is_read_surely_through_a_smear():
     assert readings[-1].discard.confidence > 0.75
 
 
+def test_the_smear_is_taken_out_only_where_the_reader_will_look():
+    # a pile game reads the discard pile: the filter worked on a piece of the frame around it
+    # gives there what it gives worked on the whole frame (within a grey level), and leaves
+    # the rest of the frame as the camera saw it
+    import cv2
+
+    from vision.desmear import smear_kernel
+    from vision.frame_smear import measure_smear, unsmear_frame
+    from vision.table_reader import TableReader
+
+    renderer, _, after = _frames(1280, 720, seed=2, below="green-draw-two", top="green-5")
+    frame = cv2.filter2D(after, -1, smear_kernel(7, 74))
+    reader = TableReader("classic", view=renderer.view, layout=renderer.layout)
+    sharp = reader._unsmeared(frame, ["discard"], pawn_look=False)
+    smear = measure_smear(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), renderer.view, renderer.layout)
+    assert sharp is not None and smear is not None
+    quad = renderer.view.region_quad(renderer.layout.regions["discard"], 6.0)
+    (x0, y0), (x1, y1) = np.floor(quad.min(0)).astype(int), np.ceil(quad.max(0)).astype(int)
+    piece = sharp[y0:y1, x0:x1].astype(int)
+    assert np.abs(piece - unsmear_frame(frame, smear)[y0:y1, x0:x1]).max() <= 1
+    assert not np.array_equal(piece, frame[y0:y1, x0:x1])      # the smear is out there ...
+    assert np.array_equal(sharp[:, :200], frame[:, :200])       # ... and left where none reads
+
+
 def test_an_outline_turned_past_every_searched_angle_finds_no_card_on_the_pile():
     # a card's outline fitted in a smear taken out came out lying across (turned 90 degrees):
     # the search near that turn had no angle left to try and failed the whole reading

@@ -28,7 +28,7 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-__all__ = ["Desmear", "edge_strength", "smear_kernel", "unsmear"]
+__all__ = ["Desmear", "edge_strength", "smear_kernel", "unsmear", "unsmear_colour"]
 
 #: Smear lengths (pixels) tried, likeliest first, and the directions (degrees), 15 apart.
 LENGTHS = (7, 5, 9)
@@ -61,18 +61,33 @@ def unsmear(gray: np.ndarray, kernel: np.ndarray, noise: float = NOISE) -> np.nd
     return _unsmeared(np.fft.rfft2(gray.astype(np.float32)), gray.shape, kernel, noise)
 
 
-def _unsmeared(picture: np.ndarray, shape: tuple[int, int], kernel: np.ndarray,
-               noise: float = NOISE) -> np.ndarray:
-    """:func:`unsmear` of a picture of ``shape`` given by its spectrum (``np.fft.rfft2``), which
-    several smears tried on one picture share."""
-    h, w = shape
+def unsmear_colour(image: np.ndarray, kernel: np.ndarray, noise: float = NOISE) -> np.ndarray:
+    """:func:`unsmear` of each colour of ``image`` (h x w x channels): the same pixels, the
+    smear's inverse worked out once for all of them."""
+    h, w = image.shape[:2]
+    inverse = _inverse(h, w, kernel, noise)
+    out = [np.fft.irfft2(np.fft.rfft2(image[..., c].astype(np.float32)) * inverse, s=(h, w))
+           for c in range(image.shape[2])]
+    return np.dstack([np.clip(o, 0, 255).astype(np.uint8) for o in out])
+
+
+def _inverse(h: int, w: int, kernel: np.ndarray, noise: float) -> np.ndarray:
+    """The Wiener filter that takes ``kernel``'s smear out of an ``h`` x ``w`` picture's
+    spectrum."""
     kh, kw = kernel.shape
     k = np.zeros((h, w), np.float32)
     k[:kh, :kw] = kernel
     k = np.roll(k, (-(kh // 2), -(kw // 2)), (0, 1))
     spectrum = np.fft.rfft2(k)
-    inverse = np.conj(spectrum) / (np.abs(spectrum) ** 2 + noise)
-    out = np.fft.irfft2(picture * inverse, s=(h, w))
+    return np.conj(spectrum) / (np.abs(spectrum) ** 2 + noise)
+
+
+def _unsmeared(picture: np.ndarray, shape: tuple[int, int], kernel: np.ndarray,
+               noise: float = NOISE) -> np.ndarray:
+    """:func:`unsmear` of a picture of ``shape`` given by its spectrum (``np.fft.rfft2``), which
+    several smears tried on one picture share."""
+    h, w = shape
+    out = np.fft.irfft2(picture * _inverse(h, w, kernel, noise), s=(h, w))
     return np.clip(out, 0, 255).astype(np.uint8)
 
 

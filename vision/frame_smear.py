@@ -29,7 +29,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .desmear import smear_kernel, unsmear
+from .desmear import smear_kernel, unsmear, unsmear_colour
 from .geometry import CORNER_IDS, Layout, View, marker_image
 
 __all__ = ["measure_smear", "unsmear_frame", "SMEAR_BANK", "CLEARLY_BETTER", "MARKER_FIT"]
@@ -135,4 +135,4 @@ def unsmear_frame(frame: np.ndarray, smear: tuple[int, int]) -> np.ndarray:
     kernel = smear_kernel(*smear)
     if frame.ndim == 2:
         return unsmear(frame, kernel)
-    return np.dstack([unsmear(frame[..., c], kernel) for c in range(frame.shape[2])])
+    return unsmear_colour(frame, kernel)

@@ -22,7 +22,8 @@ from companion.reading import NO_PAWN, PawnReading
 from .desmear import Desmear
 from .geometry import PAWN_ID, Layout, View, aruco_detector
 
-__all__ = ["PawnReading", "find_pawn", "pawn_place", "NO_PAWN", "upscale_for", "MARKER_PX"]
+__all__ = ["PawnReading", "find_pawn", "pawn_place", "search_boxes", "NO_PAWN", "upscale_for",
+           "MARKER_PX"]
 
 
 def pawn_place(layout: Layout, mm: tuple[float, float]) -> PawnReading:
@@ -52,9 +53,7 @@ def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: fl
         seen = _search(gray, view, layout, _around(near, layout), upscale)
         if seen.seen:
             return _saw_sharp(seen, gray, view, layout, desmear)
-    g = layout.grid_rect
-    whole = (g.x0 - search_margin_mm, g.y0 - search_margin_mm, g.x1 + search_margin_mm,
-             g.y1 + search_margin_mm)
+    whole = search_boxes(layout, None, search_margin_mm)[0]
     seen = _search(gray, view, layout, whole, upscale)
     if seen.seen:
         return _saw_sharp(seen, gray, view, layout, desmear)
@@ -72,6 +71,16 @@ def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: fl
             desmear.worked(smear)
             return seen
     return NO_PAWN
+
+
+def search_boxes(layout: Layout, near: tuple[float, float] | None = None,
+                 search_margin_mm: float = 80.0) -> list[tuple[float, float, float, float]]:
+    """The boxes of the mat (mm: x0, y0, x1, y1) that :func:`find_pawn` looks in without a
+    ``desmear``: the grid with ``search_margin_mm`` around it, and the step around ``near``."""
+    g = layout.grid_rect
+    whole = (g.x0 - search_margin_mm, g.y0 - search_margin_mm, g.x1 + search_margin_mm,
+             g.y1 + search_margin_mm)
+    return [whole] if near is None else [whole, _around(near, layout)]
 
 
 def _around(mm: tuple[float, float], layout: Layout) -> tuple[float, float, float, float]:

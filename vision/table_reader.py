@@ -52,7 +52,7 @@ from companion.reading import (EMPTY, NO_PAWN, PawnReading, Reach, RegionReading
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .desmear import Desmear
 from .frame_smear import measure_smear, unsmear_frame
-from .pawn import find_pawn
+from .pawn import find_pawn, search_boxes
 from .pile import likeliest_placement, top_card
 from .reaches import ArmTracker
 from .rectify import NARROW_MARGIN, AskewFinder
@@ -80,6 +80,11 @@ WEAK_READ = 0.8
 #: dozen outlines is surer than the card shows where every outline is unsure (a blurred red-8
 #: read red-0 at 0.78 from one of them, and was committed).
 SURE_OUTLINE = 0.9
+#: The camera's smear is taken out of a piece of the frame this many pixels (at least; a dozen
+#: smears' length for a long one) wider on every side than what is read: a piece's edges ring
+#: (a 7 px smear at 1280x720, the discard pile: within 3 grey levels of the whole frame's
+#: pixels with 48 px, within 1 with 96 and more, a thousandth of a level on average).
+UNSMEAR_PAD = 96
 
 
 def _outline_key(quad) -> tuple[int, ...]:
@@ -477,7 +482,7 @@ class TableReader:
         grid_touched = any(n.startswith("cell-") for n in todo)
         names = sorted(todo - {"draw"})
         pawn_look = self.game == "grid" and (grid_touched or self._pawn_dirty)
-        sharp = self._unsmeared(frame) if names or pawn_look else None
+        sharp = self._unsmeared(frame, names, pawn_look) if names or pawn_look else None
         read = self._read_regions(frame, names, cur, sharp)
         if "draw" in todo:
             self._draw_changes += 1 if self._last is not None or self._seq else 0
@@ -493,13 +498,36 @@ class TableReader:
             self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
         return FrameReport("reading", _ms(start), reading, tuple(read))
 
-    def _unsmeared(self, frame: np.ndarray) -> np.ndarray | None:
+    def _unsmeared(self, frame: np.ndarray, names: list[str], pawn_look: bool) -> np.ndarray | None:
         """The frame with the camera's smear taken out when the corner markers show one
-        (:mod:`vision.frame_smear`), else None (a sharp frame)."""
+        (:mod:`vision.frame_smear`), else None (a sharp frame). Only where the regions
+        ``names`` (and, with ``pawn_look``, the pawn's search) will look is it taken out: the
+        rest of the frame is left as it is, never read (a pile game's discard pile is a tenth
+        of the frame, and the filter's work goes with the pixels)."""
         if self.view is None or self.view.source == "grid":  # (no markers to measure on)
             return None
         smear = measure_smear(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.view, self.layout)
-        return None if smear is None else unsmear_frame(frame, smear)
+        if smear is None:
+            return None
+        corners = [self.view.region_quad(self.layout.regions[n], NARROW_MARGIN + 2.0) for n in names]
+        if pawn_look:
+            near = self._pawn.mm if self._pawn.seen else None
+            corners += [self.view.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+                        for x0, y0, x1, y1 in search_boxes(self.layout, near)]
+        h, w = frame.shape[:2]
+        # (the filter is worked on a piece with a margin round what is read: a piece's own edges
+        # ring; from UNSMEAR_PAD px in, it gives the whole frame's pixels within 1)
+        pad = max(UNSMEAR_PAD, 12 * smear[0])
+        pts = np.concatenate([np.asarray(c, np.float32).reshape(-1, 2) for c in corners])
+        x0, y0 = np.clip(np.floor(pts.min(0)) - 1, 0, [w, h]).astype(int)
+        x1, y1 = np.clip(np.ceil(pts.max(0)) + 2, 0, [w, h]).astype(int)
+        px0, py0, px1, py1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+        if (px1 - px0) * (py1 - py0) >= 0.7 * w * h:
+            return unsmear_frame(frame, smear)
+        out = frame.copy()
+        piece = unsmear_frame(frame[py0:py1, px0:px1], smear)
+        out[y0:y1, x0:x1] = piece[y0 - py0:y1 - py0, x0 - px0:x1 - px0]
+        return out
 
     def _note_touched(self, change: FrameChange) -> None:
         """Card regions something moved over (not the draw pile: no card is read there)."""
