@@ -114,3 +114,57 @@ def test_contour_areas_tell_specks_from_shapes():
     triangle = np.array([[[5, 5]], [[5, 25]], [[45, 5]]], np.int32)  # clockwise or not: unsigned
     assert detect._contour_areas((point, square, line, triangle)).tolist() == [0.0, 100.0, 0.0, 400.0]
     assert detect._contour_areas(()).tolist() == []
+
+
+def _colour_maps_plain(small):
+    """The coloured-field and white maps as written before the HSV channels were split apart
+    once (each use took its channel of the HSV image): the oracle."""
+    def unlike_table(hsv, sat):
+        h, w = sat.shape
+        b = max(2, min(h, w) // 20)
+        edge = np.concatenate([hsv[:b].reshape(-1, 3), hsv[-b:].reshape(-1, 3),
+                               hsv[:, :b].reshape(-1, 3), hsv[:, -b:].reshape(-1, 3)])
+        t_hue, t_sat = (float(np.percentile(edge[:, c], 50)) for c in (0, 1))
+        if t_sat < 60:
+            return detect._above(sat, max(70.0, t_sat + 45))
+        d = np.abs(np.arange(256, dtype=np.int16) - int(t_hue))
+        far = cv2.LUT(np.ascontiguousarray(hsv[..., 0]), ((np.minimum(d, 180 - d) > 12) * 255).astype(np.uint8))
+        return cv2.bitwise_and(detect._above(sat, 70), cv2.bitwise_or(far, detect._above(sat, t_sat + 60)))
+
+    def colourful(hsv, sat, val):
+        m = cv2.bitwise_and(unlike_table(hsv, sat), detect._above(val, 50))
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    sat = cv2.GaussianBlur(hsv[..., 1], (5, 5), 0)
+    val = hsv[..., 2]
+    out = {"fields": colourful(hsv, sat, val)}
+    white = cv2.bitwise_and(detect._above(sat, 59, invert=True),
+                            detect._above(val, max(120.0, float(np.percentile(hsv[..., 2], 60)))))
+    out["white"] = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    balanced = detect._white_balanced(small)
+    if balanced is not small:
+        hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
+        out["balanced fields"] = colourful(hsv, cv2.GaussianBlur(hsv[..., 1], (5, 5), 0), hsv[..., 2])
+    else:
+        out["balanced fields"] = out["fields"]
+    return out
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["grey", "wood", "felt"]), st.booleans())
+def test_colour_maps_from_the_split_channels_are_the_plain_ones(seed, table, tinted):
+    """Cards on a grey table (any saturated pixel is a field) and on saturated wooden and felt
+    ones (the table's hue is told apart), under neutral light and tinted (the balanced map)."""
+    rng = np.random.default_rng(seed)
+    base = {"grey": (120, 120, 120), "wood": (60, 110, 170), "felt": (60, 140, 40)}[table]
+    img = np.clip(rng.normal(base, 12, (72, 120, 3)), 0, 255).astype(np.uint8)
+    for x in (8, 46, 84):  # white cards with coloured fields of random hues
+        cv2.rectangle(img, (x, 14), (x + 28, 58), (245, 245, 245), -1)
+        cv2.rectangle(img, (x + 3, 17), (x + 25, 55), tuple(int(v) for v in rng.integers(0, 256, 3)), -1)
+    if tinted:
+        img = cv2.convertScaleAbs(img.astype(np.float32) * np.float32([0.8, 0.95, 1.15]))
+    maps = {name: m for name, m, _ in detect._maps(img, 2)}
+    for name, plain in _colour_maps_plain(img).items():
+        assert np.array_equal(maps[name], plain), name

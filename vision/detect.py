@@ -243,24 +243,26 @@ def _maps(small: np.ndarray, apart_px: int = 0):
                                   51 | 1, -5)
     yield "lighter", cv2.morphologyEx(adapt, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    sat = cv2.GaussianBlur(hsv[..., 1], (5, 5), 0)
-    val = hsv[..., 2]
+    # (its channels apart once: each use of a channel of ``hsv`` copied it first)
+    hue, sat, val = cv2.split(hsv)
+    sat = cv2.GaussianBlur(sat, (5, 5), 0)
     _, bright = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     yield "bright", cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL
     # dark regions: a wild's black field, or a Flip dark-side card, on a light table
     yield "dark", cv2.morphologyEx(cv2.bitwise_not(bright), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), \
         cv2.RETR_EXTERNAL
-    colourful = _colourful(hsv, sat, val)
+    colourful = _colourful(hsv, hue, sat, val)
     yield "fields", colourful, cv2.RETR_EXTERNAL
     # white regions (card borders on dark or coloured tables)
-    white = cv2.bitwise_and(_above(sat, 59, invert=True), _above(val, max(120.0, percentile_u8(hsv, 60, 2))))
+    white = cv2.bitwise_and(_above(sat, 59, invert=True), _above(val, max(120.0, percentile_u8(val, 60))))
     yield "white", cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL
     # the coloured fields again under neutral light (a tinted white border reads as colour),
     # then parted where touching cards' fields are joined by thin bridges
     balanced = _white_balanced(small)
     if balanced is not small:
         hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
-        colourful = _colourful(hsv, cv2.GaussianBlur(hsv[..., 1], (5, 5), 0), hsv[..., 2])
+        hue, sat, val = cv2.split(hsv)
+        colourful = _colourful(hsv, hue, cv2.GaussianBlur(sat, (5, 5), 0), val)
     yield "balanced fields", colourful, cv2.RETR_EXTERNAL
     if apart_px > 0:
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * apart_px + 1,) * 2)
@@ -300,10 +302,11 @@ def _ahead(items):
         yield item
 
 
-def _colourful(hsv: np.ndarray, sat: np.ndarray, val: np.ndarray) -> np.ndarray:
+def _colourful(hsv: np.ndarray, hue: np.ndarray, sat: np.ndarray, val: np.ndarray) -> np.ndarray:
     """Saturated (coloured field) regions: saturated pixels unlike the table, whose colour is
-    the median of the frame's edge (a wooden or felt table is itself saturated, in one hue)."""
-    colourful = cv2.bitwise_and(_unlike_table(hsv, sat), _above(val, 50))
+    the median of the frame's edge (a wooden or felt table is itself saturated, in one hue).
+    ``hue`` and ``val``: ``hsv``'s channels, ``sat`` its saturation blurred."""
+    colourful = cv2.bitwise_and(_unlike_table(hsv, sat, hue), _above(val, 50))
     # opened first: a wooden table's grain leaves specks of other hues (a thousand contours)
     colourful = cv2.morphologyEx(colourful, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return cv2.morphologyEx(colourful, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -315,8 +318,9 @@ def _expand(quad: Quad, px: float) -> Quad:
     return _scaled(q, (w + 2 * px) / max(w, 1e-6), (h + 2 * px) / max(h, 1e-6))
 
 
-def _unlike_table(hsv: np.ndarray, sat: np.ndarray) -> np.ndarray:
-    """Pixels saturated enough to be a card's field and not the table's own colour (255)."""
+def _unlike_table(hsv: np.ndarray, sat: np.ndarray, hue: np.ndarray) -> np.ndarray:
+    """Pixels saturated enough to be a card's field and not the table's own colour (255).
+    ``hue``: ``hsv``'s first channel, ``sat`` its saturation blurred."""
     h, w = sat.shape
     b = max(2, min(h, w) // 20)
     # the frame's edge (its corners twice): the median hue and saturation of its four strips
@@ -328,7 +332,7 @@ def _unlike_table(hsv: np.ndarray, sat: np.ndarray) -> np.ndarray:
         return _above(sat, max(70.0, t_sat + 45))
     # hue is circular: each hue's distance from the table's, looked up per pixel
     d = np.abs(np.arange(256, dtype=np.int16) - int(t_hue))
-    far = cv2.LUT(np.ascontiguousarray(hsv[..., 0]), ((np.minimum(d, 180 - d) > 12) * 255).astype(np.uint8))
+    far = cv2.LUT(hue, ((np.minimum(d, 180 - d) > 12) * 255).astype(np.uint8))
     return cv2.bitwise_and(_above(sat, 70), cv2.bitwise_or(far, _above(sat, t_sat + 60)))
 
 
