@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from companion.bus import EventBus
-from companion.reading import PawnReading, RegionReading, TableReading, look_difference
+from companion.reading import look_difference
 from companion.referee.camera import SAME_FACE_LOOK, CameraReferee
 from companion.referee.looks import smear, smear_free_difference, smeared_apart
 from companion.referee.table import Table
+from tests.support.readings import classic_pile_table, pile_reading
 
 
 def _card_look(seed: int = 3) -> np.ndarray:
@@ -39,34 +40,19 @@ def test_a_card_put_down_apart_still_looks_different_through_any_smear():
     assert smear_free_difference(card, moved) == look_difference(card, moved)
 
 
-def _pile_reading(seq, label, look, changed=("discard",)):
-    return TableReading(seq, 0.0, (), RegionReading(label, 0.99, ((label, 0.99),), look=look),
-                        PawnReading(None, None, False), changed=tuple(changed))
-
-
-def _classic_pile_table():
-    bus = EventBus()
-    table = Table({"setup": {"game": "classic", "seats": ["ann", "ben", "cai"], "dealer": "cai",
-                             "start": "red-5", "options": {"turn_seconds": 0}}}, bus)
-    referee = CameraReferee(lambda: table, bus)
-    asked = []
-    bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
-    return bus, table, referee, asked
-
-
 def test_a_card_taken_back_under_a_turned_smear_is_no_same_face_question():
     # torture motion-blur flip seed 1 (and classic 2, 3): an illegal card called and taken
     # back, the card below read again through the next move's smear: asked as the same face
     # played by a hand out of turn ("out of turn: it goes back"), and a card nobody touched
     # re-read after the smear turned, as the same face played ("only moved")
-    bus, table, referee, asked = _classic_pile_table()
+    bus, table, referee, asked = classic_pile_table()
     card = _card_look()
-    referee.on_reading(_pile_reading(1, "red-5", smear(card, 7, 0)))
-    referee.on_reading(_pile_reading(2, "red-5", smear(card, 7, 105)))
+    referee.on_reading(pile_reading(1, "red-5", smear(card, 7, 0)))
+    referee.on_reading(pile_reading(2, "red-5", smear(card, 7, 105)))
     bus.join()
     assert asked == [] and referee.question is None
     # a red-5 put down on it, a little apart, through yet another smear: still asked
-    referee.on_reading(_pile_reading(3, "red-5", smear(np.roll(card, 4, axis=1), 7, 30)))
+    referee.on_reading(pile_reading(3, "red-5", smear(np.roll(card, 4, axis=1), 7, 30)))
     bus.join()
     assert asked and asked[-1]["kind"] == "same-face" and asked[-1]["card"] == "red-5"
 

@@ -1,8 +1,12 @@
-"""Hand-made stable readings of a grid table (what the camera referee is fed in tests)."""
+"""Hand-made stable readings of a grid table and of a discard pile (what the camera referee is
+fed in tests), and a classic table on red-5 with its referee."""
 
 from __future__ import annotations
 
+from companion.bus import EventBus
 from companion.reading import PawnReading, RegionReading, TableReading
+from companion.referee.camera import CameraReferee
+from companion.referee.table import Table
 
 GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
         ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],
@@ -30,3 +34,22 @@ def with_cell(grid, r, c, label):
     g = [row[:] for row in grid]
     g[r][c] = label
     return g
+
+
+def pile_reading(seq, label, look, changed=("discard",)) -> TableReading:
+    """A reading of a table with no grid whose discard pile shows ``label`` (read at 0.99) with
+    the look ``look``."""
+    return TableReading(seq, 0.0, (), RegionReading(label, 0.99, ((label, 0.99),), look=look),
+                        PawnReading(None, None, False), changed=tuple(changed))
+
+
+def classic_pile_table():
+    """A classic table on red-5 (ann, ben, cai), its camera referee, and the questions asked:
+    ``(bus, table, referee, asked)``."""
+    bus = EventBus()
+    table = Table({"setup": {"game": "classic", "seats": ["ann", "ben", "cai"], "dealer": "cai",
+                             "start": "red-5", "options": {"turn_seconds": 0}}}, bus)
+    referee = CameraReferee(lambda: table, bus)
+    asked = []
+    bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
+    return bus, table, referee, asked
