@@ -58,17 +58,11 @@ def order_quad(pts) -> Quad:
     """Corners clockwise (in image coordinates) starting at a short edge, the upper one."""
     # plain floats: four points, called thousands of times a photo (numpy costs 6x more here)
     p = np.asarray(pts, np.float32).reshape(4, 2).tolist()
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = p
-    cx = (x0 + x1 + x2 + x3) / 4
-    cy = (y0 + y1 + y2 + y3) / 4
-    atan2 = math.atan2
-    # clockwise on screen (y down); a stable sort by angle, as list.sort by that key
-    p = [p[k] for _, k in sorted([(atan2(y0 - cy, x0 - cx), 0), (atan2(y1 - cy, x1 - cx), 1),
-                                  (atan2(y2 - cy, x2 - cx), 2), (atan2(y3 - cy, x3 - cx), 3)])]
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = p
-    hypot = math.hypot
-    # edges 0-1 and 2-3 the long ones?
-    if hypot(x1 - x0, y1 - y0) + hypot(x3 - x2, y3 - y2) > hypot(x2 - x1, y2 - y1) + hypot(x0 - x3, y0 - y3):
+    cx = (p[0][0] + p[1][0] + p[2][0] + p[3][0]) / 4
+    cy = (p[0][1] + p[1][1] + p[2][1] + p[3][1]) / 4
+    p.sort(key=lambda q: math.atan2(q[1] - cy, q[0] - cx))  # clockwise on screen (y down)
+    d = [math.hypot(p[(i + 1) % 4][0] - p[i][0], p[(i + 1) % 4][1] - p[i][1]) for i in range(4)]
+    if d[0] + d[2] > d[1] + d[3]:  # edges 0-1 and 2-3 are the long ones
         p = p[1:] + p[:1]
     # a stable choice between the two short edges: start at the upper one
     if p[0][1] + p[1][1] > p[2][1] + p[3][1] + 1e-3:
