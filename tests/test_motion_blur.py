@@ -31,6 +31,15 @@ def test_the_same_look_smeared_along_another_line_is_the_same():
     assert smear_free_difference(a, b) < SAME_FACE_LOOK / 2
 
 
+def test_looks_alike_are_compared_as_they_are_and_only_looks_apart_through_the_smears():
+    from companion.referee.looks import look_apart
+
+    card = _card_look()
+    a, b = smear(card, 7, 0), smear(card, 7, 75)
+    assert look_apart(a, a + 1.0, SAME_FACE_LOOK) == look_difference(a, a + 1.0)
+    assert look_apart(a, b, SAME_FACE_LOOK) == smear_free_difference(a, b) < SAME_FACE_LOOK
+
+
 def test_a_card_put_down_apart_still_looks_different_through_any_smear():
     card = _card_look()
     moved = np.roll(card, 4, axis=1)  # the same face put down 3 mm to the side

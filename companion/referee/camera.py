@@ -52,9 +52,9 @@ from typing import Any, Callable, Iterable
 from ..bus import BusMessage, EventBus
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
 from ..engine.look import Awaiting, TableLook, WaitingFor
-from ..reading import FLOOR, Reach, cell_name, look_difference
+from ..reading import FLOOR, Reach, cell_name
 from .hands import DRAW_PILE, DrawLedger, Hand, hand_of, lifter, lifts, over
-from .looks import smear_free_difference
+from .looks import look_apart
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
@@ -812,9 +812,9 @@ class CameraReferee:
                 # from it; it is looked at again when it changes again
                 self._actionable -= spilled
                 diffs = {r: v for r, v in diffs.items() if r not in spilled}
-            untouched = self._untouched(diffs, expected) | _bare(diffs, expected, self._reading,
-                                                                 self.margin) \
-                | self._looks_as_before(diffs, expected) if self._question is None else set()
+            untouched = (self._untouched(diffs, expected)
+                         | _bare(diffs, expected, self._reading, self.margin)
+                         | self._looks_as_before(diffs, expected)) if self._question is None else set()
             if untouched:
                 # no hand went there, or no card shows where one lies: the light or a smear
                 # changed the read, not a card; it is looked at again when it changes again
@@ -1370,7 +1370,7 @@ class CameraReferee:
     def _looks_as_before(self, diffs: dict[str, str], expected: Expected) -> set[str]:
         """Regions whose read differs from the state but that look as they did when they last
         matched it (their look differs by no more than :data:`SAME_FACE_LOOK`, a turned smear
-        taken out of the comparison: :func:`.looks.smear_free_difference`). No card was put
+        taken out of the comparison: :func:`.looks.look_apart`). No card was put
         there -- a card put down, even of the same face, looks different -- the read changed
         (a smear, light): it is looked at again when it changes again. (Motion blur: a red-6
         nobody touched, read red-3 at 0.32 after the smear turned, was asked about.)"""
@@ -1382,9 +1382,7 @@ class CameraReferee:
             seen_as, look = self._looks.get(region, (None, None))
             if got is None or look is None or seen_as != expected.labels.get(region):
                 continue
-            d = look_difference(got.look, look)
-            if d is not None and d > SAME_FACE_LOOK:
-                d = smear_free_difference(got.look, look)
+            d = look_apart(got.look, look, SAME_FACE_LOOK)
             if d is not None and d <= SAME_FACE_LOOK:
                 out.add(region)
         return out
@@ -1416,10 +1414,9 @@ class CameraReferee:
             # a look remembered for another card says nothing about this one (a phone's play
             # changed what the state expects there before the card came down)
             seen_as, look = self._looks.get(region, (None, None))
-            d = look_difference(got.look, look) if seen_as == want else None
-            if d is not None and d > SAME_FACE_LOOK:
-                # (the same card smeared along another line since: not a card put down)
-                d = smear_free_difference(got.look, look)
+            # (a look that differs may be the same card smeared along another line since: the
+            # smears are taken out of the comparison)
+            d = look_apart(got.look, look, SAME_FACE_LOOK) if seen_as == want else None
             if d is not None:
                 scores[region] = d
         threshold = SAME_FACE_LOOK

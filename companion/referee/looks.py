@@ -35,7 +35,8 @@ import math
 
 from ..reading import look_difference
 
-__all__ = ["smear", "edge_profile", "smeared_apart", "smear_free_difference", "SMEAR_LENGTHS",
+__all__ = ["smear", "edge_profile", "smeared_apart", "smear_free_difference", "look_apart",
+           "SMEAR_LENGTHS",
            "SMEAR_ANGLES", "APART"]
 
 #: Straight smears tried (pixels of a look, about a millimetre each) and their directions.
@@ -130,3 +131,13 @@ def smear_free_difference(a, b) -> float | None:
         if d is not None:
             found = min(found, d)
     return found
+
+
+def look_apart(a, b, alike: float) -> float | None:
+    """How far apart looks ``a`` and ``b`` are: their plain
+    :func:`~companion.reading.look_difference` when it is ``alike`` or less, else
+    :func:`smear_free_difference` (the smear bank is worked only for looks that differ)."""
+    d = look_difference(a, b)
+    if d is not None and d > alike:
+        d = smear_free_difference(a, b)
+    return d
