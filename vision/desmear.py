@@ -66,9 +66,8 @@ def unsmear_colour(image: np.ndarray, kernel: np.ndarray, noise: float = NOISE) 
     smear's inverse worked out once for all of them."""
     h, w = image.shape[:2]
     inverse = _inverse(h, w, kernel, noise)
-    out = [np.fft.irfft2(np.fft.rfft2(image[..., c].astype(np.float32)) * inverse, s=(h, w))
-           for c in range(image.shape[2])]
-    return np.dstack([np.clip(o, 0, 255).astype(np.uint8) for o in out])
+    return np.dstack([_filtered(np.fft.rfft2(image[..., c].astype(np.float32)), inverse, (h, w))
+                      for c in range(image.shape[2])])
 
 
 def _inverse(h: int, w: int, kernel: np.ndarray, noise: float) -> np.ndarray:
@@ -86,9 +85,12 @@ def _unsmeared(picture: np.ndarray, shape: tuple[int, int], kernel: np.ndarray,
                noise: float = NOISE) -> np.ndarray:
     """:func:`unsmear` of a picture of ``shape`` given by its spectrum (``np.fft.rfft2``), which
     several smears tried on one picture share."""
-    h, w = shape
-    out = np.fft.irfft2(picture * _inverse(h, w, kernel, noise), s=(h, w))
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return _filtered(picture, _inverse(*shape, kernel, noise), shape)
+
+
+def _filtered(picture: np.ndarray, inverse: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The picture of ``shape`` whose spectrum is ``picture``, through the filter ``inverse``."""
+    return np.clip(np.fft.irfft2(picture * inverse, s=shape), 0, 255).astype(np.uint8)
 
 
 def edge_strength(gray: np.ndarray) -> np.ndarray:

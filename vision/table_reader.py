@@ -43,7 +43,7 @@ import cv2
 import numpy as np
 
 from companion.cards import BACK, FACE_SETS
-from .geometry import (CARD_MM, REGION_NAMES, CalibrationFailed, Layout, LensModel, View,
+from .geometry import (CARD_MM, REGION_NAMES, CalibrationFailed, Layout, LensModel, Region, View,
                        cell_name, follow_view, view_from_grid_cards,
                        view_from_markers)
 from companion.reading import (EMPTY, NO_PAWN, PawnReading, Reach, RegionReading,
@@ -520,8 +520,8 @@ class TableReader:
         corners = [self.view.region_quad(self.layout.regions[n], NARROW_MARGIN + 2.0) for n in names]
         if pawn_look:
             near = self._pawn.mm if self._pawn.seen else None
-            corners += [self.view.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-                        for x0, y0, x1, y1 in search_boxes(self.layout, near)]
+            corners += [self.view.region_quad(Region("pawn", *box))
+                        for box in search_boxes(self.layout, near)]
         h, w = frame.shape[:2]
         # (the filter is worked on a piece with a margin round what is read: a piece's own edges
         # ring; from UNSMEAR_PAD px in, it gives the whole frame's pixels within 1)
@@ -661,9 +661,7 @@ class TableReader:
                 # blue-9 on the grid read "no card" at 1.0 in every reading, and the play on it
                 # was missed): a card, if any, lies where the region puts it, and the model
                 # says whether one surely does
-                quad = placed_card(patch, self.read_px)
-                patches.append(rectify(patch, quad, (CARD_W, CARD_H)))
-                looked[name] = (patch, quad)
+                patches.append(rectify(patch, placed_card(patch, self.read_px), (CARD_W, CARD_H)))
                 kept.append(name)
                 placed.add(name)
                 continue
@@ -692,7 +690,8 @@ class TableReader:
             looked[name] = (patch, quad)
             kept.append(name)
         classified = self.classifier.classify_many(patches)
-        reads = [p for i, p in enumerate(classified) if i not in set(sharpened.values())]
+        second = set(sharpened.values())
+        reads = [p for i, p in enumerate(classified) if i not in second]
         for k, (name, probs) in enumerate(zip(kept, reads)):
             if k in sharpened:
                 probs = _supported(classified[sharpened[k]], probs)
