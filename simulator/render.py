@@ -461,11 +461,13 @@ def _background(L: Layout, mat_px: float, cloth: tuple, markers: bool) -> np.nda
     # the wooden table beyond the cloth
     x0, y0 = to_canvas(-25, -25)
     x1, y1 = to_canvas(L.width + 25, L.height + 25)
-    wood = np.zeros((h, w), bool)
-    wood[:, :] = True
+    wood = np.ones((h, w), bool)
     wood[int(y0):int(y1), int(x0):int(x1)] = False
-    grain = (np.sin(np.arange(h)[:, None] / 7.0 + texture * 0.05) * 10).astype(np.float32)
-    base[wood] = (np.array((45, 80, 120), np.float32) + grain[..., None])[wood]
+    # the grain worked out on the wood's pixels only (the sine of the whole canvas was most of
+    # a table's set-up; the same floats pixel for pixel)
+    rows, cols = np.nonzero(wood)
+    grain = (np.sin(rows / 7.0 + texture[rows, cols] * 0.05) * 10).astype(np.float32)
+    base[rows, cols] = np.array((45, 80, 120), np.float32) + grain[:, None]
     if markers:
         for index, marker_id in enumerate(CORNER_IDS):
             sq = L.marker_square(index)
