@@ -40,13 +40,16 @@ _WORK_MAX = 960  # longest side the detector works at
 _DEDUP_IOU = 0.9  # candidates overlapping a larger one by this IoU are dropped as duplicates
 
 
-def quad_iou(a: Quad, b: Quad) -> float:
+def quad_iou(a: Quad, b: Quad, areas: tuple[float, float] | None = None) -> float:
+    """How much two convex quads overlap: their intersection over their union (0..1).
+    ``areas`` (optional): the quads' own areas, where the caller keeps them."""
     a = np.asarray(a, np.float32)
     b = np.asarray(b, np.float32)
     inter, _ = cv2.intersectConvexConvex(a, b)
     if inter <= 0:
         return 0.0
-    ua = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
+    area_a, area_b = areas if areas is not None else (abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
+    ua = area_a + area_b - inter
     return float(inter / ua) if ua > 0 else 0.0
 
 
@@ -566,11 +569,7 @@ def _dedup(cands: list[tuple[float, Quad]], iou: float, limit: int = 10**9) -> l
         return own[i]
 
     def overlaps(i, j) -> bool:
-        inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
-        if inter <= 0:
-            return False
-        union = area(i) + area(j) - inter
-        return union > 0 and inter / union >= iou  # quad_iou(i, j) >= iou
+        return quad_iou(quads[i], quads[j], (area(i), area(j))) >= iou
 
     # each candidate's possible overlaps among those before it, found for all at once (most
     # candidates have none: they are kept without a numpy call of their own)
