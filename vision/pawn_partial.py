@@ -32,7 +32,7 @@ __all__ = ["find_partly_hidden", "pawn_modules", "MIN_SEEN", "MIN_INNER_SEEN"]
 
 #: Modules that must be seen, of the marker's 8x8: a ring of white (the quiet zone) round a
 #: ring of black round 4x4 bits.
-MIN_SEEN = 28
+MIN_SEEN = 24
 #: Of them, the inner (data) modules that must be seen.
 MIN_INNER_SEEN = 6
 #: Pixels per module of the top-down window.
@@ -103,20 +103,27 @@ def find_partly_hidden(frame: np.ndarray, view: View, layout: Layout,
     # centre lies within a couple of modules of the patch's, turned as the patch's outline is
     ref = float(np.percentile(gray, 95))
     dark = ((gray < 0.35 * ref) & (sat < _COLOURED)).astype(np.uint8)
-    count, _, boxes, centres = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    count, labels, boxes, centres = cv2.connectedComponentsWithStats(dark, connectivity=8)
     black = 6 * _MODULE_PX
     steps = np.arange(-2.0, 2.01, 0.5) * _MODULE_PX
     shifts = np.array([(dx, dy) for dy in steps for dx in steps])
-    patches = [centres[i] for i in range(1, count)
-               if 0.12 * black * black <= boxes[i][4] <= 1.1 * black * black
-               and 0.45 * black <= max(boxes[i][2], boxes[i][3]) <= 1.5 * black]
-    if not patches:
-        return NO_PAWN
-    tries = (np.asarray(patches)[:, None, :] + shifts[None]).reshape(-1, 2)
-    hit = _first_pawn(gray, sat, tries, 0)
-    if hit is not None:
-        mm = (x0 + hit[0] / scale, y0 + hit[1] / scale)
-        return PawnReading(layout.cell_at(*mm), (round(float(mm[0]), 1), round(float(mm[1]), 1)), True)
+    by_turn: dict[int, list] = {}
+    for i in range(1, count):
+        x, y, bw, bh, area = boxes[i]
+        if not (0.12 * black * black <= area <= 1.1 * black * black
+                and 0.45 * black <= max(bw, bh) <= 1.5 * black):
+            continue
+        # the patch's outline keeps two whole sides of the square: its turn
+        ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
+        angle = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[2] % 90.0
+        for turn in {0, int(round(angle)) % 90, int(round(-angle)) % 90}:
+            by_turn.setdefault(turn, []).append(centres[i])
+    for turn, patches in sorted(by_turn.items()):
+        tries = (np.asarray(patches)[:, None, :] + shifts[None]).reshape(-1, 2)
+        hit = _first_pawn(gray, sat, tries, turn)
+        if hit is not None:
+            mm = (x0 + hit[0] / scale, y0 + hit[1] / scale)
+            return PawnReading(layout.cell_at(*mm), (round(float(mm[0]), 1), round(float(mm[1]), 1)), True)
     return NO_PAWN
 
 
