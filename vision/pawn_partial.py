@@ -3,16 +3,17 @@
 The marker detector (:func:`vision.pawn.find_pawn`) needs the marker's whole black square: a
 hand resting beside the pawn over one corner of it hides the pawn from it, and the referee is
 left not knowing where the pawn went. :func:`find_partly_hidden` looks for what is left of the
-marker near where the pawn was last seen: the mat around it is warped top-down (the marker is
-then a square of known size, whatever the camera's angle), a ring template (the black square in
-its white quiet zone) is matched at a few turns, and each good match is read module by module.
-A module the hand covers shows neither the marker's black nor its white (a skin tone is
-coloured, a module half covered is in between): it is left out. The marker is taken as found
-only when enough of its modules are seen, the inner ones among them, and every one seen is the
-pawn's marker's, in one of its four turns and in no other -- a card's print that happens to
-hold a dark square does not pass that.
+marker within a step and a half of where the pawn was last seen. The mat there is warped
+top-down (the marker is then a square of known size, whatever the camera's angle); each dark
+patch about the size of the marker's black square is a place to try, turned as its outline is
+(two whole sides of the square stay in sight), a couple of modules around its centre. There
+the marker's 8x8 modules are read: its black border round 4x4 bits, and the ring of white quiet
+zone round them. A module the hand covers shows neither the marker's black nor its white (a
+skin tone is coloured, a module half covered is in between): it is left out. The marker is
+taken as found only when at least :data:`MIN_SEEN` modules are seen, :data:`MIN_INNER_SEEN`
+bits among them, and every one seen is the pawn marker's in one of its four turns: a card's
+print that happens to hold a dark square does not pass that.
 
->>> from vision.geometry import Layout
 >>> pawn_modules().shape
 (6, 6)
 """
@@ -37,16 +38,9 @@ MIN_SEEN = 24
 MIN_INNER_SEEN = 6
 #: Pixels per module of the top-down window.
 _MODULE_PX = 6.0
-#: The turns (degrees) the ring template is tried at (a square repeats every 90).
-_TURNS = tuple(range(0, 90, 15))
-#: A ring match this good (normalised correlation) is read module by module.
-_RING_SCORE = 0.35
 #: A module whose colour (max minus min of its BGR, the most of a few samples) is over this is
 #: no marker's module (a hand, the pawn's body).
 _COLOURED = 45.0
-#: At most this many ring matches are read.
-_TRIES = 8
-_DEBUG = False
 
 
 @lru_cache(maxsize=1)
@@ -56,33 +50,10 @@ def pawn_modules() -> np.ndarray:
     return (cv2.aruco.generateImageMarker(dictionary, PAWN_ID, 6) > 127).astype(np.uint8)
 
 
-@lru_cache(maxsize=16)
-def _ring(module_px: float, turn: int) -> np.ndarray:
-    """The ring template at ``turn`` degrees: the black square in a white quiet zone (one module
-    wide); the inside (the bits) and the corners beyond the quiet zone are at the ring's mean, so
-    that they count for nothing in a normalised correlation."""
-    black = 6 * module_px
-    size = int(np.ceil(black * 1.5)) | 1
-    c = (size - 1) / 2.0
-
-    def square(half: float) -> np.ndarray:
-        mask = np.zeros((size, size), np.uint8)
-        pts = cv2.boxPoints(((c, c), (2 * half, 2 * half), turn))
-        cv2.fillConvexPoly(mask, np.round(pts * 16).astype(np.int32), 1, cv2.LINE_8, 4)
-        return mask.astype(bool)
-
-    quiet, border, inside = square(black / 2 + module_px), square(black / 2), square(black / 2 - module_px)
-    img = np.zeros((size, size), np.float32)
-    img[quiet] = 255.0
-    img[border] = 0.0
-    ring = quiet & ~inside
-    img[~ring] = float(img[ring].mean())
-    return img
-
-
 def find_partly_hidden(frame: np.ndarray, view: View, layout: Layout,
                        near: tuple[float, float]) -> PawnReading:
-    """The pawn's marker, part of it hidden, within a step of ``near`` (mm), or
+    """The pawn's marker, part of it hidden, within a step of ``near`` (mm: where the pawn was
+    last seen), or
     :data:`~companion.reading.NO_PAWN`. ``frame`` is the colour frame (BGR): a hand is told from
     the marker's black and white by its colour."""
     module_mm = layout.pawn_marker_mm * MARKER_BLACK_SHARE / 6.0
@@ -127,19 +98,6 @@ def find_partly_hidden(frame: np.ndarray, view: View, layout: Layout,
     return NO_PAWN
 
 
-def _refined(gray: np.ndarray, centre: tuple[float, float], turn: int) -> tuple[float, float]:
-    """The ring's centre found at half size, looked for again at full size a module around."""
-    tpl = _ring(_MODULE_PX, turn)
-    r = tpl.shape[0] // 2 + int(round(1.5 * _MODULE_PX))
-    x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
-    roi = gray[y0:int(centre[1]) + r + 1, x0:int(centre[0]) + r + 1]
-    if roi.shape[0] < tpl.shape[0] or roi.shape[1] < tpl.shape[1]:
-        return centre
-    _, _, _, (bx, by) = cv2.minMaxLoc(cv2.matchTemplate(roi, tpl, cv2.TM_CCOEFF_NORMED))
-    half = (tpl.shape[0] - 1) / 2
-    return x0 + bx + half, y0 + by + half
-
-
 def _module_samples(gray: np.ndarray, sat: np.ndarray, centres: np.ndarray,
                     turn: float) -> tuple[np.ndarray, np.ndarray]:
     """Each of the 8x8 modules' (the marker's 6x6 and its quiet zone) mean grey and colour (the
@@ -181,7 +139,7 @@ def _quantile(g: np.ndarray, where: np.ndarray, q: float) -> np.ndarray:
 def reads_as_pawn(g: np.ndarray, s: np.ndarray) -> np.ndarray:
     """Which modules read (grey ``g`` and colour ``s``, n x 8 x 8: :func:`_module_samples`) are
     the pawn's marker: enough of them seen, the marker's and its quiet zone's, every one as the
-    marker has it in one of its four turns, and not so in any other turn."""
+    marker has it in one of its four turns."""
     want = np.pad(pawn_modules(), 1, constant_values=1).astype(bool)
     inner = np.zeros((8, 8), bool)
     inner[2:6, 2:6] = True
@@ -197,5 +155,5 @@ def reads_as_pawn(g: np.ndarray, s: np.ndarray) -> np.ndarray:
     seen = plain & ((g <= lo) | (g >= hi))
     white = g >= hi
     ok &= (seen.sum((1, 2)) >= MIN_SEEN) & (seen[:, inner].sum(1) >= MIN_INNER_SEEN)
-    wrong = np.sort(np.stack([((white != np.rot90(want, k)) & seen).sum((1, 2)) for k in range(4)], 1), 1)
-    return ok & (wrong[:, 0] == 0)
+    wrong = np.stack([((white != np.rot90(want, k)) & seen).sum((1, 2)) for k in range(4)], 1)
+    return ok & (wrong.min(1) == 0)

@@ -21,9 +21,10 @@ How a frame is handled (see :mod:`vision.stabilise`):
 Every frame also goes to the arm tracker (:class:`vision.reaches.ArmTracker`), which follows
 the arms over the table on the same small grey copy; their reaches go on the next reading.
 
-The pawn is found by its marker (:mod:`vision.pawn`); the cell it stands on keeps the card it
-covers from memory. When most of the table seems to change at once, the camera may have been
-nudged: the corner markers are looked for again and the view replaced if it moved.
+The pawn is found by its marker (:mod:`vision.pawn`; what a hand leaves of it,
+:mod:`vision.pawn_partial`); the cell it stands on keeps the card it covers from memory. When
+most of the table seems to change at once, the camera may have been nudged: the corner markers
+are looked for again and the view replaced if it moved.
 
 Card classification goes through a *classifier*: anything with ``classify_many(cards) ->
 [dict label -> probability]``. :class:`ModelClassifier` adapts the trained card model
