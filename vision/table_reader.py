@@ -21,9 +21,10 @@ How a frame is handled (see :mod:`vision.stabilise`):
 Every frame also goes to the arm tracker (:class:`vision.reaches.ArmTracker`), which follows
 the arms over the table on the same small grey copy; their reaches go on the next reading.
 
-The pawn is found by its marker (:mod:`vision.pawn`); the cell it stands on keeps the card it
-covers from memory. When most of the table seems to change at once, the camera may have been
-nudged: the corner markers are looked for again and the view replaced if it moved.
+The pawn is found by its marker (:mod:`vision.pawn`; what a hand leaves of it,
+:mod:`vision.pawn_partial`); the cell it stands on keeps the card it covers from memory. When
+most of the table seems to change at once, the camera may have been nudged: the corner markers
+are looked for again and the view replaced if it moved.
 
 Card classification goes through a *classifier*: anything with ``classify_many(cards) ->
 [dict label -> probability]``. :class:`ModelClassifier` adapts the trained card model
@@ -53,6 +54,7 @@ from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .desmear import Desmear
 from .frame_smear import measure_smear, unsmear_frame
 from .pawn import find_pawn, search_boxes
+from .pawn_partial import find_partly_hidden
 from .pile import likeliest_placement, top_card
 from .reaches import ArmTracker
 from .rectify import NARROW_MARGIN, AskewFinder
@@ -372,6 +374,7 @@ class TableReader:
         self._pawn_votes: list[PawnReading] = []
         self._state: dict[str, RegionReading] = {}
         self._pawn: PawnReading = NO_PAWN
+        self._pawn_mm: tuple[float, float] | None = None  # where the pawn was last seen (mm)
         self._draw_changes = 0
         self._seq = 0
         self._dirty: set[str] = set()
@@ -773,6 +776,11 @@ class TableReader:
         seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None,
                          desmear=self._desmear,
                          smeared_near=self._pawn.mm or self.layout.cell_center(2, 2))
+        if not seen.seen and self._pawn_mm is not None:
+            # a hand resting by the pawn over a corner of its marker: what is left of the marker
+            # is read, within a step of where the pawn was last seen
+            seen = find_partly_hidden(sharp if sharp is not None else frame, self.view, self.layout,
+                                      self._pawn_mm)
         self._pawn_votes.append(seen)
         self._count_pawn_votes()
 
@@ -802,6 +810,8 @@ class TableReader:
         if pawn.cell != self._pawn.cell or pawn.seen != self._pawn.seen:
             self._dirty.add("pawn")
         self._pawn = pawn
+        if pawn.seen and pawn.mm is not None:
+            self._pawn_mm = pawn.mm
         self._pawn_votes.clear()
         self._pawn_dirty = False
 

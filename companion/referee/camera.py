@@ -618,6 +618,13 @@ class CameraReferee:
         self._blind: set[str] = set()
         #: region -> (the label the state gave it, its look) when it last matched the state
         self._looks: dict[str, tuple[str, Any]] = {}
+        #: the cell the pawn was seen to leave while its marker was hidden (its card read clearly
+        #: where the pawn stood), and the reading that showed it: a step to ask about
+        self._pawn_left: tuple[int, int] | None = None
+        self._pawn_left_at: int = -1
+        #: the cells next to it where the pawn's body read then (no card): where it went
+        self._pawn_body: set[str] = set()
+        self._pawn_noted: tuple | None = None  # (reading, cell) last looked at for it
         self._question: Question | None = None
         self._ids = itertools.count(1)
         self._recheck = False
@@ -795,6 +802,7 @@ class CameraReferee:
             return []
         done: list[Decision] = []
         pawn_was = table.view()[0].pawn
+        self._note_pawn_left(expected_of(table.view()[0]))
         self._pass_before_tap(table)
         for _ in range(12):  # a few actions may show up in one reading (forced plays, draws)
             look, waiting = table.view()
@@ -858,7 +866,10 @@ class CameraReferee:
             if q is not None and q.region == DRAW_PILE:
                 if waiting != self._asked_waiting:  # the table moved on: the question is stale
                     self._close_question(None, "table", Closed.OVERTAKEN)
-            elif q is not None and q.region not in diffs:
+            elif q is not None and q.region not in diffs and not (
+                    q.region == "pawn" and not (self._reading.pawn and self._reading.pawn.seen)):
+                # (a step asked about while the marker is hidden stays asked: no sighting
+                # says it is settled)
                 self._close_question(None, "table", Closed.NO_CHANGE)
             if self._question is None and self._draws_first(diffs, table):
                 continue
@@ -898,6 +909,13 @@ class CameraReferee:
             looking_at = self._actionable if self._question is None else {self._question.region}
             legal = table.legal_actions()
             decision = None
+            if self._question is None and not done:
+                step = self._unseen_step(legal, expected, diffs, acting_seat(waiting))
+                if step is not None:
+                    done.append(step)
+                    self._trace(step)
+                    self._ask(step, waiting)
+                    break
             # forced plays may land together, but no more of them than are owed
             owed = waiting.left if waiting.what is Awaiting.FORCED_PLAYS else 1
             if self._question is None and not done and len(diffs) > max(1, owed):
@@ -1149,6 +1167,61 @@ class CameraReferee:
             cells = _step_cells(table.view()[0].pawn, action.to)
             return [r for r in self._reaches if cells & set(r.regions)]
         return [r for r in self._reaches if over(r, decision.region)]
+
+    def _note_pawn_left(self, expected: Expected) -> None:
+        """The pawn's marker hidden (a hand resting by it) and the cell the state has it on read
+        again, clearly showing the card under it: the pawn's body no longer covers that card,
+        the pawn was stepped off it unseen (noted once per reading; a sighting clears it)."""
+        reading = self._reading
+        if reading.pawn is not None and reading.pawn.seen:
+            self._pawn_left = None
+            return
+        if expected.pawn is None or not reading.cells or self._pawn_noted == (reading.seq, expected.pawn):
+            return
+        r, c = expected.pawn
+        if not (0 <= r < 5 and 0 <= c < 5):
+            return
+        self._pawn_noted = (reading.seq, expected.pawn)
+        name = cell_name(r, c)
+        got = reading.region(name)
+        if name in reading.changed and _clear(got) and got.label == expected.labels.get(name) \
+                and self._pawn_left != (r, c):  # (the first reading that showed it counts)
+            self._pawn_left, self._pawn_left_at = (r, c), reading.seq
+            self._pawn_body = {n for n in _next_to([name]) if _formless(reading.region(n))}
+
+    def _unseen_step(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
+                     seat: str | None) -> Decision | None:
+        """The pawn stepped off its cell unseen (:meth:`_note_pawn_left`), its marker still
+        hidden, and the table shows something else new (the next play): the step is asked
+        about first, its legal destinations the choices (where the pawn's body reads, no card,
+        first; never the cell of a card just put down), so that the next play is judged on the
+        pawn's true place. The reading that showed the step waits unless something else is new
+        there (the marker may show again); any later change to the table is asked about (the
+        next seat acted, or the pawn stepped again: its body left the cell it was read on)."""
+        if expected.pawn is None or self._pawn_left != tuple(expected.pawn):
+            return None
+        reading = self._reading
+        if reading.pawn is not None and reading.pawn.seen:
+            return None
+        held = pawn_hidden_cells(expected, reading)
+        new = [r for r in diffs if r != "pawn" and not (r in held and _formless(reading.region(r)))]
+        later = reading.seq > self._pawn_left_at and any(r in expected.labels for r in reading.changed)
+        if not new and not later:
+            return None
+        played = {r for r in new if not _formless(reading.region(r))}
+        moves = [a for a in legal if isinstance(a, Move) and (seat is None or a.by == seat)
+                 and cell_name(*a.to) not in played]
+        if not moves:
+            return None
+        def body(a: Move) -> int:  # where the body read when the step showed, then where it reads
+            if not all(0 <= v < 5 for v in a.to):
+                return 2
+            name = cell_name(*a.to)
+            return 0 if name in self._pawn_body else 1 if _formless(reading.region(name)) else 2
+
+        moves.sort(key=body)
+        self._pawn_left = None  # asked once: a "misread" answer is not asked again
+        return Decision(DecisionKind.ASK, "pawn", choices=tuple(moves), reason=Reason.UNSURE)
 
     def _step_first(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
                     seat: str | None, table) -> Decision | None:
@@ -1420,12 +1493,15 @@ class CameraReferee:
             if d is not None:
                 scores[region] = d
         threshold = SAME_FACE_LOOK
-        if len(reading.changed) > 5:
+        # (only the card regions count: the pawn's sighting and the draw pile change with a
+        # hand resting by the pawn or a draw, never with the view)
+        read_again = len([r for r in reading.changed if r in expected.labels])
+        if read_again > 5:
             # the whole table read again (the camera was nudged): every look is off by the new
             # view's small misfit; a card put down stands well clear of it
             threshold = max(NUDGED_SAME_FACE_LOOK, 4.0 * float(statistics.median(list(scores.values()) or [0.0])))
         looking_new = [r for r, d in scores.items() if d > threshold]
-        if len(reading.changed) > 5 and len(looking_new) > 1:
+        if read_again > 5 and len(looking_new) > 1:
             return None
         # (every look counts for the nudge's misfit above; a card is put down by a hand: one no
         # arm went over, where arms were seen, is no card -- a hand resting by the pawn, a
@@ -1485,8 +1561,11 @@ class CameraReferee:
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
         asked = self._question.region if self._question is not None else None
         hidden = pawn_hidden_cells(expected, reading)  # (the hand hiding the marker may lie there)
+        # (while a question is open, a region read again and not yet settled keeps its old look:
+        # the same face played on it is looked for once the answer came)
+        pending = self._actionable & set(reading.changed) if asked is not None else set()
         for name in expected.labels:
-            if name in diffs or name == asked or name in hidden or (
+            if name in diffs or name == asked or name in hidden or name in pending or (
                     pawn is not None and name == cell_name(*pawn)):
                 continue
             got = reading.region(name)
