@@ -3,6 +3,8 @@ call reduced to a few readings or frames."""
 
 from __future__ import annotations
 
+import pytest
+
 from companion.reading import PawnReading, Reach, RegionReading, TableReading
 from tests.support.readings import classic_pile_table, pile_reading
 
@@ -77,6 +79,7 @@ def _play_after_a_nudge(nudge):
     return readings
 
 
+@pytest.mark.slow
 def test_after_a_camera_nudge_the_next_arm_is_still_seen_reaching_the_pile():
     # torture nudged classic seed 7 (both faces): after a nudge the arm tracker kept the table
     # as it lay still before it, a pixel off; the mat's edge, off by as much, stayed on the rim
@@ -86,6 +89,7 @@ def test_after_a_camera_nudge_the_next_arm_is_still_seen_reaching_the_pile():
     assert readings[-1] == (Reach("north", ("discard",), 0),)
 
 
+@pytest.mark.slow
 def test_when_the_cameras_smear_turns_the_next_arm_is_still_seen_reaching_the_pile():
     # torture motion blur classic seed 7 (both faces): the smear turned between two moves, and
     # the mat's edge, smeared along another line than in the still table, stayed on the north
