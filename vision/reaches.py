@@ -51,6 +51,10 @@ TIP_GAP = 4
 PILE_LOOK = (18, 26)
 #: Frames with nothing moving after which whatever lies on the mat's edge is the table.
 SETTLED_FRAMES = 30
+#: An arm whose blob lies still and reaches no deeper than the rim for this many frames in a row
+#: has gone: what is left is no hand (a strip of the mat's edge that the still table, taken
+#: under another smear or before a nudge, no longer matches).
+RESTING_FRAMES = 2
 
 #: The draw pile's look differs by less than this after a reach: nothing was taken (sensor noise
 #: and slow light measure under 1; a pile whose top card went mostly 10 and up, but 4.4 where
@@ -74,6 +78,7 @@ class _Arm:
     lifted: int | None = 0
     at_pile: bool = False   # its hand went to the draw pile (it waits for the pile's verdict)
     decided: bool = True    # its ``lifted`` is known
+    resting: int = 0        # frames in a row its blob lay still, no deeper than the rim
 
     def reach(self) -> Reach:
         regions = list(self.regions) or ([self.deepest[1]] if self.deepest[1] else [])
@@ -133,7 +138,12 @@ class ArmTracker:
         (else the draw pile's verdicts pending are unknown)."""
         self.arms, self.done, self.frame = old.arms, old.done, old.frame
         if same_place and old.still is not None and old.still.shape == self.inside.shape:
-            self.still, self._prev, self._calm = old.still, old._prev, old._calm
+            # the still table moved as the picture moved since: a camera nudged by a few pixels
+            # left it off by a pixel of the small frame, and the mat's edge, off by as much,
+            # stayed on its rim as an arm that never left (it took in the next arm from that
+            # side, whose reach was never handed out). (The views say less: two fits of the
+            # markers of an unmoved camera differ by as much.)
+            self.still, self._prev, self._calm = _aligned(old.still, old._prev), old._prev, old._calm
             self._pile_look, self._pile_group = old._pile_look, old._pile_group
             self._pile_before, self._pile_still = old._pile_before, old._pile_still
             return
@@ -214,10 +224,15 @@ class ArmTracker:
                 self.arms.append(arm)
             seen.add(id(arm))
             arm.seen, arm.entry = self.frame, entry
+            arm.resting = arm.resting + 1 if not moving and depth <= RIM_MM else 0
             if side is not None:
                 self._place_hand(arm, hand, depth)
-        for arm in [a for a in self.arms if id(a) not in seen and self.frame - a.seen >= 2]:
+        for arm in [a for a in self.arms if (id(a) not in seen and self.frame - a.seen >= 2)
+                    or a.resting >= RESTING_FRAMES]:
+            # (an arm's last blob lying still on the rim: the hand went, the edge's misfit stays)
             self._close(arm)
+        if not self.arms and not change.moving and not any(m for _, _, m in pixels.values()):
+            self.still = cur.copy()  # nothing but still misfits on the rim: the table at rest
         return arm_mask
 
     def _one_per_corner(self, entries: list) -> list:
@@ -328,11 +343,11 @@ class ArmTracker:
             if region == "draw":
                 self._join_pile(arm)
 
-    def _region_at(self, point: tuple[float, float]) -> str | None:
+    def _region_at(self, point: tuple[float, float], slack: float = 5.0) -> str | None:
         x, y = point
         for name in self.cards:
             r = self.layout.regions.get(name)
-            if r is not None and r.x0 - 5 <= x <= r.x1 + 5 and r.y0 - 5 <= y <= r.y1 + 5:
+            if r is not None and r.x0 - slack <= x <= r.x1 + slack and r.y0 - slack <= y <= r.y1 + slack:
                 return name
         return None
 
@@ -403,6 +418,15 @@ class ArmTracker:
         ready.sort(key=lambda a: a.came)
         return [(a.came, a.reach()) for a in ready]
 
+    def hand_at_cards(self) -> bool:
+        """An arm is over the table now with its hand over a card region or within a hand's
+        length of one (its point is :attr:`hand_back_mm` short of the fingertips): what lies
+        there may be under the fingers. (Dim light: ann's hand held still over the green-6 she
+        put down, its fingers over the card's lower half, was taken for the table after five
+        frames, and the card was read green-4 under it and committed.)"""
+        return any(a.hand is not None and self._region_at(a.hand, self.hand_back_mm + 5.0)
+                   for a in self.arms)
+
     def pending_draw(self) -> bool:
         """A reach that is over took from the draw pile, or may have (a reading should say so)."""
         return any(a.decided and a.lifted != 0 and a.at_pile for a in self.done)
@@ -422,6 +446,28 @@ def _runs_along(entry, side: str, L: Layout, within: float = 45.0) -> bool:
     length = L.width if own in ("north", "south") else L.height
     low_end = side in ("west", "north")  # along x, west is 0; along y, north is 0
     return lo <= within if low_end else hi >= length - within
+
+
+def _aligned(still: np.ndarray, now: np.ndarray | None) -> np.ndarray:
+    """``still`` (a small grey frame) moved onto ``now`` (a later one of the same table): the
+    turn and shift between them (:func:`cv2.findTransformECC`), where it is a quarter of a
+    pixel or more; else (none found, or no ``now``) ``still`` as it is."""
+    if now is None or now.shape != still.shape:
+        return still
+    warp = np.eye(2, 3, dtype=np.float32)
+    try:
+        _, warp = cv2.findTransformECC(now.astype(np.float32), still.astype(np.float32), warp,
+                                       cv2.MOTION_EUCLIDEAN,
+                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4),
+                                       None, 5)
+    except cv2.error:
+        return still
+    h, w = still.shape[:2]
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float32)
+    if np.abs(corners @ warp.T - corners[:, :2]).max() < 0.25:
+        return still
+    return cv2.warpAffine(still, warp, (w, h), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
 
 
 def _filled(mask: np.ndarray) -> np.ndarray:

@@ -381,6 +381,7 @@ class TableReader:
         self._pawn_dirty = game == "grid"
         self._last: TableReading | None = None
         self._hand_frames = 0
+        self._held_frames = 0  # quiet frames in a row with a followed hand at the cards
         self.frames = 0
         self._patches: dict[str, np.ndarray] = {}          # each region as last settled
         #: (region, outline of what changed) -> the top card's outline found there (vision.pile);
@@ -459,6 +460,18 @@ class TableReader:
             # something lies still on the border (a cup, a phone): it is the table now
             self.detector.accept(cur, [n for n in self.detector.boxes if n.startswith("band")])
         self._hand_frames = 0
+        if self._arms.hand_at_cards():
+            # an arm the tracker follows has its hand at the cards, however faintly it changes
+            # the band (dim light: a hand held still over the card it put down, its fingers over
+            # the card, was read as part of the card). It is waited for, a while at most (an
+            # arm that is no arm: the tracker lets it go after a still second)
+            self._held_frames += 1
+            if self._held_frames <= HELD_HAND_FRAMES:
+                self._restart_votes()
+                self._note_touched(change)
+                return FrameReport("hands", _ms(start))
+        else:
+            self._held_frames = 0
         th = self.detector.change_threshold
         changed = [n for n in self.region_names if change.change.get(n, 0) > th]
         if (self.recalibrate and self.detector.reference is not None
@@ -873,6 +886,9 @@ class TableReader:
 
 #: Quiet frames a reading waits for the draw pile's verdict on a reach (then: unknown).
 PILE_WAIT = 10
+#: Quiet frames at most that a reading waits while a followed arm's hand is at the cards (two
+#: seconds at 30 fps).
+HELD_HAND_FRAMES = 60
 
 #: Change (the detector's measure) that makes a region a hand was over worth reading again;
 #: sensor noise and compression stay near 0.3, a card put down where its twin lay about 1.

@@ -332,8 +332,19 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         # the legal first steps that lead there; the second is read once the first is known
         choices += tuple(a for a in actions if isinstance(a, Move) and (seat is None or a.by == seat)
                          and _one_step(a.to, reading.pawn.cell))
-    if read_action is not None and not any(_same(a, read_action) for a in choices):
-        choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
+    # what it looks like, even if the rules forbid it: the likeliest read first, then those read
+    # about as likely (within the margin), so that the card put down can be named. (Glare: ben's
+    # red-4 on a yellow-3, read red-1 at 0.30 and red-4 at 0.19, was asked about as red-1 or the
+    # legal plays only; answered "misread", the refused attempt was lost and the turns slipped.)
+    looks_like = [read_action] + ([_action_read(region, name, seat, expected)
+                                   for name, p in got.probs[1:]
+                                   if p > 0 and math.log(p) >= math.log(got.confidence) - margin]
+                                  if got is not None and read_action is not None else [])
+    read_as = [a for a in looks_like if a is not None and not any(_same(a, c) for c in choices)]
+    read_as = [a for i, a in enumerate(read_as) if not any(_same(a, b) for b in read_as[:i])]
+    if read_as:
+        # (a read legal play is offered among the legal ones, where it already is)
+        choices = tuple(read_as[:3]) + choices
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
 
 
