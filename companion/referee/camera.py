@@ -392,6 +392,14 @@ def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) 
         FLOOR * unlisted, min(left_over, least * unlisted))
 
 
+def _read_again_whole(reading, expected: Expected) -> bool:
+    """The reading read most of a grid's regions again (more than half of those the state has,
+    and more than five: a pile game's one or two regions are never a whole table): the camera
+    was nudged and the whole table is seen through a new view."""
+    again = sum(1 for r in reading.changed if r in expected.labels)
+    return again > 5 and 2 * again > len(expected.labels)
+
+
 def _cell(name: str) -> tuple[int, int] | None:
     if not name.startswith("cell-"):
         return None
@@ -978,13 +986,16 @@ class CameraReferee:
 
     # --- whose hand: the arms seen ---------------------------------------------------------
 
-    def _take_reach_over(self, region: str) -> None:
+    def _take_reach_over(self, region: str, passing: bool = False) -> None:
         """What lies in ``region`` is accounted for: so are the arms seen over it so far. (A
         draw-pile question answered accounts for the arms' visits to the pile only: an arm that
-        went on to the discard pile stays the evidence of whose hand played there.)"""
+        went on to the discard pile stays the evidence of whose hand played there. So does an
+        arm ``passing`` over a region where nothing happened, answered "misread": an arm on its
+        way to a card further in, its hand seen over the cards it passed.)"""
+        partly = passing or region == DRAW_PILE
         kept = [r if not over(r, region) else Reach(r.side, tuple(g for g in r.regions if g != region), 0)
                 for r in self._reaches
-                if not over(r, region) or (region == DRAW_PILE and any(g != region for g in r.regions))]
+                if not over(r, region) or (partly and any(g != region for g in r.regions))]
         self._reaches.clear()
         self._reaches.extend(kept)
 
@@ -1420,17 +1431,23 @@ class CameraReferee:
             if d is not None:
                 scores[region] = d
         threshold = SAME_FACE_LOOK
-        if len(reading.changed) > 5:
-            # the whole table read again (the camera was nudged): every look is off by the new
-            # view's small misfit; a card put down stands well clear of it
+        # the whole table read again (the camera was nudged: most regions, never a few that
+        # light moving over them or a hand passing stirred -- glare, six regions read again,
+        # once hid the same face played among them)
+        whole = _read_again_whole(reading, expected)
+        if whole:
+            # every look is off by the new view's small misfit; a card put down stands well
+            # clear of it
             threshold = max(NUDGED_SAME_FACE_LOOK, 4.0 * float(statistics.median(list(scores.values()) or [0.0])))
         looking_new = [r for r, d in scores.items() if d > threshold]
-        if len(reading.changed) > 5 and len(looking_new) > 1:
+        if whole and len(looking_new) > 1:
             return None
         # (every look counts for the nudge's misfit above; a card is put down by a hand: one no
         # arm went over, where arms were seen, is no card -- a hand resting by the pawn, a
-        # neighbour's card, light -- and is not asked about)
-        looking_new = [r for r in looking_new if not self._no_hand_over(r)]
+        # neighbour's card, light -- and is not asked about; of the others, the one that looks
+        # the most different first)
+        looking_new = sorted((r for r in looking_new if not self._no_hand_over(r)),
+                             key=lambda r: -scores[r])
         for region in looking_new:
             got = reading.region(region)
             want = expected.labels.get(region)
@@ -1478,15 +1495,20 @@ class CameraReferee:
                         read=diffs[first])
 
     def _remember_looks(self, look: TableLook) -> None:
-        """Regions that show what the state says: remember how they look now."""
+        """Regions that show what the state says: remember how they look now. (Not a region
+        read again and not yet settled: the look it had before is what tells the same face
+        played on it, once the question that came first is answered -- glare, a card the hand
+        passed over asked about first, and the same face played beside it then looked "as
+        before".)"""
         reading = self._reading
         expected = expected_of(look)
         diffs = differing(expected, reading)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
         asked = self._question.region if self._question is not None else None
         hidden = pawn_hidden_cells(expected, reading)  # (the hand hiding the marker may lie there)
+        unsettled = self._actionable & set(reading.changed)
         for name in expected.labels:
-            if name in diffs or name == asked or name in hidden or (
+            if name in diffs or name == asked or name in hidden or name in unsettled or (
                     pawn is not None and name == cell_name(*pawn)):
                 continue
             got = reading.region(name)
@@ -1602,7 +1624,14 @@ class CameraReferee:
             self._blind.add(region)
         else:
             self._actionable.discard(region)
-            self._take_reach_over(region)  # the hand over it is accounted for by the answer
+            # the hand over it is accounted for by the answer (where nothing happened there,
+            # only its visit: it may have gone on to play further in)
+            self._take_reach_over(region, passing=picked.action is None
+                                  and picked.nothing is not NothingHappened.OUT_OF_TURN)
+            # the reading may show more than the region asked about (the same face played on
+            # another card while glare made a card the hand passed over read as another, asked
+            # first and answered "misread"): it is settled again
+            self._recheck = True
         if q.kind is QuestionKind.SEVERAL and picked.action is None:
             # none of the changes offered happened: every region they showed in was misread
             # (asked again one by one, each answer was "misread" too)
