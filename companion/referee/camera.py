@@ -84,6 +84,8 @@ NUDGED_SAME_FACE_LOOK = 12.0
 #: false call is how likely a legal move is, not how sure the reader is of one illegal face
 #: among others (a pink-9 read at 0.964 with no legal card near it was asked, not called).
 NAMED_CONFIDENCE = 0.9
+#: The most legal actions an unsure question offers (:func:`_likeliest`).
+UNSURE_CHOICES = 5
 #: Seconds the referee waits for a wild's colour from its player's phone (the seat page's play
 #: of a wild asks the colour) before it asks the table; a new reading (the next card, a hand)
 #: ends the wait at once.
@@ -326,7 +328,7 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
                         read=label)
     if label in _NOT_A_CARD and not legal_here:
         return Decision(DecisionKind.WAIT, region, reason=Reason.NO_CARD, read=label)
-    choices = tuple(c.action for c in legal_here[:3])
+    choices = _likeliest(legal_here, margin)
     if region == "pawn" and reading.pawn.seen and not _one_step(expected.pawn, reading.pawn.cell):
         # the pawn is seen two steps away: the camera missed a step (a nudge, a hand). Offer
         # the legal first steps that lead there; the second is read once the first is known
@@ -335,6 +337,23 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     if read_action is not None and not any(_same(a, read_action) for a in choices):
         choices = (read_action,) + choices  # what it looks like, even if the rules forbid it
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
+
+
+def _likeliest(here: list[Candidate], margin: float) -> tuple[Action, ...]:
+    """The legal actions an unsure question offers: the three that explain the read best, then
+    other cards read within ``margin`` of the best (one action each), up to
+    :data:`UNSURE_CHOICES`. A read spread over several cards must offer the one put there to
+    be named: a dim green-6 read green-4 at 0.39, green-3, green-reverse, then itself at 0.08,
+    was answered "misread" and the play missed."""
+    out = [c.action for c in here[:3]]
+    labels = {_label_of(a) for a in out}
+    for c in here[3:]:
+        if len(out) >= UNSURE_CHOICES or c.gain < here[0].gain - margin:
+            break
+        if _label_of(c.action) not in labels:
+            out.append(c.action)
+            labels.add(_label_of(c.action))
+    return tuple(out)
 
 
 def _no_card(got) -> float:

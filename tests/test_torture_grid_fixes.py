@@ -1,7 +1,8 @@
-"""Regressions from the torture benchmark, grid game: the same face played on a card (decks hold
-two of most faces) missed by the camera referee under glare, reduced to a few hand-made
-readings with looks and arms. Missed, the play left the referee a turn behind, and the next
-seat's card was asked about as out of turn and answered "it goes back"."""
+"""Regressions from the torture benchmark, grid game, reduced to a few hand-made readings with
+looks and arms: the same face played on a card (decks hold two of most faces) missed under
+glare, and a card read unsurely whose question did not offer it. Each missed play left the
+referee a turn behind: the next seat's card was asked about as out of turn and answered "it
+goes back", or committed for the wrong seat."""
 
 from __future__ import annotations
 
@@ -113,3 +114,32 @@ def test_a_misread_answered_where_no_other_region_changed_asks_nothing_more():
     referee.answer(misread, by="north")
     _settle(table, referee)
     assert len(asked) == 1 and referee.question is None
+
+
+def test_a_read_spread_over_several_cards_offers_each_card_within_the_margin():
+    # torture dim and nudged grid seed 4 (art faces): south's green-6 on a green-skip read
+    # green-4 at 0.39, green-3 0.11, green-reverse 0.09, green-6 0.08: the question offered the
+    # first three only, was answered "misread", and the play was missed (the next turns with it)
+    table, referee, asked = _referee()
+    spread = {"red-7": 0.39, "red-3": 0.11, "red-9": 0.09, "red-6": 0.08, "red-8": 0.06,
+              "red-4": 0.05, "red-2": 0.04, "blue-1": 0.01}
+    rd = reading(GRID, seq=2, changed=("cell-0-0",), probs={"cell-0-0": spread})
+    referee.on_reading(_looking(rd, {"cell-0-0": 0.5}, [Reach("north", ("cell-0-0",))]))
+    table.bus.join()
+    assert [(q["kind"], q["region"]) for q in asked] == [("unsure", "cell-0-0")]
+    offered = [c["action"]["card"] for c in asked[0]["choices"] if c["action"]]
+    # the three likeliest first, as before; then the cards within the margin (0.39 / 8), to five
+    assert offered == ["red-7", "red-3", "red-9", "red-6", "red-8"]
+    red_6 = next(c["id"] for c in asked[0]["choices"] if c["action"] and c["action"]["card"] == "red-6")
+    referee.answer(red_6, by="north")
+    _settle(table, referee)
+    assert table.actions_taken() == [{"by": "north", "do": "play", "card": "red-6", "cell": [0, 0]}]
+
+
+def test_a_read_sure_of_its_three_likeliest_offers_no_more():
+    table, referee, asked = _referee()
+    narrow = {"red-7": 0.5, "red-3": 0.3, "red-9": 0.15, "red-6": 0.03, "red-8": 0.02}
+    rd = reading(GRID, seq=2, changed=("cell-0-0",), probs={"cell-0-0": narrow})
+    referee.on_reading(_looking(rd, {"cell-0-0": 0.5}, [Reach("north", ("cell-0-0",))]))
+    table.bus.join()
+    assert [c["action"]["card"] for c in asked[0]["choices"] if c["action"]] == ["red-7", "red-3", "red-9"]
