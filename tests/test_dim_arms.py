@@ -17,7 +17,7 @@ from vision.reaches import LEAST_CONTRAST_SHARE, ArmTracker
 from vision.table_reader import TableReader
 
 L = Layout()
-W, H = 640, 360
+W, H = 480, 270
 PALE = ("yellow-3", "yellow-7", "yellow-1", "yellow-5", "yellow-9")
 
 
