@@ -77,7 +77,7 @@ def _phone_answers(referee, n: int, rng: random.Random, stop: threading.Event, f
         question = referee.question
         if question is None:
             continue
-        choice = rng.choice(question.choices)["id"]
+        choice = rng.choice(question.choices).id
         # the web plays a choice itself (act=False); a button lets the referee play it
         futures.append(referee.answer(choice, by="phone", question_id=question.id,
                                       act=rng.random() < 0.5))

@@ -4,7 +4,10 @@ and how many cards it took from the draw pile.
 :class:`ArmTracker` works on the change detector's small grey frames (:mod:`vision.stabilise`).
 It compares each frame with the table as it last lay still (no arm over it, nothing moving):
 what differs and crosses the mat's rim (its outermost :data:`RIM_MM`, outside the border band
-where the cards never lie) is an arm, and the rim it crosses is its **side**. An arm comes in
+where the cards never lie) is an arm, and the rim it crosses is its **side**. What "differs"
+follows the light: in light flatter than a good lamp's (the corner markers' black and white
+closer together, :data:`GOOD_CONTRAST`) the threshold shrinks in proportion, as every
+difference does. An arm comes in
 from its owner's side of the table, so a player reaching over the table to the far half still
 crosses their own side's rim; an arm's shadow or flank that brushes a neighbouring side's rim
 belongs to the arm already seen (a new arm is a new blob, moving). Two arms at once are two
@@ -55,6 +58,18 @@ SETTLED_FRAMES = 30
 #: has gone: what is left is no hand (a strip of the mat's edge that the still table, taken
 #: under another smear or before a nudge, no longer matches).
 RESTING_FRAMES = 2
+#: The corner markers' contrast (grey levels from their printed black to their white, in the
+#: small frame) in good light and above: an arm's difference from the table shrinks with the
+#: light's contrast, and the threshold that tells arm from table shrinks with it below this
+#: (the torture's lamps: 200 to 245; its dim light 61 to 75, where a hand over a white or yellow
+#: card differed from it by less than the good light's 12 and the arms seemed to end a card or
+#: two short of where they put their cards down).
+GOOD_CONTRAST = 180.0
+#: ... never below this share of the good light's threshold (the sensor's noise).
+LEAST_CONTRAST_SHARE = 0.25
+#: A marker's place whose black-to-white spread is under this shows no marker (a table without
+#: them, a cup over one): it says nothing of the light.
+NO_MARKER_SPREAD = 20.0
 
 #: The draw pile's look differs by less than this after a reach: nothing was taken (sensor noise
 #: and slow light measure under 1; a pile whose top card went mostly 10 and up, but 4.4 where
@@ -99,9 +114,11 @@ class ArmTracker:
                  skin_threshold: float = 12.0, hand_back_mm: float = 25.0):
         self.layout = layout
         self.motion_threshold = motion_threshold
-        #: grey levels a pixel differs from the still table to be arm (or its shadow); the dark
-        #: skin tones differ from green cloth by only ~20
+        #: grey levels a pixel differs from the still table to be arm (or its shadow), in good
+        #: light; the dark skin tones differ from green cloth by only ~20
         self.skin_threshold = skin_threshold
+        #: ... in the light of the table as it last lay still (:meth:`_light_share`)
+        self.arm_threshold = skin_threshold
         self.hand_back_mm = hand_back_mm
         w, h = small_size
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
@@ -114,7 +131,15 @@ class ArmTracker:
         #: the mat's area one small pixel covers (mm^2), about the same everywhere
         self.px_area_mm2 = float(layout.width * layout.height) / max(1, int(self.inside.sum()))
         self.cards = {n: b for n, b in boxes.items() if not n.startswith("band")}
-        self.still: np.ndarray | None = None       # the table as it last lay still, no arm over it
+        # the corner markers' pixels (their printed square less a few mm), one mask each
+        self._markers = []
+        for index in range(4):
+            square = layout.marker_square(index)
+            (x0, y0), (x1, y1) = square.min(0) + 3.0, square.max(0) - 3.0
+            inside = (self.mmx >= x0) & (self.mmx <= x1) & (self.mmy >= y0) & (self.mmy <= y1)
+            if inside.sum() >= 12:
+                self._markers.append(inside)
+        self._still: np.ndarray | None = None      # the table as it last lay still, no arm over it
         self.arms: list[_Arm] = []
         self.done: list[_Arm] = []
         self.frame = 0
@@ -131,6 +156,27 @@ class ArmTracker:
             along, depth = _along_depth(side, self.mmx, self.mmy, layout)
             ys, xs = np.nonzero((depth <= RIM_MM) & (self.inside > 0))
             self._rims[side] = (ys, xs, along[ys, xs])
+
+    @property
+    def still(self) -> np.ndarray | None:
+        """The small grey frame of the table as it last lay still, no arm over it."""
+        return self._still
+
+    @still.setter
+    def still(self, frame: np.ndarray | None) -> None:
+        self._still = frame
+        if frame is not None:
+            self.arm_threshold = self.skin_threshold * self._light_share(frame)
+
+    def _light_share(self, frame: np.ndarray) -> float:
+        """How much of good light's contrast ``frame`` shows: its corner markers' black-to-white
+        spread (the median of the markers seen) against :data:`GOOD_CONTRAST`, at most 1 and at
+        least :data:`LEAST_CONTRAST_SHARE`; 1 when no marker is seen (:data:`NO_MARKER_SPREAD`)."""
+        spreads = [float(np.subtract(*np.percentile(frame[m], [95, 5]))) for m in self._markers]
+        seen = [s for s in spreads if s >= NO_MARKER_SPREAD]
+        if not seen:
+            return 1.0
+        return float(np.clip(np.median(seen) / GOOD_CONTRAST, LEAST_CONTRAST_SHARE, 1.0))
 
     def carry(self, old: "ArmTracker", same_place: bool) -> None:
         """Go on from ``old``, the tracker of the previous view: its arms and reaches, and where
@@ -174,7 +220,7 @@ class ArmTracker:
     def _follow(self, cur: np.ndarray, prev: np.ndarray, change) -> np.ndarray | None:
         """Find this frame's arms, match them to the arms already over the table; returns the
         mask of arm pixels (None: no arm)."""
-        mask = (cv2.absdiff(cur, self.still) > self.skin_threshold).astype(np.uint8) & self.inside
+        mask = (cv2.absdiff(cur, self.still) > self.arm_threshold).astype(np.uint8) & self.inside
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         entries = []  # (blob, side, first, last) along the edge it crosses
         if cv2.countNonZero(mask):  # (a still table, most frames: nothing to look for)
@@ -198,7 +244,7 @@ class ArmTracker:
         for blob in {e[0] for e in entries}:
             ys, xs = np.nonzero(labels == blob)
             arm_mask[ys, xs] = 1
-            moved = float((cv2.absdiff(cur[ys, xs], prev[ys, xs]) > self.skin_threshold).mean())
+            moved = float((cv2.absdiff(cur[ys, xs], prev[ys, xs]) > self.arm_threshold).mean())
             pixels[blob] = (ys, xs, moved > 0.03)
         entries = self._one_per_corner(entries)
         # an arm seen before that runs along a neighbouring edge (an arm from the north to the

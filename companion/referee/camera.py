@@ -84,6 +84,8 @@ NUDGED_SAME_FACE_LOOK = 12.0
 #: false call is how likely a legal move is, not how sure the reader is of one illegal face
 #: among others (a pink-9 read at 0.964 with no legal card near it was asked, not called).
 NAMED_CONFIDENCE = 0.9
+#: The most legal actions an unsure question offers (:func:`_likeliest`).
+UNSURE_CHOICES = 5
 #: Seconds the referee waits for a wild's colour from its player's phone (the seat page's play
 #: of a wild asks the colour) before it asks the table; a new reading (the next card, a hand)
 #: ends the wait at once.
@@ -326,7 +328,7 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
                         read=label)
     if label in _NOT_A_CARD and not legal_here:
         return Decision(DecisionKind.WAIT, region, reason=Reason.NO_CARD, read=label)
-    choices = tuple(c.action for c in legal_here[:3])
+    choices = _likeliest(legal_here, margin)
     if region == "pawn" and reading.pawn.seen and not _one_step(expected.pawn, reading.pawn.cell):
         # the pawn is seen two steps away: the camera missed a step (a nudge, a hand). Offer
         # the legal first steps that lead there; the second is read once the first is known
@@ -346,6 +348,23 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         # (a read legal play is offered among the legal ones, where it already is)
         choices = tuple(read_as[:3]) + choices
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
+
+
+def _likeliest(here: list[Candidate], margin: float) -> tuple[Action, ...]:
+    """The legal actions an unsure question offers: the three that explain the read best, then
+    other cards read within ``margin`` of the best (one action each), up to
+    :data:`UNSURE_CHOICES`. A read spread over several cards must offer the one put there to
+    be named: a dim green-6 read green-4 at 0.39, green-3, green-reverse, then itself at 0.08,
+    was answered "misread" and the play missed."""
+    out = [c.action for c in here[:3]]
+    labels = {_label_of(a) for a in out}
+    for c in here[3:]:
+        if len(out) >= UNSURE_CHOICES or c.gain < here[0].gain - margin:
+            break
+        if _label_of(c.action) not in labels:
+            out.append(c.action)
+            labels.add(_label_of(c.action))
+    return tuple(out)
 
 
 def _no_card(got) -> float:
@@ -401,6 +420,14 @@ def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) 
     unlisted = sum(1 for label in allowed if label not in listed)
     return sum(p for label, p in listed.items() if label in allowed) + max(
         FLOOR * unlisted, min(left_over, least * unlisted))
+
+
+def _read_again_whole(reading, expected: Expected) -> bool:
+    """The reading read most of a grid's regions again (more than half of those the state has,
+    and more than five: a pile game's one or two regions are never a whole table): the camera
+    was nudged and the whole table is seen through a new view."""
+    again = sum(1 for r in reading.changed if r in expected.labels)
+    return again > 5 and 2 * again > len(expected.labels)
 
 
 def _cell(name: str) -> tuple[int, int] | None:
@@ -1007,13 +1034,16 @@ class CameraReferee:
 
     # --- whose hand: the arms seen ---------------------------------------------------------
 
-    def _take_reach_over(self, region: str) -> None:
+    def _take_reach_over(self, region: str, passing: bool = False) -> None:
         """What lies in ``region`` is accounted for: so are the arms seen over it so far. (A
         draw-pile question answered accounts for the arms' visits to the pile only: an arm that
-        went on to the discard pile stays the evidence of whose hand played there.)"""
+        went on to the discard pile stays the evidence of whose hand played there. So does an
+        arm ``passing`` over a region where nothing happened, answered "misread": an arm on its
+        way to a card further in, its hand seen over the cards it passed.)"""
+        partly = passing or region == DRAW_PILE
         kept = [r if not over(r, region) else Reach(r.side, tuple(g for g in r.regions if g != region), 0)
                 for r in self._reaches
-                if not over(r, region) or (region == DRAW_PILE and any(g != region for g in r.regions))]
+                if not over(r, region) or (partly and any(g != region for g in r.regions))]
         self._reaches.clear()
         self._reaches.extend(kept)
 
@@ -1504,20 +1534,24 @@ class CameraReferee:
             if d is not None:
                 scores[region] = d
         threshold = SAME_FACE_LOOK
-        # (only the card regions count: the pawn's sighting and the draw pile change with a
-        # hand resting by the pawn or a draw, never with the view)
-        read_again = len([r for r in reading.changed if r in expected.labels])
-        if read_again > 5:
-            # the whole table read again (the camera was nudged): every look is off by the new
-            # view's small misfit; a card put down stands well clear of it
+        # the whole table read again (the camera was nudged: most regions, never a few that
+        # light moving over them or a hand passing stirred -- glare, six regions read again,
+        # once hid the same face played among them; only the card regions count: the pawn's
+        # sighting and the draw pile change with a hand resting by the pawn or a draw)
+        whole = _read_again_whole(reading, expected)
+        if whole:
+            # every look is off by the new view's small misfit; a card put down stands well
+            # clear of it
             threshold = max(NUDGED_SAME_FACE_LOOK, 4.0 * float(statistics.median(list(scores.values()) or [0.0])))
         looking_new = [r for r, d in scores.items() if d > threshold]
-        if read_again > 5 and len(looking_new) > 1:
+        if whole and len(looking_new) > 1:
             return None
         # (every look counts for the nudge's misfit above; a card is put down by a hand: one no
         # arm went over, where arms were seen, is no card -- a hand resting by the pawn, a
-        # neighbour's card, light -- and is not asked about)
-        looking_new = [r for r in looking_new if not self._no_hand_over(r)]
+        # neighbour's card, light -- and is not asked about; of the others, the one that looks
+        # the most different first)
+        looking_new = sorted((r for r in looking_new if not self._no_hand_over(r)),
+                             key=lambda r: -scores[r])
         for region in looking_new:
             got = reading.region(region)
             want = expected.labels.get(region)
@@ -1565,18 +1599,22 @@ class CameraReferee:
                         read=diffs[first])
 
     def _remember_looks(self, look: TableLook) -> None:
-        """Regions that show what the state says: remember how they look now."""
+        """Regions that show what the state says: remember how they look now. (Not a region
+        read again and not yet settled: the look it had before is what tells the same face
+        played on it, once the question that came first is answered -- glare, a card the hand
+        passed over asked about first, and the same face played beside it then looked "as
+        before".)"""
         reading = self._reading
         expected = expected_of(look)
         diffs = differing(expected, reading)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
         asked = self._question.region if self._question is not None else None
         hidden = pawn_hidden_cells(expected, reading)  # (the hand hiding the marker may lie there)
-        # (while a question is open, a region read again and not yet settled keeps its old look:
-        # the same face played on it is looked for once the answer came)
-        pending = self._actionable & set(reading.changed) if asked is not None else set()
+        # (a region read again and not yet settled keeps its old look, a question open or not:
+        # the same face played on it is looked for once it settles or the answer came)
+        unsettled = self._actionable & set(reading.changed)
         for name in expected.labels:
-            if name in diffs or name == asked or name in hidden or name in pending or (
+            if name in diffs or name == asked or name in hidden or name in unsettled or (
                     pawn is not None and name == cell_name(*pawn)):
                 continue
             got = reading.region(name)
@@ -1692,7 +1730,14 @@ class CameraReferee:
             self._blind.add(region)
         else:
             self._actionable.discard(region)
-            self._take_reach_over(region)  # the hand over it is accounted for by the answer
+            # the hand over it is accounted for by the answer (where nothing happened there,
+            # only its visit: it may have gone on to play further in)
+            self._take_reach_over(region, passing=picked.action is None
+                                  and picked.nothing is not NothingHappened.OUT_OF_TURN)
+            # the reading may show more than the region asked about (the same face played on
+            # another card while glare made a card the hand passed over read as another, asked
+            # first and answered "misread"): it is settled again
+            self._recheck = True
         if q.kind is QuestionKind.SEVERAL and picked.action is None:
             # none of the changes offered happened: every region they showed in was misread
             # (asked again one by one, each answer was "misread" too)
