@@ -151,3 +151,40 @@ def test_in_dim_light_a_hand_held_still_over_the_pile_is_waited_for():
         readings += report.reading is not None
     assert read_under_the_hand == []
     assert readings == 2  # (the first look, and the card once the hand has gone)
+
+
+def _pile_read_as_no_card(new_look: bool):
+    """A classic table on red-5 whose pile then reads "no card" at 0.85 (no arm seen going
+    there), looking like another card (``new_look``) or as before; returns what was asked and
+    done."""
+    import numpy as np
+
+    from companion.reading import Reach
+
+    bus, table, referee, asked = classic_pile_table()
+    done = []
+    bus.subscribe(lambda m: done.append(m.data), {"action"})
+    rng = np.random.default_rng(7)
+    before = rng.integers(0, 255, (20, 14)).astype(np.float32)
+    referee.on_reading(pile_reading(1, "red-5", before))
+    look = rng.integers(0, 255, (20, 14)).astype(np.float32) if new_look else before + 1.0
+    read = RegionReading.of({"empty": 0.85, "red-7": 0.01, "blue-5": 0.005}, look=look)
+    referee.on_reading(TableReading(2, 0.0, (), read, PawnReading(None, None, False),
+                                    changed=("discard",), reaches=(Reach(None, (), 0),)))
+    referee.run_pending()
+    bus.join()
+    return asked, done
+
+
+def test_a_card_put_on_the_pile_and_read_as_no_card_is_asked_about():
+    # torture sleeve gloss, flip seed 16 (both faces): ann's teal-draw-five put on a wild read
+    # "no card" at 0.85, its arm unseen; taken for light hiding the wild, the play was missed
+    # and cai's draw was called out of turn (3 false illegal calls, 5 missed actions)
+    asked, done = _pile_read_as_no_card(new_look=True)
+    assert [q["kind"] for q in asked] == ["unsure"] and done == []
+
+
+def test_a_pile_read_as_no_card_that_looks_as_before_is_left_for_the_light():
+    # (the other way: the same card under less light, read "no card", asks nothing)
+    asked, done = _pile_read_as_no_card(new_look=False)
+    assert asked == [] and done == []

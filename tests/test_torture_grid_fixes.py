@@ -128,7 +128,9 @@ def test_a_read_spread_over_several_cards_offers_each_card_within_the_margin():
     table.bus.join()
     assert [(q["kind"], q["region"]) for q in asked] == [("unsure", "cell-0-0")]
     offered = [c["action"]["card"] for c in asked[0]["choices"] if c["action"]]
-    # the three likeliest first, as before; then the cards within the margin (0.39 / 8), to five
+    # the cards read within the margin (0.39 / 8), in the order read, to five (red-4 at 0.05
+    # is within it too, but a sixth); then the legal plays not among them (none here: the
+    # three likeliest legal ones are the first three read)
     assert offered == ["red-7", "red-3", "red-9", "red-6", "red-8"]
     red_6 = next(c["id"] for c in asked[0]["choices"] if c["action"] and c["action"]["card"] == "red-6")
     referee.answer(red_6, by="north")

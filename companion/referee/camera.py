@@ -78,6 +78,9 @@ _TURN_REFUSALS = ("not-your-turn", "no-uno")
 SAME_FACE_LOOK = 4.0
 #: The same after the camera was nudged and the whole table read again through the new view.
 NUDGED_SAME_FACE_LOOK = 12.0
+#: Look difference above which a region shows another card than before whatever its read and
+#: whether or not a hand was seen going there (twice a nudge's misfit bar).
+NEW_FACE_LOOK = 2 * NUDGED_SAME_FACE_LOOK
 #: An illegal play is called when the card read is agreed and either this sure of itself
 #: (``illegal_confidence``) or at least :data:`NAMED_CONFIDENCE` sure, with every legal reading
 #: together no likelier than ``1 - illegal_confidence`` (:func:`legal_mass`): what bounds a
@@ -335,18 +338,19 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         choices += tuple(a for a in actions if isinstance(a, Move) and (seat is None or a.by == seat)
                          and _one_step(a.to, reading.pawn.cell))
     # what it looks like, even if the rules forbid it: the likeliest read first, then those read
-    # about as likely (within the margin), so that the card put down can be named. (Glare: ben's
-    # red-4 on a yellow-3, read red-1 at 0.30 and red-4 at 0.19, was asked about as red-1 or the
-    # legal plays only; answered "misread", the refused attempt was lost and the turns slipped.)
+    # about as likely (within the margin), in the order read, so that the card put down can be
+    # named; then the legal plays not among them. (Glare: ben's red-4 on a yellow-3, read red-1
+    # at 0.30 and red-4 at 0.19, was asked about as red-1 or the legal plays only; answered
+    # "misread", the refused attempt was lost and the turns slipped.)
     looks_like = [read_action] + ([_action_read(region, name, seat, expected)
                                    for name, p in got.probs[1:]
                                    if p > 0 and math.log(p) >= math.log(got.confidence) - margin]
                                   if got is not None and read_action is not None else [])
-    read_as = [a for a in looks_like if a is not None and not any(_same(a, c) for c in choices)]
-    read_as = [a for i, a in enumerate(read_as) if not any(_same(a, b) for b in read_as[:i])]
-    if read_as:
-        # (a read legal play is offered among the legal ones, where it already is)
-        choices = tuple(read_as[:3]) + choices
+    read_as: list[Action] = []
+    for a in looks_like:
+        if a is not None and len(read_as) < UNSURE_CHOICES and not any(_same(a, b) for b in read_as):
+            read_as.append(a)
+    choices = tuple(read_as) + tuple(c for c in choices if not any(_same(c, a) for a in read_as))
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
 
 
@@ -859,7 +863,8 @@ class CameraReferee:
                 self._actionable -= spilled
                 diffs = {r: v for r, v in diffs.items() if r not in spilled}
             untouched = (self._untouched(diffs, expected)
-                         | _bare(diffs, expected, self._reading, self.margin)
+                         | {r for r in _bare(diffs, expected, self._reading, self.margin)
+                            if not self._put_down_there(r)}
                          | self._looks_as_before(diffs, expected)) if self._question is None else set()
             if untouched:
                 # no hand went there, or no card shows where one lies: the light or a smear
@@ -1460,6 +1465,24 @@ class CameraReferee:
         ``region`` (a reading with no arms at all says nothing of where hands were)."""
         return bool(getattr(self._reading, "reaches", ())) and \
             not any(over(a, region) for a in self._reaches)
+
+    def _put_down_there(self, region: str) -> bool:
+        """The region looks different from when it last matched the state, where a hand went
+        over it (an arm not yet accounted for), or by far (:data:`NEW_FACE_LOOK`) where no hand
+        was seen: a card was put down there, whatever the read says. A card read as no card there (:func:`_bare`) is then asked about, not left
+        for the light. (Sleeve gloss: a teal-draw-five put on a wild read "no card" at 0.85;
+        taken for the light, the play was missed and the next seat's draw called out of turn.)"""
+        got = self._reading.region(region)
+        _, look = self._looks.get(region, (None, None))
+        if got is None or look is None:
+            return False
+        d = look_apart(got.look, look, SAME_FACE_LOOK)
+        if d is None:
+            return False
+        hand = bool(getattr(self._reading, "reaches", ())) and any(over(a, region) for a in self._reaches)
+        # (with no hand seen over it -- the gloss hid the arm's way there -- only a look far
+        # past a nudge's misfit says a card was put down: the teal-draw-five's measured 69.9)
+        return d > (SAME_FACE_LOOK if hand else NEW_FACE_LOOK)
 
     def _untouched(self, diffs: dict[str, str], expected: Expected) -> set[str]:
         """Regions that differ from the state but that no hand touched: the reading saw arms,
