@@ -48,10 +48,10 @@ class _RedFive:
         return [{"red-5": 1.0} for _ in cards]
 
 
-def _play_after_a_nudge(nudge):
-    """A classic table at 640x480 whose camera is nudged by ``nudge`` (dx, dy px, turn deg)
-    while nothing moves; then cai's arm from the north puts a red-9 on the pile. Returns the
-    reaches of each reading, in order."""
+def _cai_puts_a_red_9_on_the_pile():
+    """A classic 640x480 table on red-5 with its reader (every card a red-5 to it), the scene
+    before and after, and the frames of cai's arm from the north putting a red-9 on the pile
+    (as the scripts play a beat: in over 5 frames, 3 held, out over 5)."""
     from simulator.render import SyntheticTable
     from simulator.scene import Arm, Placement, Scene
     from simulator.script import arm_at
@@ -63,11 +63,19 @@ def _play_after_a_nudge(nudge):
     after = Scene(discard=before.discard + (Placement("red-9", 3.0, -2.0, 8.0, "classic"),),
                   draw_count=40)
     arm = Arm("north", (463.0, 368.0), seat="cai")
-    frames = [before] * 10 + [None] + [before] * 24
-    for k in range(23):  # (as the scripts play a beat: in over 5 frames, 3 held, out over 5)
+    beat = []
+    for k in range(23):
         t = (k + 1) / 5 if k < 5 else 1.0 if k < 8 else 1 - (k - 7) / 5 if k < 13 else 0.0
         shown = after if k >= 6 else before
-        frames.append(shown.with_arms(arm_at(arm, t)) if t > 0 else shown)
+        beat.append(shown.with_arms(arm_at(arm, t)) if t > 0 else shown)
+    return table, reader, before, beat
+
+
+def _play_after_a_nudge(nudge):
+    """The table camera nudged by ``nudge`` (dx, dy px, turn deg) while nothing moves, then
+    cai's red-9 put on the pile. Returns the reaches of each reading, in order."""
+    table, reader, before, beat = _cai_puts_a_red_9_on_the_pile()
+    frames = [before] * 10 + [None] + [before] * 24 + beat
     readings = []
     for n, scene in enumerate(frames):
         if scene is None:
@@ -97,22 +105,11 @@ def test_when_the_cameras_smear_turns_the_next_arm_is_still_seen_reaching_the_pi
     # reading came: the red-6 he put on a red-6 came with no reach over the pile and was missed
     import cv2
 
-    from simulator.render import SyntheticTable
-    from simulator.scene import Arm, Placement, Scene
-    from simulator.script import arm_at
     from vision.desmear import smear_kernel
-    from vision.table_reader import TableReader
 
-    table = SyntheticTable(640, 480, seed=2)
-    reader = TableReader("classic", view=table.view, classifier=_RedFive())
-    before = Scene(discard=(Placement("red-5", face_set="classic"),), draw_count=40)
-    after = Scene(discard=before.discard + (Placement("red-9", 3.0, -2.0, 8.0, "classic"),),
-                  draw_count=40)
-    arm = Arm("north", (463.0, 368.0), seat="cai")
-    frames = [(before, 37)] * 10 + [(before, 74)] * 12  # the smear turns with nothing moving
-    for k in range(23):
-        t = (k + 1) / 5 if k < 5 else 1.0 if k < 8 else 1 - (k - 7) / 5 if k < 13 else 0.0
-        frames.append(((after if k >= 6 else before).with_arms(arm_at(arm, t)) if t > 0 else after, 74))
+    table, reader, before, beat = _cai_puts_a_red_9_on_the_pile()
+    # the smear turns with nothing moving, then stays
+    frames = [(before, 37)] * 10 + [(before, 74)] * 12 + [(scene, 74) for scene in beat]
     readings = []
     for n, (scene, angle) in enumerate(frames):
         report = reader.process(cv2.filter2D(table.render(scene), -1, smear_kernel(7, angle)), t=n / 30)

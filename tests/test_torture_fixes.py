@@ -8,24 +8,11 @@ import pytest
 from companion.bus import EventBus
 from companion.referee.camera import CameraReferee
 from companion.referee.table import Table
-from tests.support.readings import ALL_CELLS, GRID, SETUP, reading
+from tests.support.readings import ALL_CELLS, GRID, grid_referee, reading, settle
 
 
 def _grid_referee():
-    bus = EventBus()
-    asked = []
-    bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
-    table = Table(SETUP, bus, clock=lambda: 0.0)
-    referee = CameraReferee(lambda: table, bus)
-    referee.on_reading(reading(GRID, seq=1, pawn=(2, 2), changed=ALL_CELLS))
-    return table, referee, asked
-
-
-def _settle(table, referee):
-    referee.run_pending()
-    table.bus.join()
-    referee.tick()
-    table.bus.join()
+    return grid_referee(reading(GRID, seq=1, pawn=(2, 2), changed=ALL_CELLS))
 
 
 def test_after_several_changes_at_once_the_rest_is_asked_never_committed():
@@ -40,8 +27,8 @@ def test_after_several_changes_at_once_the_rest_is_asked_never_committed():
     assert asked and asked[-1]["kind"] == "several"
     step = next(c for c in asked[-1]["choices"] if c["action"] and c["action"]["do"] == "move")
     referee.answer(step["id"], by="north")
-    _settle(table, referee)
-    _settle(table, referee)
+    settle(table, referee)
+    settle(table, referee)
     assert table.actions_taken() == [step["action"]]
     assert referee.question is not None and referee.question.region == "discard"
 
@@ -201,8 +188,8 @@ def test_an_answer_naming_an_earlier_card_leaves_the_card_on_top_to_be_asked_abo
     assert asked and not table.actions_taken()
     ann = next(c for c in asked[-1]["choices"] if c["action"] and c["action"].get("card") == "red-7")
     referee.answer(ann["id"], by="ann")
-    _settle(table, referee)
-    _settle(table, referee)
+    settle(table, referee)
+    settle(table, referee)
     assert table.actions_taken() == [ann["action"]]  # ben's card is not committed unasked ...
     question = referee.question
     assert question is not None and question.region == "discard"  # ... but asked about

@@ -10,11 +10,8 @@ import dataclasses
 
 import numpy as np
 
-from companion.bus import EventBus
 from companion.reading import Reach
-from companion.referee.camera import CameraReferee
-from companion.referee.table import Table
-from tests.support.readings import GRID, SETUP, reading
+from tests.support.readings import GRID, grid_referee, reading, settle
 
 RNG = np.random.default_rng(12)
 #: how every cell looked when it last matched the state
@@ -37,21 +34,9 @@ def _looking(rd, shares: dict[str, float], reaches=()):
 
 
 def _referee():
-    bus = EventBus()
-    asked = []
-    bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
-    table = Table(SETUP, bus, clock=lambda: 0.0)
-    referee = CameraReferee(lambda: table, bus)
-    referee.on_reading(_looking(reading(GRID, seq=1), {}))
-    bus.join()
+    table, referee, asked = grid_referee(_looking(reading(GRID, seq=1), {}))
+    table.bus.join()
     return table, referee, asked
-
-
-def _settle(table, referee):
-    referee.run_pending()
-    table.bus.join()
-    referee.tick()
-    table.bus.join()
 
 
 def test_the_same_face_played_among_a_few_regions_read_again_is_asked():
@@ -97,7 +82,7 @@ def test_after_a_misread_answered_the_same_face_the_arm_went_on_to_play_is_asked
     assert [(q["kind"], q["region"]) for q in asked] == [("unsure", "cell-1-4")]
     misread = next(c["id"] for c in asked[-1]["choices"] if c.get("nothing") == "misread")
     referee.answer(misread, by="north")
-    _settle(table, referee)
+    settle(table, referee)
     assert [(q["kind"], q["region"]) for q in asked[1:]] == [("same-face", "cell-2-4")]
     assert table.actions_taken() == []
 
@@ -112,7 +97,7 @@ def test_a_misread_answered_where_no_other_region_changed_asks_nothing_more():
     table.bus.join()
     misread = next(c["id"] for c in asked[-1]["choices"] if c.get("nothing") == "misread")
     referee.answer(misread, by="north")
-    _settle(table, referee)
+    settle(table, referee)
     assert len(asked) == 1 and referee.question is None
 
 
@@ -134,7 +119,7 @@ def test_a_read_spread_over_several_cards_offers_each_card_within_the_margin():
     assert offered == ["red-7", "red-3", "red-9", "red-6", "red-8"]
     red_6 = next(c["id"] for c in asked[0]["choices"] if c["action"] and c["action"]["card"] == "red-6")
     referee.answer(red_6, by="north")
-    _settle(table, referee)
+    settle(table, referee)
     assert table.actions_taken() == [{"by": "north", "do": "play", "card": "red-6", "cell": [0, 0]}]
 
 

@@ -53,3 +53,24 @@ def classic_pile_table():
     asked = []
     bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
     return bus, table, referee, asked
+
+
+def grid_referee(first: TableReading):
+    """A grid table on :data:`GRID` (north, south), its camera referee fed ``first``, and the
+    questions asked: ``(table, referee, asked)``."""
+    bus = EventBus()
+    asked = []
+    bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
+    table = Table(SETUP, bus, clock=lambda: 0.0)
+    referee = CameraReferee(lambda: table, bus)
+    referee.on_reading(first)
+    return table, referee, asked
+
+
+def settle(table, referee) -> None:
+    """Let the referee act on what it has (its queued answers, then a tick of its clock), the
+    bus delivering after each step."""
+    referee.run_pending()
+    table.bus.join()
+    referee.tick()
+    table.bus.join()
