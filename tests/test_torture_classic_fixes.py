@@ -185,3 +185,20 @@ def test_a_pile_read_as_no_card_that_looks_as_before_is_left_for_the_light():
     # (the other way: the same card under less light, read "no card", asks nothing)
     asked, done = _pile_read_as_no_card(new_look=False)
     assert asked == [] and done == []
+
+
+def test_a_hand_at_the_cards_holds_a_reading_back_half_a_second_at_most():
+    # torture 640x480 grid seed 6 (art faces): a reading waited two seconds while the arm
+    # tracker followed something at the cards; five turns went by unread, and the questions
+    # about them came too late to be answered right (1 false illegal call, 6 missed actions)
+    from simulator.scene import Placement, Scene
+
+    table, reader, before, _ = _cai_puts_a_red_9_on_the_pile()
+    after = Scene(discard=before.discard + (Placement("red-9", 3.0, -2.0, 8.0, "classic"),),
+                  draw_count=40)
+    for n in range(10):
+        reader.process(table.render(before), t=n / 30)
+    reader._arms.hand_at_cards = lambda: True  # an "arm" that lies at the cards for ever
+    came = next((n for n in range(40) if reader.process(table.render(after), t=(10 + n) / 30)
+                 .reading is not None), None)
+    assert came is not None  # (within 40 frames of the card's coming: 1.3 s)

@@ -886,9 +886,11 @@ class TableReader:
 
 #: Quiet frames a reading waits for the draw pile's verdict on a reach (then: unknown).
 PILE_WAIT = 10
-#: Quiet frames at most that a reading waits while a followed arm's hand is at the cards (two
-#: seconds at 30 fps).
-HELD_HAND_FRAMES = 60
+#: Quiet frames at most that a reading waits while a followed arm's hand is at the cards (half a
+#: second at 30 fps: a hand held still over the card it put down is waited out; two seconds
+#: held every reading back while something the tracker took for an arm lay by the cards, and at
+#: 640x480 a grid game's five turns went by unread, grid seed 6).
+HELD_HAND_FRAMES = 15
 
 #: Change (the detector's measure) that makes a region a hand was over worth reading again;
 #: sensor noise and compression stay near 0.3, a card put down where its twin lay about 1.
