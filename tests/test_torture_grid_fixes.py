@@ -130,3 +130,37 @@ def test_a_read_sure_of_its_three_likeliest_offers_no_more():
     referee.on_reading(_looking(rd, {"cell-0-0": 0.5}, [Reach("north", ("cell-0-0",))]))
     table.bus.join()
     assert [c["action"]["card"] for c in asked[0]["choices"] if c["action"]] == ["red-7", "red-3", "red-9"]
+
+
+def _laid_out_then_read_again(same_look: bool):
+    """(0, 4) is dealt red-5 but reads red-9 clearly from the first look on; the first look is
+    answered "as laid out"; then the whole grid is read again, (0, 4) still red-9, looking as
+    it did or like another card. Returns (what was asked, what the table took)."""
+    from tests.support.readings import ALL_CELLS, with_cell
+
+    misread = with_cell(GRID, 0, 4, "red-9")
+    table, referee, asked = grid_referee(_looking(reading(misread, seq=1, changed=ALL_CELLS), {}))
+    table.bus.join()
+    assert [q["kind"] for q in asked] == ["first-look"]
+    laid_out = next(c["id"] for c in asked[0]["choices"] if c.get("nothing") == "laid-out")
+    referee.answer(laid_out, by="north")
+    settle(table, referee)
+    again = _looking(reading(misread, seq=2, changed=ALL_CELLS),
+                     {} if same_look else {"cell-0-4": 1.0})
+    referee.on_reading(again)
+    settle(table, referee)
+    return asked[1:], table.actions_taken()
+
+
+def test_a_laid_out_card_misread_is_no_play_when_the_grid_is_read_again():
+    # torture motion blur grid seed 11 (real faces): the red-6 laid out at (0, 4) read red-9 at
+    # 0.99, answered "as laid out"; the smear turned, the whole grid was read again, and the
+    # same misread was committed as south's red-9: a play nobody made
+    asked, taken = _laid_out_then_read_again(same_look=True)
+    assert asked == [] and taken == []
+
+
+def test_a_card_put_where_a_laid_out_card_was_misread_is_still_seen():
+    # (the other way: looking like another card, the region is judged as any play)
+    asked, taken = _laid_out_then_read_again(same_look=False)
+    assert asked or taken

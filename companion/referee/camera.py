@@ -1753,6 +1753,8 @@ class CameraReferee:
             self._blind.add(region)
         else:
             self._actionable.discard(region)
+            if picked.nothing in (NothingHappened.MISREAD, NothingHappened.LAID_OUT):
+                self._remember_misread(region, table)
             # the hand over it is accounted for by the answer (where nothing happened there,
             # only its visit: it may have gone on to play further in)
             self._take_reach_over(region, passing=picked.action is None
@@ -1773,6 +1775,19 @@ class CameraReferee:
             if q.by is None and q.kind is not QuestionKind.DREW:
                 self._feed(result)
         return result
+
+    def _remember_misread(self, region: str, table) -> None:
+        """``region`` answered "nothing happened" (misread, or laid out so): how it looks now is
+        how the card the state has there looks, misread or not, so the same look read again is
+        no play (:meth:`_looks_as_before`). (Motion blur, grid seed 11, real faces: the red-6
+        laid out at (0, 4) read red-9 at 0.99, answered "laid out", and was committed as
+        south's red-9 when the smear turned and the whole grid was read again.)"""
+        got = self._reading.region(region) if self._reading is not None and region != "pawn" else None
+        if table is None or got is None or got.look is None:
+            return
+        want = expected_of(table.view()[0]).labels.get(region)
+        if want is not None:
+            self._looks[region] = (want, got.look)
 
     def _shows_more(self, action: Action | None, region: str) -> bool:
         """A card chosen that is not the card read in its region now (a confident read of
