@@ -1463,14 +1463,17 @@ class CameraReferee:
     def _no_hand_over(self, region: str) -> bool:
         """The reading saw arms, and none of the arms not yet accounted for went over
         ``region`` (a reading with no arms at all says nothing of where hands were)."""
-        return bool(getattr(self._reading, "reaches", ())) and \
-            not any(over(a, region) for a in self._reaches)
+        return bool(getattr(self._reading, "reaches", ())) and not self._arm_over(region)
+
+    def _arm_over(self, region: str) -> bool:
+        """One of the arms not yet accounted for went over ``region``."""
+        return any(over(a, region) for a in self._reaches)
 
     def _put_down_there(self, region: str) -> bool:
         """The region looks different from when it last matched the state, where a hand went
         over it (an arm not yet accounted for), or by far (:data:`NEW_FACE_LOOK`) where no hand
-        was seen: a card was put down there, whatever the read says. A card read as no card there (:func:`_bare`) is then asked about, not left
-        for the light. (Sleeve gloss: a teal-draw-five put on a wild read "no card" at 0.85;
+        was seen: a card was put down there, whatever the read says. A card read as no card
+        there (:func:`_bare`) is then asked about, not left for the light. (Sleeve gloss: a teal-draw-five put on a wild read "no card" at 0.85;
         taken for the light, the play was missed and the next seat's draw called out of turn.)"""
         got = self._reading.region(region)
         _, look = self._looks.get(region, (None, None))
@@ -1479,7 +1482,7 @@ class CameraReferee:
         d = look_apart(got.look, look, SAME_FACE_LOOK)
         if d is None:
             return False
-        hand = bool(getattr(self._reading, "reaches", ())) and any(over(a, region) for a in self._reaches)
+        hand = bool(getattr(self._reading, "reaches", ())) and self._arm_over(region)
         # (with no hand seen over it -- the gloss hid the arm's way there -- only a look far
         # past a nudge's misfit says a card was put down: the teal-draw-five's measured 69.9)
         return d > (SAME_FACE_LOOK if hand else NEW_FACE_LOOK)
