@@ -27,7 +27,7 @@ import numpy as np
 
 from companion.reading import NO_PAWN, PawnReading
 
-from .geometry import ARUCO_DICT, MARKER_BLACK_SHARE, PAWN_ID, Layout, View
+from .geometry import ARUCO_DICT, MARKER_BLACK_SHARE, PAWN_ID, Layout, Region, View
 
 __all__ = ["find_partly_hidden", "pawn_modules", "MIN_SEEN", "MIN_INNER_SEEN"]
 
@@ -61,11 +61,7 @@ def find_partly_hidden(frame: np.ndarray, view: View, layout: Layout,
     px, py = layout.pitch
     x0, y0 = near[0] - 1.5 * px, near[1] - 1.5 * py
     w, h = int(3.0 * px * scale), int(3.0 * py * scale)
-    src = view.to_image([(x0, y0), (x0 + w / scale, y0), (x0 + w / scale, y0 + h / scale),
-                         (x0, y0 + h / scale)]).astype(np.float32)
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    top = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h),
-                              flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    top = view.warp_region(frame, Region("pawn", x0, y0, x0 + w / scale, y0 + h / scale), scale)
     gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
     # colour: how far a pixel is from grey (a hand, the pawn's body; the marker has none)
     b, g, r = cv2.split(top)
