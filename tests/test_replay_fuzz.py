@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import string
@@ -47,14 +48,15 @@ STATE_KEYS = {"turn", "direction", "side", "top", "color", "pawn", "last_cell", 
 FIELDS = sorted({f.name for cls in ACTIONS.values() for f in fields(cls)})
 
 
-def _games():
+@functools.cache
+def games():
+    """The five scripted games the fuzz mutates, made once a process, when a test first asks
+    (not at import: every worker imports this file to collect it, most run none of it)."""
     setups = [grid_setup(3), flip_setup(), flip_setup("classic", seats=("ann", "ben")),
               {"setup": {"game": "scoreboard", "seats": ["ann", "ben", "cai"], "options": {}}},
               {"setup": {"game": "timer", "seats": ["ann", "ben"], "options": {}}}]
     return [(setup, random_script(setup, 150, seed)) for seed, setup in enumerate(setups)]
 
-
-GAMES = _games()
 
 # --- mutations: each gives the line's bytes and what its answer must be -----------------------
 
@@ -143,7 +145,7 @@ def mutated(draw, action: dict) -> tuple[bytes, str]:
 @st.composite
 def runs(draw) -> tuple[list[bytes], list[str]]:
     """A set-up line, then the game's script with a mutated line after each of its lines."""
-    setup, script = draw(st.sampled_from(GAMES))
+    setup, script = draw(st.sampled_from(games()))
     start = draw(st.integers(0, len(script) - 1))
     lines, expects = [_dump(setup)], [ANY]
     for k in range(LINES_PER_EXAMPLE // 2):
@@ -245,7 +247,7 @@ def test_mutated_lines_from_standard_input(monkeypatch):
 
 
 def test_the_command_as_a_process_goes_on_past_bad_bytes(tmp_path):
-    setup, script = GAMES[1]
+    setup, script = games()[1]
     good = [_dump(a) for a in script[:6]]
     lines = [_dump(setup), good[0], b'{"by": "ann", "do": "uno", "x": "\xff\xfe"}', good[1],
              _with_raw(script[2], "do", "[" * 100_000 + "]" * 100_000), good[2],
@@ -266,14 +268,14 @@ def test_the_command_as_a_process_goes_on_past_bad_bytes(tmp_path):
 def test_a_set_up_line_that_cannot_be_read_exits_2_with_one_message(tmp_path):
     for bad in (b'{"setup": {"game": "\xff"}}', b"[" * 50_000, b'{"setup": ' + b"9" * 5_000 + b"}"):
         path = tmp_path / "bad.jsonl"
-        path.write_bytes(bad + b"\n" + _dump(GAMES[1][1][0]) + b"\n")
+        path.write_bytes(bad + b"\n" + _dump(games()[1][1][0]) + b"\n")
         out, err, status = run_command(str(path))
         assert status == 2 and out == ""
         assert err.startswith("companion replay: bad set-up line:") and err.count("\n") == 1, err
 
 
 def test_a_reader_that_goes_away_is_no_traceback(tmp_path):
-    setup, script = GAMES[1]
+    setup, script = games()[1]
     path = tmp_path / "long.jsonl"
     path.write_bytes(b"\n".join([_dump(setup)] + [_dump(script[0])] * 20_000) + b"\n")
     proc = subprocess.Popen([sys.executable, "-m", "app", "replay", str(path)], cwd=ROOT,

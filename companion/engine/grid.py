@@ -67,6 +67,9 @@ class GridGame(Game[GridState]):
         # the faces that fit on each top card, worked out once: the rule depends on the two cards
         # and the options only, and legal_actions asks it for every face on every cell
         self._fitting: dict[Card, tuple[bool, ...]] = {}
+        # the plays legal_actions lists, made once each (a seat, a face, a cell: a few thousand
+        # at most): an action is frozen, and making hundreds anew at every call was most of it
+        self._plays: dict[tuple[str, int, Cell], Play] = {}
 
     # --- the four calls ----------------------------------------------------------------------
     @classmethod
@@ -103,10 +106,14 @@ class GridGame(Game[GridState]):
             if not (forced and forced.claimed_no_play):
                 open_cells = [(cell, self._fitting_on(state.top(cell)))
                               for cell in CELLS if cell != state.pawn]
+                plays = self._plays
                 for i, card in faces:
                     for cell, fits in open_cells:
                         if fits[i]:
-                            yield Play(seat, card, cell)
+                            play = plays.get((seat, i, cell))
+                            if play is None:
+                                play = plays[(seat, i, cell)] = Play(seat, card, cell)
+                            yield play
             for _, card in faces:
                 yield Discard(seat, card)
         if self.options.turn_seconds > 0:
