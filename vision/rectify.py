@@ -302,6 +302,13 @@ def card_in_wide_patch(wide: np.ndarray, px_per_mm: float, before: np.ndarray | 
                 quad = fit_outline(wide, px_per_mm, near=_pose(fit[0], wide.shape))
                 if quad is not None and edge_share(wide, quad, px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
                     return quad
+                # the strongest edges near it may run along a card beneath (a white border on
+                # the white border of the card below shows no edge): the fit itself, when its
+                # own outline is whole (askew grid seed 9: a yellow-2 on an askew yellow
+                # draw-two, refined 3 degrees off, lost; the strongest outline anywhere ran
+                # across three cards and read "no card")
+                if edge_share(wide, fit[0], px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
+                    return fit[0]
         quad = fit_outline(wide, px_per_mm)
         if quad is not None and edge_share(wide, quad, px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
             return quad
