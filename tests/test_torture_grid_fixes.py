@@ -11,7 +11,7 @@ import dataclasses
 import numpy as np
 
 from companion.reading import Reach
-from tests.support.readings import GRID, grid_referee, reading, settle
+from tests.support.readings import ALL_CELLS, GRID, grid_referee, reading, settle
 
 RNG = np.random.default_rng(12)
 #: how every cell looked when it last matched the state
@@ -212,3 +212,47 @@ def test_a_card_taken_back_leaves_the_askew_card_beneath_found_whole():
     assert quad is not None
     _, angle = _pose(quad, before.shape)
     assert abs(abs(angle) - 22.0) < 6.0
+
+
+def _an_illegal_card_askew_over_a_neighbour(answer_first: str):
+    """North puts a red-7 on (1, 3)'s blue-4 (refused: not matching), read at 0.96; dropped
+    askew, it reaches over (0, 3)'s red-4, read weakly as red-8, red-9 or red-5. The first
+    question is answered with ``answer_first`` (``nothing``: "misread"). Returns the action
+    events and the questions asked."""
+    table, referee, asked = grid_referee(reading(GRID, seq=1, pawn=(2, 2), changed=ALL_CELLS))
+    done = []
+    table.bus.subscribe(lambda m: done.append(m.data), {"action"})
+    probs = {"cell-1-3": {"red-7": 0.96, "blue-7": 0.005, "red-1": 0.004, "blue-4": 0.0005},
+             "cell-0-3": {"red-8": 0.32, "red-9": 0.25, "red-5": 0.21, "red-4": 0.01, "empty": 0.02}}
+    referee.on_reading(reading(GRID, seq=2, pawn=(2, 2), probs=probs, changed=("cell-0-3", "cell-1-3")))
+    table.bus.join()
+    assert asked
+    first = asked[-1]
+    pick = next(c for c in first["choices"] if (c["action"] is None if answer_first == "nothing"
+                                                 else c["action"] and c["action"]["card"] == answer_first))
+    referee.answer(pick["id"], by="north")
+    settle(table, referee)
+    return [(d["action"], d["ok"]) for d in done], asked
+
+
+def test_a_card_read_clearly_that_no_legal_play_explains_is_no_play_to_order_with_a_neighbours_misread():
+    # torture askew grid seed 20 (real faces): south's red-2 put on a blue-9 (refused) was read
+    # at 0.96; dropped askew it made the red-6 above it read red-8 at 0.32. Two regions "had
+    # legal plays" (the blue-2 read at 0.005 on the blue-9), the table was asked which came
+    # first with only legal plays offered, answered "none of them", and the attempt was never
+    # called. Now the neighbour's weak read is asked about alone, and the red-7 called illegal
+    actions, asked = _an_illegal_card_askew_over_a_neighbour("nothing")
+    assert asked[0]["kind"] == "unsure" and asked[0]["region"] == "cell-0-3"
+    assert ({"by": "north", "do": "play", "card": "red-7", "cell": [1, 3]}, False) in actions
+
+
+def test_two_regions_each_read_as_a_legal_play_are_still_asked_in_order():
+    # the other way: where the second region's legal play is what it reads (a blue-7 on the
+    # blue-4, read clearly), two plays were made and the table is asked which came first
+    table, referee, asked = grid_referee(reading(GRID, seq=1, pawn=(2, 2), changed=ALL_CELLS))
+    probs = {"cell-1-3": {"blue-7": 0.96, "red-7": 0.005, "blue-4": 0.0005},
+             "cell-0-3": {"red-8": 0.32, "red-9": 0.25, "red-5": 0.21, "red-4": 0.01, "empty": 0.02}}
+    referee.on_reading(reading(GRID, seq=2, pawn=(2, 2), probs=probs, changed=("cell-0-3", "cell-1-3")))
+    table.bus.join()
+    assert asked and asked[-1]["kind"] == "several"
+    assert table.actions_taken() == []
