@@ -7,8 +7,10 @@ goes back", or committed for the wrong seat."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
+import pytest
 
 from companion.reading import Reach
 from tests.support.readings import ALL_CELLS, GRID, grid_referee, reading, settle
@@ -166,6 +168,7 @@ def test_a_card_put_where_a_laid_out_card_was_misread_is_still_seen():
     assert asked or taken
 
 
+@functools.lru_cache(maxsize=1)
 def _askew_grid_seed_9_cell_1_3():
     """(the wide patch of cell (1, 3) before north's yellow-2, after it, px per mm, the
     yellow-2's turn in degrees) of torture askew grid seed 9: the yellow-2 put almost square on
@@ -186,7 +189,9 @@ def _askew_grid_seed_9_cell_1_3():
     return wide[0], wide[1], px, after.grid[cell][-1].angle
 
 
+@pytest.mark.slow
 def test_a_card_put_square_on_an_askew_card_is_found_by_what_changed():
+    # (about 2 CPU-seconds: the script's frames and two renders, shared with the next test)
     # torture askew grid seed 9 (art faces): the outline refined near the fit of what changed
     # ran 3 degrees off along the white border of the card beneath and was not whole; the
     # strongest outline anywhere then ran across three cards and read "no card", and a
