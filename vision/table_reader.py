@@ -57,7 +57,7 @@ from .pawn import find_pawn, search_boxes
 from .pawn_partial import find_partly_hidden
 from .pile import likeliest_placement, top_card
 from .reaches import ArmTracker
-from .rectify import NARROW_MARGIN, AskewFinder
+from .rectify import NARROW_MARGIN, AskewFinder, rival_outlines
 from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
@@ -733,7 +733,8 @@ class TableReader:
             label = max(probs, key=probs.get)
             reaching_out = label == EMPTY and name in wide
             if probs[label] <= WEAK_READ or reaching_out:
-                probs = self._surer_outline(name, *looked[name], probs, any_card=reaching_out)
+                probs = self._surer_outline(name, *looked[name], probs, any_card=reaching_out,
+                                            rivals=name in wide)
                 label = max(probs, key=probs.get)
             self._votes[name].add(label, probs)
         settled = []
@@ -759,7 +760,8 @@ class TableReader:
         return names
 
     def _surer_outline(self, name: str, patch: np.ndarray, quad: np.ndarray,
-                       probs: dict[str, float], any_card: bool = False) -> dict[str, float]:
+                       probs: dict[str, float], any_card: bool = False,
+                       rivals: bool = False) -> dict[str, float]:
         """A weak read of a card's fitted outline (its likeliest label at no more than
         :data:`WEAK_READ`) looked at again: the fit may land between the card and the one below
         (a card dropped askew on one of its own colour, thrown on a pile a little off) and hold
@@ -768,10 +770,13 @@ class TableReader:
         the first sight of a messy pile (only the top card shows whole), replaces the read when
         it is surer and sure (:data:`SURE_OUTLINE`), or whenever it is a card (``any_card``:
         "no card" read where a card reaches out of the region). The outline found is kept for the
-        frames that vote on the same change."""
+        frames that vote on the same change. ``rivals``: the wide patch of a card reaching out
+        of its region, whose outline was the strongest there; the outlines at other turns that
+        nearly tie with it are looked at too (:func:`vision.rectify.rival_outlines`)."""
         key = (name, "surer", _outline_key(quad))
         if key not in self._placed:
-            found = top_card(patch, self.read_px, self.classifier, also=[quad])
+            also = [quad] + (rival_outlines(patch, self.read_px, quad) if rivals else [])
+            found = top_card(patch, self.read_px, self.classifier, also=also)
             self._placed[key] = None if found is None else found[0]
             if found is None:
                 return probs
