@@ -770,9 +770,9 @@ class TableReader:
         the first sight of a messy pile (only the top card shows whole), replaces the read when
         it is surer and sure (:data:`SURE_OUTLINE`), or whenever it is a card (``any_card``:
         "no card" read where a card reaches out of the region). The outline found is kept for the
-        frames that vote on the same change. ``rivals``: the wide patch of a card reaching out
-        of its region, whose outline was the strongest there; the outlines at other turns that
-        nearly tie with it are looked at too (:func:`vision.rectify.rival_outlines`)."""
+        frames that vote on the same change. ``rivals``: ``patch`` is the askew finder's wide
+        patch (a card reaching out of its region); the outlines there at other turns that nearly
+        tie with the strongest are looked at too (:func:`vision.rectify.rival_outlines`)."""
         key = (name, "surer", _outline_key(quad))
         if key not in self._placed:
             also = [quad] + (rival_outlines(patch, self.read_px, quad) if rivals else [])
