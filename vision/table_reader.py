@@ -57,7 +57,7 @@ from .pawn import find_pawn, search_boxes
 from .pawn_partial import find_partly_hidden
 from .pile import likeliest_placement, top_card
 from .reaches import ArmTracker
-from .rectify import NARROW_MARGIN, AskewFinder
+from .rectify import NARROW_MARGIN, AskewFinder, rival_outlines
 from .stabilise import ChangeDetector, FrameChange, Votes
 
 __all__ = ["TableReading", "RegionReading", "TableReader", "FrameReport", "TemplateClassifier",
@@ -453,7 +453,7 @@ class TableReader:
             # shadow's edge, light that turned) is taken as the table after a few frames
             strong = any(v > 1.6 * self.detector.band_threshold for n, v in change.change.items()
                          if n.startswith("band"))
-            if self._hand_frames < (20 if strong else 5):
+            if self._hand_frames < (20 if strong else 5) and not self._armless_band(frame):
                 self._restart_votes()
                 self._note_touched(change)
                 return FrameReport("hands", _ms(start))
@@ -521,6 +521,17 @@ class TableReader:
         if reading is not None and self.recalibrate:
             self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
         return FrameReport("reading", _ms(start), reading, tuple(read))
+
+    def _armless_band(self, frame: np.ndarray) -> bool:
+        """The band differs, still, and no arm crosses the mat's rim (the arm tracker follows
+        none, for :data:`ARMLESS_FRAMES` quiet frames): what differs lies there (a card of a
+        messy pile reaching into the band, a cup) and is no hand; the band takes it at once
+        rather than after 20 frames. (Askew classic seed 9: ann's green-5, thrown askew on the
+        discard pile, reached into the band, the reader waited for a hand that had gone, ben
+        played on it first and the green-5 was never read.) Unless the camera moved."""
+        if self._hand_frames < ARMLESS_FRAMES or self._arms.arms or self._arms.still is None:
+            return False
+        return not self._camera_moved(frame, markers_only=True)
 
     def _unsmeared(self, frame: np.ndarray, names: list[str], pawn_look: bool) -> np.ndarray | None:
         """The frame with the camera's smear taken out when the corner markers show one
@@ -722,7 +733,8 @@ class TableReader:
             label = max(probs, key=probs.get)
             reaching_out = label == EMPTY and name in wide
             if probs[label] <= WEAK_READ or reaching_out:
-                probs = self._surer_outline(name, *looked[name], probs, any_card=reaching_out)
+                probs = self._surer_outline(name, *looked[name], probs, any_card=reaching_out,
+                                            rivals=name in wide)
                 label = max(probs, key=probs.get)
             self._votes[name].add(label, probs)
         settled = []
@@ -748,7 +760,8 @@ class TableReader:
         return names
 
     def _surer_outline(self, name: str, patch: np.ndarray, quad: np.ndarray,
-                       probs: dict[str, float], any_card: bool = False) -> dict[str, float]:
+                       probs: dict[str, float], any_card: bool = False,
+                       rivals: bool = False) -> dict[str, float]:
         """A weak read of a card's fitted outline (its likeliest label at no more than
         :data:`WEAK_READ`) looked at again: the fit may land between the card and the one below
         (a card dropped askew on one of its own colour, thrown on a pile a little off) and hold
@@ -757,10 +770,13 @@ class TableReader:
         the first sight of a messy pile (only the top card shows whole), replaces the read when
         it is surer and sure (:data:`SURE_OUTLINE`), or whenever it is a card (``any_card``:
         "no card" read where a card reaches out of the region). The outline found is kept for the
-        frames that vote on the same change."""
+        frames that vote on the same change. ``rivals``: ``patch`` is the askew finder's wide
+        patch (a card reaching out of its region); the outlines there at other turns that nearly
+        tie with the strongest are looked at too (:func:`vision.rectify.rival_outlines`)."""
         key = (name, "surer", _outline_key(quad))
         if key not in self._placed:
-            found = top_card(patch, self.read_px, self.classifier, also=[quad])
+            also = [quad] + (rival_outlines(patch, self.read_px, quad) if rivals else [])
+            found = top_card(patch, self.read_px, self.classifier, also=also)
             self._placed[key] = None if found is None else found[0]
             if found is None:
                 return probs
@@ -883,6 +899,10 @@ class TableReader:
         self._last = None
         self._pawn_dirty = self.game == "grid"
 
+
+#: Quiet frames the band may differ with no arm over the mat's rim before what differs is taken
+#: as the table (the arm tracker lets an arm go two frames after it left).
+ARMLESS_FRAMES = 3
 
 #: Quiet frames a reading waits for the draw pile's verdict on a reach (then: unknown).
 PILE_WAIT = 10

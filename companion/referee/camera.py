@@ -290,11 +290,7 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         # the legal action must also be about as likely as what was read best (which may be an
         # illegal card): a legal card at 1 % beside an illegal one at 94 % is no legal play
         # and likelier than "no card" by as much (a card and no card at even odds is no read)
-        plausible = True
-        if got is not None:
-            likely = math.log(got.p(_label_of(best.action)))
-            plausible = (likely >= math.log(got.confidence) - margin / 2
-                         and likely >= math.log(_no_card(got)) + margin / 2)
+        plausible = got is None or _plausible(got, best.action, margin)
         if best.gain >= commit_gain and best.gain - second >= margin and plausible:
             return Decision(DecisionKind.COMMIT, region, best.action, reason=Reason.CLEAR,
                             read=diffs[region], gain=best.gain)
@@ -352,6 +348,15 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
             read_as.append(a)
     choices = tuple(read_as) + tuple(c for c in choices if not any(_same(c, a) for a in read_as))
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
+
+
+def _plausible(got, action: Action, margin: float) -> bool:
+    """The card ``action`` puts down is read about as likely as the likeliest label (which may
+    be a card the rules refuse) and well clear of "no card", each within ``margin`` / 2: a
+    legal card at 1 % beside an illegal one at 94 % is no legal play, and a card and no card at
+    even odds is no read of either."""
+    likely = math.log(got.p(_label_of(action)))
+    return likely >= math.log(got.confidence) - margin / 2 and likely >= math.log(_no_card(got)) + margin / 2
 
 
 def _likeliest(here: list[Candidate], margin: float) -> tuple[Action, ...]:
@@ -1611,6 +1616,13 @@ class CameraReferee:
         regions = 0
         for region in sorted(diffs, key=lambda r: (r != "pawn", r)):
             here = [c for c in cands if c.region == region and c.gain >= self.commit_gain]
+            if here and region != "pawn" and not _plausible(self._reading.region(region), here[0].action,
+                                                            self.margin):
+                # no legal action is read there about as likely as what is (a red-2 read at
+                # 0.96 on a blue-9: an illegal attempt, called on its own): no action to order
+                # (askew grid seed 20, real faces: asked with only the legal blue-2 offered
+                # there, answered "none of them", and the attempt was never called)
+                here = []
             if here:
                 regions += 1
                 near = [c for c in here if c.gain >= here[0].gain - self.margin]
