@@ -245,3 +245,36 @@ def test_a_card_lying_still_in_the_border_band_with_no_arm_over_the_rim_is_no_ha
 def test_an_arm_resting_on_the_border_band_still_holds_reading_back():
     states, readings = _card_left_in_the_band(rest=True)
     assert not readings and states[-1] == "hands", states
+
+
+def _spread_read_on_red_5(read: dict[str, float]):
+    """A card put on the classic pile's red-5, read ``read``: the question asked."""
+    import numpy as np
+
+    bus, table, referee, asked = classic_pile_table()
+    rng = np.random.default_rng(10)
+    referee.on_reading(pile_reading(1, "red-5", rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    seat = table.state_json()["turn"]
+    got = RegionReading.of(read, look=rng.integers(0, 255, (20, 14)).astype(np.float32))
+    referee.on_reading(TableReading(2, 0.0, (), got, PawnReading(None, None, False),
+                                    changed=("discard",), reaches=(Reach("south", ("discard",)),)))
+    bus.join()
+    assert [q["kind"] for q in asked] == ["unsure"] and asked[0]["seat"] == seat
+    return [c["action"]["card"] for c in asked[0]["choices"] if c["action"]]
+
+
+def test_a_read_spread_thin_offers_the_card_read_fourth():
+    # torture motion blur classic seed 10 (art faces): ann's green-6 read green-4 0.53, green-1
+    # 0.11, green-draw-two 0.08, green-6 0.06 (under an eighth of the best): offered the first
+    # three, answered "misread", and ann's later plays were called illegal; 640x480 classic
+    # seed 13: ben's blue-9 read fourth (0.045 beside blue-3 at 0.47) the same way
+    offered = _spread_read_on_red_5({"red-4": 0.53, "red-1": 0.11, "red-draw-two": 0.08,
+                                     "red-6": 0.06, "red-7": 0.03, "blue-2": 0.03})
+    assert offered == ["red-4", "red-1", "red-draw-two", "red-6", "red-7"]
+
+
+def test_a_read_sure_of_its_first_cards_offers_no_more():
+    # (the other way: the first three hold all but an eighth of the best; no more is offered)
+    offered = _spread_read_on_red_5({"red-4": 0.53, "red-1": 0.3, "red-draw-two": 0.12,
+                                     "red-6": 0.02, "red-7": 0.01})
+    assert offered == ["red-4", "red-1", "red-draw-two"]

@@ -261,3 +261,80 @@ def test_two_regions_each_read_as_a_legal_play_are_still_asked_in_order():
     table.bus.join()
     assert asked and asked[-1]["kind"] == "several"
     assert table.actions_taken() == []
+
+
+def _blue_card_on_the_blue_5(read: dict[str, float]):
+    """North's card put on the blue-5 at (1, 4), read ``read``: (what was asked, what the table
+    took)."""
+    table, referee, asked = _referee()
+    rd = reading(GRID, seq=2, changed=("cell-1-4",), probs={"cell-1-4": read})
+    referee.on_reading(_looking(rd, {"cell-1-4": 0.6}, [Reach("north", ("cell-1-4",))]))
+    settle(table, referee)
+    return asked, table.actions_taken()
+
+
+def test_a_legal_play_read_about_as_likely_as_an_illegal_card_is_asked_not_committed():
+    # torture motion blur grid seed 14 (art faces): south's blue-8 put on a green-5 (refused,
+    # not matching) read blue-5 at 0.34, blue-3 0.25, blue-9 0.11: the legal blue-5 was
+    # committed (a play nobody made), and the refused attempt lost. Here: a blue-8 put on the
+    # blue-5 (legal, by colour), read as the legal blue-2 at 0.34 beside the illegal red-2 at
+    # 0.25 (neither colour nor number match)
+    asked, taken = _blue_card_on_the_blue_5({"blue-2": 0.34, "red-2": 0.25, "red-9": 0.11,
+                                             "blue-5": 0.01})
+    assert taken == []
+    assert [q["kind"] for q in asked] == ["unsure"]
+    offered = [c["action"]["card"] for c in asked[0]["choices"] if c["action"]]
+    assert offered[:2] == ["blue-2", "red-2"]
+
+
+def test_a_legal_play_read_well_clear_of_every_illegal_card_is_committed():
+    # (the other way: the illegal card read far less likely, the play is committed at once)
+    asked, taken = _blue_card_on_the_blue_5({"blue-2": 0.34, "red-2": 0.05, "red-9": 0.03,
+                                             "blue-5": 0.01})
+    assert asked == []
+    assert taken == [{"by": "north", "do": "play", "card": "blue-2", "cell": [1, 4]}]
+
+
+def _pawn_steps_off_and_its_cell_reads(label: str, *, later: bool):
+    """North steps the pawn from (2, 2) (on a green-3) to (2, 1); the cell it left reads
+    ``label`` at 0.87 with south's arm over it, in the same reading as the step, or (``later``)
+    in the reading after it. Returns (what was asked, what the table took)."""
+    from tests.support.readings import with_cell
+
+    table, referee, asked = _referee()
+    after = with_cell(GRID, 2, 2, label)
+    read = {label: 0.87, "green-2": 0.07, "green-1": 0.03}
+    step = [Reach("north", ("cell-2-1",))]
+    play = [Reach("south", ("cell-2-2",))]
+    if later:
+        rd = reading(GRID, seq=2, pawn=(2, 1), changed=("cell-2-1", "pawn"))
+        referee.on_reading(_looking(rd, {}, step))
+        settle(table, referee)
+        rd = reading(after, seq=3, pawn=(2, 1), changed=("cell-2-2",), probs={"cell-2-2": read})
+        referee.on_reading(_looking(rd, {"cell-2-2": 0.6}, play))
+    else:
+        rd = reading(after, seq=2, pawn=(2, 1), changed=("cell-2-1", "cell-2-2", "pawn"),
+                     probs={"cell-2-2": read})
+        referee.on_reading(_looking(rd, {"cell-2-2": 0.6}, step + play))
+    settle(table, referee)
+    return asked, table.actions_taken()
+
+
+def test_the_card_the_pawn_uncovers_read_as_a_play_in_the_same_reading_is_asked():
+    # torture motion blur grid seed 20 (art faces): south stepped the pawn off (2, 2); the
+    # blue-9 under it, seen for the first time since the deal, read blue-3 at 0.87, and was
+    # committed in the same reading as north's play of it (north's arm had passed over it):
+    # a play nobody made, and north's real play after it taken for south's
+    asked, taken = _pawn_steps_off_and_its_cell_reads("green-8", later=False)
+    assert taken == [{"by": "north", "do": "move", "to": [2, 1]}]
+    assert [(q["kind"], q["region"]) for q in asked] == [("unsure", "cell-2-2")]
+    offered = [c["action"]["card"] for c in asked[0]["choices"] if c["action"]]
+    assert offered[0] == "green-8"
+
+
+def test_a_card_played_where_the_pawn_stood_a_reading_later_is_committed():
+    # (the other way: the cell seen bare of the pawn first, a card put there after is a play)
+    asked, taken = _pawn_steps_off_and_its_cell_reads("green-8", later=True)
+    assert asked == []
+    assert taken == [{"by": "north", "do": "move", "to": [2, 1]},
+                     {"by": "south", "do": "play", "card": "green-8", "cell": [2, 2]}]

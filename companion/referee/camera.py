@@ -289,8 +289,12 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         got = reading.region(region) if region != "pawn" else None
         # the legal action must also be about as likely as what was read best (which may be an
         # illegal card): a legal card at 1 % beside an illegal one at 94 % is no legal play
-        # and likelier than "no card" by as much (a card and no card at even odds is no read)
-        plausible = got is None or _plausible(got, best.action, margin)
+        # and likelier than "no card" by as much (a card and no card at even odds is no read),
+        # and likelier by half the margin than any card no legal action puts there (_illegal_rival)
+        plausible = got is None or (
+            _plausible(got, best.action, margin)
+            and math.log(got.p(_label_of(best.action)))
+            >= math.log(_illegal_rival(got, here, expected, region)) + margin / 2)
         if best.gain >= commit_gain and best.gain - second >= margin and plausible:
             return Decision(DecisionKind.COMMIT, region, best.action, reason=Reason.CLEAR,
                             read=diffs[region], gain=best.gain)
@@ -347,6 +351,8 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         if a is not None and len(read_as) < UNSURE_CHOICES and not any(_same(a, b) for b in read_as):
             read_as.append(a)
     choices = tuple(read_as) + tuple(c for c in choices if not any(_same(c, a) for a in read_as))
+    if got is not None:
+        choices = _cover_spread(choices, legal_here, got, expected.labels.get(region, EMPTY), margin)
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
 
 
@@ -357,6 +363,31 @@ def _plausible(got, action: Action, margin: float) -> bool:
     even odds is no read of either."""
     likely = math.log(got.p(_label_of(action)))
     return likely >= math.log(got.confidence) - margin / 2 and likely >= math.log(_no_card(got)) + margin / 2
+
+
+def _cover_spread(choices: tuple[Action, ...], here: list[Candidate], got, want: str,
+                  margin: float) -> tuple[Action, ...]:
+    """``choices`` and, while what they leave out of the read is still within the margin of the
+    likeliest label (an eighth of it or more), the next legal plays in the order they explain
+    the read, one per card, up to :data:`UNSURE_CHOICES`. A blurred drawn card is often read
+    fourth, the three above it together only about 0.7 to 0.8: it must be offered to be named
+    (motion blur, classic seed 10: ann's green-6 read green-4 0.53, green-1 0.11,
+    green-draw-two 0.08, green-6 0.06 was offered as the first three, answered "misread", and
+    the turns after it were called illegal; 640x480 seed 13: ben's blue-9 read fourth at 0.045
+    the same way). A read sure of its first few (together all but an eighth of the likeliest)
+    offers no more."""
+    listed = dict(got.probs)
+    offered = {_label_of(a) for a in choices} | {want}
+    out = list(choices)
+    for c in here:
+        left = 1.0 - sum(listed.get(name, 0.0) for name in offered)
+        if len(out) >= UNSURE_CHOICES or left <= got.confidence * math.exp(-margin):
+            break
+        name = _label_of(c.action)
+        if name not in offered and listed.get(name, 0.0) > 0.0:  # (a card the read names)
+            out.append(c.action)
+            offered.add(name)
+    return tuple(out)
 
 
 def _likeliest(here: list[Candidate], margin: float) -> tuple[Action, ...]:
@@ -383,6 +414,17 @@ def _no_card(got) -> float:
     read yellow-2 at 0.40 beside "empty" at 0.36, on a cell holding yellow-1, was committed as
     yellow-2: a card and no card at even odds is no read of either.)"""
     return max(got.p(label) for label in _NOT_A_CARD)
+
+
+def _illegal_rival(got, here: list[Candidate], expected: Expected, region: str) -> float:
+    """How likely the read says the region shows a card no legal action of the acting seat puts
+    there (nor the card the state has there): the likeliest such card. A play read there must
+    be about as much likelier than that as than "no card" (:func:`decide`'s ``plausible``):
+    the legal rivals are held apart by the whole margin, an illegal one by half of it. (Motion
+    blur, grid seed 14: south's blue-8 put on a green-5, read blue-5 at 0.34 beside blue-3 at
+    0.25, was committed as the legal blue-5; the refused attempt was lost.)"""
+    legal = {_label_of(c.action) for c in here} | {expected.labels.get(region, EMPTY)} | _NOT_A_CARD
+    return max((p for name, p in got.probs if name not in legal), default=FLOOR)
 
 
 def _bare(diffs: dict[str, str], expected: Expected, reading, margin: float) -> set[str]:
@@ -984,7 +1026,15 @@ class CameraReferee:
                 if all(self._commit_seen(a) for a in missed):
                     continue
                 break
-            if decision.region in self._doubts:
+            if decision.kind in (DecisionKind.COMMIT, DecisionKind.ILLEGAL) \
+                    and decision.region == self._uncovered(pawn_was, look):
+                # the card the pawn just stepped off shows for the first time since it covered
+                # it: a read that differs from the state is as likely a misread of that card as
+                # the next seat's play (motion blur, grid seed 20: a blue-9 uncovered, read
+                # blue-3 at 0.87, was committed as north's play): asked, never committed
+                decision = Decision(DecisionKind.ASK, decision.region, choices=(decision.action,),
+                                    reason=Reason.UNSURE, read=decision.read)
+            elif decision.region in self._doubts:
                 self._doubts.discard(decision.region)
                 if decision.kind in (DecisionKind.COMMIT, DecisionKind.ILLEGAL):
                     decision = Decision(DecisionKind.ASK, decision.region, choices=(decision.action,),
@@ -1036,6 +1086,15 @@ class CameraReferee:
             self._draws_after(table)
         self._remember_looks(table.view()[0])
         return done
+
+    @staticmethod
+    def _uncovered(pawn_was, look: TableLook) -> str | None:
+        """The cell the pawn stood on when this reading came and has left since (a step
+        committed in this reading): its card shows now for the first time since the pawn
+        covered it. None when the pawn has not moved."""
+        if pawn_was is None or look.pawn is None or tuple(look.pawn) == tuple(pawn_was):
+            return None
+        return cell_name(*pawn_was)
 
     def _trace(self, decision: Decision) -> None:
         self.decisions.append((self._reading.seq, decision))
