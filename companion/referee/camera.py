@@ -260,6 +260,13 @@ class Decision:
     did: str | None = None
     after: str | None = None
 
+    def asked(self, reason: Reason) -> "Decision":
+        """A commit or an illegal call turned into a question about its action (``reason``: why
+        the camera's word alone is not enough there); any other decision as it is."""
+        if self.kind not in (DecisionKind.COMMIT, DecisionKind.ILLEGAL):
+            return self
+        return Decision(DecisionKind.ASK, self.region, choices=(self.action,), reason=reason, read=self.read)
+
 
 def decide(actions: list[Action], expected: Expected, reading, actionable: set[str], seat: str | None,
            *, commit_gain: float = math.log(8.0), margin: float = math.log(8.0),
@@ -291,10 +298,8 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
         # illegal card): a legal card at 1 % beside an illegal one at 94 % is no legal play
         # and likelier than "no card" by as much (a card and no card at even odds is no read),
         # and likelier by half the margin than any card no legal action puts there (_illegal_rival)
-        plausible = got is None or (
-            _plausible(got, best.action, margin)
-            and math.log(got.p(_label_of(best.action)))
-            >= math.log(_illegal_rival(got, here, expected, region)) + margin / 2)
+        plausible = got is None or _plausible(got, best.action, margin,
+                                              illegal=_illegal_rival(got, here, expected, region))
         if best.gain >= commit_gain and best.gain - second >= margin and plausible:
             return Decision(DecisionKind.COMMIT, region, best.action, reason=Reason.CLEAR,
                             read=diffs[region], gain=best.gain)
@@ -356,13 +361,15 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
 
 
-def _plausible(got, action: Action, margin: float) -> bool:
+def _plausible(got, action: Action, margin: float, illegal: float = 0.0) -> bool:
     """The card ``action`` puts down is read about as likely as the likeliest label (which may
     be a card the rules refuse) and well clear of "no card", each within ``margin`` / 2: a
     legal card at 1 % beside an illegal one at 94 % is no legal play, and a card and no card at
-    even odds is no read of either."""
+    even odds is no read of either. ``illegal``: how likely the likeliest card no legal action
+    puts there is read (:func:`_illegal_rival`), to be cleared as "no card" is."""
     likely = math.log(got.p(_label_of(action)))
-    return likely >= math.log(got.confidence) - margin / 2 and likely >= math.log(_no_card(got)) + margin / 2
+    return (likely >= math.log(got.confidence) - margin / 2
+            and likely >= math.log(max(_no_card(got), illegal)) + margin / 2)
 
 
 def _cover_spread(choices: tuple[Action, ...], here: list[Candidate], got, want: str,
@@ -1032,20 +1039,15 @@ class CameraReferee:
                 # it: a read that differs from the state is as likely a misread of that card as
                 # the next seat's play (motion blur, grid seed 20: a blue-9 uncovered, read
                 # blue-3 at 0.87, was committed as north's play): asked, never committed
-                decision = Decision(DecisionKind.ASK, decision.region, choices=(decision.action,),
-                                    reason=Reason.UNSURE, read=decision.read)
+                decision = decision.asked(Reason.UNSURE)
             elif decision.region in self._doubts:
                 self._doubts.discard(decision.region)
-                if decision.kind in (DecisionKind.COMMIT, DecisionKind.ILLEGAL):
-                    decision = Decision(DecisionKind.ASK, decision.region, choices=(decision.action,),
-                                        reason=Reason.FIRST_LOOK, read=decision.read)
+                decision = decision.asked(Reason.FIRST_LOOK)
             elif decision.region in self._blind and decision.kind is not DecisionKind.WAIT \
                     and decision.reason is not Reason.SEVERAL:
                 self._blind.discard(decision.region)
-                if decision.kind in (DecisionKind.COMMIT, DecisionKind.ILLEGAL):
-                    # a pile may hide more than one action, each by whom the camera cannot say
-                    decision = Decision(DecisionKind.ASK, decision.region, choices=(decision.action,),
-                                        reason=Reason.SEVERAL, read=decision.read)
+                # a pile may hide more than one action, each by whom the camera cannot say
+                decision = decision.asked(Reason.SEVERAL)
             if decision.kind is DecisionKind.ASK and decision.reason is Reason.COLOUR \
                     and self._question is None and self._awaits_colour(decision, table):
                 break
