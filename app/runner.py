@@ -169,6 +169,14 @@ class CameraWorker(_Background):
             self._forget = True
             return
         data = message.data
+        other = data.get("other")
+        if isinstance(other, dict) and isinstance(other.get("card"), str):
+            # another card than the choices: the web checked it and played it itself
+            self.referee.answer_other(other["card"], by=data.get("seat") or "phone",
+                                      question_id=data.get("question") if isinstance(data.get("question"), int) else None,
+                                      color=other.get("color"),
+                                      illegal=bool(data.get("illegal")), act=False)
+            return
         choice = data.get("choice")
         index = data.get("index")
         if isinstance(choice, dict) and "id" in choice:

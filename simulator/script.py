@@ -658,6 +658,8 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
                          and _akey(c.action.to_json()) == _akey(want)), None)
             if pick is not None:
                 break
+        if pick is None and answer_other(q, wanted, beat_index):
+            return
         if pick is None:
             pick = q.choices[-1].id  # nothing happened: the camera misread
         result.trace.append((beat_index, result.frames, "answer", q.kind.value,
@@ -666,6 +668,38 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
         referee.answer(pick, by="player")
         referee.run_pending()
         sync()
+
+    def answer_other(q, wanted: list, beat_index: int) -> bool:
+        """The card put where the question asks is not among its choices: the player answers
+        "another card..." naming it, as a player at the table would. Only what they know: a
+        card the question's seat put down in the region asked about (the cell, or the discard
+        pile), that the table has not recorded. Told the rules refuse it, they say it was put
+        down all the same (it was: an illegal attempt). False when no such card was put."""
+        from companion.referee.camera import AnswerRefused, region_of
+
+        if q.other is None:
+            return False
+        for want in wanted:
+            action = action_from_json(want)
+            card = getattr(action, "card", None)
+            if card is None or action.by != q.seat or region_of(action) != q.region:
+                continue
+            color = getattr(action, "color", None)
+            for illegal in (False, True):
+                future = referee.answer_other(card.name, by="player", question_id=q.id,
+                                              color=color, illegal=illegal)
+                referee.run_pending()
+                refused = future.exception(timeout=0)
+                result.trace.append((beat_index, result.frames, "answer", q.kind.value,
+                                     {"other": want, "refused": getattr(refused, "code", None)}))
+                result.answered += 1
+                if refused is None:
+                    sync()
+                    return True
+                if not (isinstance(refused, AnswerRefused) and refused.illegal):
+                    break
+            return False
+        return False
 
     if frames_source is None:
         renderer = SyntheticTable(width, height, seed=seed, markers=markers, faces=faces)

@@ -150,6 +150,21 @@ def test_web_answers_close_the_question_without_playing_twice_and_the_button_con
     assert calls == [(1, "north", False, "event-bus"), (2, "south", True, "event-bus")]
 
 
+def test_another_card_from_the_web_closes_the_question_without_playing_it_again():
+    host = _grid_host()
+    worker = CameraWorker(host, lambda: None, first=None)
+    calls = []
+    worker.referee.answer_other = lambda card, by="phone", question_id=None, **kw: calls.append(
+        (card, by, question_id, kw))
+    worker.referee.answer = lambda *a, **kw: calls.append(("choice", a, kw))
+    host.bus.publish("confirm-answer", seat="north", question=4, illegal=True,
+                     other={"by": "north", "do": "play", "card": "blue-7", "cell": [1, 1]})
+    host.bus.join()
+    # the web checked and played it: the referee only closes its question (and knows the
+    # rules refused it: an illegal attempt)
+    assert calls == [("blue-7", "north", 4, {"color": None, "illegal": True, "act": False})]
+
+
 def test_the_confirm_button_answers_the_open_question_on_the_camera_thread():
     host = Host(mode="referee")
     table = host.start_match(SETUP)

@@ -40,6 +40,7 @@ from companion.engine import GAME_NAMES, RuleError, SetupError, game_class
 from companion.engine.actions import action_from_json
 from companion.engine.errors import shown
 from companion.host import Host, NoMatch
+from companion.referee.camera import AnswerRefused, other_card_action, other_card_refusal
 
 from . import i18n, qr
 from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
@@ -148,6 +149,24 @@ class WebState:
                 raise ApiError(400, "bad-input", f"'choice' must be an index 0..{len(choices) - 1}")
             self.confirm = None
             return question, choices[index]
+
+    def question_for(self, seat: str) -> dict[str, Any]:
+        """The open camera question, if ``seat`` may answer it; else :class:`ApiError`."""
+        with self.lock:
+            question = self.confirm
+        if question is None:
+            raise ApiError(409, "no-question", "the camera is not asking anything now")
+        if question.get("seat") not in (None, seat):
+            raise ApiError(403, "wrong-seat", f"this question is for {question['seat']}")
+        return question
+
+    def take_question(self, question: dict[str, Any]) -> None:
+        """Take ``question`` (checked before, outside the lock) if it is still the open one:
+        one question is answered once. :class:`ApiError` (409) when it is not."""
+        with self.lock:
+            if self.confirm is None or self.confirm.get("id") != question.get("id"):
+                raise ApiError(409, "no-question", "the camera is not asking that question now")
+            self.confirm = None
 
     def close(self) -> None:
         self._unsubscribe()
@@ -316,9 +335,11 @@ class ApiError(Exception):
     """A refused request: answered ``{"ok": false, "error": code, "message": ...}`` with the 4xx
     ``status``. Raise it before anything is changed: a refused request changes nothing."""
 
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, **extra: Any):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        #: more fields of the answer (JSON-ready), e.g. a refusal's ``params``
+        self.extra = extra
 
 
 def error(status: int, code: str, message: str, **extra: Any) -> Response:
@@ -796,6 +817,50 @@ def api_confirm(phone: Phone, data: dict[str, Any]):
     return jsonify({"ok": True}), 202
 
 
+@bp.post("/api/confirm-card")
+@post_guard(seat=True, table=True)
+def api_confirm_card(phone: Phone, data: dict[str, Any], table):
+    """Answer the camera's question with another card than its choices ("another card..."):
+    ``{"card": name}``, with ``"color"`` for a wild on the discard pile, and ``"illegal":
+    true`` to say the card was put down although the rules refuse it.
+
+    Only a question that carries ``other`` takes it (``other`` is the ``do`` word: the card is
+    the question's seat's ``play`` in the cell or on the discard pile it asks about, or the grid
+    game's ``discard``). The action is checked before anything is done, the question left open
+    when it is refused: 400 for a name that is no card of this game (``bad-card``) or a
+    malformed body, 409 ``no-other-card`` for a question that takes none, 409 with the rules'
+    own code (``not-matching``...), its ``params`` and ``"illegal": true`` for a play the rules
+    refuse there -- sent again with ``"illegal": true``, it is recorded as that illegal attempt
+    (the rules' refusal; in Flip and classic their penalty). Taken, the answer is published as
+    ``confirm-answer`` {seat, question, other (the action), illegal} and the action is played;
+    the reply is the table's answer.
+    """
+    card, color, illegal = data.get("card"), data.get("color"), data.get("illegal", False)
+    if not isinstance(card, str) or not 0 < len(card) <= 40:
+        raise ApiError(400, "bad-input", "'card' must be a card name")
+    if color is not None and (not isinstance(color, str) or len(color) > 20):
+        raise ApiError(400, "bad-input", "'color' must be a colour name")
+    if not isinstance(illegal, bool):
+        raise ApiError(400, "bad-input", "'illegal' must be true or false")
+    question = _web().question_for(phone.seat)
+    other, region = question.get("other"), question.get("region")
+    if not isinstance(other, str) or not isinstance(region, str):
+        raise ApiError(409, "no-other-card", "this question is answered by its choices only")
+    try:
+        action = other_card_action(region, question.get("seat") or phone.seat, other, card, color)
+        refused = other_card_refusal(table, action)
+    except AnswerRefused as exc:
+        raise ApiError(409 if exc.code == "no-other-card" else 400, exc.code, exc.message,
+                       params=exc.params) from None
+    if refused is not None and not (illegal and refused.illegal):
+        raise ApiError(409 if refused.illegal else 400, refused.code, refused.message,
+                       params=refused.params, illegal=refused.illegal)
+    _web().take_question(question)
+    _host().bus.publish("confirm-answer", seat=phone.seat, question=question.get("id"),
+                        other=action.to_json(), illegal=refused is not None)
+    return jsonify(table.act(action, source="phone").to_json())
+
+
 @bp.post("/api/match")
 @post_guard(organiser=True)
 def api_match_start(phone: Phone, data: dict[str, Any]):
@@ -840,7 +905,7 @@ def api_match_end(phone: Phone, table):
 
 @bp.app_errorhandler(ApiError)
 def _refused(exc: ApiError):
-    return error(exc.status, exc.code, exc.message)
+    return error(exc.status, exc.code, exc.message, **exc.extra)
 
 
 #: The JSON codes of the HTTP errors werkzeug raises itself (the API answers them as JSON).

@@ -50,6 +50,8 @@ from typing import Any, Callable, Iterable
 
 
 from ..bus import BusMessage, EventBus
+from ..cards import CLASSIC, DARK, LIGHT, FaceSet
+from ..engine.errors import RuleError
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
 from ..engine.look import Awaiting, TableLook, WaitingFor
 from ..reading import FLOOR, Reach, cell_name
@@ -58,7 +60,8 @@ from .looks import look_apart
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
-           "NothingHappened", "Closed", "CameraReferee", "EMPTY", "legal_mass", "spill_over"]
+           "NothingHappened", "Closed", "CameraReferee", "EMPTY", "legal_mass", "spill_over",
+           "AnswerRefused", "OTHER_CARD_KINDS", "other_card_action", "other_card_refusal"]
 
 log = logging.getLogger(__name__)
 
@@ -603,6 +606,69 @@ _QUESTION_OF = {Reason.COLOUR: QuestionKind.COLOUR, Reason.SAME_FACE: QuestionKi
 _NOTHING_OF = {QuestionKind.SAME_FACE: NothingHappened.ONLY_MOVED,
                QuestionKind.FIRST_LOOK: NothingHappened.LAID_OUT,
                QuestionKind.OUT_OF_TURN: NothingHappened.OUT_OF_TURN}
+#: The questions about the card in one region that a player may answer by naming another card
+#: than those offered ("another card..."): the card model may have read the card put down with
+#: the true card far down its list, out of the choices. (Not the questions about several
+#: regions, whose hand, or the draw pile.)
+OTHER_CARD_KINDS = frozenset({QuestionKind.UNSURE, QuestionKind.SAME_FACE,
+                              QuestionKind.FIRST_LOOK, QuestionKind.COLOUR})
+#: The card designs each game is played with (another card must be one of them).
+_DECKS: dict[str, tuple[FaceSet, ...]] = {"flip": (LIGHT, DARK)}
+
+
+class AnswerRefused(Exception):
+    """An answer the referee does not take; nothing changed and the question stays open.
+
+    ``code`` is stable (``no-question``, ``no-other-card``, ``bad-card``, ``bad-input``, or the
+    rules' own refusal code such as ``not-matching``), ``message`` says it in English (logs),
+    ``params`` what a page needs to say it in its own language. ``illegal``: the rules refuse
+    the card named there (the card is known; the player may still say it was put down, and
+    the attempt is then recorded as the rules' refusal: ``answer_other(illegal=True)``)."""
+
+    def __init__(self, code: str, message: str, *, illegal: bool = False,
+                 params: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.code, self.message, self.illegal = code, message, illegal
+        self.params = dict(params or {})
+
+
+def other_card_refusal(table, action: Action) -> AnswerRefused | None:
+    """Why another card named (``action``, from :func:`other_card_action`) is not taken on
+    ``table`` (a :class:`~.table.Table`) now, nothing applied: a card of no deck of this game
+    (``bad-card``), malformed for the game, or a play the rules refuse (their code, with
+    ``illegal`` set). None: the rules take it."""
+    card = action.card
+    if not any(card in deck for deck in _DECKS.get(table.game.name, (CLASSIC,))):
+        return AnswerRefused("bad-card", f"{card.name} is not a card of the {table.game.name} "
+                                         f"deck", params={"card": card.name})
+    problem = table.game.malformed(action)
+    if problem is not None:
+        return AnswerRefused(problem.code, problem.message, params=problem.params)
+    problem = table.check(action)
+    if problem is not None:
+        return AnswerRefused(problem.code, problem.message, illegal=True, params=problem.params)
+    return None
+
+
+def other_card_action(region: str, seat: str, do: str, card: str,
+                      color: str | None = None) -> Action:
+    """The action "``seat`` put ``card`` in ``region``" (a grid cell, or the discard pile with
+    ``do``: ``play``, or ``discard`` in the grid game); ``color``: a wild's colour. Raises
+    :class:`AnswerRefused` (``bad-card``, ``bad-input``) for what names no such action."""
+    if not isinstance(card, str):
+        raise AnswerRefused("bad-input", f"'card' must be a card name, got {type(card).__name__}")
+    data: dict[str, Any] = {"by": seat, "do": do, "card": card}
+    cell = _cell(region)
+    if cell is not None:
+        data["cell"] = list(cell)
+    elif region != "discard" or do not in ("play", "discard"):
+        raise AnswerRefused("no-other-card", f"no card is put at {region!r}")
+    if color is not None:
+        data["color"] = color
+    try:
+        return action_from_json(data)
+    except RuleError as exc:
+        raise AnswerRefused(exc.code, exc.message, params=exc.params) from None
 
 
 @dataclass(frozen=True)
@@ -642,15 +708,35 @@ class Question:
     by: str | None = None
     did: str | None = None
     after: str | None = None
+    #: the ``do`` word of the action another card names (``play``, or ``discard`` for the grid
+    #: game's discard pile); None: the question takes no other card (:meth:`other_action`)
+    other: str | None = None
 
     @classmethod
-    def of(cls, id: int, decision: Decision, seat: str | None, card: str | None) -> "Question":
-        """The question an ``ASK`` decision puts to ``seat`` (``card``: the label read)."""
+    def of(cls, id: int, decision: Decision, seat: str | None, card: str | None,
+           pile: str = "play") -> "Question":
+        """The question an ``ASK`` decision puts to ``seat`` (``card``: the label read).
+        ``pile``: the ``do`` word of a card put on the discard pile (``discard`` in the grid
+        game), for :attr:`other`."""
         kind = _QUESTION_OF.get(decision.reason, QuestionKind.UNSURE)
         choices = tuple(Choice(i, action=a) for i, a in enumerate(decision.choices))
         nothing = Choice(len(choices), nothing=_NOTHING_OF.get(kind, NothingHappened.MISREAD))
+        other = None
+        if kind in OTHER_CARD_KINDS and seat is not None and decision.by is None:
+            other = ("play" if decision.region.startswith("cell-")
+                     else pile if decision.region == "discard" else None)
         return cls(id, kind, decision.region, seat, card, choices + (nothing,), decision.by,
-                   decision.did, decision.after)
+                   decision.did, decision.after, other)
+
+    def other_action(self, card: str, color: str | None = None) -> Action:
+        """The action "another card" names: ``card`` (a card name; ``color``: a wild's colour on
+        the discard pile) put by the question's seat where the question asks (its cell, or the
+        discard pile). :class:`AnswerRefused` when the question takes no other card
+        (``no-other-card``) or ``card`` names no card (``bad-card``, ``bad-input``)."""
+        if self.other is None or self.seat is None:
+            raise AnswerRefused("no-other-card", f"this {self.kind.value} question is answered "
+                                                 f"by its choices only")
+        return other_card_action(self.region, self.seat, self.other, card, color)
 
     @property
     def actions(self) -> tuple[Action, ...]:
@@ -672,6 +758,8 @@ class Question:
                "card": self.card, "choices": [c.to_json() for c in self.choices]}
         if self.by is not None:
             out.update(by=self.by, did=self.did, after=self.after)
+        if self.other is not None:
+            out["other"] = self.other
         return out
 
 
@@ -780,7 +868,9 @@ class CameraReferee:
                 self._event(payload)
                 continue
             try:
-                result = self._answer(*payload)
+                result = self._answer(*payload) if kind == "answer" else self._answer_other(*payload)
+            except AnswerRefused as exc:  # the caller's to say; the question stays open
+                future.set_exception(exc)
             except Exception as exc:  # noqa: BLE001 - the caller's future carries it
                 log.exception("answer %r failed", payload)
                 future.set_exception(exc)
@@ -1768,12 +1858,15 @@ class CameraReferee:
         card = got.label if got is not None else None
         if decision.region == DRAW_PILE:
             self._asked_waiting = waiting  # asked until the table moves on
-        question = Question.of(0, decision, acting_seat(waiting), card)
+        # (the grid game's discard pile takes a discard; Flip's and classic's a play)
+        table = self.table_of()
+        pile = "discard" if table is not None and table.game.name == "grid" else "play"
+        question = Question.of(0, decision, acting_seat(waiting), card, pile)
         if self._question is not None and self._question.signature == question.signature:
             return
         if self._question is not None:
             self._close_question(None, "camera", Closed.REPLACED)
-        question = Question.of(next(self._ids), decision, acting_seat(waiting), card)
+        question = Question.of(next(self._ids), decision, acting_seat(waiting), card, pile)
         self._question = question
         self.stats["questions"] += 1
         key = f"questions-{question.kind.value}"
@@ -1794,6 +1887,60 @@ class CameraReferee:
         future: Future = Future()
         self._inbox.put(("answer", (choice, by, question_id, act), future))
         return future
+
+    def answer_other(self, card: str, by: str = "phone", question_id: int | None = None, *,
+                     color: str | None = None, illegal: bool = False,
+                     act: bool = True) -> "Future":
+        """A phone's answer "another card": the open question's seat put ``card`` (a card name;
+        ``color``: a wild's colour) where the question asks, a card the choices did not offer
+        (:attr:`Question.other`; from any thread, queued like :meth:`answer`).
+
+        The action it names is checked as the rules would check it, nothing applied: a card of
+        no deck of this game, a question that takes no other card, or (unless ``illegal``) a
+        play the rules refuse sets :class:`AnswerRefused` on the future, and the question stays
+        open. Taken, it is played (``source="confirm"``) and the question is closed as answered,
+        like a choice: the region is settled, the arms over it accounted for, and how it looks
+        now is remembered as the look of the card named (the camera misread it). ``illegal``:
+        the player says the card was put down although the rules refuse it: the attempt is
+        recorded as the camera's illegal call would be (the rules' refusal, in Flip and classic
+        their penalty). ``act=False``: the web page checked and sent the action itself (``illegal``
+        then says whether the rules refused it); only the question is closed. The future gets
+        the table's :class:`~.table.Answer` (None with ``act=False``)."""
+        future: Future = Future()
+        self._inbox.put(("other", (card, color, by, question_id, illegal, act), future))
+        return future
+
+    def _answer_other(self, card: str, color: str | None, by: str, question_id: int | None,
+                      illegal: bool, act: bool):
+        q = self._question
+        if q is None or (question_id is not None and question_id != q.id):
+            raise AnswerRefused("no-question", "the camera is not asking that question now")
+        action = q.other_action(card, color)
+        table = self.table_of()
+        if table is None:
+            raise AnswerRefused("no-question", "no match is being played")
+        if act:
+            refused = other_card_refusal(table, action)
+            if refused is not None and (not illegal or not refused.illegal):
+                raise refused
+            illegal = refused is not None
+        self.stats["other-cards"] = self.stats.get("other-cards", 0) + 1
+        region = q.region
+        self._actionable.discard(region)
+        self._blind.discard(region)
+        got = self._reading.region(region) if self._reading is not None else None
+        if not illegal and got is not None and got.look is not None:
+            # how the region looks now is how the card named looks (the camera misread it):
+            # the same look read again is no new play (:meth:`_looks_as_before`)
+            self._looks[region] = (action.card.name, got.look)
+        self._take_reach_over(region)
+        self._recheck = True
+        self._close_question(action.to_json(), by, Closed.ANSWERED)
+        if not act or table is None:
+            return None
+        result = table.act(action, source="confirm")
+        self._feed(result)
+        return result
 
     def _answer(self, choice: int, by: str, question_id: int | None, act: bool):
         q = self._question

@@ -161,6 +161,13 @@ class Table:
                 state = outcome.state
             return self.game.waiting_for(state)
 
+    def check(self, action: Action) -> RuleError | None:
+        """The rules' refusal of ``action`` now (malformed for this game, or illegal), or None
+        when they would take it. Nothing is applied: a refused Flip or classic play's penalty
+        neither (the camera referee checks a card a phone names before it plays it)."""
+        with self._lock:
+            return self.game.malformed(action) or self.game.apply(self.state, action).error
+
     # --- acting -------------------------------------------------------------------------------
 
     def act(self, action: Action | dict[str, Any], source: str = "phone") -> Answer:

@@ -179,6 +179,7 @@ function eventText(ev) {
     d.status = STR[key] !== undefined ? T(key) : ev.status;
   }
   if (ev.type === "confirm-answer" && d.choice) d.choice = choiceText(null, d.choice);
+  if (ev.type === "confirm-answer" && d.other) d.choice = actionText(d.other);  // another card
   if (ev.type === "confirm-needed") d.question = questionText(ev);
   // an engine's "illegal" is always followed by the table's "refused", which says it with its parameters
   if (ev.type === "illegal") return null;

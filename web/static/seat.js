@@ -264,7 +264,8 @@ function renderPrompt(s) {
   let html = "";
   if (JOINED && s.confirm && (!s.confirm.seat || s.confirm.seat === ME)) {
     html = `<h3>${esc(T("confirm_q"))} ${esc(questionText(s.confirm))}</h3><div class="controls">${(s.confirm.choices || []).map((c, i) =>
-      `<button class="btn big" data-confirm="${i}">${esc(choiceText(s.confirm, c))}</button>`).join("")}</div>`;
+      `<button class="btn big" data-confirm="${i}">${esc(choiceText(s.confirm, c))}</button>`).join("")}${s.confirm.other
+      ? `<button class="btn ghost big" data-do="other-card">${esc(T("other_card"))}</button>` : ""}</div>`;
   } else if (JOINED && p.what === "challenge" && p.seat === ME) {
     html = `<h3>${esc(T("challenge_q", { accused: p.accused, card: cardWords(p.card, p.color) }))}</h3>
       <div class="controls"><button class="btn go big" data-do="accept">${esc(T("accept"))}</button>
@@ -348,6 +349,26 @@ function renderUndo(s) {
 
 /* --- taps ------------------------------------------------------------------------------------- */
 
+/* "Another card...": the camera's question did not offer the card put down; the player names
+   it with the card picker (a wild on the pile: its colour too). A card the rules refuse there
+   is asked about once more: put down all the same, it is called illegal. */
+async function answerOtherCard(s) {
+  const q = s.confirm;
+  if (!q || !q.other) return;
+  const card = await pickCard({ title: T("other_card_q", { where: whereWords(q.region) }), deck: deckFor(s), legalCards: null });
+  if (!card) return;
+  const body = { card };
+  if (!parseCard(card).color && q.region === "discard" && q.other === "play") {
+    const color = await pickColor(deckFor(s).colors);
+    if (!color) return;
+    body.color = color;
+  }
+  const r = await post("/api/confirm-card", body);
+  if (r.ok || !r.illegal) return;
+  const sure = await confirmDialog(T("other_card_illegal_q", { card: cardWords(card, body.color) }), { yes: T("other_card_illegal_yes"), danger: true });
+  if (sure) post("/api/confirm-card", Object.assign(body, { illegal: true }));
+}
+
 async function playCard(s) {
   const canPass = s.pending && s.pending.what === "play-or-pass";
   const card = await pickCard({ title: canPass ? T("play_drawn") : T("play_card"), deck: deckFor(s), legalCards: legalPlayCards() });
@@ -401,6 +422,7 @@ root.addEventListener("click", async (e) => {
       return;
     }
     case "hand-rescan": return post("/api/hand-read", {});
+    case "other-card": return answerOtherCard(s);
     case "won": return act({ do: "round" });
     case "uno": return act({ do: "uno" });
     case "catch": return act({ do: "catch", target: b.dataset.target });
