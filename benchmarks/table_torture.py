@@ -30,6 +30,8 @@ face source it reports:
 * ``credits``, ``wrong_seat``, ``wrong_seat_penalties``: whose hand (:func:`seat_credits`): the
   plays, moves and discards recorded, those put to another seat than the one whose arm made
   them, and refused attempts (a penalty) charged to another seat -- targets 0 and 0;
+* ``other_cards``: questions answered "another card..." (the card put down was not among the
+  choices: the players name it, see docs/live-table.md);
 * ``questions_per_100``: questions asked per 100 actions -- at most 5 in plain conditions, 10 in
   hard ones -- with the worst run's figure and the questions by kind (``colour``: a wild's
   colour, ``same-face``, ``several``, ``first-look``, ``unsure``);
@@ -273,6 +275,8 @@ def play(job: dict) -> dict:
             "questions": result.questions, "latencies_s": result.latencies_s,
             "question_kinds": {k[len("questions-"):]: v for k, v in result.stats.items()
                                if k.startswith("questions-")},
+            # questions answered "another card..." (the card put down was not offered)
+            "other_cards": result.stats.get("other-cards", 0),
             "wall_s": round(time.perf_counter() - started, 1),
             "faces_drawn_as_art": sorted(getattr(faces, "fallbacks", ()))}
 
@@ -304,6 +308,7 @@ def summarise(runs: list[dict]) -> list[dict]:
             "questions_per_100_worst_run": round(max(per_run_q), 2) if per_run_q else None,
             "questions_limit": limit,
             "question_kinds": dict(sum((Counter(r.get("question_kinds", {})) for r in mine), Counter())),
+            "other_cards": sum(r.get("other_cards", 0) for r in mine),
             "exact_runs": sum(1 for r in mine if r["exact"]),
             "event_latency_s_median": round(statistics.median(lat), 3) if lat else None,
             "event_latency_s_p95": round(lat[min(len(lat) - 1, int(0.95 * (len(lat) - 1)))], 3) if lat else None,
