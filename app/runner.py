@@ -172,8 +172,9 @@ class CameraWorker(_Background):
         other = data.get("other")
         if isinstance(other, dict) and isinstance(other.get("card"), str):
             # another card than the choices: the web checked it and played it itself
+            asked = data.get("question")
             self.referee.answer_other(other["card"], by=data.get("seat") or "phone",
-                                      question_id=data.get("question") if isinstance(data.get("question"), int) else None,
+                                      question_id=asked if isinstance(asked, int) else None,
                                       color=other.get("color"),
                                       illegal=bool(data.get("illegal")), act=False)
             return

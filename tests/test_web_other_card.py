@@ -1,6 +1,7 @@
-"""``POST /api/confirm-card``: the phone's "Another card..." answer to the camera's question, through
-Flask's test client. Every refusal leaves the question open and the table as it was; a card the
-rules take is played; a card they refuse, said put down all the same, is that illegal attempt."""
+"""``POST /api/confirm-card``: the phone's "Another card..." answer to the camera's question,
+through Flask's test client. Every refusal leaves the question open and the table as it was; a
+card the rules take is played; a card they refuse, said put down all the same, is that illegal
+attempt."""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ from typing import Any, Callable, Iterable
 
 
 from ..bus import BusMessage, EventBus
-from ..cards import CLASSIC, DARK, LIGHT, FaceSet
+from ..cards import CLASSIC, DARK, LIGHT, Card, FaceSet
 from ..engine.errors import RuleError
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
 from ..engine.look import Awaiting, TableLook, WaitingFor
@@ -650,11 +650,13 @@ def other_card_refusal(table, action: Action) -> AnswerRefused | None:
     return None
 
 
-def other_card_action(region: str, seat: str, do: str, card: str,
+def other_card_action(region: str, seat: str, do: str, card: Card | str,
                       color: str | None = None) -> Action:
     """The action "``seat`` put ``card`` in ``region``" (a grid cell, or the discard pile with
     ``do``: ``play``, or ``discard`` in the grid game); ``color``: a wild's colour. Raises
     :class:`AnswerRefused` (``bad-card``, ``bad-input``) for what names no such action."""
+    if isinstance(card, Card):
+        card = card.name
     if not isinstance(card, str):
         raise AnswerRefused("bad-input", f"'card' must be a card name, got {type(card).__name__}")
     data: dict[str, Any] = {"by": seat, "do": do, "card": card}
@@ -728,8 +730,8 @@ class Question:
         return cls(id, kind, decision.region, seat, card, choices + (nothing,), decision.by,
                    decision.did, decision.after, other)
 
-    def other_action(self, card: str, color: str | None = None) -> Action:
-        """The action "another card" names: ``card`` (a card name; ``color``: a wild's colour on
+    def other_action(self, card: Card | str, color: str | None = None) -> Action:
+        """The action "another card" names: ``card`` (a card or its name; ``color``: a wild's colour on
         the discard pile) put by the question's seat where the question asks (its cell, or the
         discard pile). :class:`AnswerRefused` when the question takes no other card
         (``no-other-card``) or ``card`` names no card (``bad-card``, ``bad-input``)."""
@@ -868,7 +870,8 @@ class CameraReferee:
                 self._event(payload)
                 continue
             try:
-                result = self._answer(*payload) if kind == "answer" else self._answer_other(*payload)
+                take = self._answer if kind == "answer" else self._answer_other
+                result = take(*payload)
             except AnswerRefused as exc:  # the caller's to say; the question stays open
                 future.set_exception(exc)
             except Exception as exc:  # noqa: BLE001 - the caller's future carries it
@@ -1888,11 +1891,11 @@ class CameraReferee:
         self._inbox.put(("answer", (choice, by, question_id, act), future))
         return future
 
-    def answer_other(self, card: str, by: str = "phone", question_id: int | None = None, *,
-                     color: str | None = None, illegal: bool = False,
+    def answer_other(self, card: Card | str, by: str = "phone", question_id: int | None = None,
+                     *, color: str | None = None, illegal: bool = False,
                      act: bool = True) -> "Future":
-        """A phone's answer "another card": the open question's seat put ``card`` (a card name;
-        ``color``: a wild's colour) where the question asks, a card the choices did not offer
+        """A phone's answer "another card": the open question's seat put ``card`` (a card or its
+        name; ``color``: a wild's colour) where the question asks, a card the choices did not offer
         (:attr:`Question.other`; from any thread, queued like :meth:`answer`).
 
         The action it names is checked as the rules would check it, nothing applied: a card of
@@ -1903,15 +1906,15 @@ class CameraReferee:
         now is remembered as the look of the card named (the camera misread it). ``illegal``:
         the player says the card was put down although the rules refuse it: the attempt is
         recorded as the camera's illegal call would be (the rules' refusal, in Flip and classic
-        their penalty). ``act=False``: the web page checked and sent the action itself (``illegal``
-        then says whether the rules refused it); only the question is closed. The future gets
-        the table's :class:`~.table.Answer` (None with ``act=False``)."""
+        their penalty). ``act=False``: the web page checked and sent the action itself
+        (``illegal`` then says whether the rules refused it); only the question is closed. The
+        future gets the table's :class:`~.table.Answer` (None with ``act=False``)."""
         future: Future = Future()
         self._inbox.put(("other", (card, color, by, question_id, illegal, act), future))
         return future
 
-    def _answer_other(self, card: str, color: str | None, by: str, question_id: int | None,
-                      illegal: bool, act: bool):
+    def _answer_other(self, card: Card | str, color: str | None, by: str,
+                      question_id: int | None, illegal: bool, act: bool):
         q = self._question
         if q is None or (question_id is not None and question_id != q.id):
             raise AnswerRefused("no-question", "the camera is not asking that question now")
