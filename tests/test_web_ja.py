@@ -338,10 +338,13 @@ def test_every_kind_of_camera_question_on_the_phone_and_the_table_view(table, br
     for n, kind in enumerate(KINDS):
         question = _question(kind, choices=CHOICES)
         question.pop("type")
-        host.bus.publish("confirm-needed", **{**question, "id": 100 + n})
+        other = kind in ("colour", "same-face", "first-look", "unsure")   # "Another card..."
+        host.bus.publish("confirm-needed", **{**question, "id": 100 + n,
+                                              **({"other": "play"} if other else {})})
         north.wait_for_function(
             f"document.querySelectorAll('#prompt:not([hidden]) button[data-confirm]').length === {len(CHOICES)}",
             timeout=WAIT)
+        assert north.locator('#prompt button[data-do="other-card"]').count() == int(other)
         assert not (bad := english_lines(north, "#prompt")), bad
         north.locator('#prompt button[data-confirm="7"]').click()    # "nothing: a misread"
         north.wait_for_selector("#prompt", state="hidden", timeout=WAIT)
@@ -350,6 +353,40 @@ def test_every_kind_of_camera_question_on_the_phone_and_the_table_view(table, br
     assert view.locator("#events").inner_text().count("カメラからの確認") == len(KINDS)
     assert not (bad := english_lines(view)), bad
     view.context.close()
+    north.context.close()
+
+
+def test_another_card_is_picked_on_the_phone_and_checked_by_the_rules(table, browser):
+    # "ほかのカード…": the card picker, a card the rules refuse asked about once more (in
+    # Japanese), said put down all the same; then a card they take, played on the cell
+    host, server = table
+    host.start_match({"setup": SETUPS["grid"]})
+    refused = []
+    host.bus.subscribe(lambda m: refused.append(m.data) if not m.data.get("ok") else None,
+                       {"action"})
+    north = phone(browser, server, "north")
+    asked = {"kind": "unsure", "seat": "north", "region": "cell-1-2", "card": "red-7",
+             "choices": [CHOICES[0], {"id": 1, "action": None, "nothing": "misread"}],
+             "other": "play"}
+    host.bus.publish("confirm-needed", id=200, **asked)
+    north.locator('#prompt button[data-do="other-card"]').click()
+    north.wait_for_selector("dialog[open] .picker-faces", timeout=WAIT)
+    assert not (bad := english_lines(north)), bad
+    north.locator('dialog[open] button[data-card="red-9"]').click()      # red 9 on blue 3
+    north.wait_for_selector("dialog[open] button[data-yes]", timeout=WAIT)
+    assert not (bad := english_lines(north)), bad
+    assert host.table.actions_taken() == [] and not refused     # nothing yet: only asked
+    north.locator("dialog[open] button[data-yes]").click()
+    north.wait_for_selector("#prompt", state="hidden", timeout=WAIT)
+    host.bus.join()
+    assert refused[-1]["action"] == {"by": "north", "do": "play", "card": "red-9", "cell": [1, 2]}
+    host.bus.publish("confirm-needed", id=201, **asked)
+    north.locator('#prompt button[data-do="other-card"]').click()
+    north.locator('dialog[open] button[data-color="yellow"]').click()
+    north.locator('dialog[open] button[data-card="yellow-3"]').click()
+    north.wait_for_selector("#prompt", state="hidden", timeout=WAIT)
+    host.bus.join()
+    assert host.table.state_json()["grid"][1][2] == "yellow-3"
     north.context.close()
 
 
