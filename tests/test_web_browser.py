@@ -492,9 +492,11 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
         ja.wait_for_selector("#prompt:not([hidden]) button[data-confirm]", timeout=WAIT)
         prompt = ja.locator("#prompt").inner_text()
         assert "北" in prompt and "マス (0, 0)" in prompt and "最初" in prompt   # the seat too
-        buttons = ja.locator("#prompt button").all_inner_texts()
+        buttons = ja.locator("#prompt button[data-confirm]").all_inner_texts()
         assert buttons[-1] == "いいえ、最初からこう並べた"
         assert any("マス (0, 0)" in b and "出した" in b for b in buttons[:-1])
+        # and under the choices, the answer that names the card put there
+        assert ja.locator('#prompt button[data-do="other-card"]').inner_text() == "ほかのカード…"
         assert _english_on(ja) == set(), ja.locator("body").inner_text()
         shot(ja, "seat-camera-question-ja")
         # the same question on an English page is English (the check above can fail)
@@ -503,7 +505,7 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
         en.locator("details.recent summary").click()
         assert {"camera", "first", "look"} <= _english_on(en, "#events")
         # answered "no" from the phone; then a wild read in a region: which colour?
-        ja.locator("#prompt button").last.click()
+        ja.locator("#prompt button[data-confirm]").last.click()
         ja.wait_for_selector("#prompt", state="hidden", timeout=WAIT)
         referee.on_reading(_reading(QUESTION_GRID, 2, changed=("cell-0-1",), probs={
             "cell-0-1": {"red-8": 0.55, "red-0": 0.40, "red-2": 0.05}}))
@@ -511,7 +513,7 @@ def test_japanese_pages_word_the_camera_question_refusals_and_lights(table, brow
         ja.wait_for_selector("#prompt:not([hidden]) button[data-confirm]", timeout=WAIT)
         assert "何もしていない（カメラの読み違い）" in ja.locator("#prompt").inner_text()
         assert _english_on(ja) == set(), ja.locator("#prompt").inner_text()
-        ja.locator("#prompt button").last.click()
+        ja.locator("#prompt button[data-confirm]").last.click()
         ja.wait_for_selector("#prompt", state="hidden", timeout=WAIT)
         # a refusal: north plays a card that does not match
         answer = host.table.act({"by": "north", "do": "play", "card": "blue-9", "cell": [0, 3]},
