@@ -351,3 +351,21 @@ def test_an_outline_a_little_off_is_moved_onto_its_index():
     # an outline read as a card less surely than REFINE_MASS is not moved
     dull = partial._read(_BrightIndex(), np.zeros_like(img), [off], "auto")
     assert partial._refine(_BrightIndex(), img, dull, "auto", 100.0, min_mass=0.6)[0] is dull[0]
+
+
+def test_cards_read_whole_all_outlined_larger_than_the_width_are_kept():
+    from vision.partial import Outlines, settle
+
+    # the whole-card pass outlined every card 16 % larger than the width measured on the edges
+    # (drawn cards in a hand zone): an unsure card among them is like its neighbours, not odd
+    def seen(label, x, conf):
+        return CardSighting(label, conf, (), ((x, 0), (x + 116, 0), (x + 116, 180), (x, 180)), (x + 58, 90))
+
+    hand = [seen("yellow-6", 0, 0.98), seen("red-skip", 130, 0.96), seen("red-5", 260, 0.71)]
+    unrelated = _cand(0.95, "green-3", 0.9, [[600, 5], [700, 5], [700, 160], [600, 160]])
+    outlines = Outlines([unrelated], hand, np.ones((200, 720), np.uint8), 1.0, 100.0)
+    assert [s.label for s in settle(outlines)][:3] == ["yellow-6", "red-skip", "red-5"]
+    # an unsure outline larger than its neighbours' (a card and the strips beside it) is not
+    merged = CardSighting("blue-draw-two", 0.71, (), ((400, 0), (560, 0), (560, 180), (400, 180)), (480, 90))
+    outlines = Outlines([unrelated], [*hand, merged], np.ones((200, 720), np.uint8), 1.0, 100.0)
+    assert "blue-draw-two" not in [s.label for s in settle(outlines)]

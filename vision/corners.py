@@ -33,8 +33,10 @@ SIDE_SEARCH = (-0.15, 0.06)
 #: The outermost edge at least this share of the side's strongest is the card's own edge (the
 #: inner edge of the white border, inside, is often stronger on a white or light table).
 OUTER_EDGE = 0.6
-#: Outlines refined to card proportions within this share give the card width.
+#: Outlines refined to card proportions within this share give the card width; those of cards
+#: read at least WIDTH_SURE first.
 WIDTH_ASPECT = 0.05
+WIDTH_SURE = 0.9
 
 
 def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -82,21 +84,25 @@ def refine_outline(image: np.ndarray, quad, grads=None) -> np.ndarray:
     return order_quad(np.array(pts, np.float32))
 
 
-def card_width_on_edges(image: np.ndarray, quads) -> float | None:
+def card_width_on_edges(image: np.ndarray, quads, confidences=None) -> float | None:
     """The card width (short side, pixels) of the given outlines of cards read whole, each
     refined onto its own edges (:func:`refine_outline`); those that are then not a card's
     proportions (:data:`WIDTH_ASPECT`: the outline of a card and the strips under it) are left out.
-    None when none is left."""
+    With ``confidences`` (each outline's reading), only the outlines read at least
+    :data:`WIDTH_SURE` count when any of them is left (a card's centre oval or a strip read as a
+    card, unsurely, has a card's proportions too). None when none is left."""
     if not len(quads):
         return None
     grads = _gradients(image)
+    confidences = [1.0] * len(quads) if confidences is None else confidences
     widths = []
-    for q in quads:
+    for q, conf in zip(quads, confidences):
         r = refine_outline(image, q, grads)
         a, b = sorted((float(np.linalg.norm(r[1] - r[0])), float(np.linalg.norm(r[2] - r[1]))))
         if a > 0 and abs(b / a / CARD_RATIO - 1) < WIDTH_ASPECT:
-            widths.append(a)
-    return float(np.median(widths)) if widths else None
+            widths.append((a, conf >= WIDTH_SURE))
+    sure = [a for a, ok in widths if ok]
+    return float(np.median(sure or [a for a, _ok in widths])) if widths else None
 
 
 def card_width_of(quads) -> float | None:

@@ -51,8 +51,10 @@ MIN_LABEL = 0.6
 SAME_CARD_IOU = 0.3
 SAME_PLACE_IOU = 0.6
 #: What shows of a partly covered card (its outline outside the cards found) is card-like
-#: (unlike the table) by at least this share.
-STRIP_CARD_LIKE = 0.4
+#: (unlike the table) by at least this share (0.4 before the outlines were moved onto their
+#: index; 0.3 then found 5 more cards on the two validation sets and counted none twice, 0.2
+#: found 10 more and counted one twice).
+STRIP_CARD_LIKE = 0.3
 #: A partly covered card's outline overlaps a card found by at least this share of its area.
 COVERED = 0.1
 #: ... unless the partial model is this sure of it (mass x label probability): the top card of a
@@ -69,8 +71,9 @@ SEED = 0.8
 ODD_SHAPE = 0.1
 RESHAPE_IOU = (0.3, 0.95)
 #: A card read whole whose outline is not a card's and that no corner reading of its label
-#: reshapes is left out unless read at least this surely: such an outline spans the strips of
-#: several cards of a hand (on the validation tables (seed 606), 13 of the 14 readings on no card
+#: reshapes is left out unless read at least this surely, when it is unlike the other outlines
+#: of cards read whole too (:func:`_odd_among`: the whole-card pass may outline every card of a
+#: photo larger than the card): such an outline spans the strips of several cards of a hand (on the validation tables (seed 606), 13 of the 14 readings on no card
 #: were these, read below 0.9, against 9 right readings, whose cards the corner readings may
 #: then find).
 ODD_SURE = 0.8
@@ -162,7 +165,8 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     if not whole or not Path(path).is_file():
         return empty
     known = [np.asarray(s.quad, np.float32) for s in whole]
-    width = card_width or (EDGE_WIDTH and card_width_on_edges(image_bgr, known)) or card_width_of(known)
+    width = card_width or (EDGE_WIDTH and card_width_on_edges(image_bgr, known, [s.confidence for s in whole])) \
+        or card_width_of(known)
     if unexplained_cards(image_bgr, known, width) < UNEXPLAINED:
         return empty  # every card-like pixel is a card read whole: nothing lies under them
     quads = partial_quads(image_bgr, width, known=known)
@@ -235,6 +239,22 @@ def _refine(part, image_bgr: np.ndarray, cands: list[Candidate], deck: str, widt
     return cands
 
 
+def _odd_proportions(quad: np.ndarray) -> bool:
+    """Whether ``quad``'s sides are not a card's proportions (:data:`ODD_SHAPE`), whatever its
+    size: a measured card width can be off (the inner edge of a white border on a light table)."""
+    a, b = sorted((float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1]))))
+    return abs(b / max(a, 1e-6) / CARD_RATIO - 1) > ODD_SHAPE
+
+
+def _odd_among(quad: np.ndarray, typical_area: float) -> bool:
+    """Whether ``quad`` is not the outline of one card among outlines of ``typical_area`` (the
+    median of the whole-card pass's outlines of a card's proportions): its proportions or its
+    area off by more than :data:`ODD_SHAPE`. The whole-card pass may outline every card a little
+    larger than the card (drawn cards in a hand zone: 16 %); a strip merged with the card on it
+    is larger than its neighbours' outlines as well."""
+    return _odd_proportions(quad) or abs(abs(cv2.contourArea(quad)) / max(typical_area, 1e-6) - 1) > ODD_SHAPE
+
+
 def _odd_shape(quad: np.ndarray, width: float) -> bool:
     """Whether ``quad`` is not the outline of one card ``width`` pixels wide (:data:`ODD_SHAPE`)."""
     area = abs(cv2.contourArea(quad))
@@ -252,6 +272,9 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
         return list(outlines.whole)
     width = outlines.width or card_width_of([np.asarray(s.quad, np.float32) for s in outlines.whole])
     lo, hi = RESHAPE_IOU
+    quads = [np.asarray(s.quad, np.float32) for s in outlines.whole]
+    shaped = [abs(cv2.contourArea(q)) for q in quads if not _odd_proportions(q)]
+    typical = float(np.median(shaped)) if shaped else width * width * CARD_RATIO
     out = []
     for s in outlines.whole:
         q = np.asarray(s.quad, np.float32)
@@ -262,7 +285,7 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
                 best = sure[0].quad
                 c = best.mean(0)
                 s = replace(s, quad=tuple((float(x), float(y)) for x, y in best), center=(float(c[0]), float(c[1])))
-            elif s.confidence < t.odd_sure:
+            elif s.confidence < t.odd_sure and _odd_among(q, typical):
                 continue
         out.append(s)
     return out
