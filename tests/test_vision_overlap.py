@@ -369,3 +369,17 @@ def test_cards_read_whole_all_outlined_larger_than_the_width_are_kept():
     merged = CardSighting("blue-draw-two", 0.71, (), ((400, 0), (560, 0), (560, 180), (400, 180)), (480, 90))
     outlines = Outlines([unrelated], [*hand, merged], np.ones((200, 720), np.uint8), 1.0, 100.0)
     assert "blue-draw-two" not in [s.label for s in settle(outlines)]
+
+
+def test_an_index_inside_a_card_read_whole_of_its_label_is_that_card():
+    from vision.partial import Candidate, Outlines, select
+
+    top = CardSighting("green-7", 0.99, (), ((200, 50), (300, 50), (300, 205), (200, 205)), (250, 128))
+    # the top card read again through an outline put beside it: another place, its index read
+    # on the top card but away from the top card's own index boxes (the rule of one index)
+    beside = _row_under(120, "green-7", 0.95, 0.8)
+    again = Candidate(*beside[:5], np.float32([250, 128]), 1)
+    under = _row_under(135, "green-7", 0.95, 0.8)               # an identical card under the top one
+    unlike = np.ones((300, 400), np.uint8)
+    assert [s.label for s in select(Outlines([again], [top], unlike, 1.0, 100.0))] == []
+    assert [s.label for s in select(Outlines([under], [top], unlike, 1.0, 100.0))] == ["green-7"]

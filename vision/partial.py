@@ -309,6 +309,7 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
     t = thresholds
     cands = [c for c in outlines.cands if c.mass >= t.min_mass and c.conf >= t.min_label]
     kept = [(s.label, np.asarray(s.quad, np.float32)) for s in whole]
+    whole_kept = list(kept)
     # the indices of the cards found (a card read whole: both of its corners)
     indices = [index_point(q, k) for _lab, q in kept for k in (0, 1)]
     near = t.same_index * (outlines.width or card_width_of([q for _lab, q in kept]) or 0.0)
@@ -325,6 +326,8 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
                 continue
             if any(float(np.linalg.norm(cand.index - i)) < near for i in indices):
                 continue  # one index, one card: this one's index is a card found already
+            if any(lab == label and _inside(cand.index, k) for lab, k in whole_kept):
+                continue  # an index of a card read whole's label inside its outline: that card
             if cand.mass * conf < t.seed and not any(_covered_share(q, k) >= t.covered for _lab, k in kept):
                 rest.append(cand)
                 continue
@@ -350,6 +353,12 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
     read whole (its size sets the outlines' size); only ``whole`` without the partial model's
     file."""
     return settle(read_outlines(reader, image_bgr, whole, deck, model_path), thresholds or Thresholds())
+
+
+def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether ``point`` lies in ``quad`` (its edge included)."""
+    return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2),
+                                (float(point[0]), float(point[1])), False) >= 0
 
 
 def _covered_share(q: np.ndarray, other: np.ndarray) -> float:
