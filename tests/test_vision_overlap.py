@@ -121,6 +121,14 @@ def _seen(label, x, visible="whole"):
                         (x + 5, 7.5), visible=visible)
 
 
+def _cand(mass, label, conf, quad, corner=0):
+    from vision.corners import index_point
+    from vision.partial import Candidate
+
+    quad = np.asarray(quad, np.float32)
+    return Candidate(mass, label, conf, (), quad, index_point(quad, corner))
+
+
 def test_fanned_tally_counts_right_wrong_missed_extra_and_twice():
     truth = [_card("red-1", 0, 0.3), _card("red-2", 30, 0.3), _card("back", 60),
              _card("red-4", 90, 0.1, 0.2), _card("red-5", 120)]
@@ -175,7 +183,7 @@ def test_a_sure_outline_under_no_found_card_starts_its_own_chain_only_above_the_
     whole = [_seen("red-5", 0)]
     far = np.array([[100, 0], [110, 0], [110, 15], [100, 15]], np.float32)  # touches no card found
     under = np.array([[100, 5], [110, 5], [110, 20], [100, 20]], np.float32)  # under the far one
-    outlines = Outlines([(0.99, "blue-2", 0.97, (), far), (0.9, "green-3", 0.8, (), under)], whole,
+    outlines = Outlines([_cand(0.99, "blue-2", 0.97, far), _cand(0.9, "green-3", 0.8, under)], whole,
                         np.ones((40, 140), np.uint8), 1.0)
     assert select(outlines, Thresholds(seed=1.01)) == []  # a chain starts at a card found whole
     seeded = select(outlines, Thresholds(seed=0.9))
@@ -206,13 +214,172 @@ def test_a_card_read_whole_with_an_odd_outline_takes_its_corner_outline():
     unlike = np.ones((40, 240), np.uint8)
     t = Thresholds(seed=1.01)
     for label, fixed in (("blue-2", True), ("green-3", False)):        # only the same label's
-        outlines = Outlines([(0.95, label, 0.9, (), own)], [card, merged], unlike, 1.0)
+        outlines = Outlines([_cand(0.95, label, 0.9, own)], [card, merged], unlike, 1.0)
         got = reshaped_whole(outlines, t)
         assert got[0] == card
         assert (np.array(got[1].quad, np.float32) == own).all() == fixed
         assert got[1].label == "blue-2" and got[1].visible == "whole"
         assert [s.label for s in settle(outlines, t)][:2] == ["red-5", "blue-2"]
     # an outline with a card's shape stays as it was read, whatever lies over it
-    square = Outlines([(0.95, "red-5", 0.9, (), np.array([[200, 5], [210, 5], [210, 20], [200, 20]],
-                                                         np.float32))], [card, _seen("blue-2", 0)], unlike, 1.0)
+    square = Outlines([_cand(0.95, "red-5", 0.9, [[200, 5], [210, 5], [210, 20], [200, 20]])],
+                      [card, _seen("blue-2", 0)], unlike, 1.0)
     assert reshaped_whole(square, t) == [card, _seen("blue-2", 0)]
+
+
+def _card_on_table(width=100.0, turn=7.0, kind="wood", label="red-7"):
+    """One drawn card ``width`` pixels wide, turned, on a table; its true outline."""
+    from vision.card_shape import CARD_RATIO, order_quad
+    from vision.synth import paste_card, table
+
+    rng = np.random.default_rng(5)
+    img = table(kind, 480, 420, rng)
+    a = np.radians(turn)
+    u, v = np.array([np.cos(a), np.sin(a)]) * width / 2, np.array([-np.sin(a), np.cos(a)]) * width * CARD_RATIO / 2
+    c = np.array([240.0, 210.0])
+    quad = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
+    paste_card(img, draw_card(label, 160, 248, face_set=CLASSIC, rng=rng), quad)
+    return img, order_quad(quad)
+
+
+def _scaled(quad, k, along=1.0):
+    """``quad`` scaled by ``k`` about its centre (its long sides by ``k * along``)."""
+    c = quad.mean(0)
+    long_axis = (quad[3] - quad[0]) / np.linalg.norm(quad[3] - quad[0])
+    d = quad - c
+    a = d @ long_axis
+    return (c + (d - np.outer(a, long_axis)) * k + np.outer(a * k * along, long_axis)).astype(np.float32)
+
+
+@pytest.mark.parametrize("kind", ["wood", "dark"])
+def test_the_card_width_is_measured_on_the_cards_own_edges(kind):
+    from vision.corners import card_width_of, card_width_on_edges
+
+    img, quad = _card_on_table(kind=kind)
+    grown, inside = _scaled(quad, 1.1), _scaled(quad, 0.95)   # grown by the border; the field
+    assert card_width_of([grown]) == pytest.approx(110, abs=1)     # the outline's own side: 10 % off
+    assert card_width_on_edges(img, [grown]) == pytest.approx(100, rel=0.03)
+    assert card_width_on_edges(img, [inside]) == pytest.approx(100, rel=0.03)
+    # an outline of a card and the strip beside it is not a card's shape: it gives no width
+    assert card_width_on_edges(img, [_scaled(quad, 1.0, along=1.35)]) is None
+
+
+def test_on_a_white_table_a_drawn_card_is_measured_no_worse_than_its_grown_outline():
+    from vision.corners import card_width_on_edges
+
+    # the white border barely parts from a white table: the inner edge of the border may be
+    # taken for the card's (a known weakness, docs/vision.md), never further off than the outline
+    img, quad = _card_on_table(kind="white")
+    assert abs(card_width_on_edges(img, [_scaled(quad, 1.1)]) - 100) <= 12
+
+
+def _row_under(x, label, mass=0.95, conf=0.9, width=100.0):
+    from vision.card_shape import CARD_RATIO
+
+    return _cand(mass, label, conf, [[x, 50], [x + width, 50], [x + width, 50 + width * CARD_RATIO],
+                                     [x, 50 + width * CARD_RATIO]])
+
+
+def _turned(cand, deg, label, mass, conf):
+    """The same card's index read again through an outline turned about that index."""
+    from vision.partial import Candidate
+
+    a = np.radians(deg)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    q = ((cand.quad - cand.index) @ rot.T + cand.index).astype(np.float32)
+    return Candidate(mass, label, conf, (), q, cand.index)
+
+
+def test_one_index_is_one_card_however_far_apart_its_outlines_are():
+    from vision.partial import SAME_PLACE_IOU, Outlines, Thresholds, select
+
+    top = CardSighting("red-5", 0.99, (), ((200, 50), (300, 50), (300, 205), (200, 205)), (250, 128))
+    under = _row_under(165, "yellow-8")                       # a card under the top one
+    again = _turned(under, -25, "yellow-6", 0.9, 0.75)          # its index misread on another outline
+    neighbour = _row_under(135, "green-3", 0.9, 0.85)          # the next card: its index 0.3 cards away
+    assert quad_iou(under.quad, again.quad) < SAME_PLACE_IOU   # apart for the place rule
+    outlines = Outlines([under, again, neighbour], [top], np.ones((300, 400), np.uint8), 1.0, 100.0)
+    assert [s.label for s in select(outlines)] == ["yellow-8", "green-3"]
+    assert [s.label for s in select(outlines, Thresholds(same_index=0.0))] == ["yellow-8", "yellow-6", "green-3"]
+
+
+def test_an_unsure_card_read_whole_on_an_odd_outline_is_left_out():
+    from vision.partial import Outlines, Thresholds, settle
+
+    card = _seen("red-5", 200)
+    unrelated = _cand(0.95, "green-3", 0.9, [[400, 5], [410, 5], [410, 20], [400, 20]])
+    for conf, kept in ((0.6, False), (0.95, True)):
+        strips = CardSighting("blue-draw-two", conf, (), ((0, 0), (24, 0), (24, 15), (0, 15)), (12, 7.5))
+        outlines = Outlines([unrelated], [card, strips], np.ones((40, 440), np.uint8), 1.0)
+        got = [s.label for s in settle(outlines, Thresholds(seed=1.01))]
+        assert ("blue-draw-two" in got) == kept
+        assert "blue-draw-two" in [s.label for s in settle(outlines, Thresholds(seed=1.01, odd_sure=0.0))]
+    # without a corner reading at all (no second pass) nothing is left out
+    assert settle(Outlines([], [card, strips]), Thresholds()) == [card, strips]
+
+
+class _BrightIndex:
+    """A stand-in for the corner model: a corner is a card as surely as its index box is bright."""
+
+    classes = ("red-1", "none")
+    none_index = 1
+
+    def _probs(self, crops, deck):
+        m = 0.5 + 0.5 * np.array([c[15:40, 8:31].mean() / 255.0 for c in crops])
+        return np.stack([m, 1 - m], axis=1)
+
+    def _reading(self, p):
+        from vision.recognize import CardReading
+
+        return CardReading("red-1", float(p[0]), ())
+
+
+def test_an_outline_a_little_off_is_moved_onto_its_index():
+    import vision.partial as partial
+    from vision.card_shape import order_quad
+    from vision.corners import index_point
+
+    img = np.zeros((300, 300, 3), np.uint8)
+    true = order_quad(np.array([[100, 60], [200, 60], [200, 215], [100, 215]], np.float32))
+    idx = index_point(true, 0)
+    cv2 = pytest.importorskip("cv2")
+    cv2.circle(img, (int(idx[0]), int(idx[1])), 9, (255, 255, 255), -1)    # the index's print
+    off = true + np.float32([9, 7])                                        # an outline a little off
+    start = partial._read(_BrightIndex(), img, [off], "auto")
+    moved = partial._refine(_BrightIndex(), img, start, "auto", 100.0)
+    assert moved[0].mass > start[0].mass
+    assert np.linalg.norm(moved[0].index - idx) < np.linalg.norm(start[0].index - idx)
+    # an outline read as a card less surely than REFINE_MASS is not moved
+    dull = partial._read(_BrightIndex(), np.zeros_like(img), [off], "auto")
+    assert partial._refine(_BrightIndex(), img, dull, "auto", 100.0, min_mass=0.6)[0] is dull[0]
+
+
+def test_cards_read_whole_all_outlined_larger_than_the_width_are_kept():
+    from vision.partial import Outlines, settle
+
+    # the whole-card pass outlined every card 16 % larger than the width measured on the edges
+    # (drawn cards in a hand zone): an unsure card among them is like its neighbours, not odd
+    def seen(label, x, conf):
+        return CardSighting(label, conf, (), ((x, 0), (x + 116, 0), (x + 116, 180), (x, 180)), (x + 58, 90))
+
+    hand = [seen("yellow-6", 0, 0.98), seen("red-skip", 130, 0.96), seen("red-5", 260, 0.71)]
+    unrelated = _cand(0.95, "green-3", 0.9, [[600, 5], [700, 5], [700, 160], [600, 160]])
+    outlines = Outlines([unrelated], hand, np.ones((200, 720), np.uint8), 1.0, 100.0)
+    assert [s.label for s in settle(outlines)][:3] == ["yellow-6", "red-skip", "red-5"]
+    # an unsure outline larger than its neighbours' (a card and the strips beside it) is not
+    merged = CardSighting("blue-draw-two", 0.71, (), ((400, 0), (560, 0), (560, 180), (400, 180)), (480, 90))
+    outlines = Outlines([unrelated], [*hand, merged], np.ones((200, 720), np.uint8), 1.0, 100.0)
+    assert "blue-draw-two" not in [s.label for s in settle(outlines)]
+
+
+def test_an_index_inside_a_card_read_whole_of_its_label_is_that_card():
+    from vision.partial import Candidate, Outlines, select
+
+    top = CardSighting("green-7", 0.99, (), ((200, 50), (300, 50), (300, 205), (200, 205)), (250, 128))
+    # the top card read again through an outline put beside it: another place, its index read
+    # on the top card but away from the top card's own index boxes (the rule of one index)
+    beside = _row_under(120, "green-7", 0.95, 0.8)
+    again = Candidate(*beside[:5], np.float32([250, 128]), 1)
+    under = _row_under(135, "green-7", 0.95, 0.8)               # an identical card under the top one
+    unlike = np.ones((300, 400), np.uint8)
+    assert [s.label for s in select(Outlines([again], [top], unlike, 1.0, 100.0))] == []
+    assert [s.label for s in select(Outlines([under], [top], unlike, 1.0, 100.0))] == ["green-7"]

@@ -17,7 +17,7 @@ import numpy as np
 from vision.card_shape import CARD_RATIO, order_quad
 from vision.detect import quad_iou
 
-__all__ = ["unlike_table", "strip_share", "unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines"]
+__all__ = ["refine_outline", "card_width_on_edges", "unlike_table", "strip_share", "unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines", "index_point"]
 
 #: The work image is scaled so that a card is this many pixels wide.
 WORK_CARD_WIDTH = 80.0
@@ -25,6 +25,84 @@ WORK_CARD_WIDTH = 80.0
 MAX_SEGMENTS = 200
 #: Outlines closer than this (IoU) to one already put are the same hypothesis.
 SAME_HYPOTHESIS_IOU = 0.8
+
+
+#: Where a card's side is looked for, as shares of its width along the side's outward normal
+#: (an outline grown by the border lies outside the card, the coloured field's edge inside it).
+SIDE_SEARCH = (-0.15, 0.06)
+#: The outermost edge at least this share of the side's strongest is the card's own edge (the
+#: inner edge of the white border, inside, is often stronger on a white or light table).
+OUTER_EDGE = 0.6
+#: Outlines refined to card proportions within this share give the card width; those of cards
+#: read at least WIDTH_SURE first.
+WIDTH_ASPECT = 0.05
+WIDTH_SURE = 0.9
+
+
+def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    g = cv2.GaussianBlur(g.astype(np.float32), (3, 3), 0)
+    return cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+
+
+def refine_outline(image: np.ndarray, quad, grads=None) -> np.ndarray:
+    """``quad`` (a card's outline, roughly: grown by the border, or its coloured field) with
+    each side moved along its normal onto the card's own edge: the outermost offset within
+    :data:`SIDE_SEARCH` where the brightness changes across the side (the middle 60 % of it, the
+    median of the gradient along the normal) at least :data:`OUTER_EDGE` as strongly as at the
+    side's strongest offset. The sides keep their directions; the corners are where they cross."""
+    gx, gy = grads if grads is not None else _gradients(image)
+    H, W = gx.shape
+    q = order_quad(np.asarray(quad, np.float32))
+    c = q.mean(0)
+    w = min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
+    offsets = np.linspace(SIDE_SEARCH[0], SIDE_SEARCH[1], 22) * w
+    ts = np.linspace(0.2, 0.8, 24)
+    lines = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        n = np.array([-d[1], d[0]], np.float32)
+        if n @ ((a + b) / 2 - c) < 0:
+            n = -n
+        p = a[None, None] + (b - a)[None, None] * ts[None, :, None] + n[None, None] * offsets[:, None, None]
+        xs = np.clip(p[..., 0], 0, W - 1).astype(np.float32)
+        ys = np.clip(p[..., 1], 0, H - 1).astype(np.float32)
+        vx = cv2.remap(gx, xs, ys, cv2.INTER_LINEAR)
+        vy = cv2.remap(gy, xs, ys, cv2.INTER_LINEAR)
+        score = np.median(np.abs(vx * n[0] + vy * n[1]), axis=1)
+        peak = (score >= OUTER_EDGE * score.max()) & (score >= np.r_[-1, score[:-1]]) & (score >= np.r_[score[1:], -1])
+        lines.append((a + n * offsets[np.nonzero(peak)[0].max()], d))
+    pts = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2], np.float64).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return q
+        t = np.linalg.solve(m, (p2 - p1).astype(np.float64))
+        pts.append(p1 + d1 * t[0])
+    return order_quad(np.array(pts, np.float32))
+
+
+def card_width_on_edges(image: np.ndarray, quads, confidences=None) -> float | None:
+    """The card width (short side, pixels) of the given outlines of cards read whole, each
+    refined onto its own edges (:func:`refine_outline`); those that are then not a card's
+    proportions (:data:`WIDTH_ASPECT`: the outline of a card and the strips under it) are left out.
+    With ``confidences`` (each outline's reading), only the outlines read at least
+    :data:`WIDTH_SURE` count when any of them is left (a card's centre oval or a strip read as a
+    card, unsurely, has a card's proportions too). None when none is left."""
+    if not len(quads):
+        return None
+    grads = _gradients(image)
+    confidences = [1.0] * len(quads) if confidences is None else confidences
+    widths = []
+    for q, conf in zip(quads, confidences):
+        r = refine_outline(image, q, grads)
+        a, b = sorted((float(np.linalg.norm(r[1] - r[0])), float(np.linalg.norm(r[2] - r[1]))))
+        if a > 0 and abs(b / a / CARD_RATIO - 1) < WIDTH_ASPECT:
+            widths.append((a, conf >= WIDTH_SURE))
+    sure = [a for a, ok in widths if ok]
+    return float(np.median(sure or [a for a, _ok in widths])) if widths else None
 
 
 def card_width_of(quads) -> float | None:
@@ -203,9 +281,28 @@ def corner_outlines(quad: np.ndarray) -> list[np.ndarray]:
     return [tl, br]
 
 
-def corner_crops(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+def index_point(quad: np.ndarray, corner: int) -> np.ndarray:
+    """Where the index printed at ``corner`` of a card outline (ordered) lies: the middle of
+    :data:`vision.overlap.INDEX_BOX` at its top left (0) or, turned, its bottom right (1)."""
+    from vision.overlap import INDEX_BOX
+
+    q = np.asarray(quad, np.float32)
+    u = (INDEX_BOX[0] + INDEX_BOX[2]) / 2
+    v = (INDEX_BOX[1] + INDEX_BOX[3]) / 2
+    if corner:
+        u, v = 1 - u, 1 - v
+    top = q[0] + (q[1] - q[0]) * u
+    bottom = q[3] + (q[2] - q[3]) * u
+    return (top + (bottom - top) * v).astype(np.float32)
+
+
+def corner_crops(image: np.ndarray, quad: np.ndarray, corner: int | None = None) -> list[np.ndarray]:
     """The two index corners of a card outline, each warped to a portrait CARD_W x CARD_H image
-    (the top left quarter of the card as it is, the bottom right one upside down)."""
+    (the top left quarter of the card as it is, the bottom right one upside down); only the
+    one of ``corner`` (0 or 1) if given."""
     from vision.card_shape import CARD_H, CARD_W, rectify
 
-    return [rectify(image, c, (CARD_W, CARD_H)) for c in corner_outlines(quad)]
+    outlines = corner_outlines(quad)
+    if corner is not None:
+        outlines = [outlines[corner]]
+    return [rectify(image, c, (CARD_W, CARD_H)) for c in outlines]

@@ -16,15 +16,19 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import pickle
+from pathlib import Path
 
 __all__ = ["main"]
 
 GRID = {
-    "min_mass": (0.4, 0.5, 0.6, 0.7, 0.8),
-    "min_label": (0.3, 0.4, 0.5, 0.6, 0.7),
+    "min_mass": (0.5, 0.7, 0.8),
+    "min_label": (0.4, 0.5, 0.6, 0.7),
     "strip_card_like": (0.4, 0.6),
-    "covered": (0.05, 0.1, 0.2),
+    "covered": (0.05, 0.1),
     "seed": (0.8, 0.9, 1.01),
+    "same_index": (0.0, 0.12),
+    "odd_sure": (0.0, 0.8, 0.9, 0.95),
 }
 
 
@@ -38,13 +42,22 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=606)
     ap.add_argument("--top", type=int, default=8, help="print the best N combinations")
     ap.add_argument("--model", default=None, help="the partial model to read with (default: the committed one)")
+    ap.add_argument("--cache", default=None,
+                    help="a pickle of the readings (python -m vision.train.fanned_misses --cache): read, "
+                         "or written when missing")
     args = ap.parse_args(argv)
-    reader = CardReader(overlap=False)
-    _name, tables = fanned_tables(reader, args.scenes, args.seed, split="validation")
-    read = []
-    for img, truth in tables:
-        whole = reader.read(img)
-        read.append((truth, read_outlines(reader, img, whole, model_path=args.model)))
+    if args.cache and Path(args.cache).is_file():
+        read = [(truth, outlines) for _img, truth, outlines in pickle.loads(Path(args.cache).read_bytes())]
+    else:
+        reader = CardReader(overlap=False)
+        _name, tables = fanned_tables(reader, args.scenes, args.seed, split="validation")
+        read = []
+        for img, truth in tables:
+            whole = reader.read(img)
+            read.append((img, truth, read_outlines(reader, img, whole, model_path=args.model)))
+        if args.cache:
+            Path(args.cache).write_bytes(pickle.dumps(read))
+        read = [(truth, outlines) for _img, truth, outlines in read]
     results = []
     for values in itertools.product(*GRID.values()):
         t = Thresholds(**dict(zip(GRID, values)))
