@@ -129,7 +129,7 @@ def test_the_smear_is_taken_out_only_where_the_reader_will_look():
     renderer, _, after = _frames(1280, 720, seed=2, below="green-draw-two", top="green-5")
     frame = cv2.filter2D(after, -1, smear_kernel(7, 74))
     reader = TableReader("classic", view=renderer.view, layout=renderer.layout)
-    sharp = reader._unsmeared(frame, ["discard"], pawn_look=False)
+    sharp = reader._unsmeared(frame, ["discard"], pawn_look=False)[0]
     smear = measure_smear(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), renderer.view, renderer.layout)
     assert sharp is not None and smear is not None
     quad = renderer.view.region_quad(renderer.layout.regions["discard"], 6.0)
