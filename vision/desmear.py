@@ -28,7 +28,8 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-__all__ = ["Desmear", "edge_strength", "smear_kernel", "unsmear", "unsmear_colour"]
+__all__ = ["Desmear", "edge_strength", "smear_kernel", "unsmear", "unsmear_colour",
+           "unsmear_colour_each"]
 
 #: Smear lengths (pixels) tried, likeliest first, and the directions (degrees), 15 apart.
 LENGTHS = (7, 5, 9)
@@ -68,6 +69,19 @@ def unsmear_colour(image: np.ndarray, kernel: np.ndarray, noise: float = NOISE) 
     inverse = _inverse(h, w, kernel, noise)
     return np.dstack([_filtered(np.fft.rfft2(image[..., c].astype(np.float32)), inverse, (h, w))
                       for c in range(image.shape[2])])
+
+
+def unsmear_colour_each(image: np.ndarray, kernels: list[np.ndarray],
+                        noise: float = NOISE) -> list[np.ndarray]:
+    """:func:`unsmear_colour` of ``image`` with each of ``kernels`` (the picture's spectrum
+    worked out once for all of them)."""
+    h, w = image.shape[:2]
+    spectra = [np.fft.rfft2(image[..., c].astype(np.float32)) for c in range(image.shape[2])]
+    out = []
+    for kernel in kernels:
+        inverse = _inverse(h, w, kernel, noise)
+        out.append(np.dstack([_filtered(s, inverse, (h, w)) for s in spectra]))
+    return out
 
 
 def _inverse(h: int, w: int, kernel: np.ndarray, noise: float) -> np.ndarray:

@@ -52,7 +52,7 @@ from companion.reading import (EMPTY, NO_PAWN, PawnReading, Reach, RegionReading
 
 from .card_shape import CARD_H, CARD_W, order_quad, rectify
 from .desmear import Desmear
-from .frame_smear import measure_smear, unsmear_frame
+from .frame_smear import length_neighbours, measure_smear, unsmear_frame_each
 from .pawn import find_pawn, search_boxes
 from .pawn_partial import find_partly_hidden
 from .pile import likeliest_placement, top_card
@@ -506,7 +506,7 @@ class TableReader:
         grid_touched = any(n.startswith("cell-") for n in todo)
         names = sorted(todo - {"draw"})
         pawn_look = self.game == "grid" and (grid_touched or self._pawn_dirty)
-        sharp = self._unsmeared(frame, names, pawn_look) if names or pawn_look else None
+        sharp = self._unsmeared(frame, names, pawn_look) if names or pawn_look else []
         read = self._read_regions(frame, names, cur, sharp)
         if "draw" in todo:
             self._draw_changes += 1 if self._last is not None or self._seq else 0
@@ -516,7 +516,7 @@ class TableReader:
         if pawn_look:
             # (the pawn's marker with the smear out is found as in a sharp frame; a smear
             # measured a little off leaves the marker to the pawn's own bank of smears)
-            self._vote_pawn(frame, sharp)
+            self._vote_pawn(frame, sharp[0] if sharp else None)
         reading = self._maybe_emit(t)
         if reading is not None and self.recalibrate:
             self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
@@ -533,17 +533,20 @@ class TableReader:
             return False
         return not self._camera_moved(frame, markers_only=True)
 
-    def _unsmeared(self, frame: np.ndarray, names: list[str], pawn_look: bool) -> np.ndarray | None:
+    def _unsmeared(self, frame: np.ndarray, names: list[str], pawn_look: bool) -> list[np.ndarray]:
         """The frame with the camera's smear taken out when the corner markers show one
-        (:mod:`vision.frame_smear`), else None (a sharp frame). Only where the regions
-        ``names`` (and, with ``pawn_look``, the pawn's search) will look is it taken out: the
-        rest of the frame is left as it is, never read (a pile game's discard pile is a tenth
-        of the frame, and the filter's work goes with the pixels)."""
+        (:mod:`vision.frame_smear`): through the smear measured first, then through the
+        smears a length step either side of it (:func:`~vision.frame_smear.length_neighbours`);
+        none for a sharp frame. Only where the regions ``names`` (and, with ``pawn_look``, the
+        pawn's search) will look is it taken out: the rest of the frame is left as it is,
+        never read (a pile game's discard pile is a tenth of the frame, and the filter's work
+        goes with the pixels)."""
         if self.view is None or self.view.source == "grid":  # (no markers to measure on)
-            return None
+            return []
         smear = measure_smear(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.view, self.layout)
         if smear is None:
-            return None
+            return []
+        smears = length_neighbours(smear)
         corners = [self.view.region_quad(self.layout.regions[n], NARROW_MARGIN + 2.0) for n in names]
         if pawn_look:
             near = self._pawn.mm if self._pawn.seen else None
@@ -552,16 +555,18 @@ class TableReader:
         h, w = frame.shape[:2]
         # (the filter is worked on a piece with a margin round what is read: a piece's own edges
         # ring; from UNSMEAR_PAD px in, it gives the whole frame's pixels within 1)
-        pad = max(UNSMEAR_PAD, 12 * smear[0])
+        pad = max(UNSMEAR_PAD, 12 * max(n for n, _ in smears))
         pts = np.concatenate([np.asarray(c, np.float32).reshape(-1, 2) for c in corners])
         x0, y0 = np.clip(np.floor(pts.min(0)) - 1, 0, [w, h]).astype(int)
         x1, y1 = np.clip(np.ceil(pts.max(0)) + 2, 0, [w, h]).astype(int)
         px0, py0, px1, py1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
         if (px1 - px0) * (py1 - py0) >= 0.7 * w * h:
-            return unsmear_frame(frame, smear)
-        out = frame.copy()
-        piece = unsmear_frame(frame[py0:py1, px0:px1], smear)
-        out[y0:y1, x0:x1] = piece[y0 - py0:y1 - py0, x0 - px0:x1 - px0]
+            return unsmear_frame_each(frame, smears)
+        out = []
+        for piece in unsmear_frame_each(frame[py0:py1, px0:px1], smears):
+            sharp = frame.copy()
+            sharp[y0:y1, x0:x1] = piece[y0 - py0:y1 - py0, x0 - px0:x1 - px0]
+            out.append(sharp)
         return out
 
     def _note_touched(self, change: FrameChange) -> None:
@@ -655,18 +660,19 @@ class TableReader:
         return True
 
     def _read_regions(self, frame: np.ndarray, names: list[str], cur: np.ndarray,
-                      sharp: np.ndarray | None = None) -> list[str]:
+                      sharp: list[np.ndarray] = ()) -> list[str]:
         """Read the regions ``names`` in ``frame``. ``sharp``: the frame with the camera's
-        smear taken out (:meth:`_unsmeared`). Where each card lies and how each region looks
-        (what the referee compares from one reading to the next) come from the frame as the
-        camera saw it; a card is also read from ``sharp``, and that read is taken when the
-        read as seen supports it (:func:`_supported`). (A smear taken out along a line a
+        smear taken out, through each smear tried (:meth:`_unsmeared`; the measured one
+        first). Where each card lies and how each region looks (what the referee compares
+        from one reading to the next) come from the frame as the camera saw it; a card is also
+        read from each of ``sharp``, and the surest of those reads that the read as seen
+        supports is taken (:func:`_surest_supported`). (A smear taken out along a line a
         little off leaves ripples, which hid a card's outline or made another, and differ
         with the line: the same card would look different from one smear to the next.)"""
         if not names:
             return []
         patches, kept = [], []
-        sharpened: dict[int, int] = {}  # kept index -> where its card read from ``sharp`` is
+        sharpened: dict[int, list[int]] = {}  # kept index -> where its reads from ``sharp`` are
         looked: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # region -> (patch, outline) read
         wide: set[str] = set()  # regions read from the askew finder's wide patch
         placed: set[str] = set()  # regions read where their card would lie (no outline found)
@@ -706,22 +712,24 @@ class TableReader:
                     self._placed[key] = likeliest_placement(patch, quad, self.read_px)
                 quad = self._placed[key]
             patches.append(rectify(patch, quad, (CARD_W, CARD_H)))
-            if sharp is not None and askew is None:
-                clear = self.view.warp_region(sharp, region, self.read_px, margin=NARROW_MARGIN)
-                # the outline found with the smear out is sharper, when it is the same outline
-                found = locate_card(clear, self.read_px, self._sharp_patches.get(name))
-                self._pending_sharp[name] = clear
-                sharpened[len(kept)] = len(patches)
-                patches.append(rectify(clear, _same_outline(found, quad, self.read_px),
-                                       (CARD_W, CARD_H)))
+            if sharp and askew is None:
+                clears = [self.view.warp_region(s, region, self.read_px, margin=NARROW_MARGIN)
+                          for s in sharp]
+                # the outline found with the measured smear out is sharper, when it is the same
+                # outline (the other smears' ripples would move it: one outline for all)
+                found = locate_card(clears[0], self.read_px, self._sharp_patches.get(name))
+                outline = _same_outline(found, quad, self.read_px)
+                self._pending_sharp[name] = clears[0]
+                sharpened[len(kept)] = list(range(len(patches), len(patches) + len(clears)))
+                patches.extend(rectify(clear, outline, (CARD_W, CARD_H)) for clear in clears)
             looked[name] = (patch, quad)
             kept.append(name)
         classified = self.classifier.classify_many(patches)
-        second = set(sharpened.values())
+        second = {i for where in sharpened.values() for i in where}
         reads = [p for i, p in enumerate(classified) if i not in second]
         for k, (name, probs) in enumerate(zip(kept, reads)):
             if k in sharpened:
-                probs = _supported(classified[sharpened[k]], probs)
+                probs = _surest_supported([classified[i] for i in sharpened[k]], probs)
             if name in placed:
                 # a card only where the model reads one surely (SURE_OUTLINE): a weak read of
                 # a dim patch is no card, as before (the referee lets "no card" be where a card
@@ -957,6 +965,17 @@ def _supported(sharp: dict[str, float], seen: dict[str, float]) -> dict[str, flo
     if best in (EMPTY, "none") or best not in likeliest or sharp[best] <= max(seen.values()):
         return seen
     return sharp
+
+
+def _surest_supported(sharp: list[dict[str, float]], seen: dict[str, float]) -> dict[str, float]:
+    """Of a card's reads with the smear taken out, one per smear tried (``sharp``), the surest
+    that :func:`_supported` takes over the read as seen; else ``seen``. (A smear taken out
+    2 px too long rings, and the card reads weakly: the right length reads surest.)"""
+    best = seen
+    for read in sharp:
+        if _supported(read, seen) is read and (best is seen or max(read.values()) > max(best.values())):
+            best = read
+    return best
 
 
 def _look(patch: np.ndarray | None) -> np.ndarray | None:
