@@ -352,13 +352,13 @@ class SyntheticTable:
             off = np.array([14, 20], np.float32) * (self.height / 720)  # the same mm at any size
             cv2.fillPoly(sh, [((poly + off) / q).astype(np.int32)], 255)
             cv2.circle(sh, (int((hand[0] + off[0]) / q), int((hand[1] + off[1]) / q)), max(1, hr // q), 255, -1)
-        sh = cv2.GaussianBlur(sh, (0, 0), 3)
-        sh = cv2.resize(sh, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+        sh, (ox, oy) = shadow_seen(sh, q, self.width, self.height)
         # the shadow darkens only where it falls (elsewhere its factor is 255: no change)
         x, y, bw, bh = cv2.boundingRect(sh)
+        factor = cv2.LUT(sh[y:y + bh, x:x + bw], _SHADOW_FACTOR) if bw and bh else None
+        x, y = x + ox, y + oy
         boxes = [(x, y, x + bw, y + bh)]
         if bw and bh:
-            factor = cv2.LUT(sh[y:y + bh, x:x + bw], _SHADOW_FACTOR)
             part = img[y:y + bh, x:x + bw]
             cv2.multiply(part, cv2.merge([factor] * 3), part, scale=1 / 255)
         for arm, poly, hand, hr in shapes:
@@ -447,6 +447,32 @@ class SyntheticTable:
 
     def _noise(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         return _noise_bank(self.seed, self.width, self.height, self.noise).frame(k)
+
+
+#: The margin (pixels of the quarter-size shadow) kept round the arms' shadow where it is softened
+#: and enlarged: past the blur's reach (sigma 3: a 19-pixel kernel, 9 either side) and the
+#: enlarging's (one pixel), so that the piece's own edge changes nothing.
+_SHADOW_MARGIN = 12
+
+def shadow_seen(sh: np.ndarray, q: int, width: int, height: int) -> tuple[np.ndarray, tuple[int, int]]:
+    """The arms' shadow ``sh`` drawn at 1/``q`` of the picture's size (``width`` x ``height``),
+    softened (a Gaussian of sigma 3) and brought to the picture's size: the piece of it outside
+    which it is zero, and the piece's top-left pixel. The blur and the enlarging are worked on
+    the piece round what was drawn, with a margin wider than either's reach (the same pixels as
+    working the whole picture: beyond the margin lie zeros either way, and at the picture's edge
+    the piece's edge is the picture's); a picture whose size is no multiple of ``q`` is worked
+    whole (the enlarging's steps would differ)."""
+    x, y, bw, bh = cv2.boundingRect(sh)
+    if bw == 0 or bh == 0 or width % q or height % q:
+        whole = cv2.resize(cv2.GaussianBlur(sh, (0, 0), 3), (width, height),
+                           interpolation=cv2.INTER_LINEAR)
+        return whole, (0, 0)
+    m = _SHADOW_MARGIN
+    x0, y0 = max(0, x - m), max(0, y - m)
+    x1, y1 = min(sh.shape[1], x + bw + m), min(sh.shape[0], y + bh + m)
+    piece = cv2.GaussianBlur(sh[y0:y1, x0:x1], (0, 0), 3)
+    piece = cv2.resize(piece, ((x1 - x0) * q, (y1 - y0) * q), interpolation=cv2.INTER_LINEAR)
+    return piece, (x0 * q, y0 * q)
 
 
 #: How many of the draw pile's top cards are drawn each with its own offset.
