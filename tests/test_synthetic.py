@@ -221,3 +221,23 @@ def test_the_arms_shadow_worked_on_a_piece_is_the_whole_pictures(size):
         placed = np.zeros_like(whole)
         placed[oy:oy + piece.shape[0], ox:ox + piece.shape[1]] = piece
         assert np.array_equal(placed, whole), k
+
+
+def test_a_camera_that_refills_one_array_is_read_as_one_that_hands_out_new_ones(table):
+    """The reader works a frame's grey out once and keeps it for that frame only: a camera that
+    writes each frame into the same array (as a Pi's buffers can) gets the same reports, frame
+    by frame, as one that hands out a new array each time."""
+    import numpy as np
+
+    sc = scene()
+    armed = sc.with_arms(Arm("south", L.cell_center(3, 1)))
+    frames = [table.render(s) for s in [sc] * 6 + [armed] * 2 + [sc] * 6]
+    fresh, refilled = TableReader("grid", view=table.view), TableReader("grid", view=table.view)
+    buffer = np.empty_like(frames[0])
+    states = []
+    for n, frame in enumerate(frames):
+        buffer[:] = frame
+        a, b = fresh.process(frame.copy(), t=n / 30), refilled.process(buffer, t=n / 30)
+        assert (a.state, a.read, a.reading) == (b.state, b.read, b.reading), n
+        states.append(a.state)
+    assert {"moving", "reading"} <= set(states)

@@ -133,7 +133,7 @@ class ArmTracker:
         self.cards = {n: b for n, b in boxes.items() if not n.startswith("band")}
         # the corner markers' pixels (their printed square less a few mm), each as the indices of
         # its pixels (the same pixels in the same order as its mask, without scanning the whole
-        # small frame for them at every still frame: most of the contrast's cost)
+        # small frame for them at every still frame: a third of the contrast's cost)
         self._markers = []
         for index in range(4):
             square = layout.marker_square(index)

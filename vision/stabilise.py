@@ -226,7 +226,7 @@ class ChangeDetector:
         integrals.append(cv2.integral(cv2.absdiff(cur, ref)))
         names, sums, area = self._box_sums(integrals)
         # every box at once (the same float64 steps, in the same order, as one box at a time:
-        # the same measures; a frame's largest Python cost was this loop over the boxes)
+        # the same measures)
         mc, mr = sums[0] / area, sums[1] / area
         vc, vr = sums[2] / area - mc * mc, sums[3] / area - mr * mr
         vc[0.0 > vc] = 0.0  # (max(v, 0.0))

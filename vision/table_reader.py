@@ -527,10 +527,10 @@ class TableReader:
     def _grey_of(self, frame: np.ndarray) -> np.ndarray:
         """``frame`` in grey (read-only), worked out once a frame: the change detector, the
         smear's measure, the pawn's search and the camera's check each took it afresh."""
-        if frame.ndim == 2:
-            return frame
         if self._grey is None or self._grey[0] is not frame:
-            grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+            # (a grey frame copied: the grey is kept as the quiet table's, and a camera may
+            # refill the frame's array)
+            grey = frame.copy() if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
             grey.flags.writeable = False
             self._grey = (frame, grey)
         return self._grey[1]
