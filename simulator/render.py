@@ -95,6 +95,9 @@ class SyntheticTable:
         self._canvas_key = None
         self._canvas = None
         self._canvas_ops: list[tuple] = []
+        #: how the canvas last changed: (the table before, the table after, the box redrawn), or
+        #: None when it was drawn whole
+        self._canvas_change: tuple | None = None
         self._seen_key = None
         self._seen = None
         self._background = _background(layout, self.mat_px, tuple(cloth), markers)
@@ -118,12 +121,28 @@ class SyntheticTable:
         return _camera_maps(self.pose, self.layout, self.width, self.height, self.mat_px)
 
     def _seen_table(self, scene: Scene) -> np.ndarray:
-        """The flat table seen through the camera (no arms, light or noise yet); read-only."""
+        """The flat table seen through the camera (no arms, light or noise yet); read-only.
+        Where the flat table changed in a box only (a card came or went) and the camera stayed,
+        only the pixels that look into that box are looked up again: each pixel of the picture
+        comes from its own place on the table, so the rest is as it was (a whole lookup was
+        most of a card's move on the synthetic table)."""
         key = (scene.static_key(), self.pose)
         if key != self._seen_key:
+            before = self._seen_key
             flat = self._flat(scene)
             m1, m2 = self._camera_maps()
-            seen = cv2.remap(flat, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            change = self._canvas_change
+            if before is not None and before[1] == self.pose and change is not None \
+                    and change[:2] == (before[0], key[0]):
+                seen = self._seen.copy()
+                box = _seen_box(self.pose, self.layout, self.width, self.height, self.mat_px,
+                                change[2], flat.shape[:2])
+                if box is not None:
+                    x0, y0, x1, y1 = box
+                    seen[y0:y1, x0:x1] = cv2.remap(flat, m1[y0:y1, x0:x1], m2[y0:y1, x0:x1],
+                                                   cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            else:
+                seen = cv2.remap(flat, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
             seen.flags.writeable = False
             self._seen_key, self._seen = key, seen
         return self._seen
@@ -254,18 +273,24 @@ class SyntheticTable:
         if key == self._canvas_key:
             return self._canvas
         ops = self._flat_ops(scene)
-        canvas = self._redrawn(ops) if self._canvas is not None else None
-        if canvas is None:
+        redrawn = self._redrawn(ops) if self._canvas is not None else None
+        if redrawn is None:
             canvas = self._background.copy()
             for op in ops:
                 self._draw_op(canvas, op)
+            self._canvas_change = None
+        else:
+            # (what changed, from which table to which: _seen_table looks up only that again)
+            canvas, box = redrawn
+            self._canvas_change = (self._canvas_key, key, box)
         self._canvas_key, self._canvas, self._canvas_ops = key, canvas, ops
         return canvas
 
-    def _redrawn(self, ops: list[tuple]) -> np.ndarray | None:
+    def _redrawn(self, ops: list[tuple]) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
         """The last flat table changed into the one ``ops`` draw, redrawing only the box where
         steps came or went (from the background up, with every step that reaches into it, in
-        order): the same pixels as drawing it all. None when most of it would be redrawn."""
+        order): the same pixels as drawing it all. Returns it with the box (x0, y0, x1, y1; empty
+        when nothing changed); None when most of it would be redrawn."""
         old = self._canvas_ops
         gone, came = Counter(old), Counter(ops)
         changed = (gone - came) + (came - gone)
@@ -278,7 +303,7 @@ class SyntheticTable:
         x0, y0 = max(0, min(b[0] for b in boxes)), max(0, min(b[1] for b in boxes))
         x1, y1 = min(W, max(b[2] for b in boxes)), min(H, max(b[3] for b in boxes))
         if x1 <= x0 or y1 <= y0:
-            return self._canvas.copy()
+            return self._canvas.copy(), (0, 0, 0, 0)
         if (x1 - x0) * (y1 - y0) > 0.4 * W * H:
             return None
         scratch = self._background.copy()
@@ -288,7 +313,7 @@ class SyntheticTable:
                 self._draw_op(scratch, op)
         canvas = self._canvas.copy()
         canvas[y0:y1, x0:x1] = scratch[y0:y1, x0:x1]
-        return canvas
+        return canvas, (x0, y0, x1, y1)
 
     # --- light, arms, noise -----------------------------------------------------------------
 
@@ -327,13 +352,13 @@ class SyntheticTable:
             off = np.array([14, 20], np.float32) * (self.height / 720)  # the same mm at any size
             cv2.fillPoly(sh, [((poly + off) / q).astype(np.int32)], 255)
             cv2.circle(sh, (int((hand[0] + off[0]) / q), int((hand[1] + off[1]) / q)), max(1, hr // q), 255, -1)
-        sh = cv2.GaussianBlur(sh, (0, 0), 3)
-        sh = cv2.resize(sh, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+        sh, (ox, oy) = shadow_seen(sh, q, self.width, self.height)
         # the shadow darkens only where it falls (elsewhere its factor is 255: no change)
         x, y, bw, bh = cv2.boundingRect(sh)
+        factor = cv2.LUT(sh[y:y + bh, x:x + bw], _SHADOW_FACTOR) if bw and bh else None
+        x, y = x + ox, y + oy
         boxes = [(x, y, x + bw, y + bh)]
         if bw and bh:
-            factor = cv2.LUT(sh[y:y + bh, x:x + bw], _SHADOW_FACTOR)
             part = img[y:y + bh, x:x + bw]
             cv2.multiply(part, cv2.merge([factor] * 3), part, scale=1 / 255)
         for arm, poly, hand, hr in shapes:
@@ -422,6 +447,32 @@ class SyntheticTable:
 
     def _noise(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         return _noise_bank(self.seed, self.width, self.height, self.noise).frame(k)
+
+
+#: The margin (pixels of the quarter-size shadow) kept round the arms' shadow where it is softened
+#: and enlarged: past the blur's reach (sigma 3: a 19-pixel kernel, 9 either side) and the
+#: enlarging's (one pixel), so that the piece's own edge changes nothing.
+_SHADOW_MARGIN = 12
+
+def shadow_seen(sh: np.ndarray, q: int, width: int, height: int) -> tuple[np.ndarray, tuple[int, int]]:
+    """The arms' shadow ``sh`` drawn at 1/``q`` of the picture's size (``width`` x ``height``),
+    softened (a Gaussian of sigma 3) and brought to the picture's size: the piece of it outside
+    which it is zero, and the piece's top-left pixel. The blur and the enlarging are worked on
+    the piece round what was drawn, with a margin wider than either's reach (the same pixels as
+    working the whole picture: beyond the margin lie zeros either way, and at the picture's edge
+    the piece's edge is the picture's); a picture whose size is no multiple of ``q`` is worked
+    whole (the enlarging's steps would differ)."""
+    x, y, bw, bh = cv2.boundingRect(sh)
+    if bw == 0 or bh == 0 or width % q or height % q:
+        whole = cv2.resize(cv2.GaussianBlur(sh, (0, 0), 3), (width, height),
+                           interpolation=cv2.INTER_LINEAR)
+        return whole, (0, 0)
+    m = _SHADOW_MARGIN
+    x0, y0 = max(0, x - m), max(0, y - m)
+    x1, y1 = min(sh.shape[1], x + bw + m), min(sh.shape[0], y + bh + m)
+    piece = cv2.GaussianBlur(sh[y0:y1, x0:x1], (0, 0), 3)
+    piece = cv2.resize(piece, ((x1 - x0) * q, (y1 - y0) * q), interpolation=cv2.INTER_LINEAR)
+    return piece, (x0 * q, y0 * q)
 
 
 #: How many of the draw pile's top cards are drawn each with its own offset.
@@ -567,13 +618,46 @@ def _light_field(li: "Lighting", w: int, h: int) -> np.ndarray:
 @lru_cache(maxsize=8)
 def _camera_maps(pose: CameraPose, L: Layout, w: int, h: int, mat_px: float):
     """The pixel maps from the camera image to the flat table (cv2.remap's), for ``pose``."""
+    return cv2.convertMaps(*_camera_float_maps(pose, L, w, h, mat_px), cv2.CV_16SC2)
+
+
+@lru_cache(maxsize=8)
+def _camera_float_maps(pose: CameraPose, L: Layout, w: int, h: int, mat_px: float):
+    """Where each pixel of the picture looks on the flat table (canvas pixels, x and y maps)."""
     view = _true_view(pose, L, w, h)
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     pts = np.stack([xs.ravel(), ys.ravel()], 1)
     mm = view.to_mat(pts)
     mx = ((mm[:, 0] + _APRON[0]) * mat_px).reshape(h, w).astype(np.float32)
     my = ((mm[:, 1] + _APRON[1]) * mat_px).reshape(h, w).astype(np.float32)
-    return cv2.convertMaps(mx, my, cv2.CV_16SC2)
+    return _frozen(mx), _frozen(my)
+
+
+#: How far (canvas pixels) past a changed box of the flat table a picture pixel may look and still
+#: take something from the box: the bilinear lookup reads the two pixels either side of where it
+#: lands, rounded to its fixed-point steps (one pixel past the box at most; three for margin).
+_LOOKUP_REACH = 3
+
+
+def _seen_box(pose: CameraPose, L: Layout, w: int, h: int, mat_px: float,
+              box: tuple[int, int, int, int], canvas_shape: tuple[int, int]
+              ) -> tuple[int, int, int, int] | None:
+    """The box of the picture (x0, y0, x1, y1) outside which no pixel looks into the canvas's
+    ``box`` (x0, y0, x1, y1), or None when none does. A box at the canvas's edge also takes the
+    pixels that look past that edge (the lookup repeats the edge there)."""
+    bx0, by0, bx1, by1 = box
+    if bx1 <= bx0 or by1 <= by0:
+        return None
+    ch, cw = canvas_shape
+    mx, my = _camera_float_maps(pose, L, w, h, mat_px)
+    r = _LOOKUP_REACH
+    lo_x, hi_x = (bx0 - r if bx0 > 0 else -np.inf), (bx1 + r if bx1 < cw else np.inf)
+    lo_y, hi_y = (by0 - r if by0 > 0 else -np.inf), (by1 + r if by1 < ch else np.inf)
+    hit = (mx >= lo_x) & (mx < hi_x) & (my >= lo_y) & (my < hi_y)
+    rows, cols = np.flatnonzero(hit.any(1)), np.flatnonzero(hit.any(0))
+    if not len(rows):
+        return None
+    return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1
 
 
 @lru_cache(maxsize=16)

@@ -196,3 +196,48 @@ def test_the_sensor_noise_is_the_seeds_normal_draws_rounded_and_added():
         assert np.array_equal(up, np.clip(step, 0, 255).astype(np.uint8))
         assert np.array_equal(down, np.clip(-step, 0, 255).astype(np.uint8))
         assert up.any() and down.any() and not (up.astype(bool) & down.astype(bool)).any()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (640, 480), (642, 481)])
+def test_the_arms_shadow_worked_on_a_piece_is_the_whole_pictures(size):
+    """The arms' shadow is softened and enlarged only round what was drawn: the same pixels as
+    working the whole picture, an arm reaching in over the picture's edge or lying inside it (a
+    picture whose size is no multiple of the quarter is worked whole)."""
+    import numpy as np
+
+    from simulator.render import shadow_seen
+
+    w, h = size
+    rng = np.random.default_rng(7)
+    for k in range(12):
+        sh = np.zeros((h // 4, w // 4), np.uint8)
+        x, y = rng.integers(-40, w // 4), rng.integers(-40, h // 4)
+        poly = np.array([[x, y], [x + rng.integers(5, 80), y], [x + 30, y + rng.integers(5, 90)]], np.int32)
+        cv2.fillPoly(sh, [poly], 255)
+        if k % 3 == 0:  # a hand, and at times an arm in from the picture's far edge
+            cv2.circle(sh, (int(rng.integers(0, w // 4)), h // 4 - 2), 9, 255, -1)
+        whole = cv2.resize(cv2.GaussianBlur(sh, (0, 0), 3), (w, h), interpolation=cv2.INTER_LINEAR)
+        piece, (ox, oy) = shadow_seen(sh, 4, w, h)
+        placed = np.zeros_like(whole)
+        placed[oy:oy + piece.shape[0], ox:ox + piece.shape[1]] = piece
+        assert np.array_equal(placed, whole), k
+
+
+def test_a_camera_that_refills_one_array_is_read_as_one_that_hands_out_new_ones(table):
+    """The reader works a frame's grey out once and keeps it for that frame only: a camera that
+    writes each frame into the same array (as a Pi's buffers can) gets the same reports, frame
+    by frame, as one that hands out a new array each time."""
+    import numpy as np
+
+    sc = scene()
+    armed = sc.with_arms(Arm("south", L.cell_center(3, 1)))
+    frames = [table.render(s) for s in [sc] * 6 + [armed] * 2 + [sc] * 6]
+    fresh, refilled = TableReader("grid", view=table.view), TableReader("grid", view=table.view)
+    buffer = np.empty_like(frames[0])
+    states = []
+    for n, frame in enumerate(frames):
+        buffer[:] = frame
+        a, b = fresh.process(frame.copy(), t=n / 30), refilled.process(buffer, t=n / 30)
+        assert (a.state, a.read, a.reading) == (b.state, b.read, b.reading), n
+        states.append(a.state)
+    assert {"moving", "reading"} <= set(states)

@@ -394,6 +394,7 @@ class TableReader:
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
         self._desmear = Desmear()  # a camera's smear taken out of the pawn's marker
         self._quiet_gray: np.ndarray | None = None  # the table at the last reading (no markers)
+        self._grey: tuple[np.ndarray, np.ndarray] | None = None  # (frame, its grey): _grey_of
         self._touched: set[str] = set()  # regions a hand or arm was over since the last look
         self._smeared = False  # the whole picture moved at once since the last look
 
@@ -422,6 +423,7 @@ class TableReader:
         """Look at one frame; the report carries a new :class:`TableReading` when one is ready."""
         start = time.perf_counter()
         self.frames += 1
+        self._grey = None  # (a camera may fill the same array with the next frame)
         t = self.clock() if t is None else t
         if self.view is None:
             try:
@@ -429,7 +431,7 @@ class TableReader:
             except CalibrationFailed as exc:
                 log.debug("no view yet: %s", exc)
                 return FrameReport("no-view", _ms(start))
-        change, cur = self.detector.measure(frame)
+        change, cur = self.detector.measure(self._grey_of(frame))
         self.last_change = change
         self._arms.update(cur, change, self.frames)
         if change.moving:
@@ -519,8 +521,19 @@ class TableReader:
             self._vote_pawn(frame, sharp[0] if sharp else None)
         reading = self._maybe_emit(t)
         if reading is not None and self.recalibrate:
-            self._quiet_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)  # to follow a nudge by
+            self._quiet_gray = self._grey_of(frame)  # to follow a nudge by
         return FrameReport("reading", _ms(start), reading, tuple(read))
+
+    def _grey_of(self, frame: np.ndarray) -> np.ndarray:
+        """``frame`` in grey (read-only), worked out once a frame: the change detector, the
+        smear's measure, the pawn's search and the camera's check each took it afresh."""
+        if self._grey is None or self._grey[0] is not frame:
+            # (a grey frame copied: the grey is kept as the quiet table's, and a camera may
+            # refill the frame's array)
+            grey = frame.copy() if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+            grey.flags.writeable = False
+            self._grey = (frame, grey)
+        return self._grey[1]
 
     def _armless_band(self, frame: np.ndarray) -> bool:
         """The band differs, still, and no arm crosses the mat's rim (the arm tracker follows
@@ -536,14 +549,14 @@ class TableReader:
     def _unsmeared(self, frame: np.ndarray, names: list[str], pawn_look: bool) -> list[np.ndarray]:
         """The frame with the camera's smear taken out when the corner markers show one
         (:mod:`vision.frame_smear`): through the smear measured first, then through the
-        smears a length step either side of it (:func:`~vision.frame_smear.length_neighbours`);
-        none for a sharp frame. Only where the regions ``names`` (and, with ``pawn_look``, the
+        next shorter smear of the bank (:func:`~vision.frame_smear.length_neighbours`); none
+        for a sharp frame. Only where the regions ``names`` (and, with ``pawn_look``, the
         pawn's search) will look is it taken out: the rest of the frame is left as it is,
         never read (a pile game's discard pile is a tenth of the frame, and the filter's work
         goes with the pixels)."""
         if self.view is None or self.view.source == "grid":  # (no markers to measure on)
             return []
-        smear = measure_smear(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.view, self.layout)
+        smear = measure_smear(self._grey_of(frame), self.view, self.layout)
         if smear is None:
             return []
         smears = length_neighbours(smear)
@@ -596,7 +609,7 @@ class TableReader:
         det = self.detector
         changed = [n for n, v in change.change.items()
                    if n.startswith("band") and v > det.band_threshold]
-        pawn = find_pawn(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), self.view, self.layout)
+        pawn = find_pawn(self._grey_of(frame), self.view, self.layout)
         if not pawn.seen or pawn.on_board or pawn.mm is None:
             return False
         x, y = pawn.mm
@@ -633,7 +646,7 @@ class TableReader:
             # Without markers, the old view is carried over by it (exact): the grid's cards lie
             # a few millimetres off their places (a rough view), and a pawn or a hand on one of
             # them hides it
-            followed = follow_view(self.view, self._quiet_gray, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+            followed = follow_view(self.view, self._quiet_gray, self._grey_of(frame))
             moved = followed.moved_by(self.view, self.layout) if followed is not None else math.inf
             if moved < 1.5:
                 return False
@@ -800,7 +813,6 @@ class TableReader:
         return alt if surer else probs
 
     def _vote_pawn(self, frame: np.ndarray, sharp: np.ndarray | None = None) -> None:
-        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         if sharp is not None:
             found = find_pawn(cv2.cvtColor(sharp, cv2.COLOR_BGR2GRAY), self.view, self.layout,
                               near=self._pawn.mm if self._pawn.seen else None)
@@ -810,7 +822,7 @@ class TableReader:
                 return
         # (a smeared marker is looked for where the pawn was last seen: it cannot vanish; before
         # any sighting, around the centre cell, where every game starts it)
-        seen = find_pawn(gray, self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None,
+        seen = find_pawn(self._grey_of(frame), self.view, self.layout, near=self._pawn.mm if self._pawn.seen else None,
                          desmear=self._desmear,
                          smeared_near=self._pawn.mm or self.layout.cell_center(2, 2))
         if not seen.seen and self._pawn_mm is not None:
