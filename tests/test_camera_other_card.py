@@ -7,12 +7,10 @@ the illegal attempt the camera would have called."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from companion.referee.camera import AnswerRefused, Closed, Question, QuestionKind
-from tests.test_camera_questions import (CLASSIC_SETUP, GRID_SETUP, Rig, grid_reading,
-                                         pile_reading, with_cell)
+from tests.test_camera_questions import GRID_SETUP, Rig, grid_reading, same_face_asked, with_cell
 
 #: a smeared card at (1, 1) (blue-2 laid out there) read red-3, green-3 or blue-9
 UNSURE_PROBS = {"cell-1-1": {"red-3": 0.45, "green-3": 0.40, "blue-9": 0.15}}
@@ -99,12 +97,7 @@ def test_another_answer_of_a_closed_or_replaced_question_is_refused():
 
 
 def test_on_the_discard_pile_another_card_is_that_seats_play():
-    rig = Rig(CLASSIC_SETUP)
-    rng = np.random.default_rng(1)
-    first = rng.integers(0, 255, (20, 14)).astype(np.float32)
-    rig.referee.on_reading(pile_reading(1, {"red-5": 0.999}, first))
-    rig.referee.on_reading(pile_reading(2, {"red-5": 0.999}, np.roll(first, 3, axis=1)))
-    q = rig.check_event()
+    rig, q = same_face_asked()
     assert (q.kind, q.region, q.other) == (QuestionKind.SAME_FACE, "discard", "play")
     # a wild needs its colour, as any play of it does
     assert other(rig, "wild").exception(timeout=0).code not in ("bad-card", None)

@@ -208,13 +208,19 @@ def test_several_question():
     assert len(q.actions) >= 2 and q.choices[-1].nothing is NothingHappened.MISREAD
 
 
-def test_same_face_question():
+def same_face_asked() -> tuple["Rig", Question]:
+    """A classic table on red-5 whose pile shows a red-5 again, put down apart: the rig and the
+    same-face question it asks."""
     rig = Rig(CLASSIC_SETUP)
     rng = np.random.default_rng(1)
     first = rng.integers(0, 255, (20, 14)).astype(np.float32)
     rig.referee.on_reading(pile_reading(1, {"red-5": 0.999}, first))
     rig.referee.on_reading(pile_reading(2, {"red-5": 0.999}, np.roll(first, 3, axis=1)))
-    q = rig.check_event()
+    return rig, rig.check_event()
+
+
+def test_same_face_question():
+    rig, q = same_face_asked()
     assert (q.kind, q.seat, q.region, q.card) == (QuestionKind.SAME_FACE, "ann", "discard", "red-5")
     assert actions_of(q)[0] == {"by": "ann", "do": "play", "card": "red-5"}
     assert q.choices[-1].nothing is NothingHappened.ONLY_MOVED

@@ -38,9 +38,11 @@ def _vocabulary() -> set[str]:
 
 
 def say(lang: str, questions: list[dict]) -> list[list[str]]:
-    out = subprocess.run([NODE, str(ROOT / "tests" / "support" / "say.js")], check=True,
-                         input=json.dumps({"lang": lang, "strings": strings(lang),
-                                           "questions": questions}),
+    """Each question as the page words it: [question text, each choice's text]."""
+    exprs = [f"(q => [questionText(q), ...q.choices.map((c) => choiceText(q, c))])({json.dumps(q)})"
+             for q in questions]
+    out = subprocess.run([NODE, str(ROOT / "tests" / "support" / "evaluate.js")], check=True,
+                         input=json.dumps({"lang": lang, "strings": strings(lang), "exprs": exprs}),
                          capture_output=True, text=True, timeout=60)
     return json.loads(out.stdout)
 

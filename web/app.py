@@ -138,11 +138,7 @@ class WebState:
         in one step under the lock (so one question is answered once): ``(question, choice)``.
         Raises :class:`ApiError` (and leaves the question open) when the answer is refused."""
         with self.lock:
-            question = self.confirm
-            if question is None:
-                raise ApiError(409, "no-question", "the camera is not asking anything now")
-            if question.get("seat") not in (None, seat):
-                raise ApiError(403, "wrong-seat", f"this question is for {question['seat']}")
+            question = self._answerable(seat)
             choices = question.get("choices") or []
             if (not isinstance(index, int) or isinstance(index, bool)
                     or not 0 <= index < len(choices)):
@@ -153,7 +149,12 @@ class WebState:
     def question_for(self, seat: str) -> dict[str, Any]:
         """The open camera question, if ``seat`` may answer it; else :class:`ApiError`."""
         with self.lock:
-            question = self.confirm
+            return self._answerable(seat)
+
+    def _answerable(self, seat: str) -> dict[str, Any]:
+        """The open camera question if ``seat`` may answer it, else :class:`ApiError` (called
+        with :attr:`lock` held)."""
+        question = self.confirm
         if question is None:
             raise ApiError(409, "no-question", "the camera is not asking anything now")
         if question.get("seat") not in (None, seat):
