@@ -101,8 +101,27 @@ class DemoTable:
         job = self._job
         wanted = job["action"].to_json() if job is not None else None
         pick = next((c["id"] for c in q["choices"] if c["action"] is not None and c["action"] == wanted),
-                    q["choices"][-1]["id"])
+                    None)
+        if pick is None and self._names_another_card(q, job):
+            # the card put down is not among the choices: the player names it with the card
+            # picker ("another card"), and says it was put down even where the rules refuse it
+            self.referee.answer_other(wanted["card"], by=job["seat"], question_id=q.get("id"),
+                                      color=wanted.get("color"), illegal=True)
+            return
+        if pick is None:
+            pick = q["choices"][-1]["id"]  # nothing happened: the camera misread
         self.referee.answer(pick, by=(job or {}).get("seat") or "phone")
+
+    @staticmethod
+    def _names_another_card(question: dict, job: dict | None) -> bool:
+        """The question takes another card (``other``) and asks where this arm's card went, of
+        the seat that put it there."""
+        if job is None or not question.get("other"):
+            return False
+        wanted = job["action"].to_json()
+        return (wanted.get("do") == question["other"] and "card" in wanted
+                and job["region"] == question.get("region")
+                and question.get("seat") in (None, job["seat"]))
 
     # --- frames ------------------------------------------------------------------------------
 

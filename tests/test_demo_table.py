@@ -50,3 +50,52 @@ def test_a_new_match_under_the_arm_drops_the_old_action():
     table.read()
     assert not table.busy
     assert second.actions_taken() == []  # the old match's play was not sent to the new one
+
+
+class _Answers:
+    """A camera referee that only records how the demo's players answer it."""
+
+    has_baseline = True
+
+    def __init__(self):
+        self.answers, self.others = [], []
+
+    def answer(self, choice, by="phone", question_id=None):
+        self.answers.append((choice, by))
+
+    def answer_other(self, card, by="phone", question_id=None, *, color=None, illegal=False, act=True):
+        self.others.append((card, by, question_id, color, illegal))
+
+
+def _asked(host, table, region, *, other="play"):
+    """The camera asks, through the bus, about ``region``; its one choice is a card never
+    played, then "nothing happened"."""
+    job = table._job
+    host.bus.publish("confirm-needed", id=7, kind="unsure", seat=job["seat"], region=region,
+                     other=other, choices=[
+                         {"id": 0, "action": {"by": job["seat"], "do": "play", "card": "no-such"}},
+                         {"id": 1, "action": None, "nothing": "misread"}])
+    host.bus.join()
+    return job
+
+
+def test_a_card_the_choices_do_not_offer_is_named_with_another_card():
+    host, table, loop = _demo("classic")
+    _arm_moving(host, table, loop, time.monotonic())
+    referee = table.referee = _Answers()
+    table.answer_after_s = 0.0
+    job = _asked(host, table, table._job["region"])
+    table.read()
+    wanted = job["action"].to_json()
+    assert referee.others == [(wanted["card"], job["seat"], 7, wanted.get("color"), True)]
+    assert referee.answers == []
+
+
+def test_a_question_about_another_place_is_answered_nothing_happened():
+    host, table, loop = _demo("classic")
+    _arm_moving(host, table, loop, time.monotonic())
+    referee = table.referee = _Answers()
+    table.answer_after_s = 0.0
+    job = _asked(host, table, "cell-0-0")      # not where this arm puts its card
+    table.read()
+    assert referee.others == [] and referee.answers == [(1, job["seat"])]
