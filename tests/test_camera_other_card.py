@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from companion.referee.camera import AnswerRefused, Closed, Question, QuestionKind
-from tests.test_camera_questions import GRID_SETUP, Rig, grid_reading, same_face_asked, with_cell
+from tests.test_camera_questions import (CLASSIC_SETUP, GRID_SETUP, Rig, grid_reading,
+                                         same_face_asked, with_cell)
 
 #: a smeared card at (1, 1) (blue-2 laid out there) read red-3, green-3 or blue-9
 UNSURE_PROBS = {"cell-1-1": {"red-3": 0.45, "green-3": 0.40, "blue-9": 0.15}}
@@ -87,6 +88,21 @@ def test_a_refused_card_said_put_down_all_the_same_is_the_illegal_attempt():
     rig2 = unsure_grid()
     assert other(rig2, "purple-3", illegal=True).exception(timeout=0).code == "bad-card"
     assert rig2.referee.question is not None
+
+
+def test_a_face_of_the_side_not_showing_is_no_card_put_down():
+    # Flip, light side up: a dark face names no card that could lie on the pile (the card's
+    # light face would show); refused as no card in play, never an attempt to confirm
+    flip = {"setup": {**CLASSIC_SETUP["setup"], "game": "flip"}}
+    rig, q = same_face_asked(flip)
+    assert q.other == "play"
+    for insist in (False, True):
+        refused = other(rig, "orange-4", illegal=insist).exception(timeout=0)
+        assert (refused.code, refused.illegal) == ("bad-card", False)
+        assert rig.referee.question == q and rig.table.actions_taken() == []
+    # a light face the rules refuse there is an attempt the player may confirm
+    refused = other(rig, "green-9").exception(timeout=0)
+    assert (refused.code, refused.illegal) == ("not-matching", True)
 
 
 def test_another_answer_of_a_closed_or_replaced_question_is_refused():

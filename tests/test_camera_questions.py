@@ -208,10 +208,10 @@ def test_several_question():
     assert len(q.actions) >= 2 and q.choices[-1].nothing is NothingHappened.MISREAD
 
 
-def same_face_asked() -> tuple["Rig", Question]:
-    """A classic table on red-5 whose pile shows a red-5 again, put down apart: the rig and the
-    same-face question it asks."""
-    rig = Rig(CLASSIC_SETUP)
+def same_face_asked(setup=CLASSIC_SETUP) -> tuple["Rig", Question]:
+    """A table on red-5 (classic, or ``setup``) whose pile shows a red-5 again, put down apart:
+    the rig and the same-face question it asks."""
+    rig = Rig(setup)
     rng = np.random.default_rng(1)
     first = rng.integers(0, 255, (20, 14)).astype(np.float32)
     rig.referee.on_reading(pile_reading(1, {"red-5": 0.999}, first))

@@ -50,8 +50,8 @@ from typing import Any, Callable, Iterable
 
 
 from ..bus import BusMessage, EventBus
-from ..cards import CLASSIC, DARK, LIGHT, Card, FaceSet
-from ..engine.errors import RuleError
+from ..cards import Card
+from ..engine.errors import BadCard, BadInput, RuleError
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
 from ..engine.look import Awaiting, TableLook, WaitingFor
 from ..reading import FLOOR, Reach, cell_name
@@ -612,8 +612,6 @@ _NOTHING_OF = {QuestionKind.SAME_FACE: NothingHappened.ONLY_MOVED,
 #: regions, whose hand, or the draw pile.)
 OTHER_CARD_KINDS = frozenset({QuestionKind.UNSURE, QuestionKind.SAME_FACE,
                               QuestionKind.FIRST_LOOK, QuestionKind.COLOUR})
-#: The card designs each game is played with (another card must be one of them).
-_DECKS: dict[str, tuple[FaceSet, ...]] = {"flip": (LIGHT, DARK)}
 
 
 class AnswerRefused(Exception):
@@ -634,20 +632,17 @@ class AnswerRefused(Exception):
 
 def other_card_refusal(table, action: Action) -> AnswerRefused | None:
     """Why another card named (``action``, from :func:`other_card_action`) is not taken on
-    ``table`` (a :class:`~.table.Table`) now, nothing applied: a card of no deck of this game
-    (``bad-card``), malformed for the game, or a play the rules refuse (their code, with
-    ``illegal`` set). None: the rules take it."""
-    card = action.card
-    if not any(card in deck for deck in _DECKS.get(table.game.name, (CLASSIC,))):
-        return AnswerRefused("bad-card", f"{card.name} is not a card of the {table.game.name} "
-                                         f"deck", params={"card": card.name})
-    problem = table.game.malformed(action)
-    if problem is not None:
-        return AnswerRefused(problem.code, problem.message, params=problem.params)
+    ``table`` (a :class:`~.table.Table`) now, nothing applied: the rules' own refusal
+    (:meth:`~.table.Table.check`). Only a play they refuse is ``illegal`` (a player may say it
+    was put down all the same); a card that is no card in play there (``bad-card``: not of
+    this game's deck or of the side showing, or every copy already face up) or an action
+    malformed for the game (``bad-input``) names nothing that could have been put down.
+    None: the rules take it."""
     problem = table.check(action)
-    if problem is not None:
-        return AnswerRefused(problem.code, problem.message, illegal=True, params=problem.params)
-    return None
+    if problem is None:
+        return None
+    return AnswerRefused(problem.code, problem.message, params=problem.params,
+                         illegal=not isinstance(problem, (BadCard, BadInput)))
 
 
 def other_card_action(region: str, seat: str, do: str, card: Card | str,
@@ -1939,7 +1934,7 @@ class CameraReferee:
         self._take_reach_over(region)
         self._recheck = True
         self._close_question(action.to_json(), by, Closed.ANSWERED)
-        if not act or table is None:
+        if not act:
             return None
         result = table.act(action, source="confirm")
         self._feed(result)
