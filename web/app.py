@@ -40,7 +40,7 @@ from companion.engine import GAME_NAMES, RuleError, SetupError, game_class
 from companion.engine.actions import action_from_json
 from companion.engine.errors import shown
 from companion.host import Host, NoMatch
-from companion.referee.camera import AnswerRefused, other_card_action, other_card_refusal
+from companion.referee.camera import AnswerRefused, other_card_action, other_card_attempt
 
 from . import i18n, qr
 from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
@@ -849,16 +849,14 @@ def api_confirm_card(phone: Phone, data: dict[str, Any], table):
         raise ApiError(409, "no-other-card", "this question is answered by its choices only")
     try:
         action = other_card_action(region, question.get("seat") or phone.seat, other, card, color)
-        refused = other_card_refusal(table, action)
+        attempt = other_card_attempt(table, action, illegal)
     except AnswerRefused as exc:
-        raise ApiError(409 if exc.code == "no-other-card" else 400, exc.code, exc.message,
-                       params=exc.params) from None
-    if refused is not None and not (illegal and refused.illegal):
-        raise ApiError(409 if refused.illegal else 400, refused.code, refused.message,
-                       params=refused.params, illegal=refused.illegal)
+        status = 409 if exc.illegal or exc.code == "no-other-card" else 400
+        raise ApiError(status, exc.code, exc.message, params=exc.params,
+                       **({"illegal": True} if exc.illegal else {})) from None
     _web().take_question(question)
     _host().bus.publish("confirm-answer", seat=phone.seat, question=question.get("id"),
-                        other=action.to_json(), illegal=refused is not None)
+                        other=action.to_json(), illegal=attempt)
     return jsonify(table.act(action, source="phone").to_json())
 
 

@@ -61,7 +61,8 @@ from .looks import look_apart
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
            "NothingHappened", "Closed", "CameraReferee", "EMPTY", "legal_mass", "spill_over",
-           "AnswerRefused", "OTHER_CARD_KINDS", "other_card_action", "other_card_refusal"]
+           "AnswerRefused", "OTHER_CARD_KINDS", "other_card_action", "other_card_attempt",
+           "other_card_refusal"]
 
 log = logging.getLogger(__name__)
 
@@ -643,6 +644,17 @@ def other_card_refusal(table, action: Action) -> AnswerRefused | None:
         return None
     return AnswerRefused(problem.code, problem.message, params=problem.params,
                          illegal=not isinstance(problem, (BadCard, BadInput)))
+
+
+def other_card_attempt(table, action: Action, illegal: bool = False) -> bool:
+    """Whether another card named (``action``) goes to ``table`` as an illegal attempt: False
+    when the rules take it; True when they refuse the play there and the player said it was put
+    down all the same (``illegal``). Any other refusal is raised (:class:`AnswerRefused`, from
+    :func:`other_card_refusal`), nothing applied."""
+    refused = other_card_refusal(table, action)
+    if refused is not None and not (illegal and refused.illegal):
+        raise refused
+    return refused is not None
 
 
 def other_card_action(region: str, seat: str, do: str, card: Card | str,
@@ -1918,10 +1930,7 @@ class CameraReferee:
         if table is None:
             raise AnswerRefused("no-question", "no match is being played")
         if act:
-            refused = other_card_refusal(table, action)
-            if refused is not None and (not illegal or not refused.illegal):
-                raise refused
-            illegal = refused is not None
+            illegal = other_card_attempt(table, action, illegal)
         self.stats["other-cards"] = self.stats.get("other-cards", 0) + 1
         region = q.region
         self._actionable.discard(region)
