@@ -65,16 +65,13 @@ def unsmear(gray: np.ndarray, kernel: np.ndarray, noise: float = NOISE) -> np.nd
 def unsmear_colour(image: np.ndarray, kernel: np.ndarray, noise: float = NOISE) -> np.ndarray:
     """:func:`unsmear` of each colour of ``image`` (h x w x channels): the same pixels, the
     smear's inverse worked out once for all of them."""
-    h, w = image.shape[:2]
-    inverse = _inverse(h, w, kernel, noise)
-    return np.dstack([_filtered(np.fft.rfft2(image[..., c].astype(np.float32)), inverse, (h, w))
-                      for c in range(image.shape[2])])
+    return unsmear_colour_each(image, [kernel], noise)[0]
 
 
 def unsmear_colour_each(image: np.ndarray, kernels: list[np.ndarray],
                         noise: float = NOISE) -> list[np.ndarray]:
     """:func:`unsmear_colour` of ``image`` with each of ``kernels`` (the picture's spectrum
-    worked out once for all of them)."""
+    worked out once for all of them, each smear's inverse once for all colours)."""
     h, w = image.shape[:2]
     spectra = [np.fft.rfft2(image[..., c].astype(np.float32)) for c in range(image.shape[2])]
     out = []
