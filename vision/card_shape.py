@@ -23,7 +23,7 @@ import math
 import cv2
 import numpy as np
 
-__all__ = ["CARD_W", "CARD_H", "CARD_RATIO", "Quad", "card_mask", "draw_rounded_rect",
+__all__ = ["CARD_W", "CARD_H", "CARD_RATIO", "Quad", "card_mask", "draw_rounded_rect", "proportions_off",
            "order_quad", "rectify"]
 
 Quad = np.ndarray
@@ -68,6 +68,14 @@ def order_quad(pts) -> Quad:
     if p[0][1] + p[1][1] > p[2][1] + p[3][1] + 1e-3:
         p = p[2:] + p[:2]
     return np.array(p, np.float32)
+
+
+def proportions_off(quad: Quad) -> float:
+    """How far ``quad``'s long side to short side is from a card's (:data:`CARD_RATIO`), as a
+    share: 0 for a card's proportions, 0.1 for a tenth longer or shorter."""
+    q = np.asarray(quad, np.float32)
+    a, b = sorted((float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1]))))
+    return abs(b / max(a, 1e-6) / CARD_RATIO - 1)
 
 
 def rectify(image: np.ndarray, quad: Quad, size: tuple[int, int] = (CARD_W, CARD_H)) -> np.ndarray:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.card_shape import CARD_RATIO, order_quad
+from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.detect import quad_iou
 
 __all__ = ["refine_outline", "card_width_on_edges", "unlike_table", "strip_share", "unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines", "index_point"]
@@ -98,9 +98,9 @@ def card_width_on_edges(image: np.ndarray, quads, confidences=None) -> float | N
     widths = []
     for q, conf in zip(quads, confidences):
         r = refine_outline(image, q, grads)
-        a, b = sorted((float(np.linalg.norm(r[1] - r[0])), float(np.linalg.norm(r[2] - r[1]))))
-        if a > 0 and abs(b / a / CARD_RATIO - 1) < WIDTH_ASPECT:
-            widths.append((a, conf >= WIDTH_SURE))
+        if proportions_off(r) < WIDTH_ASPECT:
+            widths.append((min(float(np.linalg.norm(r[1] - r[0])), float(np.linalg.norm(r[2] - r[1]))),
+                           conf >= WIDTH_SURE))
     sure = [a for a, ok in widths if ok]
     return float(np.median(sure or [a for a, _ok in widths])) if widths else None
 

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.card_shape import CARD_RATIO, order_quad
+from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.color import normalize_card
 from vision.corners import (card_width_of, card_width_on_edges, corner_crops, index_point, partial_quads,
                             strip_share, unexplained_cards, unlike_table)
@@ -242,8 +242,7 @@ def _refine(part, image_bgr: np.ndarray, cands: list[Candidate], deck: str, widt
 def _odd_proportions(quad: np.ndarray) -> bool:
     """Whether ``quad``'s sides are not a card's proportions (:data:`ODD_SHAPE`), whatever its
     size: a measured card width can be off (the inner edge of a white border on a light table)."""
-    a, b = sorted((float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1]))))
-    return abs(b / max(a, 1e-6) / CARD_RATIO - 1) > ODD_SHAPE
+    return proportions_off(quad) > ODD_SHAPE
 
 
 def _odd_among(quad: np.ndarray, typical_area: float) -> bool:
@@ -258,8 +257,7 @@ def _odd_among(quad: np.ndarray, typical_area: float) -> bool:
 def _odd_shape(quad: np.ndarray, width: float) -> bool:
     """Whether ``quad`` is not the outline of one card ``width`` pixels wide (:data:`ODD_SHAPE`)."""
     area = abs(cv2.contourArea(quad))
-    a, b = sorted((float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1]))))
-    return abs(area / (width * width * CARD_RATIO) - 1) > ODD_SHAPE or abs(b / max(a, 1e-6) / CARD_RATIO - 1) > ODD_SHAPE
+    return abs(area / (width * width * CARD_RATIO) - 1) > ODD_SHAPE or _odd_proportions(quad)
 
 
 def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) -> list:
