@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["main", "bins"]
+__all__ = ["main", "bins", "read_tables", "cached_readings"]
 
 
 def _best(truth, quad) -> tuple[int, float]:
@@ -61,7 +61,7 @@ def bins(truth, outlines, sightings, thresholds) -> list[tuple[str, str, dict]]:
             detail["read"] = found[0].label
             out.append(("wrong label", card.label, detail))
             continue
-        on = [c for c in outlines.cands if quad_iou(card.quad, c[4]) >= 0.5]
+        on = [c for c in outlines.cands if quad_iou(card.quad, c.quad) >= 0.5]
         whole_on = [s for s in outlines.whole if quad_iou(card.quad, np.asarray(s.quad, np.float32)) >= 0.5]
         near = [s for s in sightings if quad_iou(card.quad, np.asarray(s.quad, np.float32)) >= 0.5
                  and s.label == card.label]
@@ -72,15 +72,15 @@ def bins(truth, outlines, sightings, thresholds) -> list[tuple[str, str, dict]]:
         if not on and not whole_on:
             out.append(("outline", card.label, detail))
             continue
-        right = [c for c in on if c[1] == card.label]
+        right = [c for c in on if c.label == card.label]
         if not right:
-            detail["reads"] = Counter(c[1] for c in on).most_common(3)
-            detail["best_iou"] = round(max(quad_iou(card.quad, c[4]) for c in on), 2) if on else None
+            detail["reads"] = Counter(c.label for c in on).most_common(3)
+            detail["best_iou"] = round(max(quad_iou(card.quad, c.quad) for c in on), 2) if on else None
             out.append(("corner read", card.label, detail))
             continue
-        best = max(right, key=lambda c: c[0] * c[2])
-        detail["mass"], detail["conf"] = round(best[0], 3), round(best[2], 3)
-        if not any(c[0] >= t.min_mass and c[2] >= t.min_label for c in right):
+        best = max(right, key=lambda c: c.mass * c.conf)
+        detail["mass"], detail["conf"] = round(best.mass, 3), round(best.conf, 3)
+        if not any(c.mass >= t.min_mass and c.conf >= t.min_label for c in right):
             out.append(("threshold", card.label, detail))
             continue
         out.append(("selection", card.label, detail))
@@ -101,6 +101,18 @@ def read_tables(scenes: int, seed: int, model=None, split: str = "validation"):
     return read
 
 
+def cached_readings(scenes: int, seed: int, model=None, cache: str | None = None) -> list:
+    """:func:`read_tables`, or the readings ``cache`` (a pickle) holds; written there when it
+    is missing, so that rules and thresholds can be tried again without reading
+    (``vision.train.tune_partial`` reads the same file)."""
+    if cache and Path(cache).is_file():
+        return pickle.loads(Path(cache).read_bytes())
+    read = read_tables(scenes, seed, model)
+    if cache:
+        Path(cache).write_bytes(pickle.dumps(read))
+    return read
+
+
 def main(argv=None) -> int:
     from vision.evaluate import FannedTally
     from vision.partial import Thresholds, settle
@@ -112,12 +124,7 @@ def main(argv=None) -> int:
     ap.add_argument("--cache", default=None, help="a pickle of the readings, written once, then read")
     ap.add_argument("--list", action="store_true", help="print every card lost, a JSON line each")
     args = ap.parse_args(argv)
-    if args.cache and Path(args.cache).is_file():
-        read = pickle.loads(Path(args.cache).read_bytes())
-    else:
-        read = read_tables(args.scenes, args.seed, args.model)
-        if args.cache:
-            Path(args.cache).write_bytes(pickle.dumps(read))
+    read = cached_readings(args.scenes, args.seed, args.model, args.cache)
     t = Thresholds()
     tally = FannedTally("validation")
     lost = []

@@ -16,8 +16,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import pickle
-from pathlib import Path
 
 __all__ = ["main"]
 
@@ -33,9 +31,9 @@ GRID = {
 
 
 def main(argv=None) -> int:
-    from vision.evaluate import FannedTally, fanned_tables
-    from vision.partial import Thresholds, read_outlines, settle
-    from vision.recognize import CardReader
+    from vision.evaluate import FannedTally
+    from vision.partial import Thresholds, settle
+    from vision.train.fanned_misses import cached_readings
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=24)
@@ -46,18 +44,8 @@ def main(argv=None) -> int:
                     help="a pickle of the readings (python -m vision.train.fanned_misses --cache): read, "
                          "or written when missing")
     args = ap.parse_args(argv)
-    if args.cache and Path(args.cache).is_file():
-        read = [(truth, outlines) for _img, truth, outlines in pickle.loads(Path(args.cache).read_bytes())]
-    else:
-        reader = CardReader(overlap=False)
-        _name, tables = fanned_tables(reader, args.scenes, args.seed, split="validation")
-        read = []
-        for img, truth in tables:
-            whole = reader.read(img)
-            read.append((img, truth, read_outlines(reader, img, whole, model_path=args.model)))
-        if args.cache:
-            Path(args.cache).write_bytes(pickle.dumps(read))
-        read = [(truth, outlines) for _img, truth, outlines in read]
+    read = [(truth, outlines) for _img, truth, outlines
+            in cached_readings(args.scenes, args.seed, args.model, args.cache)]
     results = []
     for values in itertools.product(*GRID.values()):
         t = Thresholds(**dict(zip(GRID, values)))
