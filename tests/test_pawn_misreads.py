@@ -14,6 +14,7 @@ from companion.bus import EventBus
 from companion.referee.camera import CameraReferee
 from companion.referee.table import Table
 from tests.support.readings import ALL_CELLS, GRID, SETUP, reading
+from tests.support.torture import torture_run
 
 
 def _reading(seq, pawn, changed):
@@ -99,15 +100,7 @@ def test_the_scripted_game_that_once_called_a_legal_step_illegal_is_exact():
 
 
 def _torture(condition: str, seed: int) -> dict:
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "table_torture.py"
-    spec = importlib.util.spec_from_file_location("table_torture", path)
-    torture = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(torture)
-    return torture.play({"game": "grid", "seed": seed, "condition": condition, "faces": "art",
-                         "actions": 10})
+    return torture_run("grid", condition, "art", seed, actions=10)
 
 
 @pytest.mark.slow

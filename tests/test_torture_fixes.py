@@ -9,6 +9,7 @@ from companion.bus import EventBus
 from companion.referee.camera import CameraReferee
 from companion.referee.table import Table
 from tests.support.readings import ALL_CELLS, GRID, grid_referee, reading, settle
+from tests.support.torture import torture_run
 
 
 def _grid_referee():
@@ -355,20 +356,13 @@ def test_in_dim_light_a_card_put_down_is_read_though_the_arm_stirred_little():
     # torture dim grid seed 2 (real faces): with "touched" narrowed to regions an arm visibly
     # moved over, south's yellow-4 on 0,0 in dim light was not read again; the play was missed,
     # and north's red-6 was later committed as south's
-    import importlib.util
-    from pathlib import Path
-
     from vision.data import DataMissing, require_data
 
     try:
         require_data()
     except DataMissing as exc:
         pytest.skip(f"real faces need the photo data: {exc}")
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "table_torture.py"
-    spec = importlib.util.spec_from_file_location("table_torture", path)
-    torture = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(torture)
-    run = torture.play({"game": "grid", "seed": 2, "condition": "dim", "faces": "real", "actions": 10})
+    run = torture_run("grid", "dim", "real", 2, actions=10)
     assert (run["wrong_commits"], run["false_illegal_calls"], run["missed_actions"]) == (0, 0, 0), \
         run["wrong_calls"]
     # (and south's blue-skip put on 0,0's yellow-1 and taken back is called illegal)
@@ -382,15 +376,7 @@ def test_a_card_dropped_askew_on_one_of_its_colour_is_read_as_a_card():
     # not offer the yellow-2, the turn was missed and the next two calls were false (ben's
     # wild-draw-four and cai's accept, "not your turn"). The reader alone on the same scenes
     # reads it right: it takes the whole game up to there (about 10 CPU-seconds).
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location(
-        "table_torture", Path(__file__).resolve().parents[1] / "benchmarks" / "table_torture.py")
-    torture = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(torture)
-    run = torture.play({"game": "classic", "seed": 1, "condition": "askew", "faces": "art",
-                        "actions": 8})
+    run = torture_run("classic", "askew", "art", 1, actions=8)
     assert run["wrong_calls"] == {"wrong_commits": [], "false_illegal_calls": [], "missed_actions": [],
                                   "missed_illegal_attempts": [], "pending_at_end": []}
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 import numpy as np
 
@@ -14,11 +12,9 @@ from simulator.faces import ArtFaces
 from simulator.render import SyntheticTable
 from simulator.scene import Scene
 from simulator.script import GridScript
+from tests.support.torture import torture_module
 
-ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("table_torture", ROOT / "benchmarks" / "table_torture.py")
-torture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(torture)
+torture = torture_module()
 
 
 def _event(action: dict, ok: bool, error=None) -> tuple:

@@ -10,21 +10,14 @@ table records the attempt as the camera would have called it. (About 8 CPU-secon
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("table_torture", ROOT / "benchmarks" / "table_torture.py")
-torture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(torture)
+from tests.support.torture import torture_run
 
 
 @pytest.mark.slow
 def test_glare_grid_seed_7_is_exact_with_the_illegal_card_named():
-    run = torture.play({"game": "grid", "condition": "glare", "faces": "art", "seed": 7,
-                        "actions": 12})
+    run = torture_run("grid", "glare", "art", 7)
     assert run["other_cards"] >= 1                 # the card put down was not offered
     assert run["exact"], run["first_difference"]
     assert run["missed_illegal_attempts"] == 0 and run["wrong_commits"] == 0

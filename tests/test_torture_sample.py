@@ -10,17 +10,11 @@ torture run is a benchmark, not a test.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
+from tests.support.torture import torture_run
 from vision.data import DataMissing, require_data
-
-ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("table_torture", ROOT / "benchmarks" / "table_torture.py")
-torture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(torture)
 
 try:
     require_data()
@@ -40,8 +34,7 @@ ACTIONS = 4
 def test_the_table_is_exact_under_hard_conditions(game, condition, faces, seed):
     if faces == "real" and NO_DATA:
         pytest.skip(NO_DATA)
-    run = torture.play({"game": game, "seed": seed, "condition": condition, "faces": faces,
-                        "actions": ACTIONS})
+    run = torture_run(game, condition, faces, seed, actions=ACTIONS)
     assert run["actions"] == ACTIONS
     wrong = {k: run[k] for k in ("wrong_commits", "false_illegal_calls", "missed_actions")}
     # (an illegal attempt taken back before the camera looked is no error: nothing was lost)

@@ -1,0 +1,27 @@
+"""The torture benchmark (``benchmarks/table_torture.py``) for the tests that replay its runs:
+it is a script under ``benchmarks/``, not a package, so it is loaded from its file, once."""
+
+from __future__ import annotations
+
+import importlib.util
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@cache
+def torture_module() -> ModuleType:
+    """``benchmarks/table_torture.py``, loaded."""
+    spec = importlib.util.spec_from_file_location("table_torture", ROOT / "benchmarks" / "table_torture.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def torture_run(game: str, condition: str, faces: str, seed: int, actions: int = 12) -> dict:
+    """One torture run's report (:func:`table_torture.play`): a scripted ``game`` of ``actions``
+    actions on ``seed`` under ``condition``, with ``faces`` (art or real)."""
+    return torture_module().play({"game": game, "condition": condition, "faces": faces,
+                                  "seed": seed, "actions": actions})
