@@ -54,10 +54,16 @@ TIP_GAP = 4
 PILE_LOOK = (18, 26)
 #: Frames with nothing moving after which whatever lies on the mat's edge is the table.
 SETTLED_FRAMES = 30
-#: An arm whose blob lies still and reaches no deeper than the rim for this many frames in a row
-#: has gone: what is left is no hand (a strip of the mat's edge that the still table, taken
-#: under another smear or before a nudge, no longer matches).
+#: An arm whose blob lies still and reaches no deeper than :data:`RESTING_DEPTH_MM` for this
+#: many frames in a row has gone: what is left is no hand (a strip of the mat's edge that the
+#: still table, taken under another smear or before a nudge, no longer matches).
 RESTING_FRAMES = 2
+#: ... its hand this deep at most (mm from its rim): over the border band, short of every card
+#: (the nearest lie 44 mm in). The rim's depth alone was too little: the misfit a turned smear
+#: left on the north edge measured a hand 0 mm deep in one frame and 16.7 mm in the next, so
+#: the arm that had put its card down never left, and the next seat's card was asked about as
+#: played out of turn by both (motion blur, Flip seed 3).
+RESTING_DEPTH_MM = 30.0
 #: The corner markers' contrast (grey levels from their printed black to their white, in the
 #: small frame) in good light and above: an arm's difference from the table shrinks with the
 #: light's contrast, and the threshold that tells arm from table shrinks with it below this
@@ -272,7 +278,7 @@ class ArmTracker:
                 self.arms.append(arm)
             seen.add(id(arm))
             arm.seen, arm.entry = self.frame, entry
-            arm.resting = arm.resting + 1 if not moving and depth <= RIM_MM else 0
+            arm.resting = arm.resting + 1 if not moving and depth <= RESTING_DEPTH_MM else 0
             if side is not None:
                 self._place_hand(arm, hand, depth)
         for arm in [a for a in self.arms if (id(a) not in seen and self.frame - a.seen >= 2)
