@@ -210,3 +210,46 @@ def test_whose_hand_credits_are_counted():
     assert torture.seat_credits(done, got) == {"credits": 2, "wrong_seat": 1, "wrong_seat_penalties": 1}
     # a misread card is a wrong commit, not a wrong seat
     assert torture.seat_credits(done, [_event({**PLAY, "card": "red-1"}, True)])["wrong_seat"] == 0
+
+
+def _report(seeds, *rows):
+    keys = ("runs", "exact_runs", "actions", "wrong_commits", "false_illegal_calls", "missed_actions",
+            "missed_illegal_attempts")
+    return {"seeds": list(seeds), "conditions": [
+        {"condition": c, "faces": f, **dict(zip(keys, counts)), "questions_per_100": q,
+         "questions_per_100_worst_run": worst} for c, f, counts, q, worst in rows]}
+
+
+def test_the_table_sums_each_condition_over_the_reports_and_keeps_only_those_named(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from tests.support.torture import ROOT
+
+    first = _report((1, 10), ("plain", "art", (30, 30, 360, 0, 0, 0, 0), 5.0, 25.0),
+                    ("glare", "art", (30, 29, 360, 1, 0, 0, 0), 10.0, 50.0))
+    later = _report((11, 20), ("plain", "art", (30, 30, 360, 0, 0, 2, 0), 2.5, 8.3),
+                    ("glare", "art", (30, 30, 360, 0, 0, 0, 0), 0.0, 0.0))
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(first))
+    b.write_text(json.dumps(later))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "torture_table.py"), str(a), f"{b}:plain"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    # plain over both reports: 720 actions, 18 + 9 questions; glare from the first only
+    assert out[2] == "| plain | art | 60 | 60 | 720 | 0 | 0 | 2 | 0 | 3.75 | 25.0 |"
+    assert out[3] == "| glare | art | 30 | 29 | 360 | 1 | 0 | 0 | 0 | 10.00 | 50.0 |"
+    assert len(out) == 4
+
+
+def test_the_table_says_which_report_it_cannot_read(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.support.torture import ROOT
+
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "torture_table.py"), str(bad)],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "cannot read" in run.stderr and "bad.json" in run.stderr
