@@ -99,7 +99,7 @@ class _Arm:
     lifted: int | None = 0
     at_pile: bool = False   # its hand went to the draw pile (it waits for the pile's verdict)
     decided: bool = True    # its ``lifted`` is known
-    resting: int = 0        # frames in a row its blob lay still, no deeper than the rim
+    resting: int = 0        # frames in a row its blob lay still, its hand over the border band
 
     def reach(self) -> Reach:
         regions = list(self.regions) or ([self.deepest[1]] if self.deepest[1] else [])
