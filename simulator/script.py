@@ -599,7 +599,7 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
     (:mod:`simulator.faces`) draws the cards: the art (default) or real photos.
     """
     from companion.bus import EventBus
-    from companion.referee.camera import CameraReferee
+    from companion.referee.camera import AnswerRefused, CameraReferee, region_of
     from companion.referee.table import Table
 
     from vision.table_reader import TableReader
@@ -675,8 +675,6 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
         card the question's seat put down in the region asked about (the cell, or the discard
         pile), that the table has not recorded. Told the rules refuse it, they say it was put
         down all the same (it was: an illegal attempt). False when no such card was put."""
-        from companion.referee.camera import AnswerRefused, region_of
-
         if q.other is None:
             return False
         for want in wanted:

@@ -1881,7 +1881,6 @@ class CameraReferee:
         self.stats["questions"] += 1
         key = f"questions-{question.kind.value}"
         self.stats[key] = self.stats.get(key, 0) + 1
-        table = self.table_of()
         if table is not None:
             table.pause_timer()
         self.bus.publish("confirm-needed", **question.to_json())
