@@ -33,7 +33,7 @@ def combined(reports: list[tuple[dict, set[str] | None]]) -> dict[tuple[str, str
             key = (row["condition"], row["faces"])
             got = out.setdefault(key, {"counts": Counter(), "questions": 0, "worst_run": 0.0})
             got["counts"].update({k: row[k] for k in COUNTS})
-            got["questions"] += round(row["questions_per_100"] * row["actions"] / 100)
+            got["questions"] += sum(row["question_kinds"].values())
             got["worst_run"] = max(got["worst_run"], row["questions_per_100_worst_run"])
     return out
 

@@ -217,6 +217,7 @@ def _report(seeds, *rows):
             "missed_illegal_attempts")
     return {"seeds": list(seeds), "conditions": [
         {"condition": c, "faces": f, **dict(zip(keys, counts)), "questions_per_100": q,
+         "question_kinds": {"unsure": round(q * counts[2] / 100)},
          "questions_per_100_worst_run": worst} for c, f, counts, q, worst in rows]}
 
 
