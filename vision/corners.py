@@ -39,6 +39,11 @@ WIDTH_ASPECT = 0.05
 WIDTH_SURE = 0.9
 
 
+def _short_side(quad) -> float:
+    """The shorter of an ordered outline's two first sides (pixels): a card's width."""
+    return min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
+
+
 def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     g = cv2.GaussianBlur(g.astype(np.float32), (3, 3), 0)
@@ -55,7 +60,7 @@ def refine_outline(image: np.ndarray, quad, grads=None) -> np.ndarray:
     H, W = gx.shape
     q = order_quad(np.asarray(quad, np.float32))
     c = q.mean(0)
-    w = min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
+    w = _short_side(q)
     offsets = np.linspace(SIDE_SEARCH[0], SIDE_SEARCH[1], 22) * w
     ts = np.linspace(0.2, 0.8, 24)
     lines = []
@@ -99,8 +104,7 @@ def card_width_on_edges(image: np.ndarray, quads, confidences=None) -> float | N
     for q, conf in zip(quads, confidences):
         r = refine_outline(image, q, grads)
         if proportions_off(r) < WIDTH_ASPECT:
-            widths.append((min(float(np.linalg.norm(r[1] - r[0])), float(np.linalg.norm(r[2] - r[1]))),
-                           conf >= WIDTH_SURE))
+            widths.append((_short_side(r), conf >= WIDTH_SURE))
     sure = [a for a, ok in widths if ok]
     return float(np.median(sure or [a for a, _ok in widths])) if widths else None
 
