@@ -25,11 +25,13 @@ rectified crops are cached outside the repository (``$XDG_CACHE_HOME/uno-compani
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import logging
 import os
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -130,16 +132,49 @@ class RealFaces:
         path = self.cache / f"{key}.png"
         meta = self.cache / f"{key}.json"
         if meta.is_file():
-            if json.loads(meta.read_text()).get("usable") and path.is_file():
-                return cv2.imread(str(path))
-            return None
-        crop = _rectified(photo, self._reader())
-        usable = crop is not None and _looks_like_a_card(crop, photo.label)
+            return _cached(path, meta)
         self.cache.mkdir(parents=True, exist_ok=True)
-        if usable:
-            cv2.imwrite(str(path), crop)
-        meta.write_text(json.dumps({"photo": photo.rel, "label": photo.label, "usable": usable}))
+        # one process cuts each photo out; the others (a benchmark's workers, the test
+        # workers) wait for it and read its crop: each made them all again at once, a photo's
+        # model passes several times over, and one could read a crop half written
+        with _locked(self.cache / f"{key}.lock"):
+            if meta.is_file():
+                return _cached(path, meta)
+            crop = _rectified(photo, self._reader())
+            usable = crop is not None and _looks_like_a_card(crop, photo.label)
+            if usable:
+                ok, png = cv2.imencode(".png", crop)
+                _write_whole(path, png.tobytes())
+            _write_whole(meta, json.dumps({"photo": photo.rel, "label": photo.label,
+                                           "usable": usable}).encode())
         return crop if usable else None
+
+
+def _cached(path: Path, meta: Path) -> np.ndarray | None:
+    """A photo's crop as cached (None: the photo has no usable card)."""
+    if json.loads(meta.read_text()).get("usable") and path.is_file():
+        return cv2.imread(str(path))
+    return None
+
+
+@contextmanager
+def _locked(path: Path):
+    """Hold an exclusive lock on ``path`` across processes (``flock``: released by the system
+    if the holder dies; the standard library's, where a lock-file package would add a
+    dependency for these few lines)."""
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write ``path`` so that no reader ever sees it half written (a new file renamed over)."""
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    part.write_bytes(data)
+    os.replace(part, path)
 
 
 def faces_named(name: str, **kwargs) -> ArtFaces | RealFaces:

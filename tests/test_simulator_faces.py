@@ -84,3 +84,34 @@ def test_the_synthetic_table_lays_real_faces(tmp_path):
     real = SyntheticTable(640, 360, seed=1, noise=0, faces=RealFaces(cache=tmp_path)).render(scene)
     assert art.shape == real.shape
     assert np.abs(art.astype(int) - real).mean() > 0.05
+
+
+@needs_data
+def test_faces_cut_out_at_once_by_racing_sources_are_cut_out_once_each(tmp_path, monkeypatch):
+    # (the test workers and a benchmark's each made every crop again, all at once; one could
+    # read a crop another was still writing)
+    import threading
+
+    import simulator.faces as faces_module
+
+    made = []
+    real_rectified = faces_module._rectified
+    monkeypatch.setattr(faces_module, "_rectified",
+                        lambda photo, reader: made.append(photo.rel) or real_rectified(photo, reader))
+    sources = [RealFaces(cache=tmp_path) for _ in range(3)]
+    start = threading.Barrier(len(sources))
+    crops = [None] * len(sources)
+
+    def cut(i):
+        start.wait()
+        crops[i] = sources[i].crops("red-7")
+
+    threads = [threading.Thread(target=cut, args=(i,)) for i in range(len(sources))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert sorted(made) == sorted(set(made)) and made  # each photo cut out once
+    assert len({len(c) for c in crops}) == 1 and len(crops[0]) >= 2
+    assert all(np.array_equal(a, b) for c in crops[1:] for a, b in zip(crops[0], c))
+    assert not list(tmp_path.glob("*.part"))
