@@ -1,12 +1,14 @@
 """The torture benchmark's figures over several of its reports, as one Markdown table.
 
-    benchmarks/torture_table.py REPORT.json[:CONDITION,...] ...
+    benchmarks/torture_table.py REPORT.json[:CONDITION,...][@GAME,...] ...
 
 Each report is a ``benchmarks/table_torture.py --out`` JSON of its own seeds; a ``:`` after its
-name keeps only the conditions listed (a later report of the same seeds under newer code
-replaces a condition). A condition's runs, actions, wrong calls and questions are summed over
-the reports; its worst run is the worst of any. Reports of overlapping seeds would count runs
-twice: that is the caller's to avoid (each report's seeds are printed on stderr).
+name keeps only the conditions listed, an ``@`` only the games listed (a later report of the
+same seeds under newer code replaces a condition, or a game). A condition's runs, actions, wrong
+calls and questions are summed over the reports (a game's from the report's figures per game);
+its worst run is the worst of any (where only some of a report's games are kept, the worst run
+of all its games: the report keeps no worst run per game). Reports of overlapping seeds would
+count runs twice: that is the caller's to avoid (each report's seeds are printed on stderr).
 """
 
 from __future__ import annotations
@@ -22,18 +24,27 @@ COUNTS = ("runs", "exact_runs", "actions", "wrong_commits", "false_illegal_calls
           "missed_illegal_attempts")
 
 
-def combined(reports: list[tuple[dict, set[str] | None]]) -> dict[tuple[str, str], dict]:
+def combined(reports: list[tuple[dict, set[str] | None] | tuple[dict, set[str] | None, set[str] | None]]
+             ) -> dict[tuple[str, str], dict]:
     """(condition, faces) -> the summed :data:`COUNTS`, ``questions`` and ``worst_run`` (per 100
-    actions), in the order the reports first list them."""
+    actions), in the order the reports first list them. Each report comes with the conditions
+    to keep and, optionally, the games (None: all)."""
     out: dict[tuple[str, str], dict] = {}
-    for report, keep in reports:
+    for report, keep, *games in reports:
+        games = games[0] if games else None
         for row in report["conditions"]:
             if keep is not None and row["condition"] not in keep:
                 continue
+            parts = [row] if games is None else [g for name, g in row["games"].items() if name in games]
+            if not parts:
+                continue
             key = (row["condition"], row["faces"])
             got = out.setdefault(key, {"counts": Counter(), "questions": 0, "worst_run": 0.0})
-            got["counts"].update({k: row[k] for k in COUNTS})
-            got["questions"] += sum(row["question_kinds"].values())
+            for part in parts:
+                got["counts"].update({k: part[k] for k in COUNTS})
+                # (a game's questions from its rate: exact, as its actions are few)
+                got["questions"] += (sum(part["question_kinds"].values()) if part is row
+                                     else round(part["questions_per_100"] * part["actions"] / 100.0))
             got["worst_run"] = max(got["worst_run"], row["questions_per_100_worst_run"])
     return out
 
@@ -52,17 +63,19 @@ def markdown(rows: dict[tuple[str, str], dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("reports", nargs="+", metavar="REPORT[:CONDITIONS]")
+    p.add_argument("reports", nargs="+", metavar="REPORT[:CONDITIONS][@GAMES]")
     a = p.parse_args(argv)
     reports = []
     for spec in a.reports:
+        spec, _, games = spec.partition("@")
         name, _, only = spec.partition(":")
         try:
             report = json.loads(Path(name).read_text())
         except (OSError, ValueError) as exc:
             p.error(f"cannot read {name}: {exc}")
         print(f"{name}: seeds {report['seeds'][0]}-{report['seeds'][1]}", file=sys.stderr)
-        reports.append((report, set(only.split(",")) if only else None))
+        reports.append((report, set(only.split(",")) if only else None,
+                        set(games.split(",")) if games else None))
     print(markdown(combined(reports)))
     return 0
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from companion.bus import EventBus
 from companion.engine.actions import action_from_json
 from companion.referee.camera import (CameraReferee, DecisionKind, NothingHappened, QuestionKind,
@@ -120,6 +122,36 @@ def test_a_first_look_answered_as_the_layout_is_left_alone():
     ref.answer(no, by="north")
     ref.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-4-4",)))
     assert ref.question is None and table.state_json()["grid"][0][0] == "red-1"
+
+
+def _first_read_weakly_then_clearly(first: dict[str, float]):
+    """The first reading reads cell 0,0 (a red-1 by the deal) as ``first``; the next reads a
+    red-7 there at 0.999 with north's arm over it. Returns (the table, the referee)."""
+    from companion.reading import Reach
+
+    bus = EventBus()
+    table = Table(SETUP, bus, clock=lambda: 0.0)
+    ref = CameraReferee(lambda: table, bus)
+    ref.on_reading(reading(GRID, changed=("cell-0-0",), probs={"cell-0-0": first}))
+    ref.on_reading(dataclasses.replace(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-0-0",)),
+                                       reaches=(Reach("north", ("cell-0-0",)),)))
+    bus.join()
+    return table, ref
+
+
+def test_a_card_read_weakly_unlike_the_deal_at_the_first_look_is_asked_when_read_clearly():
+    # torture motion blur, grid seed 11 (real faces): a red-6 read red-9 at 0.78 (red-6 at
+    # 0.20) in the first reading, then red-9 at 0.92 once a hand went by, was committed as
+    # south's play of a red-9 that never happened
+    table, ref = _first_read_weakly_then_clearly({"red-7": 0.78, "red-1": 0.20})
+    assert table.state_json()["grid"][0][0] == "red-1"
+    assert ref.question is not None and ref.question.kind is QuestionKind.FIRST_LOOK
+
+
+def test_a_card_read_as_dealt_at_the_first_look_then_played_on_is_committed():
+    # (the other way: the first look matched the deal; the red-7 put there later is a play)
+    table, ref = _first_read_weakly_then_clearly({"red-1": 0.999})
+    assert table.state_json()["grid"][0][0] == "red-7" and ref.question is None
 
 
 def test_confident_illegal_play_is_called_once():

@@ -466,3 +466,27 @@ def test_a_lone_askew_card_has_no_rival_outline():
     quad = card_in_wide_patch(wide, 1.4)
     assert quad is not None
     assert rival_outlines(wide, 1.4, quad) == []
+
+
+@pytest.mark.slow
+def test_a_flip_pile_turned_over_askew_is_read_as_its_top_card():
+    # torture askew, Flip seed 21 (art and real faces): the pile turned over after ann's
+    # blue-flip, its purple-reverse lying askew on the purple card below, read "no card" at
+    # 0.88 from a straight outline fitted to what changed: the turn was missed, ben's
+    # teal-reverse on it was asked about as ann's out of turn, and 8 actions went wrong after
+    # it. (The same two scenes rendered alone, without the run's light drift and arms, read
+    # right either way: the run is replayed.) About 3 CPU-seconds.
+    run = torture_run("flip", "askew", "art", 21)
+    assert run["exact"], run["first_difference"]
+    assert run["wrong_calls"]["missed_actions"] == []
+
+
+@pytest.mark.slow
+def test_a_smeared_card_that_the_sharpened_read_contradicts_is_asked_never_committed():
+    # torture motion blur, classic seed 24 (art faces): cai's blue-9 read blue-2 at 0.77 as the
+    # camera saw it, and blue-9 at 0.31 with the measured smear taken out; blue-2 was
+    # committed (a wrong commit). Held within odds of 4 of the blue-9, it is asked about
+    # (vision.table_reader.CONTRADICTED_ODDS). About 6 CPU-seconds.
+    run = torture_run("classic", "motion-blur", "art", 24)
+    assert run["exact"], run["first_difference"]
+    assert run["wrong_calls"]["wrong_commits"] == []

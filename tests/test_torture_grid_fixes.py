@@ -338,3 +338,76 @@ def test_a_card_played_where_the_pawn_stood_a_reading_later_is_committed():
     assert asked == []
     assert taken == [{"by": "north", "do": "move", "to": [2, 1]},
                      {"by": "south", "do": "play", "card": "green-8", "cell": [2, 2]}]
+
+
+def _same_face_where_the_pawn_stood(arm_over_it: bool):
+    """South steps the pawn off (2, 2), where it stood from the deal: the green-3 it uncovers
+    reads "no card" in that reading (the look of that cell was never taken); in the next one it
+    reads green-3 again, looking different, with south's arm over it (``arm_over_it``) or
+    with no arm seen at all. Returns (what was asked, what the table took)."""
+    table, referee, asked = _referee()
+    rd = reading(GRID, seq=2, pawn=(2, 1), changed=("cell-2-1", "cell-2-2", "pawn"),
+                 probs={"cell-2-2": {"empty": 0.82, "green-7": 0.02}})
+    referee.on_reading(_looking(rd, {}, [Reach("north", ("cell-2-1",))]))
+    settle(table, referee)
+    rd = reading(GRID, seq=3, pawn=(2, 1), changed=("cell-2-2",),
+                 probs={"cell-2-2": {"green-3": 0.68, "green-8": 0.09}})
+    referee.on_reading(_looking(rd, {"cell-2-2": 0.6},
+                                [Reach("south", ("cell-2-2",))] if arm_over_it else []))
+    settle(table, referee)
+    return asked, table.actions_taken()
+
+
+def test_the_same_face_played_where_the_pawn_stood_from_the_deal_is_asked():
+    # torture askew grid seed 27 (art and real faces): south's red-5 put on the red-5 that the
+    # pawn had just uncovered was never asked about (no look of that cell to compare with);
+    # south's next card was asked as out of turn, and 7-8 actions went wrong after it
+    asked, taken = _same_face_where_the_pawn_stood(arm_over_it=True)
+    assert taken == [{"by": "north", "do": "move", "to": [2, 1]}]
+    assert [(q["kind"], q["region"]) for q in asked] == [("same-face", "cell-2-2")]
+
+
+def test_the_card_the_pawn_uncovered_read_a_reading_late_with_no_arm_is_no_question():
+    # (the other way: the uncovered card only read at last, no hand near it, asks nothing)
+    asked, taken = _same_face_where_the_pawn_stood(arm_over_it=False)
+    assert taken == [{"by": "north", "do": "move", "to": [2, 1]}]
+    assert asked == []
+
+
+def _same_face_with_the_arm_seen_a_cell_short(share: float, arm_over: str = "cell-2-3"):
+    """North's card of the face lying on (3, 3), put on it while north's arm was seen only over
+    ``arm_over`` (by default (2, 3), the cell before it on north's way in); the cell's look
+    moves by ``share`` of another card's. Returns (how far the look moved, what was asked)."""
+    from companion.referee.looks import look_apart
+
+    table, referee, asked = _referee()
+    moved = look_apart(_blend(LOOKS["cell-3-3"], share), LOOKS["cell-3-3"], 4.0)
+    rd = reading(GRID, seq=2, changed=("cell-3-3",))
+    referee.on_reading(_looking(rd, {"cell-3-3": share}, [Reach("north", (arm_over,))]))
+    table.bus.join()
+    return moved, asked
+
+
+def test_a_card_put_where_the_arm_was_not_seen_but_looking_far_apart_is_asked():
+    # torture cup and phone, grid seed 28 (art faces): south's blue-8 put on the blue-8 at 3,3,
+    # the arm seen over 4,3 only: its look moved 30.8, but no arm over it, it was never asked
+    # about, and north's next two cards were asked about as out of turn
+    moved, asked = _same_face_with_the_arm_seen_a_cell_short(0.6)
+    assert moved > 24.0
+    assert [(q["kind"], q["region"]) for q in asked] == [("same-face", "cell-3-3")]
+
+
+def test_a_look_stirred_a_little_where_no_arm_went_is_no_question():
+    # (the other way: a look moved past the same-face bar, not past a nudge's, and no arm)
+    moved, asked = _same_face_with_the_arm_seen_a_cell_short(0.15)
+    assert 4.0 < moved < 24.0
+    assert asked == []
+
+
+def test_a_look_far_apart_where_no_arm_went_near_is_no_question():
+    # torture pawn partly hidden, grid seeds 21-28 (real faces): a hand resting beside the pawn
+    # over a corner of the next cell moves its look far, with no arm there: asked about as the
+    # same face played, 17 times in 96 actions, until only an arm seen a cell short counted
+    moved, asked = _same_face_with_the_arm_seen_a_cell_short(0.6, arm_over="cell-3-2")
+    assert moved > 24.0
+    assert asked == []

@@ -254,3 +254,32 @@ def test_the_table_says_which_report_it_cannot_read(tmp_path):
     run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "torture_table.py"), str(bad)],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "cannot read" in run.stderr and "bad.json" in run.stderr
+
+
+def test_the_table_keeps_only_the_games_named_from_a_report(tmp_path):
+    # (a later report of one game under newer code replaces that game of an earlier report)
+    import json
+    import subprocess
+    import sys
+
+    from tests.support.torture import ROOT
+
+    keys = ("runs", "exact_runs", "actions", "wrong_commits", "false_illegal_calls", "missed_actions",
+            "missed_illegal_attempts")
+
+    def game(counts, q):
+        return {**dict(zip(keys, counts)), "questions_per_100": q}
+
+    old = _report((21, 28), ("askew", "art", (16, 14, 192, 0, 6, 15, 0), 12.5, 50.0))
+    old["conditions"][0]["games"] = {"grid": game((8, 6, 96, 0, 6, 15, 0), 18.75),
+                                     "flip": game((8, 8, 96, 0, 0, 0, 0), 6.25)}
+    new = _report((21, 28), ("askew", "art", (8, 8, 96, 0, 0, 0, 0), 3.12, 16.7))
+    new["conditions"][0]["games"] = {"grid": game((8, 8, 96, 0, 0, 0, 0), 3.12)}
+    a, b = tmp_path / "old.json", tmp_path / "new.json"
+    a.write_text(json.dumps(old))
+    b.write_text(json.dumps(new))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "torture_table.py"), f"{a}@flip", str(b)],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    # flip's 6 questions from the old report, grid's 3 from the new; the old report's worst run
+    assert out[2] == "| askew | art | 16 | 16 | 192 | 0 | 0 | 0 | 0 | 4.69 | 50.0 |"
+    assert len(out) == 3

@@ -508,6 +508,21 @@ def _next_to(regions: Iterable[str]) -> set[str]:
     return out
 
 
+#: The step (rows, columns) from a cell towards each side of the mat: row 0 lies along the
+#: north side, column 0 along the west.
+_TOWARDS = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
+
+
+def short_of(reach: Reach, region: str) -> bool:
+    """The arm was seen over the cell next to ``region`` on its own side of the mat: its hand
+    may have reached ``region`` one cell further in (the hand's point is measured short of the
+    fingers, less the shadow it throws)."""
+    here, step = _cell(region), _TOWARDS.get(reach.side)
+    if here is None or step is None:
+        return False
+    return cell_name(here[0] + step[0], here[1] + step[1]) in reach.regions
+
+
 def spill_over(diffs: dict[str, str], played: Iterable[str] = ()) -> set[str]:
     """Grid cells that read no card (a card never leaves the grid) next to a cell where a card
     was just put (one that reads a new card, or ``played``): the new card, dropped askew,
@@ -953,9 +968,9 @@ class CameraReferee:
 
     def _doubt_baseline(self) -> None:
         """The first reading is taken as the layout, but a region where it differs from the
-        deal in a way a legal action explains may show a move made before the camera had its
-        first look: such regions are asked about (never committed: it may be how the table was
-        laid out)."""
+        deal may show a move made before the camera had its first look: such a region is asked
+        about when a play is read there (never committed: it may be how the table was laid out),
+        and it is looked at at once where a legal action explains it."""
         table = self.table_of()
         if table is None:
             return
@@ -968,7 +983,11 @@ class CameraReferee:
         mine = [a for a in table.legal_actions() if seat is None or a.by == seat]
         explained = {c.region for c in score_actions(mine, expected, self._reading, diffs)
                      if c.gain >= self.commit_gain}
-        self._doubts = explained
+        # every region that differs from the deal stays doubted, however weak the read: a
+        # clearer read of it later is the same first look (motion blur, grid seed 11, real
+        # faces: a red-6 read red-9 at 0.78 beside red-6 at 0.20 in the first reading, then at
+        # 0.92 once a hand went by, was committed as south's play)
+        self._doubts = set(diffs)
         self._actionable |= explained
 
     def tick(self) -> None:
@@ -1230,7 +1249,8 @@ class CameraReferee:
         fresh = set(diffs) | (set(self._reading.changed) & self._actionable)
         while self._reaches:
             reach = self._reaches[0]
-            at_play = any(over(reach, region) for region in fresh)
+            # (an arm seen a cell short of a changed cell may be the hand that changed it)
+            at_play = any(over(reach, region) or short_of(reach, region) for region in fresh)
             if lifts(reach):
                 if at_play:  # it drew, then played: the draw now, the play next
                     self._reaches[0] = Reach(reach.side, tuple(r for r in reach.regions
@@ -1635,6 +1655,11 @@ class CameraReferee:
         """One of the arms not yet accounted for went over ``region``."""
         return any(over(a, region) for a in self._reaches)
 
+    def _arm_short_of(self, region: str) -> bool:
+        """One of the arms not yet accounted for was seen a cell short of ``region``
+        (:func:`short_of`)."""
+        return any(short_of(a, region) for a in self._reaches)
+
     def _put_down_there(self, region: str) -> bool:
         """The region looks different from when it last matched the state, where a hand went
         over it (an arm not yet accounted for), or by far (:data:`NEW_FACE_LOOK`) where no hand
@@ -1679,12 +1704,17 @@ class CameraReferee:
         taken out of the comparison: :func:`.looks.look_apart`). No card was put
         there -- a card put down, even of the same face, looks different -- the read changed
         (a smear, light): it is looked at again when it changes again. (Motion blur: a red-6
-        nobody touched, read red-3 at 0.32 after the smear turned, was asked about.)"""
+        nobody touched, read red-3 at 0.32 after the smear turned, was asked about.) Not a
+        region read clearly as another card where a hand went over it: two cards of one colour
+        can look alike through a smear (motion blur, classic seed 28, real faces: cai's yellow-8
+        thrown on a yellow-1 looked 2.8 apart, read yellow-8 at 0.94, and was missed)."""
         out = set()
         for region in diffs:
             if region == "pawn":
                 continue
             got = self._reading.region(region)
+            if _clear(got) and self._arm_over(region):
+                continue
             seen_as, look = self._looks.get(region, (None, None))
             if got is None or look is None or seen_as != expected.labels.get(region):
                 continue
@@ -1709,6 +1739,7 @@ class CameraReferee:
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
         pawn = pawn if pawn is not None else expected.pawn  # (unseen: where the state has it)
         scores = {}
+        never_seen: list[str] = []
         for region in fresh:
             if pawn is not None and region == cell_name(*pawn):
                 continue
@@ -1719,6 +1750,14 @@ class CameraReferee:
                 continue
             # a look remembered for another card says nothing about this one (a phone's play
             # changed what the state expects there before the card came down)
+            if region not in self._looks and got.look is not None:
+                # never seen as the state has it (the pawn stood on it from the deal, and it read
+                # no card when the pawn left): no look to compare, so a hand over it now may have
+                # put the same face on it (askew grid seed 27: south's red-5 on the red-5 the
+                # pawn had just uncovered was missed, and the game went wrong after it)
+                if self._arm_over(region):
+                    never_seen.append(region)
+                continue
             seen_as, look = self._looks.get(region, (None, None))
             # (a look that differs may be the same card smeared along another line since: the
             # smears are taken out of the comparison)
@@ -1740,10 +1779,14 @@ class CameraReferee:
             return None
         # (every look counts for the nudge's misfit above; a card is put down by a hand: one no
         # arm went over, where arms were seen, is no card -- a hand resting by the pawn, a
-        # neighbour's card, light -- and is not asked about; of the others, the one that looks
-        # the most different first)
-        looking_new = sorted((r for r in looking_new if not self._no_hand_over(r)),
-                             key=lambda r: -scores[r])
+        # neighbour's card, light -- and is not asked about, unless an arm was seen a cell short
+        # of it and it looks far past a nudge's misfit (cup and phone, grid seed 28: south's
+        # hand put a blue-8 on the blue-8 at 3,3, seen only over 4,3; the look moved 30.8); of
+        # the others, the one that looks the most different first)
+        looking_new = sorted((r for r in looking_new
+                              if not self._no_hand_over(r)
+                              or (scores[r] > NEW_FACE_LOOK and self._arm_short_of(r))),
+                             key=lambda r: -scores[r]) + ([] if whole else never_seen)
         for region in looking_new:
             got = reading.region(region)
             want = expected.labels.get(region)
