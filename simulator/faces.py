@@ -143,8 +143,7 @@ class RealFaces:
             crop = _rectified(photo, self._reader())
             usable = crop is not None and _looks_like_a_card(crop, photo.label)
             if usable:
-                ok, png = cv2.imencode(".png", crop)
-                _write_whole(path, png.tobytes())
+                _write_whole(path, cv2.imencode(".png", crop)[1].tobytes())
             _write_whole(meta, json.dumps({"photo": photo.rel, "label": photo.label,
                                            "usable": usable}).encode())
         return crop if usable else None

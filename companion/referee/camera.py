@@ -968,9 +968,10 @@ class CameraReferee:
 
     def _doubt_baseline(self) -> None:
         """The first reading is taken as the layout, but a region where it differs from the
-        deal may show a move made before the camera had its first look: such a region is asked
-        about when a play is read there (never committed: it may be how the table was laid out),
-        and it is looked at at once where a legal action explains it."""
+        deal in a way a legal action explains, or where it reads another card than the deal's,
+        may show a move made before the camera had its first look: such a region is asked
+        about when a play is read there (never committed: it may be how the table was laid
+        out); one a legal action explains is looked at at once."""
         table = self.table_of()
         if table is None:
             return
@@ -983,11 +984,13 @@ class CameraReferee:
         mine = [a for a in table.legal_actions() if seat is None or a.by == seat]
         explained = {c.region for c in score_actions(mine, expected, self._reading, diffs)
                      if c.gain >= self.commit_gain}
-        # every region that differs from the deal stays doubted, however weak the read: a
+        # so does every card region that reads another card than the deal's, however weakly: a
         # clearer read of it later is the same first look (motion blur, grid seed 11, real
         # faces: a red-6 read red-9 at 0.78 beside red-6 at 0.20 in the first reading, then at
-        # 0.92 once a hand went by, was committed as south's play)
-        self._doubts = set(diffs)
+        # 0.92 once a hand went by, was committed as south's play). (Not "no card": a card
+        # never leaves a cell or the pile, and askew cards read so at the deal.)
+        named = {r for r, label in diffs.items() if r != "pawn" and label not in _NOT_A_CARD}
+        self._doubts = explained | named
         self._actionable |= explained
 
     def tick(self) -> None:
@@ -1748,8 +1751,6 @@ class CameraReferee:
             # it reads as what lies there (asking is safe: no confidence needed beyond that)
             if got is None or want is None or (got.label != want and got.p(want) < 0.5):
                 continue
-            # a look remembered for another card says nothing about this one (a phone's play
-            # changed what the state expects there before the card came down)
             if region not in self._looks and got.look is not None:
                 # never seen as the state has it (the pawn stood on it from the deal, and it read
                 # no card when the pawn left): no look to compare, so a hand over it now may have
@@ -1758,6 +1759,8 @@ class CameraReferee:
                 if self._arm_over(region):
                     never_seen.append(region)
                 continue
+            # a look remembered for another card says nothing about this one (a phone's play
+            # changed what the state expects there before the card came down)
             seen_as, look = self._looks.get(region, (None, None))
             # (a look that differs may be the same card smeared along another line since: the
             # smears are taken out of the comparison)
