@@ -24,14 +24,12 @@ COUNTS = ("runs", "exact_runs", "actions", "wrong_commits", "false_illegal_calls
           "missed_illegal_attempts")
 
 
-def combined(reports: list[tuple[dict, set[str] | None] | tuple[dict, set[str] | None, set[str] | None]]
-             ) -> dict[tuple[str, str], dict]:
+def combined(reports: list[tuple[dict, set[str] | None, set[str] | None]]) -> dict[tuple[str, str], dict]:
     """(condition, faces) -> the summed :data:`COUNTS`, ``questions`` and ``worst_run`` (per 100
     actions), in the order the reports first list them. Each report comes with the conditions
-    to keep and, optionally, the games (None: all)."""
+    and the games to keep (None: all)."""
     out: dict[tuple[str, str], dict] = {}
-    for report, keep, *games in reports:
-        games = games[0] if games else None
+    for report, keep, games in reports:
         for row in report["conditions"]:
             if keep is not None and row["condition"] not in keep:
                 continue

@@ -286,14 +286,7 @@ def _yellow_8_on_yellow_1_looking_alike(arm_over_it: bool):
     (``arm_over_it``) or over nothing. Returns what was done."""
     import numpy as np
 
-    from companion.bus import EventBus
-    from companion.referee.camera import CameraReferee
-    from companion.referee.table import Table
-
-    bus = EventBus()
-    table = Table({"setup": {"game": "classic", "seats": ["ann", "ben", "cai"], "dealer": "cai",
-                             "start": "yellow-1", "options": {"turn_seconds": 0}}}, bus)
-    referee = CameraReferee(lambda: table, bus)
+    bus, table, referee, _asked = classic_pile_table(start="yellow-1")
     done = []
     bus.subscribe(lambda m: done.append(m.data["action"]), {"action"})
     look = np.random.default_rng(28).integers(0, 255, (20, 14)).astype(np.float32)

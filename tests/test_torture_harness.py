@@ -212,11 +212,14 @@ def test_whose_hand_credits_are_counted():
     assert torture.seat_credits(done, [_event({**PLAY, "card": "red-1"}, True)])["wrong_seat"] == 0
 
 
+#: a report row's counts, in the order the tests give them
+COUNT_KEYS = ("runs", "exact_runs", "actions", "wrong_commits", "false_illegal_calls", "missed_actions",
+              "missed_illegal_attempts")
+
+
 def _report(seeds, *rows):
-    keys = ("runs", "exact_runs", "actions", "wrong_commits", "false_illegal_calls", "missed_actions",
-            "missed_illegal_attempts")
     return {"seeds": list(seeds), "conditions": [
-        {"condition": c, "faces": f, **dict(zip(keys, counts)), "questions_per_100": q,
+        {"condition": c, "faces": f, **dict(zip(COUNT_KEYS, counts)), "questions_per_100": q,
          "question_kinds": {"unsure": round(q * counts[2] / 100)},
          "questions_per_100_worst_run": worst} for c, f, counts, q, worst in rows]}
 
@@ -264,11 +267,8 @@ def test_the_table_keeps_only_the_games_named_from_a_report(tmp_path):
 
     from tests.support.torture import ROOT
 
-    keys = ("runs", "exact_runs", "actions", "wrong_commits", "false_illegal_calls", "missed_actions",
-            "missed_illegal_attempts")
-
     def game(counts, q):
-        return {**dict(zip(keys, counts)), "questions_per_100": q}
+        return {**dict(zip(COUNT_KEYS, counts)), "questions_per_100": q}
 
     old = _report((21, 28), ("askew", "art", (16, 14, 192, 0, 6, 15, 0), 12.5, 50.0))
     old["conditions"][0]["games"] = {"grid": game((8, 6, 96, 0, 6, 15, 0), 18.75),

@@ -43,12 +43,12 @@ def pile_reading(seq, label, look, changed=("discard",)) -> TableReading:
                         PawnReading(None, None, False), changed=tuple(changed))
 
 
-def classic_pile_table():
-    """A classic table on red-5 (ann, ben, cai), its camera referee, and the questions asked:
-    ``(bus, table, referee, asked)``."""
+def classic_pile_table(start: str = "red-5"):
+    """A classic table on ``start`` (ann, ben, cai; ann first, at the south side), its camera
+    referee, and the questions asked: ``(bus, table, referee, asked)``."""
     bus = EventBus()
     table = Table({"setup": {"game": "classic", "seats": ["ann", "ben", "cai"], "dealer": "cai",
-                             "start": "red-5", "options": {"turn_seconds": 0}}}, bus)
+                             "start": start, "options": {"turn_seconds": 0}}}, bus)
     referee = CameraReferee(lambda: table, bus)
     asked = []
     bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
