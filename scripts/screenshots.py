@@ -22,7 +22,9 @@ from companion.decks import classic_deck  # noqa: E402
 from companion.eventlog import EventLog  # noqa: E402
 from companion.host import Host  # noqa: E402
 
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or next(
+    (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+     if os.path.exists(path)), "/usr/bin/chromium")
 OUT = ROOT / "artifacts" / "board-fit"
 SIZES = {"phone": (390, 844), "tablet": (768, 1024), "laptop": (1366, 768), "tv": (1920, 1080)}
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",

@@ -1,4 +1,5 @@
-"""What the browser tests share: Debian's Chromium driven by Playwright, one per test process.
+"""What the browser tests share: Debian's Chromium (its headless shell) driven by Playwright, one
+per test process.
 
 Importing this module skips the importing test module, with the reason, where Playwright or
 Chromium is missing (``scripts/install-browser.sh`` installs Chromium). A module takes the
@@ -12,7 +13,12 @@ import shutil
 
 import pytest
 
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+#: Debian's headless shell (``scripts/install-browser.sh``: the same Blink without the desktop
+#: browser, 40 % less CPU in these tests), else its full Chromium; ``COMPANION_CHROMIUM`` names
+#: another.
+CANDIDATES = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or next(
+    (path for path in CANDIDATES if os.path.exists(path)), CANDIDATES[0])
 #: Headless, and no background connections (this machine's closed network refuses them).
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -25,7 +31,7 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'")
 if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
     pytest.skip(f"Chromium is not installed at {CHROMIUM}: run scripts/install-browser.sh "
-                "(apt-get install -y chromium)", allow_module_level=True)
+                "(apt-get install -y chromium-headless-shell)", allow_module_level=True)
 
 
 def launch_chromium():
