@@ -17,7 +17,8 @@ import numpy as np
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.detect import quad_iou
 
-__all__ = ["refine_outline", "card_width_on_edges", "unlike_table", "strip_share", "unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines", "index_point"]
+__all__ = ["refine_outline", "card_width_on_edges", "unlike_table", "strip_share", "unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines", "index_point",
+           "index_outline", "index_crop", "INDEX_REGION", "INDEX_W", "INDEX_H"]
 
 #: The work image is scaled so that a card is this many pixels wide.
 WORK_CARD_WIDTH = 80.0
@@ -310,3 +311,59 @@ def corner_crops(image: np.ndarray, quad: np.ndarray, corner: int | None = None)
     if corner is not None:
         outlines = [outlines[corner]]
     return [rectify(image, c, (CARD_W, CARD_H)) for c in outlines]
+
+
+#: The box round a corner index that the index model reads (:func:`index_crop`), as shares of the
+#: card's width and height from its corner: the printed index (:data:`vision.overlap.INDEX_BOX`,
+#: 0.03-0.27 x 0.03-0.25) with a margin, so that an outline a few pixels off still holds it. A
+#: quarter card (:func:`corner_crops`) holds the neighbour's face as well, in a tight fan most of it.
+INDEX_REGION = (-0.02, -0.02, 0.34, 0.30)
+#: The index model's input: the box above rectified to this many pixels (upright).
+INDEX_W, INDEX_H = 32, 40
+_INDEX_DST = np.array([[0, 0], [INDEX_W, 0], [INDEX_W, INDEX_H], [0, INDEX_H]], np.float32)
+
+
+def index_outline(quad: np.ndarray, corner: int) -> np.ndarray:
+    """The outline (4x2, image pixels) of :data:`INDEX_REGION` at ``corner`` of a card outline
+    (ordered): 0 the top left, 1 the bottom right, turned upside down as the print is."""
+    q = np.asarray(quad, np.float32)
+
+    def at(u, v):
+        top = q[0] + (q[1] - q[0]) * u
+        bottom = q[3] + (q[2] - q[3]) * u
+        return top + (bottom - top) * v
+    u0, v0, u1, v1 = INDEX_REGION
+    if corner:
+        u0, v0, u1, v1 = 1 - u0, 1 - v0, 1 - u1, 1 - v1
+    return np.array([at(u0, v0), at(u1, v0), at(u1, v1), at(u0, v1)], np.float32)
+
+
+def index_crop(image: np.ndarray, quad: np.ndarray, corner: int) -> np.ndarray:
+    """The corner index box at ``corner`` of a card outline, upright, INDEX_W x INDEX_H, white
+    balanced (:func:`vision.color.normalize_card`): the index model's input.
+
+    >>> card = np.full((200, 130, 3), 255, np.uint8)
+    >>> quad = np.array([[0, 0], [130, 0], [130, 200], [0, 200]], np.float32)
+    >>> index_crop(card, quad, 1).shape
+    (40, 32, 3)
+    """
+    from vision.color import normalize_card
+
+    src = index_outline(quad, corner)
+    side = float(np.linalg.norm(src[1] - src[0]))
+    if side > 2 * INDEX_W:
+        # shrunk first (INTER_AREA): a straight warp to a few pixels drops the thin strokes
+        f = 1.5 * INDEX_W / side
+        x0, y0 = np.floor(src.min(0)).astype(int) - 2
+        x1, y1 = np.ceil(src.max(0)).astype(int) + 2
+        x0, y0 = max(0, x0), max(0, y0)
+        piece = image[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)]
+        if piece.size:
+            ph, pw = piece.shape[:2]
+            dw, dh = max(1, round(pw * f)), max(1, round(ph * f))
+            image = cv2.resize(piece, (dw, dh), interpolation=cv2.INTER_AREA)
+            src = (src - np.float32([x0, y0])) * np.float32([dw / pw, dh / ph])
+    m = cv2.getPerspectiveTransform(src, _INDEX_DST)
+    crop = cv2.warpPerspective(image, m, (INDEX_W, INDEX_H), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return normalize_card(crop)

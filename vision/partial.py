@@ -6,12 +6,14 @@ card outline of the size of the cards already read, measured on their own edges
 (:func:`vision.corners.card_width_on_edges`, :func:`vision.corners.partial_quads`), and a
 second small classifier, ``vision/models/partial.onnx`` (trained by ``python -m
 vision.train.corners`` on composed tables of overlapping cards), reads each outline's two index
-corners (:func:`vision.corners.corner_crops`) and keeps the surer: the card whose corner index
-shows there, or ``none``. An outline read as a card is then moved a little, turned and shifted,
-to where its index reads surest (:data:`REFINE_MASS`). Outlines that are a card already read,
-another outline of a card already found here, or an outline whose index is a found card's
-(:data:`SAME_INDEX`), are dropped, so that no card is counted twice. The cards found here are
-reported with ``visible="partial"``.
+corners (:func:`vision.corners.corner_crops`: a quarter card), a third,
+``vision/models/index.onnx`` (``python -m vision.train.index``), reads the box round each index
+alone (:func:`vision.corners.index_crop`), the two readings are combined (:data:`INDEX_WEIGHT`),
+and the surer corner is kept: the card whose corner index shows there, or ``none``. An outline
+read as a card is then moved a little, turned and shifted, to where its index reads surest
+(:data:`REFINE_MASS`). Outlines that are a card already read, another outline of a card already
+found here, or an outline whose index is a found card's (:data:`SAME_INDEX`), are dropped, so
+that no card is counted twice. The cards found here are reported with ``visible="partial"``.
 """
 
 from __future__ import annotations
@@ -26,14 +28,22 @@ import numpy as np
 
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.color import normalize_card
-from vision.corners import (card_width_of, card_width_on_edges, corner_crops, index_point, partial_quads,
-                            strip_share, unexplained_cards, unlike_table)
+from vision.corners import (card_width_of, card_width_on_edges, corner_crops, index_crop, index_point,
+                            partial_quads, strip_share, unexplained_cards, unlike_table)
 from vision.detect import quad_iou
 
-__all__ = ["PARTIAL_MODEL_PATH", "partly_covered", "read_outlines", "select", "settle", "reshaped_whole",
-           "Thresholds", "Outlines", "Candidate"]
+__all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "IndexReader", "partly_covered", "read_outlines",
+           "select", "settle", "reshaped_whole", "Thresholds", "Outlines", "Candidate"]
 
 PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
+INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index.onnx"
+#: A corner is read by both models, the index model's probabilities weighted by this in their
+#: geometric mean (0: the corner model alone, 1: the index model alone). Chosen on the
+#: validation photos' tables (seeds 606 and 607): the corner model alone gave F1 0.802 and
+#: 0.735; the mean at 0.35 0.852 and 0.775 (one card counted twice), at 0.5 0.846 and 0.786, at
+#: 0.7 0.853 and 0.789; an earlier index model alone 0.859 and 0.778 with 16 extra cards and two
+#: counted twice on 607 (docs/vision.md, Measured: overlapping cards).
+INDEX_WEIGHT = 0.7
 #: A partly covered card is reported when its card mass (1 - p(none)) and its label's
 #: probability reach these. Chosen with the corner model of issue #17 on the validation photos'
 #: tables (``python -m vision.train.tune_partial``: its training never saw those photos), with
@@ -155,11 +165,50 @@ class Outlines:
     width: float | None = None   # the card width (pixels)
 
 
+class IndexReader:
+    """The index model (``vision/models/index.onnx``): the probability of every label (and
+    ``none``) of corner index boxes (:func:`vision.corners.index_crop`). Safe to share between
+    threads."""
+
+    def __init__(self, path: Path = INDEX_MODEL_PATH):
+        import json
+
+        from vision.classes import DECKS, NONE, deck_labels
+
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.classes = tuple(json.loads(Path(path).with_suffix(".json").read_text())["classes"])
+        self.none_index = self.classes.index(NONE)
+        self._masks = {d: np.array([c in deck_labels(d) or c == NONE for c in self.classes]) for d in DECKS}
+        self._lock = threading.Lock()
+
+    def probs(self, crops: list[np.ndarray], deck: str = "auto") -> np.ndarray:
+        """Each crop's probabilities (columns in :attr:`classes` order), labels outside ``deck`` 0."""
+        if deck not in self._masks:
+            raise ValueError(f"unknown deck {deck!r}: expected one of {', '.join(self._masks)}")
+        if not crops:
+            return np.zeros((0, len(self.classes)), np.float64)
+        blob = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2), np.float32)
+        with self._lock:
+            self.net.setInput(blob)
+            p = self.net.forward().astype(np.float64)
+        p = p * self._masks[deck]
+        return p / np.maximum(p.sum(1, keepdims=True), 1e-12)
+
+
+def _index_reader(path: Path):
+    with _lock:
+        if path not in _readers:
+            _readers[path] = IndexReader(path)
+        return _readers[path]
+
+
 def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto",
-                  model_path: Path | None = None, card_width: float | None = None) -> Outlines:
+                  model_path: Path | None = None, card_width: float | None = None,
+                  index_model_path: Path | None = INDEX_MODEL_PATH) -> Outlines:
     """Every outline put on a corner (:func:`vision.corners.partial_quads`) with the partial
-    model's reading; empty when there is no model, no card read whole, or nothing card-like
-    outside the cards read whole."""
+    model's reading (and the index model's, from ``index_model_path`` where that file is: None,
+    the corner model alone); empty when there is no model, no card read whole, or nothing
+    card-like outside the cards read whole."""
     path = model_path or PARTIAL_MODEL_PATH
     empty = Outlines([], whole)
     if not whole or not Path(path).is_file():
@@ -173,23 +222,50 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     if not quads:
         return empty
     part = _reader(type(reader), Path(path))
+    if index_model_path is not None and Path(index_model_path).is_file():
+        part = _Both(part, _index_reader(Path(index_model_path)))
     cands = _refine(part, image_bgr, _read(part, image_bgr, quads, deck), deck, width)
     cands.sort(key=lambda c: -c.mass * c.conf)
     unlike, scale = unlike_table(image_bgr, width)
     return Outlines(cands, whole, unlike, scale, width)
 
 
+class _Both:
+    """The corner model and the index model read as one (:data:`INDEX_WEIGHT`)."""
+
+    def __init__(self, corner, index):
+        self.corner, self.index = corner, index
+        if tuple(index.classes) != tuple(corner.classes):
+            raise ValueError("the index model's classes are not the corner model's")
+        self.classes, self.none_index = corner.classes, corner.none_index
+        self._reading = corner._reading
+
+    def probs(self, image_bgr: np.ndarray, quads: list, corners: list, deck: str) -> np.ndarray:
+        p = self.corner._probs([normalize_card(corner_crops(image_bgr, q, k)[0])
+                                for q, k in zip(quads, corners)], deck)
+        i = self.index.probs([index_crop(image_bgr, q, k) for q, k in zip(quads, corners)], deck)
+        mean = np.exp(INDEX_WEIGHT * np.log(i + 1e-9) + (1 - INDEX_WEIGHT) * np.log(p + 1e-9))
+        return mean / mean.sum(1, keepdims=True)
+
+
+def _probs_at(part, image_bgr: np.ndarray, quads: list, corners: list, deck: str) -> np.ndarray:
+    """The probabilities of each outline's index at its corner (one row an outline)."""
+    if isinstance(part, _Both):
+        return part.probs(image_bgr, quads, corners, deck)
+    return part._probs([normalize_card(corner_crops(image_bgr, q, k)[0]) for q, k in zip(quads, corners)], deck)
+
+
 def _read(part, image_bgr: np.ndarray, quads: list, deck: str, corners: list | None = None) -> list[Candidate]:
     """Each outline read at the index corner that shows more surely of its two, or at the
     given ``corners`` (0: top left, 1: bottom right, one an outline)."""
     if corners is None:
-        crops = [normalize_card(c) for q in quads for c in corner_crops(image_bgr, q)]
-        both = part._probs(crops, deck).reshape(len(quads), 2, -1)
+        both = _probs_at(part, image_bgr, [q for q in quads for _k in (0, 1)], [0, 1] * len(quads),
+                         deck).reshape(len(quads), 2, -1)
         pick = np.argmax(1 - both[:, :, part.none_index], axis=1)
         probs = both[np.arange(len(quads)), pick]
     else:
         pick = corners
-        probs = part._probs([normalize_card(corner_crops(image_bgr, q, k)[0]) for q, k in zip(quads, corners)], deck)
+        probs = _probs_at(part, image_bgr, quads, corners, deck)
     none = part.none_index
     out = []
     for q, k, p in zip(quads, pick, probs):

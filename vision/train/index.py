@@ -1,0 +1,310 @@
+"""Train the reader of corner indices (``python -m vision.train.index``).
+
+Writes ``vision/models/index.onnx`` and ``index.json``: a small network that reads the box round
+one corner index of a card outline (:func:`vision.corners.index_crop`, 32x40 pixels) as the card
+whose index shows there, or ``none``. The partial pass (:mod:`vision.partial`) reads every
+outline it puts on a corner with it and with the corner model (``partial.onnx``, a quarter card)
+and takes the geometric mean of the two.
+
+Why a second model: in a tight fan a quarter card holds more of the neighbour's face than of
+the card's own strip, and the corner model read the neighbour (the largest bin of lost cards).
+The index box alone holds the card's own print.
+
+The samples, from tables of one or two overlapping hands (640x640, cards 90-160 pixels wide,
+:func:`vision.overlap.compose_hands`) of crops of the *training* photos only (the validation
+photos, on whose tables the pass is measured, and the test photos are left out), art-sheet cells
+and drawn backs (:func:`vision.train.corners.card_pool`), and drawn faces (:func:`drawn_faces`):
+
+* both corners of every card's true outline, and of :data:`JITTER` copies of it turned (2
+  degrees), scaled (3 %) and shifted (3 % of the width) at random, as the outlines the reader
+  puts on edges are: the card's label where its index shows (:data:`vision.overlap.INDEX_VISIBLE`),
+  ``none`` where less than 30 % of it does;
+* both corners of the outlines :func:`vision.corners.partial_quads` puts on the table (as at run
+  time): of a card (IoU >= 0.6) the same way, and of outlines on no card (IoU < 0.35) ``none``,
+  half as many outlines as card samples.
+
+The committed model: ``python -m vision.train.index --tables 700 --epochs 6`` (seed 1), 63,647
+samples (27,549 of cards), 18 minutes on the 2-core development machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.card_shape import order_quad
+from vision.classes import CLASSES, NONE
+from vision.corners import INDEX_H, INDEX_REGION, INDEX_W, card_width_of, index_crop, index_point, partial_quads
+from vision.detect import quad_iou
+from vision.overlap import INDEX_VISIBLE, TABLES, compose_hands
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+#: Jittered copies of each card's true outline.
+JITTER = 2
+#: Outlines matching a card by this IoU are that card; below NONE_IOU with every card, none.
+CARD_IOU, NONE_IOU = 0.6, 0.35
+#: The network's input scaling (pixels 0-255 -> about -2..2).
+SHIFT, SCALE = 128.0, 64.0
+
+
+def _share_at(card, quad, corner: int, width: float) -> float | None:
+    """The share shown of ``card``'s index nearest ``corner`` of ``quad``; None when no index
+    of the card lies near it (the outline is off the card there)."""
+    p = index_point(quad, corner)
+    share, dist = min(((sh, float(np.linalg.norm(box.mean(0) - p))) for box, sh in card.indices),
+                      key=lambda x: x[1])
+    return share if dist <= 0.3 * width else None
+
+
+def jittered(quad: np.ndarray, width: float, rng) -> np.ndarray:
+    """``quad`` turned about a corner (2 degrees), scaled (3 %) and shifted (3 % of ``width``)."""
+    a = np.radians(rng.normal(0, 2.0))
+    pivot = quad[int(rng.integers(4))]
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    out = (quad - pivot) @ rot.T + pivot
+    c = out.mean(0)
+    out = (out - c) * np.float32(rng.normal(1.0, 0.03)) + c
+    out = out + rng.normal(0, 0.03 * width, 2).astype(np.float32)
+    return order_quad(out.astype(np.float32))
+
+
+def samples_of_table(img, truth, rng, jitter: int = JITTER):
+    """(index crops, class indices) of one composed table (see the module's docstring)."""
+    whole = [t.quad for t in truth if t.visible == "whole"] or [t.quad for t in truth]
+    width = card_width_of(whole) * rng.uniform(0.96, 1.04)
+    xs, ys = [], []
+    none = CLASSES.index(NONE)
+
+    def add(quad, card):
+        for k in (0, 1):
+            share = _share_at(card, quad, k, width)
+            if share is None:
+                continue
+            if share >= INDEX_VISIBLE:
+                xs.append(index_crop(img, quad, k))
+                ys.append(CLASSES.index(card.label))
+            elif share < 0.3:
+                xs.append(index_crop(img, quad, k))
+                ys.append(none)
+
+    for card in truth:
+        add(card.quad, card)
+        for _ in range(jitter):
+            add(jittered(card.quad, width, rng), card)
+    off = []
+    for q in partial_quads(img, width):
+        ious = [quad_iou(q, t.quad) for t in truth]
+        k = int(np.argmax(ious)) if ious else -1
+        best = ious[k] if ious else 0.0
+        if best >= CARD_IOU:
+            add(q, truth[k])
+        elif best < NONE_IOU:
+            off.append(q)
+    cards = sum(1 for y in ys if y != none)
+    for i in rng.permutation(len(off))[:max(2, cards // 2)]:
+        for k in (0, 1):
+            xs.append(index_crop(img, off[int(i)], k))
+            ys.append(none)
+    return xs, ys
+
+
+def drawn_faces(copies: int = 2, seed: int = 5) -> list:
+    """(label, image) of every face drawn (:func:`vision.card_art.draw_card`) ``copies`` times,
+    each in its own style: the synthetic table's cards. Their index is smaller and further in
+    than a print's; without them the model read 13 of 18 drawn indices wrong."""
+    from vision.card_art import draw_card
+
+    rng = np.random.default_rng(seed)
+    labels = [c for c in CLASSES if c not in (NONE, "back")]
+    return [(label, draw_card(label, 160, 248, rng=rng)) for label in labels for _ in range(copies)]
+
+
+def _build_part(job):
+    tables, real, other, seed = job
+    from vision.train.corners import layout_cards
+
+    rng = np.random.default_rng(seed)
+    X, Y = [], []
+    for k in range(tables):
+        cards = layout_cards(rng, real, other, int(rng.integers(3, 9)))
+        img, truth = compose_hands(cards, 640, 640, rng=rng, kind=TABLES[k % len(TABLES)],
+                                   hands=int(rng.integers(1, 3)), card_width=rng.uniform(90, 160),
+                                   singles=int(rng.integers(0, 2)))
+        xs, ys = samples_of_table(img, truth, rng)
+        X += xs
+        Y += ys
+    return np.array(X, np.uint8).reshape(-1, INDEX_H, INDEX_W, 3), np.array(Y, np.int64)
+
+
+def build(tables: int, real, other, seed: int, workers: int = 2):
+    """The samples of ``tables`` tables, made by ``workers`` processes (seeds ``seed``, ``seed`` + 1, ...)."""
+    import multiprocessing
+
+    shares = [len(p) for p in np.array_split(np.arange(tables), workers) if len(p)]
+    jobs = [(n, real, other, seed + i) for i, n in enumerate(shares)]
+    if len(jobs) == 1:
+        parts = [_build_part(jobs[0])]
+    else:
+        with multiprocessing.get_context("fork").Pool(len(jobs)) as pool:
+            parts = pool.map(_build_part, jobs)
+    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
+
+
+def make_model():
+    """Four blocks of 3x3 convolutions (32-128 channels), three halvings, the mean of each
+    quarter of the last map: about 0.3 M weights."""
+    import torch
+    import torch.nn as nn
+
+    class Quarters(nn.Module):
+        """The mean of each quarter of a 5x4 map (2x2 out; the halves overlap by a row): an
+        adaptive average pool spelled out, as ONNX has none for uneven sizes."""
+
+        def forward(self, x):
+            parts = [x[:, :, r0:r1, c0:c1].mean((2, 3))
+                     for r0, r1 in ((0, 3), (2, 5)) for c0, c1 in ((0, 2), (2, 4))]
+            return torch.stack(parts, dim=2).reshape(x.shape[0], x.shape[1], 2, 2)
+
+    def block(i, o):
+        return [nn.Conv2d(i, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(*block(3, 32), *block(32, 32), nn.MaxPool2d(2),
+                         *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+                         *block(64, 128), nn.MaxPool2d(2),
+                         *block(128, 128), Quarters(), nn.Flatten(), nn.Dropout(0.3),
+                         nn.Linear(512, len(CLASSES)))
+
+
+def train(args):
+    import torch
+    import torch.nn as nn
+    from tqdm import tqdm
+
+    from vision.train.corners import card_pool
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    t0 = time.time()
+    real, other = card_pool("train", args.per_label, args.crops)
+    other = other + drawn_faces(args.drawn)
+    print(f"sources: {len(real)} training-photo crops, {len(other)} art cells, drawn faces and backs",
+          flush=True)
+    x, y = build(args.tables, real, other, args.seed, args.workers)
+    xv, yv = build(max(8, args.tables // 10), real, other, args.seed + 1000, args.workers)
+    none = CLASSES.index(NONE)
+    print(f"{len(x)} samples ({(y != none).sum()} cards), {len(xv)} validation, {time.time() - t0:.0f} s",
+          flush=True)
+    X = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
+    Y = torch.from_numpy(y)
+    XV = torch.from_numpy(xv).permute(0, 3, 1, 2).contiguous()
+    YV = torch.from_numpy(yv)
+    model = make_model()
+    batches = len(X) // args.batch
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * batches)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    rng = np.random.default_rng(args.seed)
+
+    def scaled(xb):
+        return (xb.float() - SHIFT) / SCALE
+
+    def check():
+        model.eval()
+        with torch.no_grad():
+            p = torch.cat([model(scaled(XV[i:i + 1024])).argmax(1) for i in range(0, len(XV), 1024)])
+        card = YV != none
+        return ((p == YV).float().mean().item(), (p[card] == YV[card]).float().mean().item(),
+                (p[~card] == none).float().mean().item())
+
+    best = -1.0
+    for epoch in range(args.epochs):
+        model.train()
+        order = torch.randperm(len(X))
+        for b in tqdm(range(batches), desc=f"epoch {epoch + 1}", unit="batch", disable=not args.progress):
+            idx = order[b * args.batch:(b + 1) * args.batch]
+            xb = scaled(X[idx])
+            n = len(idx)
+            # light and contrast of another camera, and an outline a pixel or two off
+            xb = xb * (1 + 0.15 * torch.randn(n, 1, 1, 1)) + 0.15 * torch.randn(n, 1, 1, 1)
+            xb = torch.roll(xb, shifts=(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))), dims=(2, 3))
+            loss = loss_fn(model(xb), Y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+        acc, cards, nones = check()
+        print(f"epoch {epoch + 1}: validation accuracy {acc:.4f} (cards {cards:.4f}, none {nones:.4f}), "
+              f"{time.time() - t0:.0f} s", flush=True)
+        if acc > best:
+            best = acc
+            export(model, args, {"accuracy": round(acc, 4), "cards": round(cards, 4), "none": round(nones, 4)},
+                   time.time() - t0, len(x))
+
+
+def export(model, args, accuracy: dict, seconds: float, n: int) -> None:
+    import torch
+
+    class WithScaling(torch.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, x):  # x: N,3,H,W BGR 0..255 float
+            return torch.softmax(self.m((x - SHIFT) / SCALE), dim=1)
+
+    out = Path(args.out)
+    torch.onnx.export(WithScaling(model).eval(), torch.zeros(1, 3, INDEX_H, INDEX_W), str(out),
+                      input_names=["card"], output_names=["prob"],
+                      dynamic_axes={"card": {0: "n"}, "prob": {0: "n"}}, opset_version=13, dynamo=False)
+    meta = {"classes": list(CLASSES), "input": {"width": INDEX_W, "height": INDEX_H, "order": "BGR",
+                                                "region": list(INDEX_REGION)},
+            "trained_on": f"{n} index boxes on {args.tables} composed tables of training-photo crops",
+            "validation": accuracy, "train_seconds": round(seconds),
+            "args": {k: v for k, v in vars(args).items() if k not in ("out", "crops", "progress")}}
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"wrote {out} and {out.with_suffix('.json')}", flush=True)
+
+
+def main(argv=None) -> int:
+    from vision.data import DataMissing, require_data
+
+    p = argparse.ArgumentParser(prog="python -m vision.train.index", description=__doc__.splitlines()[0])
+    p.add_argument("--tables", type=int, default=700, help="composed tables to train on (700)")
+    p.add_argument("--per-label", type=int, default=6, help="photos per label to cut crops from (6)")
+    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-3, help="the one-cycle schedule's peak (3e-3)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--drawn", type=int, default=2, help="drawings of each face among the sources (2)")
+    p.add_argument("--workers", type=int, default=2, help="processes composing the tables (2)")
+    p.add_argument("--threads", type=int, default=2, help="torch threads training (2)")
+    p.add_argument("--crops", default=None, help="a pickle of (label, image) training crops (a cache)")
+    p.add_argument("--data", default=None, help="the photo data folder (else $UNO_DATA)")
+    p.add_argument("--progress", action="store_true", help="a progress bar for each epoch")
+    p.add_argument("--out", default=str(MODELS / "index.onnx"))
+    args = p.parse_args(argv)
+    if args.data:
+        os.environ["UNO_DATA"] = args.data
+    try:
+        import onnx  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError:
+        print("error: training needs the train extra: pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    try:
+        require_data()
+    except DataMissing as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    train(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
