@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -38,10 +37,10 @@ import numpy as np
 from vision.classes import CLASSES, NONE
 from vision.color import normalize_card
 from vision.corners import card_width_of, corner_crops, corner_outlines, partial_quads
-from vision.data import DataMissing, load_photos, require_data
+from vision.data import load_photos, require_data
 from vision.detect import CARD_H, CARD_W, quad_iou
 from vision.overlap import INDEX_VISIBLE, TABLES, compose_hands, crop_photos
-from vision.train.export import export_onnx, scaled
+from vision.train.export import export_onnx, ready_to_train, scaled
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 #: Outlines matching a readable card by this IoU are that card; below NONE_IOU with all, none.
@@ -311,18 +310,7 @@ def main(argv=None):
     p.add_argument("--data", default=None, help="the photo data folder (else $UNO_DATA)")
     p.add_argument("--out", default=str(MODELS / "partial.onnx"))
     args = p.parse_args(argv)
-    if args.data:
-        os.environ["UNO_DATA"] = args.data
-    try:
-        import onnx  # noqa: F401
-        import torch  # noqa: F401
-    except ImportError:
-        print("error: training needs the train extra: pip install -e '.[train]'", file=sys.stderr)
-        return 2
-    try:
-        require_data()
-    except DataMissing as e:
-        print(f"error: {e}", file=sys.stderr)
+    if ready_to_train(args.data):
         return 2
     train(args)
     return 0

@@ -1,4 +1,4 @@
-"""What the card trainers share (``python -m vision.train`` and ``python -m vision.train.corners``):
+"""What the card trainers share (``python -m vision.train``, ``vision.train.corners``, ``vision.train.index``):
 the network's input scaling and the ONNX export the reader loads (:mod:`vision.recognize`).
 
 The exported model takes a batch of rectified cards (N x 3 x CARD_H x CARD_W, BGR, 0-255, after
@@ -22,8 +22,10 @@ def scaled(xb):
     return (xb.float() - SHIFT) / SCALE
 
 
-def export_onnx(model, out: Path) -> None:
-    """Write ``model`` to ``out`` as the ONNX file the reader loads: pixels in, probabilities out."""
+def export_onnx(model, out: Path, size: tuple[int, int] = (CARD_H, CARD_W), shift: float = SHIFT,
+                scale: float = SCALE) -> None:
+    """Write ``model`` to ``out`` as the ONNX file the reader loads: pixels in (N x 3 x ``size``,
+    BGR 0-255), probabilities out, the scaling ``(x - shift) / scale`` inside."""
     import torch
 
     class WithScaling(torch.nn.Module):
@@ -32,9 +34,33 @@ def export_onnx(model, out: Path) -> None:
             self.m = m
 
         def forward(self, x):  # x: N,3,H,W BGR 0..255 float
-            return torch.softmax(self.m((x - SHIFT) / SCALE), dim=1)
+            return torch.softmax(self.m((x - shift) / scale), dim=1)
 
-    torch.onnx.export(WithScaling(model).eval(), torch.zeros(1, 3, CARD_H, CARD_W), str(out),
+    torch.onnx.export(WithScaling(model).eval(), torch.zeros(1, 3, *size), str(out),
                       input_names=["card"], output_names=["prob"],
                       dynamic_axes={"card": {0: "n"}, "prob": {0: "n"}}, opset_version=13,
                       dynamo=False)
+
+
+def ready_to_train(data: str | None) -> int:
+    """0 where training can start: torch and onnx installed (the ``train`` extra) and the photo
+    data found (``data``, else ``$UNO_DATA``, which ``data`` sets); else 2, with why on stderr."""
+    import os
+    import sys
+
+    from vision.data import DataMissing, require_data
+
+    if data:
+        os.environ["UNO_DATA"] = data
+    try:
+        import onnx  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError:
+        print("error: training needs the train extra: pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    try:
+        require_data()
+    except DataMissing as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -43,6 +42,7 @@ from vision.classes import CLASSES, NONE
 from vision.corners import INDEX_H, INDEX_REGION, INDEX_W, card_width_of, index_crop, index_point, partial_quads
 from vision.detect import quad_iou
 from vision.overlap import INDEX_VISIBLE, TABLES, compose_hands
+from vision.train.export import export_onnx, ready_to_train
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 #: Jittered copies of each card's true outline.
@@ -248,20 +248,8 @@ def train(args):
 
 
 def export(model, args, accuracy: dict, seconds: float, n: int) -> None:
-    import torch
-
-    class WithScaling(torch.nn.Module):
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
-
-        def forward(self, x):  # x: N,3,H,W BGR 0..255 float
-            return torch.softmax(self.m((x - SHIFT) / SCALE), dim=1)
-
     out = Path(args.out)
-    torch.onnx.export(WithScaling(model).eval(), torch.zeros(1, 3, INDEX_H, INDEX_W), str(out),
-                      input_names=["card"], output_names=["prob"],
-                      dynamic_axes={"card": {0: "n"}, "prob": {0: "n"}}, opset_version=13, dynamo=False)
+    export_onnx(model, out, (INDEX_H, INDEX_W), SHIFT, SCALE)
     meta = {"classes": list(CLASSES), "input": {"width": INDEX_W, "height": INDEX_H, "order": "BGR",
                                                 "region": list(INDEX_REGION)},
             "trained_on": f"{n} index boxes on {args.tables} composed tables of training-photo crops",
@@ -272,8 +260,6 @@ def export(model, args, accuracy: dict, seconds: float, n: int) -> None:
 
 
 def main(argv=None) -> int:
-    from vision.data import DataMissing, require_data
-
     p = argparse.ArgumentParser(prog="python -m vision.train.index", description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=700, help="composed tables to train on (700)")
     p.add_argument("--per-label", type=int, default=6, help="photos per label to cut crops from (6)")
@@ -289,18 +275,7 @@ def main(argv=None) -> int:
     p.add_argument("--progress", action="store_true", help="a progress bar for each epoch")
     p.add_argument("--out", default=str(MODELS / "index.onnx"))
     args = p.parse_args(argv)
-    if args.data:
-        os.environ["UNO_DATA"] = args.data
-    try:
-        import onnx  # noqa: F401
-        import torch  # noqa: F401
-    except ImportError:
-        print("error: training needs the train extra: pip install -e '.[train]'", file=sys.stderr)
-        return 2
-    try:
-        require_data()
-    except DataMissing as e:
-        print(f"error: {e}", file=sys.stderr)
+    if ready_to_train(args.data):
         return 2
     train(args)
     return 0
