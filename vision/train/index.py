@@ -23,8 +23,8 @@ and drawn backs (:func:`vision.train.corners.card_pool`), and drawn faces (:func
   time): of a card (IoU >= 0.6) the same way, and of outlines on no card (IoU < 0.35) ``none``,
   half as many outlines as card samples.
 
-The committed model: ``python -m vision.train.index --tables 700 --epochs 6`` (seed 1), 63,647
-samples (27,549 of cards), 18 minutes on the 2-core development machine.
+The committed model: ``python -m vision.train.index --tables 700 --epochs 6`` (seed 1), 63,400
+samples (27,886 of cards), 1,102 s on the 2-core development machine.
 """
 
 from __future__ import annotations
