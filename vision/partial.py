@@ -173,33 +173,24 @@ class IndexReader:
     def __init__(self, path: Path = INDEX_MODEL_PATH):
         import json
 
-        from vision.classes import DECKS, NONE, deck_labels
+        from vision.classes import NONE, DeckFilter
 
         self.net = cv2.dnn.readNetFromONNX(str(path))
         self.classes = tuple(json.loads(Path(path).with_suffix(".json").read_text())["classes"])
         self.none_index = self.classes.index(NONE)
-        self._masks = {d: np.array([c in deck_labels(d) or c == NONE for c in self.classes]) for d in DECKS}
+        self._decks = DeckFilter(self.classes)
         self._lock = threading.Lock()
 
     def probs(self, crops: list[np.ndarray], deck: str = "auto") -> np.ndarray:
         """Each crop's probabilities (columns in :attr:`classes` order), labels outside ``deck`` 0."""
-        if deck not in self._masks:
-            raise ValueError(f"unknown deck {deck!r}: expected one of {', '.join(self._masks)}")
+        self._decks.check(deck)
         if not crops:
             return np.zeros((0, len(self.classes)), np.float64)
         blob = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2), np.float32)
         with self._lock:
             self.net.setInput(blob)
             p = self.net.forward().astype(np.float64)
-        p = p * self._masks[deck]
-        return p / np.maximum(p.sum(1, keepdims=True), 1e-12)
-
-
-def _index_reader(path: Path):
-    with _lock:
-        if path not in _readers:
-            _readers[path] = IndexReader(path)
-        return _readers[path]
+        return self._decks.narrow(p, deck)
 
 
 def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto",
@@ -223,7 +214,7 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
         return empty
     part = _reader(type(reader), Path(path))
     if index_model_path is not None and Path(index_model_path).is_file():
-        part = _Both(part, _index_reader(Path(index_model_path)))
+        part = _Both(part, _reader(IndexReader, Path(index_model_path)))
     cands = _refine(part, image_bgr, _read(part, image_bgr, quads, deck), deck, width)
     cands.sort(key=lambda c: -c.mass * c.conf)
     unlike, scale = unlike_table(image_bgr, width)
@@ -241,18 +232,22 @@ class _Both:
         self._reading = corner._reading
 
     def probs(self, image_bgr: np.ndarray, quads: list, corners: list, deck: str) -> np.ndarray:
-        p = self.corner._probs([normalize_card(corner_crops(image_bgr, q, k)[0])
-                                for q, k in zip(quads, corners)], deck)
+        p = _corner_probs(self.corner, image_bgr, quads, corners, deck)
         i = self.index.probs([index_crop(image_bgr, q, k) for q, k in zip(quads, corners)], deck)
         mean = np.exp(INDEX_WEIGHT * np.log(i + 1e-9) + (1 - INDEX_WEIGHT) * np.log(p + 1e-9))
         return mean / mean.sum(1, keepdims=True)
+
+
+def _corner_probs(part, image_bgr: np.ndarray, quads: list, corners: list, deck: str) -> np.ndarray:
+    """The corner model's probabilities of each outline's quarter card at its corner."""
+    return part._probs([normalize_card(corner_crops(image_bgr, q, k)[0]) for q, k in zip(quads, corners)], deck)
 
 
 def _probs_at(part, image_bgr: np.ndarray, quads: list, corners: list, deck: str) -> np.ndarray:
     """The probabilities of each outline's index at its corner (one row an outline)."""
     if isinstance(part, _Both):
         return part.probs(image_bgr, quads, corners, deck)
-    return part._probs([normalize_card(corner_crops(image_bgr, q, k)[0]) for q, k in zip(quads, corners)], deck)
+    return _corner_probs(part, image_bgr, quads, corners, deck)
 
 
 def _read(part, image_bgr: np.ndarray, quads: list, deck: str, corners: list | None = None) -> list[Candidate]:

@@ -35,7 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classes import CLASSES, DECKS, NONE, deck_labels
+from vision.classes import CLASSES, DECKS, NONE, DeckFilter
 from vision.color import normalize_card
 from vision.detect import (CARD_H, CARD_RATIO, CARD_W, find_field_quads, find_quads_sized, order_quad,
                            quad_iou, rectify)
@@ -164,21 +164,18 @@ class CardReader:
         self.n_runners = runners_up
         self.overlap = overlap                            # also read partly covered cards
         self._lock = threading.Lock()
-        self._masks = {d: np.array([c in deck_labels(d) or c == NONE for c in self.classes])
-                       for d in DECKS}
+        self._decks = DeckFilter(self.classes)
 
     # ------------------------------------------------------------------ classification
     def _probs(self, cards: list[np.ndarray], deck: str) -> np.ndarray:
-        if deck not in self._masks:
-            raise ValueError(f"unknown deck {deck!r}: expected one of {', '.join(DECKS)}")
+        self._decks.check(deck)
         if not cards:
             return np.zeros((0, len(self.classes)), np.float32)
         blob = cv2.dnn.blobFromImages(cards, 1.0, (CARD_W, CARD_H), swapRB=False, crop=False)
         with self._lock:
             self.net.setInput(blob)
             p = self.net.forward().reshape(len(cards), -1).astype(np.float64)
-        p = p * self._masks[deck]
-        return p / np.maximum(p.sum(1, keepdims=True), 1e-12)
+        return self._decks.narrow(p, deck)
 
     def _reading(self, p: np.ndarray) -> CardReading:
         order = np.argsort(-p)
