@@ -272,15 +272,22 @@ def partial_quads(image: np.ndarray, card_width: float, known=(), limit: int = 4
     return out
 
 
+def _card_point(q: np.ndarray, u: float, v: float) -> np.ndarray:
+    """The point of card outline ``q`` (ordered, float32) at ``u`` of its width and ``v`` of its
+    height from its top left corner (bilinear between its corners)."""
+    top = q[0] + (q[1] - q[0]) * u
+    bottom = q[3] + (q[2] - q[3]) * u
+    return top + (bottom - top) * v
+
+
 def corner_outlines(quad: np.ndarray) -> list[np.ndarray]:
     """The outlines (4x2, image pixels) of the two index corners of a card outline (ordered):
     its top left quarter and its bottom right one, each a CARD_W x CARD_H portrait when
     rectified, the bottom right one turned upside down (as the print is)."""
     q = np.asarray(quad, np.float32)
-    def at(u, v):  # a point of the card at (u, v) of its width and height
-        top = q[0] + (q[1] - q[0]) * u
-        bottom = q[3] + (q[2] - q[3]) * u
-        return top + (bottom - top) * v
+
+    def at(u, v):
+        return _card_point(q, u, v)
     tl = np.array([at(0, 0), at(0.5, 0), at(0.5, 0.5), at(0, 0.5)], np.float32)
     br = np.array([at(1, 1), at(0.5, 1), at(0.5, 0.5), at(1, 0.5)], np.float32)
     return [tl, br]
@@ -296,9 +303,7 @@ def index_point(quad: np.ndarray, corner: int) -> np.ndarray:
     v = (INDEX_BOX[1] + INDEX_BOX[3]) / 2
     if corner:
         u, v = 1 - u, 1 - v
-    top = q[0] + (q[1] - q[0]) * u
-    bottom = q[3] + (q[2] - q[3]) * u
-    return (top + (bottom - top) * v).astype(np.float32)
+    return _card_point(q, u, v).astype(np.float32)
 
 
 def corner_crops(image: np.ndarray, quad: np.ndarray, corner: int | None = None) -> list[np.ndarray]:
@@ -329,9 +334,7 @@ def index_outline(quad: np.ndarray, corner: int) -> np.ndarray:
     q = np.asarray(quad, np.float32)
 
     def at(u, v):
-        top = q[0] + (q[1] - q[0]) * u
-        bottom = q[3] + (q[2] - q[3]) * u
-        return top + (bottom - top) * v
+        return _card_point(q, u, v)
     u0, v0, u1, v1 = INDEX_REGION
     if corner:
         u0, v0, u1, v1 = 1 - u0, 1 - v0, 1 - u1, 1 - v1
