@@ -59,6 +59,13 @@ class HandCard:
     def visible(self) -> str:
         return "whole" if self.shown >= WHOLE_VISIBLE else "partial"
 
+    def index_share_near(self, point, within: float) -> float | None:
+        """The share shown of this card's corner index nearest ``point`` (image pixels); None
+        when none lies within ``within`` pixels of it (an outline off the card there)."""
+        share, dist = min(((sh, float(np.linalg.norm(box.mean(0) - point))) for box, sh in self.indices),
+                          key=lambda x: x[1])
+        return share if dist <= within else None
+
 
 def index_boxes(w: float, h: float) -> list[tuple[float, float, float, float]]:
     """The two corner index boxes (x0, y0, x1, y1) of an upright w x h card: top left and

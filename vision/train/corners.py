@@ -40,7 +40,7 @@ from vision.corners import card_width_of, corner_crops, corner_outlines, partial
 from vision.data import load_photos, require_data
 from vision.detect import CARD_H, CARD_W, quad_iou
 from vision.overlap import INDEX_VISIBLE, TABLES, compose_hands, crop_photos
-from vision.train.export import export_onnx, ready_to_train, scaled
+from vision.train.export import export_onnx, samples_of_parts, scaled, table_shares, train_when_ready
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 #: Outlines matching a readable card by this IoU are that card; below NONE_IOU with all, none.
@@ -89,10 +89,8 @@ def _corner_samples(img, q, t, cw, xs, ys):
     """Both index corners of outline ``q`` of card ``t``: the card's label where its index
     shows there, ``none`` where it is covered, nothing where unsure."""
     for crop, outline in zip(corner_crops(img, q), corner_outlines(q)):
-        c = outline.mean(0)
-        share, dist = min(((sh, float(np.linalg.norm(box.mean(0) - c))) for box, sh in t.indices),
-                          key=lambda x: x[1])
-        if dist > 0.3 * cw:
+        share = t.index_share_near(outline.mean(0), 0.3 * cw)
+        if share is None:
             continue
         if share >= INDEX_VISIBLE:
             xs.append(normalize_card(crop))
@@ -159,16 +157,9 @@ def build(tables: int, real, other, seed: int, progress=True, jitter: int = JITT
     ``size`` (width, height) the tables are that small, with one or two hands of 3-8 cards at
     the size cards have on the evaluated 1600x1066 tables (100-150 px wide); else 1600x1066 tables
     of 6-16 cards."""
-    shares = [len(part) for part in np.array_split(np.arange(tables), max(1, workers)) if len(part)]
-    jobs = [(n, real, other, seed + i, jitter, progress and i == 0, size) for i, n in enumerate(shares)]
-    if len(jobs) == 1:
-        parts = [_build_part(jobs[0])]
-    else:
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(len(jobs)) as pool:
-            parts = pool.map(_build_part, jobs)
-    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
+    jobs = [(n, real, other, seed + i, jitter, progress and i == 0, size)
+            for i, n in enumerate(table_shares(tables, workers))]
+    return samples_of_parts(_build_part, jobs)
 
 
 def model_from_onnx(path: Path):
@@ -309,11 +300,7 @@ def main(argv=None):
                    help="an .npz of the rendered samples: written when missing, else read (a cache)")
     p.add_argument("--data", default=None, help="the photo data folder (else $UNO_DATA)")
     p.add_argument("--out", default=str(MODELS / "partial.onnx"))
-    args = p.parse_args(argv)
-    if ready_to_train(args.data):
-        return 2
-    train(args)
-    return 0
+    return train_when_ready(p.parse_args(argv), train)
 
 
 if __name__ == "__main__":

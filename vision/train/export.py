@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from vision.detect import CARD_H, CARD_W
 
 #: Pixels 0-255 to the network's input: (x - SHIFT) / SCALE.
@@ -63,4 +65,31 @@ def ready_to_train(data: str | None) -> int:
     except DataMissing as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    return 0
+
+
+def table_shares(tables: int, workers: int) -> list[int]:
+    """How many of ``tables`` composed tables each of ``workers`` processes makes."""
+    return [len(part) for part in np.array_split(np.arange(tables), max(1, workers)) if len(part)]
+
+
+def samples_of_parts(build_part, jobs: list):
+    """``build_part(job)`` for each job, in as many forked processes where more than one, each
+    giving (samples, classes): all the samples and all the classes, in the jobs' order."""
+    if len(jobs) == 1:
+        parts = [build_part(jobs[0])]
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(len(jobs)) as pool:
+            parts = pool.map(build_part, jobs)
+    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
+
+
+def train_when_ready(args, train) -> int:
+    """A trainer's exit status: 2 where :func:`ready_to_train` says it cannot start, else 0 once
+    ``train(args)`` has run."""
+    if ready_to_train(args.data):
+        return 2
+    train(args)
     return 0

@@ -42,7 +42,7 @@ from vision.classes import CLASSES, NONE
 from vision.corners import INDEX_H, INDEX_REGION, INDEX_W, card_width_of, index_crop, index_point, partial_quads
 from vision.detect import quad_iou
 from vision.overlap import INDEX_VISIBLE, TABLES, compose_hands
-from vision.train.export import export_onnx, ready_to_train
+from vision.train.export import export_onnx, samples_of_parts, table_shares, train_when_ready
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 #: Jittered copies of each card's true outline.
@@ -51,15 +51,6 @@ JITTER = 2
 CARD_IOU, NONE_IOU = 0.6, 0.35
 #: The network's input scaling (pixels 0-255 -> about -2..2).
 SHIFT, SCALE = 128.0, 64.0
-
-
-def _share_at(card, quad, corner: int, width: float) -> float | None:
-    """The share shown of ``card``'s index nearest ``corner`` of ``quad``; None when no index
-    of the card lies near it (the outline is off the card there)."""
-    p = index_point(quad, corner)
-    share, dist = min(((sh, float(np.linalg.norm(box.mean(0) - p))) for box, sh in card.indices),
-                      key=lambda x: x[1])
-    return share if dist <= 0.3 * width else None
 
 
 def jittered(quad: np.ndarray, width: float, rng) -> np.ndarray:
@@ -83,7 +74,7 @@ def samples_of_table(img, truth, rng, jitter: int = JITTER):
 
     def add(quad, card):
         for k in (0, 1):
-            share = _share_at(card, quad, k, width)
+            share = card.index_share_near(index_point(quad, k), 0.3 * width)
             if share is None:
                 continue
             if share >= INDEX_VISIBLE:
@@ -144,16 +135,8 @@ def _build_part(job):
 
 def build(tables: int, real, other, seed: int, workers: int = 2):
     """The samples of ``tables`` tables, made by ``workers`` processes (seeds ``seed``, ``seed`` + 1, ...)."""
-    import multiprocessing
-
-    shares = [len(p) for p in np.array_split(np.arange(tables), workers) if len(p)]
-    jobs = [(n, real, other, seed + i) for i, n in enumerate(shares)]
-    if len(jobs) == 1:
-        parts = [_build_part(jobs[0])]
-    else:
-        with multiprocessing.get_context("fork").Pool(len(jobs)) as pool:
-            parts = pool.map(_build_part, jobs)
-    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
+    jobs = [(n, real, other, seed + i) for i, n in enumerate(table_shares(tables, workers))]
+    return samples_of_parts(_build_part, jobs)
 
 
 def make_model():
@@ -274,11 +257,7 @@ def main(argv=None) -> int:
     p.add_argument("--data", default=None, help="the photo data folder (else $UNO_DATA)")
     p.add_argument("--progress", action="store_true", help="a progress bar for each epoch")
     p.add_argument("--out", default=str(MODELS / "index.onnx"))
-    args = p.parse_args(argv)
-    if ready_to_train(args.data):
-        return 2
-    train(args)
-    return 0
+    return train_when_ready(p.parse_args(argv), train)
 
 
 if __name__ == "__main__":
