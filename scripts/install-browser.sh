@@ -31,11 +31,16 @@ optional=""
 if [ -x "$FULL_BIN" ]; then
     optional=yes  # the tests can drive the full browser: the shell is a saving, not a need
 fi
-if ! apt-get update -qq; then
-    [ -n "$optional" ] && [ -d "$FONT_DIR" ] && {
-        echo "install-browser: apt-get update failed; the browser tests use $FULL_BIN" >&2; exit 0; }
+# A failed step: where the full browser and the font are there, the tests use them (exit 0);
+# else make test fails.
+failed() {
+    if [ -n "$optional" ] && [ -d "$FONT_DIR" ]; then
+        echo "install-browser: $1; the browser tests use $FULL_BIN" >&2
+        exit 0
+    fi
     exit 1
-fi
+}
+apt-get update -qq || failed "apt-get update failed"
 if ! apt-cache show chromium-headless-shell >/dev/null 2>&1; then
     if [ -n "$optional" ]; then
         need=$(echo "$need" | sed 's/chromium-headless-shell//')
@@ -47,9 +52,7 @@ fi
 # The package list is meant to split into words.
 # shellcheck disable=SC2086
 set -- $need
-if [ $# -gt 0 ] && ! apt-get install -y -qq "$@" >/dev/null; then
-    [ -n "$optional" ] && [ -d "$FONT_DIR" ] && {
-        echo "install-browser: could not install $need; the browser tests use $FULL_BIN" >&2; exit 0; }
-    exit 1
+if [ $# -gt 0 ]; then
+    apt-get install -y -qq "$@" >/dev/null || failed "could not install $need"
 fi
 echo "install-browser: $("$SHELL_BIN" --version 2>/dev/null || echo chromium installed)" >&2
