@@ -9,10 +9,15 @@
 * OpenCV works on one thread in each test process (and in the processes tests start): the
   workers already use every core, and OpenCV's own thread pool on top of them only makes the
   threads wait for one another (a scripted game took 2.4 times as long on a loaded machine).
+* Once the tests are collected, every object alive then (the modules, the collected tests) is
+  moved out of the garbage collector's sight (``gc.freeze``): they live to the end, and each
+  full collection walked them all again (collections took 3.8 % of the workers' CPU, 3.3 %
+  frozen).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 
 import cv2
@@ -29,6 +34,12 @@ def own_state_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(state))
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)  # systemd's, which would win
     return state
+
+
+def pytest_collection_finish(session):
+    """Everything alive after collection stays alive: the collector need not walk it again."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(config, items):
