@@ -383,3 +383,53 @@ def test_an_index_inside_a_card_read_whole_of_its_label_is_that_card():
     unlike = np.ones((300, 400), np.uint8)
     assert [s.label for s in select(Outlines([again], [top], unlike, 1.0, 100.0))] == []
     assert [s.label for s in select(Outlines([under], [top], unlike, 1.0, 100.0))] == ["green-7"]
+
+
+def test_backs_of_a_fan_overlapping_as_neighbours_are_two_cards_one_back_read_twice_is_one():
+    """Every back has the one label: two outlines of backs are one card only when they overlap
+    by more than ``back_same_iou`` (0.36), not the faces' 0.3."""
+    from dataclasses import replace
+
+    from vision.partial import BACK_SAME_IOU, SAME_CARD_IOU, Outlines, Thresholds, select
+
+    top = CardSighting("back", 0.99, (), ((0, 0), (100, 0), (100, 150), (0, 150)), (50, 75))
+    unlike = np.ones((200, 300), np.uint8)
+    t = Thresholds(seed=1.01)
+    for shift, apart in ((50, True), (45, False)):   # IoU 0.33 and 0.38 with the top card
+        under = _cand(0.99, "back", 0.99, [[shift, 0], [100 + shift, 0], [100 + shift, 150],
+                                             [shift, 150]], corner=1)
+        iou = quad_iou(under.quad, np.array(top.quad, np.float32))
+        assert SAME_CARD_IOU < iou and (iou < BACK_SAME_IOU) == apart
+        got = select(Outlines([under], [top], unlike, 1.0, 100.0), t)
+        assert [s.label for s in got] == (["back"] if apart else [])
+        # the same outlines read as one face: the faces' rule (0.3) holds there
+        face = Outlines([under._replace(label="red-5")], [replace(top, label="red-5")], unlike,
+                        1.0, 100.0)
+        assert select(face, t) == []
+        # a looser rule for backs takes the second one too
+        assert len(select(Outlines([under], [top], unlike, 1.0, 100.0),
+                          Thresholds(seed=1.01, back_same_iou=0.5))) == 1
+
+
+def test_a_sure_strip_that_looks_like_the_table_is_a_card_unless_it_lies_on_one_found():
+    """A narrow strip on a white table looks like the table: a reading at least ``strip_sure``
+    sure is kept all the same, unless it overlaps a card found by more than ``strip_sure_iou``."""
+    from vision.partial import Outlines, Thresholds, select
+
+    top = CardSighting("red-5", 0.99, (), ((40, 0), (140, 0), (140, 150), (40, 150)), (90, 75))
+    strip = _cand(0.99, "blue-2", 0.98, [[0, 0], [100, 0], [100, 150], [0, 150]])
+    table_like = np.zeros((200, 300), np.uint8)          # nothing unlike the table anywhere
+    base = dict(seed=1.01)
+    iou = quad_iou(strip.quad, np.array(top.quad, np.float32))   # 0.43: a fan's neighbour
+    assert 0.4 < iou < 0.5
+    for (sure, most), kept in (((0.9, 0.5), True), ((1.01, 0.5), False), ((0.9, 0.4), False)):
+        got = select(Outlines([strip], [top], table_like, 1.0, 100.0),
+                     Thresholds(**base, strip_sure=sure, strip_sure_iou=most))
+        assert [s.label for s in got] == (["blue-2"] if kept else []), (sure, most)
+    # less sure than strip_sure: the table-like strip is left out
+    unsure = strip._replace(conf=0.85)
+    assert select(Outlines([unsure], [top], table_like, 1.0, 100.0),
+                  Thresholds(**base, strip_sure=0.9, strip_sure_iou=0.5)) == []
+    # card-like strips pass whatever the sureness
+    assert [s.label for s in select(Outlines([unsure], [top], np.ones((200, 300), np.uint8), 1.0,
+                                             100.0), Thresholds(**base))] == ["blue-2"]

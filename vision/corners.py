@@ -165,10 +165,15 @@ def strip_share(unlike: np.ndarray, s: float, quad, others) -> float:
     """Share of the part of ``quad`` outside the ``others`` that is card-like in ``unlike``
     (:func:`unlike_table`): a card under others shows its strip there, a wrong outline beside a
     card shows the table. 0 when nothing of it is outside the others."""
+    return strip_outside(unlike, s, quad, others)[0]
+
+
+def strip_outside(unlike: np.ndarray, s: float, quad, others) -> tuple[float, int]:
+    """:func:`strip_share`, and how many pixels of ``unlike`` the part outside the others is."""
     own = _fill(unlike.shape, [quad], s)
     free = own & (1 - _fill(unlike.shape, others, s))
     n = int(free.sum())
-    return float((free & unlike).sum() / n) if n else 0.0
+    return (float((free & unlike).sum() / n) if n else 0.0), n
 
 
 def edge_segments(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:

@@ -26,10 +26,11 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from companion.cards import BACK
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.color import normalize_card
 from vision.corners import (card_width_of, card_width_on_edges, corner_crops, index_crop, index_point,
-                            partial_quads, strip_share, unexplained_cards, unlike_table)
+                            partial_quads, strip_outside, unexplained_cards, unlike_table)
 from vision.detect import quad_iou
 
 __all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "IndexReader", "partly_covered", "read_outlines",
@@ -60,11 +61,31 @@ MIN_LABEL = 0.6
 #: were counted twice; 0.6 counted none twice on the validation tables and found as many cards).
 SAME_CARD_IOU = 0.3
 SAME_PLACE_IOU = 0.6
+#: ... but every back has the one label: neighbours in a fan of backs overlap by IoU 0.3-0.35
+#: (issue #17's fifth session, on the validation tables: one back more on each seed at 0.36, none
+#: counted twice; 0.4 counted one twice).
+BACK_SAME_IOU = 0.36
+
+
+def _same_iou(a: str, b: str, back_same_iou: float = BACK_SAME_IOU) -> float:
+    """The IoU above which outlines read as ``a`` and ``b`` are one card."""
+    if a != b:
+        return SAME_PLACE_IOU
+    return back_same_iou if a == BACK else SAME_CARD_IOU
 #: What shows of a partly covered card (its outline outside the cards found) is card-like
 #: (unlike the table) by at least this share (0.4 before the outlines were moved onto their
 #: index; 0.3 then found 5 more cards on the two validation sets and counted none twice, 0.2
 #: found 10 more and counted one twice).
 STRIP_CARD_LIKE = 0.3
+#: ... unless its reading is this sure (mass x label probability) and it overlaps no card found
+#: by more than STRIP_SURE_IOU: on a white table the white border and the small index of a
+#: narrow strip look like the table at the unlike map's 16 pixels a card (issue #17's fifth
+#: session, on the validation tables: 2 and 5 cards more on seeds 606 and 607, none counted
+#: twice; STRIP_SURE_IOU 0.55 found 3 more on 606, but a drawn row's card read whole, its
+#: outline grown over the strip under it, then overlapped two cards by IoU > 0.5; 0.6 read a
+#: card misread whole again under its wrong outline).
+STRIP_SURE = 0.9
+STRIP_SURE_IOU = 0.5
 #: A partly covered card's outline overlaps a card found by at least this share of its area.
 COVERED = 0.1
 #: ... unless the partial model is this sure of it (mass x label probability): the top card of a
@@ -151,6 +172,9 @@ class Thresholds:
     seed: float = SEED
     same_index: float = SAME_INDEX
     odd_sure: float = ODD_SURE
+    back_same_iou: float = BACK_SAME_IOU
+    strip_sure: float = STRIP_SURE
+    strip_sure_iou: float = STRIP_SURE_IOU
 
 
 @dataclass
@@ -391,7 +415,7 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
         rest = []
         for cand in pending:
             label, conf, runners, q = cand.label, cand.conf, cand.runners_up, cand.quad
-            if any(quad_iou(q, k) > (SAME_CARD_IOU if lab == label else SAME_PLACE_IOU) for lab, k in kept):
+            if any(quad_iou(q, k) > _same_iou(lab, label, t.back_same_iou) for lab, k in kept):
                 continue
             if any(float(np.linalg.norm(cand.index - i)) < near for i in indices):
                 continue  # one index, one card: this one's index is a card found already
@@ -400,8 +424,10 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
             if cand.mass * conf < t.seed and not any(_covered_share(q, k) >= t.covered for _lab, k in kept):
                 rest.append(cand)
                 continue
-            if strip_share(outlines.unlike, outlines.scale, q, [k for _lab, k in kept]) \
-                    < t.strip_card_like:
+            share, free = strip_outside(outlines.unlike, outlines.scale, q, [k for _lab, k in kept])
+            sure = cand.mass * conf >= t.strip_sure and \
+                not any(quad_iou(q, k) > t.strip_sure_iou for _lab, k in kept)
+            if not free or (share < t.strip_card_like and not sure):
                 continue  # what shows of it is the table: no card lies there
             kept.append((label, q))
             indices.append(cand.index)
