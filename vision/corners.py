@@ -17,7 +17,7 @@ import numpy as np
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.detect import quad_iou
 
-__all__ = ["refine_outline", "card_width_on_edges", "unlike_table", "strip_share", "unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines", "index_point",
+__all__ = ["refine_outline", "card_width_on_edges", "unlike_table", "strip_outside", "unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines", "index_point",
            "index_outline", "index_crop", "INDEX_REGION", "INDEX_W", "INDEX_H"]
 
 #: The work image is scaled so that a card is this many pixels wide.
@@ -161,15 +161,11 @@ def unexplained_cards(image: np.ndarray, quads, card_width: float) -> float:
     return float((unlike & (1 - known)).sum() / (w * w * CARD_RATIO))
 
 
-def strip_share(unlike: np.ndarray, s: float, quad, others) -> float:
-    """Share of the part of ``quad`` outside the ``others`` that is card-like in ``unlike``
-    (:func:`unlike_table`): a card under others shows its strip there, a wrong outline beside a
-    card shows the table. 0 when nothing of it is outside the others."""
-    return strip_outside(unlike, s, quad, others)[0]
-
-
 def strip_outside(unlike: np.ndarray, s: float, quad, others) -> tuple[float, int]:
-    """:func:`strip_share`, and how many pixels of ``unlike`` the part outside the others is."""
+    """The share of the part of ``quad`` outside the ``others`` that is card-like in ``unlike``
+    (:func:`unlike_table`), and that part's size (pixels of ``unlike``): a card under others
+    shows its strip there, a wrong outline beside a card shows the table. The share is 0 when
+    nothing of it is outside the others."""
     own = _fill(unlike.shape, [quad], s)
     free = own & (1 - _fill(unlike.shape, others, s))
     n = int(free.sum())

@@ -65,13 +65,6 @@ SAME_PLACE_IOU = 0.6
 #: (issue #17's fifth session, on the validation tables: one back more on each seed at 0.36, none
 #: counted twice; 0.4 counted one twice).
 BACK_SAME_IOU = 0.36
-
-
-def _same_iou(a: str, b: str, back_same_iou: float = BACK_SAME_IOU) -> float:
-    """The IoU above which outlines read as ``a`` and ``b`` are one card."""
-    if a != b:
-        return SAME_PLACE_IOU
-    return back_same_iou if a == BACK else SAME_CARD_IOU
 #: What shows of a partly covered card (its outline outside the cards found) is card-like
 #: (unlike the table) by at least this share (0.4 before the outlines were moved onto their
 #: index; 0.3 then found 5 more cards on the two validation sets and counted none twice, 0.2
@@ -428,7 +421,7 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
             sure = cand.mass * conf >= t.strip_sure and \
                 not any(quad_iou(q, k) > t.strip_sure_iou for _lab, k in kept)
             if not free or (share < t.strip_card_like and not sure):
-                continue  # what shows of it is the table: no card lies there
+                continue  # nothing of it shows, or what shows is the table: no card lies there
             kept.append((label, q))
             indices.append(cand.index)
             c = q.mean(0)
@@ -448,6 +441,13 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
     read whole (its size sets the outlines' size); only ``whole`` without the partial model's
     file."""
     return settle(read_outlines(reader, image_bgr, whole, deck, model_path), thresholds or Thresholds())
+
+
+def _same_iou(a: str, b: str, back_same_iou: float = BACK_SAME_IOU) -> float:
+    """The IoU above which outlines read as ``a`` and ``b`` are one card."""
+    if a != b:
+        return SAME_PLACE_IOU
+    return back_same_iou if a == BACK else SAME_CARD_IOU
 
 
 def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
