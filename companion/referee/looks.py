@@ -110,6 +110,16 @@ def smear_free_difference(a, b) -> float | None:
     plain = look_difference(a, b)
     if plain is None or not smeared_apart(a, b):
         return plain
+    return least_smeared_difference(a, b, plain)
+
+
+def least_smeared_difference(a, b, plain: float | None = None) -> float | None:
+    """The least :func:`~companion.reading.look_difference` of ``a`` smeared like ``b`` may be
+    and ``b`` smeared like ``a`` may be, over the bank of straight smears (none included),
+    whether or not the looks seem smeared apart (``plain``: their plain difference, if known)."""
+    plain = look_difference(a, b) if plain is None else plain
+    if plain is None:
+        return None
     import numpy as np
 
     bank = [(1, 0)] + [(n, t) for n in SMEAR_LENGTHS for t in SMEAR_ANGLES]
