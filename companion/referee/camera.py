@@ -2030,6 +2030,9 @@ class CameraReferee:
             self._actionable.discard(region)
             if picked.nothing in (NothingHappened.MISREAD, NothingHappened.LAID_OUT):
                 self._remember_misread(region, table)
+            card = getattr(picked.action, "card", None)
+            if card is not None and region_of(picked.action) == region:
+                self._remember_answered(region, card.name)
             # the hand over it is accounted for by the answer (where nothing happened there,
             # only its visit: it may have gone on to play further in)
             self._take_reach_over(region, passing=picked.action is None
@@ -2050,6 +2053,15 @@ class CameraReferee:
             if q.by is None and q.kind is not QuestionKind.DREW:
                 self._feed(result)
         return result
+
+    def _remember_answered(self, region: str, card: str) -> None:
+        """``card`` was answered as put on ``region``: how the region looks now is how that card
+        looks there, however the camera reads it, so the same face played on it next is told by
+        its look. (Sleeve gloss, classic seed 36: ann's red-5, read unsurely, was answered; it
+        went on reading red-3, so its look was never taken, and cai's red-5 on it was missed.)"""
+        got = self._reading.region(region) if self._reading is not None else None
+        if got is not None and got.look is not None:
+            self._looks[region] = (card, got.look)
 
     def _remember_misread(self, region: str, table) -> None:
         """``region`` answered "nothing happened" (misread, or laid out so): how it looks now is
