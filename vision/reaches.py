@@ -268,7 +268,12 @@ class ArmTracker:
             others = [(o_lo, o_hi) for o_blob, o_side, o_lo, o_hi in entries
                       if o_blob == blob and (o_lo, o_hi, o_side) != (lo, hi, side)
                       and _axis(o_side) == _axis(side)]
-            hand, depth = self._hand(side or "north", xs, ys, lo, hi, others)
+            # an arm from a neighbouring side in the same blob (arms crossing, or a hand that
+            # stops by another arm's band, their shadows joined)
+            across = [(o_side, o_lo, o_hi) for o_blob, o_side, o_lo, o_hi in entries
+                      if o_blob == blob and o_side is not None and side is not None
+                      and _axis(o_side) != _axis(side)]
+            hand, depth = self._hand(side or "north", xs, ys, lo, hi, others, across)
             entry = (lo + hi) / 2
             arm = self._match(side, entry)
             if arm is None or id(arm) in seen:
@@ -322,7 +327,7 @@ class ArmTracker:
         return _along_depth(side, self.mmx[ys, xs], self.mmy[ys, xs], self.layout)
 
     def _hand(self, side: str, xs, ys, lo: float, hi: float,
-              others=()) -> tuple[tuple[float, float], float]:
+              others=(), across=()) -> tuple[tuple[float, float], float]:
         """The hand of the arm from ``side`` that crosses its edge between ``lo`` and ``hi``:
         (the hand's point in mat mm, its depth). Only the part of the blob in line with where
         the arm crosses the edge counts (arms crossing each other make one blob), less the
@@ -337,13 +342,54 @@ class ArmTracker:
             if alone.sum() >= 20:
                 keep = alone
             keep &= self._joined(side, xs, ys, keep, lo, hi)
-        along, depth = along[keep], depth[keep]
+        point, d = self._hand_at(side, along[keep], depth[keep], lo, hi)
+        if across and self._region_at(point) is None:
+            # measured through an arm from a neighbouring side, the hand is over nothing: short
+            # of that arm's band it may be over a region (see _short_of_band)
+            short = keep
+            for o_side, o_lo, o_hi in across:
+                short = self._short_of_band(side, xs, ys, short, lo, hi, o_side, o_lo, o_hi)
+            if short is not keep:
+                p2, d2 = self._hand_at(side, along[short], depth[short], lo, hi)
+                if self._region_at(p2) is not None:
+                    return p2, d2
+        return point, d
+
+    def _hand_at(self, side: str, along, depth, lo: float, hi: float) -> tuple[tuple[float, float], float]:
+        """The hand's point and depth from the arm's pixels (their place along the edge and
+        depth): its tip less :attr:`hand_back_mm`, in the middle of its last 5 cm."""
         if not depth.size:
             return self._point(side, (lo + hi) / 2, 0.0), 0.0
         tip = self._tip(depth)
         at = float(np.median(along[(depth >= tip - 50.0) & (depth <= tip)]))  # the hand's middle
         d = max(0.0, tip - self.hand_back_mm)
         return self._point(side, at, d), d
+
+    def _short_of_band(self, side: str, xs, ys, keep, lo: float, hi: float, o_side: str,
+                       o_lo: float, o_hi: float) -> np.ndarray:
+        """``keep`` without the band of the arm that crosses ``o_side``'s edge between ``o_lo``
+        and ``o_hi`` (where it crosses this arm's line, taken as running straight in), when
+        nothing of this arm shows past that band: the arm ends there, by the other or under
+        it, and the band is the other's. (Plain grid seed 29: south's hand on the discard pile,
+        its shadow joined to a distractor's arm from the east just past the pile, was measured
+        at the far edge of that arm, over no region, and the same face discarded was missed.
+        Used only where the hand measured through the band is over no region: a hand under
+        the other arm's band, a west arm drawing where a north arm passes over the pile, is
+        measured through it.) An arm that shows past the band reaches over or under it:
+        ``keep`` as it was."""
+        other_along, _ = self._along_depth(o_side, xs, ys)
+        band = (other_along >= o_lo) & (other_along <= o_hi)
+        _, depth = self._along_depth(side, xs, ys)
+        inband = keep & band
+        if not inband.any():
+            return keep
+        past = keep & ~band & (depth > float(depth[inband].max()))
+        if past.sum() * self.px_area_mm2 >= 3 * ARM_WIDTH_MM * TIP_STEP_MM:  # (a sliver is not)
+            return keep
+        rest = keep & ~band
+        if not rest.any():
+            return keep
+        return rest & self._joined(side, xs, ys, rest, lo, hi)
 
     def _tip(self, depth: np.ndarray) -> float:
         """How deep the arm reaches: walking in from the rim, the last stretch where the blob is
