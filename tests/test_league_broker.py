@@ -195,7 +195,10 @@ def test_wrong_password_is_refused_and_says_so(broker, tmp_path, caplog):
     try:
         wait_until(lambda: "refused" in publisher.status, 10, "the refusal")
         assert "Not authorized" in publisher.status and "password" in publisher.status
-        assert any("refused by the broker" in r.getMessage() for r in caplog.records)
+        # (the status is set under the publisher's lock and logged after it is released: the
+        # log line may come a moment after the status)
+        wait_until(lambda: any("refused by the broker" in r.getMessage() for r in caplog.records),
+                   5, "the refusal in the log")
     finally:
         publisher.stop(timeout=1)
     # the right one is let in

@@ -494,10 +494,10 @@ def test_a_smeared_card_that_the_sharpened_read_contradicts_is_asked_never_commi
 
 @pytest.mark.slow
 def test_a_hand_stopping_by_another_arms_band_is_measured_short_of_it():
-    # torture plain grid seed 29 (a sweep of seeds 29-36, every condition): south put a second
-    # green-8 on the discard pile while a distractor's arm from the east lay just past the
-    # pile; their shadows joined, and south's hand was measured at the far edge of the other
-    # arm, over no region: no hand over the pile, so the same face discarded was never asked
-    # about (vision.reaches: ArmTracker._short_of_band). About 4 CPU-seconds.
+    # torture grid seed 29 (a sweep of seeds 29-36: every condition but no-taps): south put a
+    # second green-8 on the discard pile while a distractor's arm from the east lay just past
+    # the pile; their shadows joined, and south's hand was measured at the far edge of the
+    # other arm, over no region: no hand over the pile, so the same face discarded was never
+    # asked about (vision.reaches: ArmTracker._short_of_band). About 4 CPU-seconds.
     run = torture_run("grid", "plain", "art", 29)
     assert run["exact"], (run["first_difference"], run["wrong_calls"])
