@@ -276,13 +276,8 @@ def test_a_pile_that_looks_other_only_through_a_turned_smear_is_no_draw():
     # smear turned; the pile's look changed by 5.1 (a draw is 4 and up), so a draw nobody made
     # was committed and the game went wrong from there. Smeared alike, the two looks differ
     # by 0.85: the count cannot be told, and the table is asked. About 5 CPU-seconds.
-    from tests.support.torture import torture_run
-    from vision.data import DataMissing, require_data
+    from tests.support.torture import real_faces_run
 
-    try:
-        require_data()
-    except DataMissing as exc:
-        pytest.skip(f"real faces need the photo data: {exc}")
-    run = torture_run("classic", "motion-blur", "real", 29)
+    run = real_faces_run("classic", "motion-blur", 29)
     assert run["wrong_commits"] == 0, run["wrong_calls"]
     assert run["exact"], run["first_difference"]

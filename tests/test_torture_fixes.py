@@ -9,7 +9,7 @@ from companion.bus import EventBus
 from companion.referee.camera import CameraReferee
 from companion.referee.table import Table
 from tests.support.readings import ALL_CELLS, GRID, grid_referee, reading, settle
-from tests.support.torture import torture_run
+from tests.support.torture import real_faces_run, torture_run
 
 
 def _grid_referee():
@@ -356,13 +356,7 @@ def test_in_dim_light_a_card_put_down_is_read_though_the_arm_stirred_little():
     # torture dim grid seed 2 (real faces): with "touched" narrowed to regions an arm visibly
     # moved over, south's yellow-4 on 0,0 in dim light was not read again; the play was missed,
     # and north's red-6 was later committed as south's
-    from vision.data import DataMissing, require_data
-
-    try:
-        require_data()
-    except DataMissing as exc:
-        pytest.skip(f"real faces need the photo data: {exc}")
-    run = torture_run("grid", "dim", "real", 2, actions=10)
+    run = real_faces_run("grid", "dim", 2, actions=10)
     assert (run["wrong_commits"], run["false_illegal_calls"], run["missed_actions"]) == (0, 0, 0), \
         run["wrong_calls"]
     # (and south's blue-skip put on 0,0's yellow-1 and taken back is called illegal)

@@ -25,3 +25,17 @@ def torture_run(game: str, condition: str, faces: str, seed: int, actions: int =
     actions on ``seed`` under ``condition``, with ``faces`` (art or real)."""
     return torture_module().play({"game": game, "condition": condition, "faces": faces,
                                   "seed": seed, "actions": actions})
+
+
+def real_faces_run(game: str, condition: str, seed: int, actions: int = 12) -> dict:
+    """:func:`torture_run` with the real faces (cut from the photo data's held-out photos); the
+    test is skipped, saying why, where the photo data is missing."""
+    import pytest
+
+    from vision.data import DataMissing, require_data
+
+    try:
+        require_data()
+    except DataMissing as exc:
+        pytest.skip(f"real faces need the photo data: {exc}")
+    return torture_run(game, condition, "real", seed, actions)
