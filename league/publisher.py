@@ -157,10 +157,22 @@ class TablePublisher:
                             qos=1, retain=True)
 
     def _advance(self) -> None:
-        """Move the watermark over the entries acknowledged in order, and store it."""
+        """Move the watermark over the entries acknowledged in order, and store it. An entry
+        published just as the connection went is never reported delivered (paho raises on it
+        for good): it and the entries after it are sent again once connected (the league drops
+        repeats). (A broker stopped mid-match once left the publisher failing on that entry
+        every second, never catching up.)"""
         with self._lock:
             before = self.acked
-            while self._inflight and self._inflight[0][1].is_published():
+            while self._inflight:
+                try:
+                    delivered = self._inflight[0][1].is_published()
+                except (RuntimeError, ValueError):
+                    self._inflight.clear()
+                    self._sent = self.acked
+                    break
+                if not delivered:
+                    break
                 self.acked = self._inflight.popleft()[0]
             after = self.acked
         if after != before:
