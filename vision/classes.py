@@ -22,7 +22,11 @@ def deck_labels(deck: str) -> frozenset[str]:
         return frozenset({c.name for c in LIGHT.faces} | {c.name for c in DARK.faces})
     if deck == "auto":
         return frozenset(ALL_LABELS)
-    raise ValueError(f"unknown deck {deck!r}: expected one of {', '.join(DECKS)}")
+    raise _unknown_deck(deck)
+
+
+def _unknown_deck(deck: str) -> ValueError:
+    return ValueError(f"unknown deck {deck!r}: expected one of {', '.join(DECKS)}")
 
 
 class DeckFilter:
@@ -40,7 +44,7 @@ class DeckFilter:
     def check(self, deck: str) -> None:
         """A clear error for a deck that is not one of :data:`DECKS`."""
         if deck not in self._masks:
-            raise ValueError(f"unknown deck {deck!r}: expected one of {', '.join(DECKS)}")
+            raise _unknown_deck(deck)
 
     def narrow(self, p: np.ndarray, deck: str) -> np.ndarray:
         p = p * self._masks[deck]
