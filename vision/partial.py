@@ -408,7 +408,8 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
         rest = []
         for cand in pending:
             label, conf, runners, q = cand.label, cand.conf, cand.runners_up, cand.quad
-            if any(quad_iou(q, k) > _same_iou(lab, label, t.back_same_iou) for lab, k in kept):
+            ious = [quad_iou(q, k) for _lab, k in kept]
+            if any(v > _same_iou(lab, label, t.back_same_iou) for v, (lab, _k) in zip(ious, kept)):
                 continue
             if any(float(np.linalg.norm(cand.index - i)) < near for i in indices):
                 continue  # one index, one card: this one's index is a card found already
@@ -418,8 +419,7 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
                 rest.append(cand)
                 continue
             share, free = strip_outside(outlines.unlike, outlines.scale, q, [k for _lab, k in kept])
-            sure = cand.mass * conf >= t.strip_sure and \
-                not any(quad_iou(q, k) > t.strip_sure_iou for _lab, k in kept)
+            sure = cand.mass * conf >= t.strip_sure and not any(v > t.strip_sure_iou for v in ious)
             if not free or (share < t.strip_card_like and not sure):
                 continue  # nothing of it shows, or what shows is the table: no card lies there
             kept.append((label, q))
