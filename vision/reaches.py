@@ -348,7 +348,7 @@ class ArmTracker:
             # of that arm's band it may be over a region (see _short_of_band)
             short = keep
             for o_side, o_lo, o_hi in across:
-                short = self._short_of_band(side, xs, ys, short, lo, hi, o_side, o_lo, o_hi)
+                short = self._short_of_band(side, xs, ys, depth, short, lo, hi, o_side, o_lo, o_hi)
             if short is not keep:
                 p2, d2 = self._hand_at(side, along[short], depth[short], lo, hi)
                 if self._region_at(p2) is not None:
@@ -365,7 +365,7 @@ class ArmTracker:
         d = max(0.0, tip - self.hand_back_mm)
         return self._point(side, at, d), d
 
-    def _short_of_band(self, side: str, xs, ys, keep, lo: float, hi: float, o_side: str,
+    def _short_of_band(self, side: str, xs, ys, depth, keep, lo: float, hi: float, o_side: str,
                        o_lo: float, o_hi: float) -> np.ndarray:
         """``keep`` without the band of the arm that crosses ``o_side``'s edge between ``o_lo``
         and ``o_hi`` (where it crosses this arm's line, taken as running straight in), when
@@ -376,10 +376,10 @@ class ArmTracker:
         Used only where the hand measured through the band is over no region: a hand under
         the other arm's band, a west arm drawing where a north arm passes over the pile, is
         measured through it.) An arm that shows past the band reaches over or under it:
-        ``keep`` as it was."""
+        ``keep`` as it was. (``depth``: each pixel's depth from ``side``'s edge, as
+        :meth:`_hand` measured it.)"""
         other_along, _ = self._along_depth(o_side, xs, ys)
         band = (other_along >= o_lo) & (other_along <= o_hi)
-        _, depth = self._along_depth(side, xs, ys)
         inband = keep & band
         if not inband.any():
             return keep
