@@ -1980,11 +1980,10 @@ class CameraReferee:
         region = q.region
         self._actionable.discard(region)
         self._blind.discard(region)
-        got = self._reading.region(region) if self._reading is not None else None
-        if not illegal and got is not None and got.look is not None:
+        if not illegal:
             # how the region looks now is how the card named looks (the camera misread it):
             # the same look read again is no new play (:meth:`_looks_as_before`)
-            self._looks[region] = (action.card.name, got.look)
+            self._remember_look(region, action.card.name)
         self._take_reach_over(region)
         self._recheck = True
         self._close_question(action.to_json(), by, Closed.ANSWERED)
@@ -2032,7 +2031,7 @@ class CameraReferee:
                 self._remember_misread(region, table)
             card = getattr(picked.action, "card", None)
             if card is not None and region_of(picked.action) == region:
-                self._remember_answered(region, card.name)
+                self._remember_look(region, card.name)
             # the hand over it is accounted for by the answer (where nothing happened there,
             # only its visit: it may have gone on to play further in)
             self._take_reach_over(region, passing=picked.action is None
@@ -2054,11 +2053,12 @@ class CameraReferee:
                 self._feed(result)
         return result
 
-    def _remember_answered(self, region: str, card: str) -> None:
-        """``card`` was answered as put on ``region``: how the region looks now is how that card
-        looks there, however the camera reads it, so the same face played on it next is told by
-        its look. (Sleeve gloss, classic seed 36: ann's red-5, read unsurely, was answered; it
-        went on reading red-3, so its look was never taken, and cai's red-5 on it was missed.)"""
+    def _remember_look(self, region: str, card: str) -> None:
+        """How ``region`` looks now is how ``card`` looks there, however the camera reads it: a
+        card answered as put there (so the same face played on it next is told by its look:
+        sleeve gloss, classic seed 36, ann's red-5, read unsurely, was answered; it went on
+        reading red-3, so its look was never taken, and cai's red-5 on it was missed), a card
+        named as "another card", a misread answered."""
         got = self._reading.region(region) if self._reading is not None else None
         if got is not None and got.look is not None:
             self._looks[region] = (card, got.look)
@@ -2069,12 +2069,11 @@ class CameraReferee:
         no play (:meth:`_looks_as_before`). (Motion blur, grid seed 11, real faces: the red-6
         laid out at (0, 4) read red-9 at 0.99, answered "laid out", and was committed as
         south's red-9 when the smear turned and the whole grid was read again.)"""
-        got = self._reading.region(region) if self._reading is not None and region != "pawn" else None
-        if table is None or got is None or got.look is None:
+        if table is None or region == "pawn":
             return
         want = expected_of(table.view()[0]).labels.get(region)
         if want is not None:
-            self._looks[region] = (want, got.look)
+            self._remember_look(region, want)
 
     def _shows_more(self, action: Action | None, region: str) -> bool:
         """A card chosen that is not the card read in its region now (a confident read of
