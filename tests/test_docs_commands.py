@@ -40,6 +40,8 @@ OTHER_TOOLS = {
     # python -m vision.train.corners (the corner model's trainer)
     "--tables", "--table-size", "--jitter", "--workers", "--threads", "--base", "--check-every",
     "--max-seconds", "--crops", "--samples", "--per-label",
+    # python -m vision.train.index_points (the index finder's trainer)
+    "--minutes", "--tables-cache",
 }
 
 

@@ -13,14 +13,7 @@ from vision.evaluate import FannedTally
 from vision.overlap import HandCard, compose_hands
 from vision.recognize import CardReader, CardSighting
 
-
-def _hand(style, seed, n=5, kind="wood", **kw):
-    rng = np.random.default_rng(seed)
-    faces = [c.name for c in CLASSIC.faces if not c.name.startswith("wild")]
-    pick = [faces[int(i)] for i in rng.choice(len(faces), n, replace=False)]
-    cards = [(lab, draw_card(lab, 160, 248, face_set=CLASSIC, rng=rng)) for lab in pick]
-    kw = {"hands": 1, "singles": 0, "thumbs": 0.0, "card_width": 100, **kw}
-    return compose_hands(cards, 960, 640, rng=rng, kind=kind, styles=(style,), **kw)
+from tests.support.drawn_hands import drawn_hand as _hand
 
 
 @pytest.fixture(scope="module")
@@ -433,3 +426,24 @@ def test_a_sure_strip_that_looks_like_the_table_is_a_card_unless_it_lies_on_one_
     # card-like strips pass whatever the sureness
     assert [s.label for s in select(Outlines([unsure], [top], np.ones((200, 300), np.uint8), 1.0,
                                              100.0), Thresholds(**base))] == ["blue-2"]
+
+
+def test_neighbours_of_a_tight_fan_are_two_cards_and_one_card_read_twice_is_one():
+    """Outlines of two labels are one card only when they overlap by more than
+    ``same_place_iou`` (0.75): neighbours in a tight fan, outlined on their own indices, overlap
+    by IoU 0.6-0.8."""
+    from vision.partial import SAME_PLACE_IOU, Outlines, Thresholds, select
+
+    top = CardSighting("red-5", 0.99, (), ((100, 40), (200, 40), (200, 190), (100, 190)), (150, 115))
+    unlike = np.ones((300, 300), np.uint8)
+    t = Thresholds(seed=1.01)
+    for drop, apart in ((26, True), (16, False)):   # IoU 0.70 and 0.81 with the top card
+        under = _cand(0.99, "blue-2", 0.98, [[100, 40 + drop], [200, 40 + drop],
+                                              [200, 190 + drop], [100, 190 + drop]], corner=1)
+        iou = quad_iou(under.quad, np.array(top.quad, np.float32))
+        assert (iou < SAME_PLACE_IOU) == apart
+        got = select(Outlines([under], [top], unlike, 1.0, 100.0), t)
+        assert [s.label for s in got] == (["blue-2"] if apart else []), drop
+        # the rule as it was (0.6) took the neighbour for the top card read again
+        assert select(Outlines([under], [top], unlike, 1.0, 100.0),
+                      Thresholds(seed=1.01, same_place_iou=0.6)) == []

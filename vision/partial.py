@@ -32,12 +32,15 @@ from vision.color import normalize_card
 from vision.corners import (card_width_of, card_width_on_edges, corner_crops, index_crop, index_point,
                             partial_quads, strip_outside, unexplained_cards, unlike_table)
 from vision.detect import quad_iou
+from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, index_points
 
 __all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "IndexReader", "partly_covered", "read_outlines",
            "select", "settle", "reshaped_whole", "Thresholds", "Outlines", "Candidate"]
 
 PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
 INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index.onnx"
+#: An outline overlapping a card read whole by more than this is that card (not read again).
+KNOWN_IOU = 0.7
 #: A corner is read by both models, the index model's probabilities weighted by this in their
 #: geometric mean (0: the corner model alone, 1: the index model alone). Chosen on the
 #: validation photos' tables (seeds 606 and 607): the corner model alone gave F1 0.802 and
@@ -57,10 +60,13 @@ MIN_MASS = 0.7
 MIN_LABEL = 0.6
 #: Outlines of one label that overlap by this IoU are the same card (two outlines of one card
 #: differ by which of its corners they were put on); any two overlapping by SAME_PLACE_IOU are
-#: (0.75 before: two readings of one card, the second misread, overlapped by IoU 0.6-0.73 and
-#: were counted twice; 0.6 counted none twice on the validation tables and found as many cards).
+#: (0.75 at first: two readings of one card, the second misread, overlapped by IoU 0.6-0.73 and
+#: were counted twice; 0.6 then counted none twice on the validation tables and found as many
+#: cards. With the outlines put on the indices the finder found (issue #17's sixth session),
+#: neighbours in a tight fan overlap by IoU 0.6-0.8 and 0.6 dropped 13 of them on seed 606:
+#: 0.75 found 7 more cards on 606 and 6 more on 607, none counted twice that 0.6 did not.)
 SAME_CARD_IOU = 0.3
-SAME_PLACE_IOU = 0.6
+SAME_PLACE_IOU = 0.75
 #: ... but every back has the one label: neighbours in a fan of backs overlap by IoU 0.3-0.35
 #: (issue #17's fifth session, on the validation tables: one back more on each seed at 0.36, none
 #: counted twice; 0.4 counted one twice).
@@ -166,6 +172,7 @@ class Thresholds:
     same_index: float = SAME_INDEX
     odd_sure: float = ODD_SURE
     back_same_iou: float = BACK_SAME_IOU
+    same_place_iou: float = SAME_PLACE_IOU
     strip_sure: float = STRIP_SURE
     strip_sure_iou: float = STRIP_SURE_IOU
 
@@ -212,11 +219,13 @@ class IndexReader:
 
 def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto",
                   model_path: Path | None = None, card_width: float | None = None,
-                  index_model_path: Path | None = INDEX_MODEL_PATH) -> Outlines:
-    """Every outline put on a corner (:func:`vision.corners.partial_quads`) with the partial
-    model's reading (and the index model's, from ``index_model_path`` where that file is: None,
-    the corner model alone); empty when there is no model, no card read whole, or nothing
-    card-like outside the cards read whole."""
+                  index_model_path: Path | None = INDEX_MODEL_PATH,
+                  points_model_path: Path | None = INDEX_POINTS_PATH) -> Outlines:
+    """Every outline put on a corner (:func:`vision.corners.partial_quads`) and on a corner index
+    the index finder found (:mod:`vision.index_points`, from ``points_model_path`` where that file
+    is: None, the corners alone) with the partial model's reading (and the index model's, from
+    ``index_model_path`` where that file is: None, the corner model alone); empty when there is
+    no model, no card read whole, or nothing card-like outside the cards read whole."""
     path = model_path or PARTIAL_MODEL_PATH
     empty = Outlines([], whole)
     if not whole or not Path(path).is_file():
@@ -227,6 +236,9 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     if unexplained_cards(image_bgr, known, width) < UNEXPLAINED:
         return empty  # every card-like pixel is a card read whole: nothing lies under them
     quads = partial_quads(image_bgr, width, known=known)
+    if points_model_path is not None:
+        quads += [q for q, _heat in index_points(image_bgr, width, points_model_path)
+                  if not any(quad_iou(q, k) > KNOWN_IOU for k in known)]
     if not quads:
         return empty
     part = _reader(type(reader), Path(path))
@@ -409,7 +421,7 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
         for cand in pending:
             label, conf, runners, q = cand.label, cand.conf, cand.runners_up, cand.quad
             ious = [quad_iou(q, k) for _lab, k in kept]
-            if any(v > _same_iou(lab, label, t.back_same_iou) for v, (lab, _k) in zip(ious, kept)):
+            if any(v > _same_iou(lab, label, t) for v, (lab, _k) in zip(ious, kept)):
                 continue
             if any(float(np.linalg.norm(cand.index - i)) < near for i in indices):
                 continue  # one index, one card: this one's index is a card found already
@@ -443,11 +455,11 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
     return settle(read_outlines(reader, image_bgr, whole, deck, model_path), thresholds or Thresholds())
 
 
-def _same_iou(a: str, b: str, back_same_iou: float = BACK_SAME_IOU) -> float:
+def _same_iou(a: str, b: str, t: Thresholds) -> float:
     """The IoU above which outlines read as ``a`` and ``b`` are one card."""
     if a != b:
-        return SAME_PLACE_IOU
-    return back_same_iou if a == BACK else SAME_CARD_IOU
+        return t.same_place_iou
+    return t.back_same_iou if a == BACK else SAME_CARD_IOU
 
 
 def _inside(point: np.ndarray, quad: np.ndarray) -> bool:

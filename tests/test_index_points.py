@@ -1,0 +1,89 @@
+"""The corner-index finder (vision.index_points): a card's outline from its index's middle and
+reading direction, the training targets (vision.train.index_points) and the committed network
+on drawn hands."""
+
+import math
+
+import numpy as np
+import pytest
+
+from vision.detect import quad_iou
+from vision.index_points import MODEL_PATH, IndexPoints, index_points, outline_at
+from vision.overlap import INDEX_VISIBLE
+from vision.train.index_points import crop_targets, index_targets
+
+from tests.support.drawn_hands import drawn_hand
+
+
+def _indices(truth, shown=INDEX_VISIBLE):
+    """(middle, right, card, share shown) of every corner index showing at least ``shown``."""
+    return [((x, y), (rx, ry), card, share) for card in truth
+            for x, y, rx, ry, share in index_targets([card], 1.0) if share >= shown]
+
+
+@pytest.mark.parametrize("style, seed", [("fan", 1), ("row", 2), ("cascade", 3), ("pile", 4)])
+def test_a_card_is_outlined_from_either_index_and_the_way_it_reads(style, seed):
+    _img, truth = drawn_hand(style, seed)
+    seen = _indices(truth, shown=0.0)
+    assert len(seen) == 2 * len(truth)      # both corners of every card, shown or not
+    for middle, right, card, _share in seen:
+        assert quad_iou(outline_at(middle, right, 100.0), card.quad) > 0.9
+        # the same middle read a quarter turn off is another outline
+        turned = (-right[1], right[0])
+        assert quad_iou(outline_at(middle, turned, 100.0), card.quad) < 0.5
+
+
+def test_the_targets_peak_on_each_index_shown_and_leave_half_shown_ones_out():
+    points = np.array([[50.0, 50.0, 1.0, 0.0, 1.0],     # shown: a target
+                       [150.0, 150.0, 0.0, 1.0, 0.5],   # half shown: neither
+                       [200.0, 60.0, 0.0, -1.0, 0.1]],  # covered: background
+                      np.float32)
+    heat, right, weight, ignore = crop_targets(points, 0, 0)
+    y, x = np.unravel_index(np.argmax(heat), heat.shape)
+    assert heat[y, x] == 1.0 and (round((50 - 1.5) / 4), round((50 - 1.5) / 4)) == (y, x)
+    assert tuple(right[:, y, x]) == (1.0, 0.0) and weight[y, x] == 1.0
+    assert ignore[37, 37] == 1.0 and heat[37, 37] < 0.01        # 150 px: cell 37
+    assert ignore[14, 49] == 0.0 and weight[14, 49] == 0.0      # the covered one
+    assert (heat == 1.0).sum() == 1
+
+
+def test_without_the_model_file_no_index_is_found(tmp_path):
+    img, _truth = drawn_hand("fan", 1)
+    assert index_points(img, 100.0, path=tmp_path / "missing.onnx") == []
+
+
+def _found(points, indices, width):
+    """Which ``indices`` have a point found within a tenth of a card's width of their middle and
+    reading within 20 degrees of their way, and how many points lie near no index."""
+    hit, stray = set(), 0
+    near_any = [np.array(m) for m, _r, _c, _s in indices]
+    for p, r, _heat in points:
+        d = [float(np.hypot(*(p - m))) for m in near_any]
+        k = int(np.argmin(d)) if d else -1
+        if k < 0 or d[k] > 0.3 * width:
+            stray += 1
+            continue
+        want = indices[k][1]
+        turn = math.degrees(math.acos(max(-1.0, min(1.0, float(np.dot(r, want))))))
+        if d[k] <= 0.1 * width and turn <= 20:
+            hit.add(k)
+    return hit, stray
+
+
+@pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
+def test_the_committed_finder_finds_the_indices_that_show_on_drawn_hands():
+    finder = IndexPoints()
+    hits = total = strays = 0
+    for k, (style, kind) in enumerate([("fan", "wood"), ("row", "white"), ("cascade", "dark"),
+                                       ("fan", "cloth"), ("pile", "white"), ("row", "dark")]):
+        img, truth = drawn_hand(style, 20 + k, n=7, kind=kind)
+        # an index a third shown may be found or not; only those shown count, but a point on
+        # either is no stray
+        indices = _indices(truth, shown=0.3)
+        found, stray = _found(finder(img, 100.0), indices, 100.0)
+        shown = [k for k, (_m, _r, _c, share) in enumerate(indices) if share >= INDEX_VISIBLE]
+        hits += len(found & set(shown))
+        total += len(shown)
+        strays += stray
+    assert hits >= 0.85 * total, (hits, total)
+    assert strays <= total // 5, (strays, total)

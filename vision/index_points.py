@@ -1,0 +1,124 @@
+"""Card outlines from where the corner indices lie: a small network finds them on the whole image.
+
+The partly covered cards' pass (:mod:`vision.partial`) puts outlines on the square corners of
+straight edges (:func:`vision.corners.partial_quads`). In a tight fan the edges are short and
+cross each other, and the outlines come out a few degrees or pixels off, enough to cut the index
+out of its crop (on the validation tables most lost cards had outlines on them, none read as
+the card). This module finds the indices themselves.
+
+:class:`IndexPoints` runs ``vision/models/index_points.onnx`` (trained by ``python -m
+vision.train.index_points``) on the image scaled so that a card is :data:`CARD_PX` pixels wide
+(the width measured on the cards read whole). The network gives, every :data:`STRIDE` pixels,
+
+* how likely a corner index's middle lies there (a heat map), and
+* which way that index reads (the cosine and sine of its "right": the card's width runs that way
+  from the index, its height a quarter turn clockwise of it).
+
+Each peak of the heat map becomes one card outline (:func:`outline_at`): the index's middle is
+the middle of :data:`vision.overlap.INDEX_BOX`, and the card is ``card_width`` wide from there.
+The outlines join the corner outlines and are read and selected as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.card_shape import CARD_RATIO, order_quad
+
+__all__ = ["CARD_PX", "STRIDE", "MODEL_PATH", "IndexPoints", "outline_at", "index_points"]
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "index_points.onnx"
+#: A card's width, in pixels, in the image the network sees (it was trained at 52-80).
+CARD_PX = 64.0
+#: The network's output is this many input pixels apart.
+STRIDE = 4
+#: A heat-map peak at least this high is an index.
+MIN_HEAT = 0.3
+#: At most this many indices an image (the surest).
+MAX_POINTS = 120
+#: The middle of a corner index, as shares of the card's width and height from its corner.
+_INDEX_MIDDLE = (0.15, 0.14)
+
+
+def outline_at(point, right, card_width: float) -> np.ndarray:
+    """The ordered outline (4x2 float32) of a ``card_width`` card whose corner index's middle
+    lies at ``point`` and reads with its "right" along ``right`` (a vector, any length)."""
+    u = np.asarray(right, np.float64)
+    u = u / max(1e-9, float(np.hypot(*u)))
+    v = np.array([-u[1], u[0]])            # a quarter turn clockwise on the image (y down)
+    w, h = card_width, card_width * CARD_RATIO
+    corner = np.asarray(point, np.float64) - _INDEX_MIDDLE[0] * w * u - _INDEX_MIDDLE[1] * h * v
+    quad = np.array([corner, corner + w * u, corner + w * u + h * v, corner + h * v])
+    return order_quad(quad.astype(np.float32))
+
+
+class IndexPoints:
+    """The index finder: ``IndexPoints()(image, card_width)`` gives ``[(point, right, heat)]``."""
+
+    def __init__(self, path: Path = MODEL_PATH):
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+        meta = Path(path).with_suffix(".json")
+        self.meta = json.loads(meta.read_text()) if meta.is_file() else {}
+
+    def heat(self, image_bgr: np.ndarray, card_width: float) -> tuple[np.ndarray, np.ndarray, float]:
+        """``(heat, right, scale)``: the heat map (H x W, 0-1), the index direction (H x W x 2)
+        and the factor the image was scaled by."""
+        scale = CARD_PX / max(1.0, card_width)
+        h, w = image_bgr.shape[:2]
+        # a multiple of the network's total stride, padded by edge pixels
+        sh, sw = max(16, round(h * scale)), max(16, round(w * scale))
+        small = cv2.resize(image_bgr, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        ph, pw = -sh % STRIDE, -sw % STRIDE
+        if ph or pw:
+            small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+        blob = (small.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)[None]
+        self.net.setInput(np.ascontiguousarray(blob))
+        out = self.net.forward()[0]
+        heat = 1.0 / (1.0 + np.exp(-out[0]))
+        right = np.stack([out[1], out[2]], -1)
+        return heat, right, scale
+
+    def __call__(self, image_bgr: np.ndarray, card_width: float, min_heat: float | None = None,
+                 limit: int = MAX_POINTS) -> list[tuple[np.ndarray, np.ndarray, float]]:
+        """``[(point, right, heat)]``: each index found, its middle (image pixels), the way it
+        reads (a unit vector) and its peak's heat, surest first."""
+        min_heat = MIN_HEAT if min_heat is None else min_heat
+        heat, right, scale = self.heat(image_bgr, card_width)
+        peaks = (heat >= min_heat) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+        ys, xs = np.nonzero(peaks)
+        order = np.argsort(-heat[ys, xs])[:limit]
+        H, W = heat.shape
+        out = []
+        for y, x in zip(ys[order], xs[order]):
+            # the heat's centroid over the peak's 3x3 cells: a quarter of a cell's precision
+            y0, y1, x0, x1 = max(0, y - 1), min(H, y + 2), max(0, x - 1), min(W, x + 2)
+            patch = heat[y0:y1, x0:x1]
+            gy, gx = np.mgrid[y0:y1, x0:x1]
+            cy, cx = (patch * gy).sum() / patch.sum(), (patch * gx).sum() / patch.sum()
+            point = np.array([(cx * STRIDE + (STRIDE - 1) / 2) / scale,
+                              (cy * STRIDE + (STRIDE - 1) / 2) / scale], np.float32)
+            r = right[y, x].astype(np.float32)
+            out.append((point, r / max(1e-6, float(np.hypot(*r))), float(heat[y, x])))
+        return out
+
+
+@lru_cache(maxsize=2)
+def _finder(path: str) -> IndexPoints:
+    return IndexPoints(Path(path))
+
+
+def index_points(image_bgr: np.ndarray, card_width: float, path: Path = MODEL_PATH,
+                 min_heat: float | None = None) -> list[tuple[np.ndarray, float]]:
+    """``[(outline, heat)]``: a card outline on every corner index the network finds (empty when
+    the model file is missing), surest first."""
+    if not Path(path).is_file():
+        return []
+    return [(outline_at(p, r, card_width), heat)
+            for p, r, heat in _finder(str(path))(image_bgr, card_width, min_heat)
+            if math.isfinite(heat)]
