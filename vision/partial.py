@@ -74,7 +74,9 @@ BACK_SAME_IOU = 0.36
 #: What shows of a partly covered card (its outline outside the cards found) is card-like
 #: (unlike the table) by at least this share (0.4 before the outlines were moved onto their
 #: index; 0.3 then found 5 more cards on the two validation sets and counted none twice, 0.2
-#: found 10 more and counted one twice).
+#: found 10 more and counted one twice). With the index finder's outlines (issue #17's sixth
+#: session) 0.2 found 1 and 4 more on seeds 606 and 607 and counted none twice there, but on the
+#: test tables it counted one card twice (F1 0.793 -> 0.805): not kept.
 STRIP_CARD_LIKE = 0.3
 #: ... unless its reading is this sure (mass x label probability) and it overlaps no card found
 #: by more than STRIP_SURE_IOU: on a white table the white border and the small index of a

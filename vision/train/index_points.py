@@ -19,7 +19,8 @@ The loss is CenterNet's (Zhou et al., "Objects as Points", 2019): a focal loss o
 (a Gaussian round each index, 1 at its own cell) and an L1 loss on the direction near each index.
 ``--tables`` composed tables (1200), random 256x256 crops of them, ``--minutes`` of training on
 the CPU (``--threads``), the held-back tables' loss checked every ``--check-every`` batches and
-the best model kept.
+the best model kept (and its weights beside it, ``index_points.pt``, which ``--base`` trains on
+from; the ``.pt`` is not committed).
 """
 
 from __future__ import annotations
@@ -184,15 +185,20 @@ def train(args) -> int:
     from vision.train.corners import card_pool
 
     real, other = card_pool("train", args.per_label, args.crops)
+    tables, held = [], []
     if args.tables_cache and Path(args.tables_cache).is_file():
         tables, held = pickle.load(open(args.tables_cache, "rb"))
-    else:
-        tables = build(args.tables, real, other, args.seed, args.workers)
-        held = build(args.held, real, other, args.seed + 1, args.workers)
+    if len(tables) < args.tables or not held:
+        # more tables than the cache holds: the rest composed from seeds of their own
+        tables += build(args.tables - len(tables), real, other, args.seed + 1000 * len(tables), args.workers)
+        held = held or build(args.held, real, other, args.seed + 1, args.workers)
         if args.tables_cache:
             pickle.dump((tables, held), open(args.tables_cache, "wb"))
+    tables = tables[:args.tables]
     print(f"{len(tables)} tables to train on, {len(held)} held back", flush=True)
     net = model()
+    if args.base:
+        net.load_state_dict(torch.load(args.base))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     rng = np.random.default_rng(args.seed)
     held_batches = [batches(held, np.random.default_rng(k), 16) for k in range(args.held_batches)]
@@ -233,6 +239,7 @@ def export(net, args, loss, steps, seconds):
                       output_names=["heat_right"], opset_version=11,
                       dynamic_axes={"image": {2: "h", 3: "w"}, "heat_right": {2: "gh", 3: "gw"}},
                       dynamo=False)
+    torch.save(net.state_dict(), out.with_suffix(".pt"))   # to train on from (--base); not committed
     out.with_suffix(".json").write_text(json.dumps({
         "model": "corner-index finder (vision.index_points)", "card_px": CARD_PX, "stride": STRIDE,
         "trained_on": f"{args.tables} composed tables of training-photo crops (validation photos left out)",
@@ -257,6 +264,8 @@ def main(argv=None) -> int:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--workers", type=int, default=2, help="processes composing the tables (2)")
     p.add_argument("--seed", type=int, default=31)
+    p.add_argument("--base", default=None, help="a .pt of this network's weights to train on from "
+                   "(each run writes one beside its model)")
     p.add_argument("--out", default=str(MODELS / "index_points.onnx"))
     args = p.parse_args(argv)
     from vision.data import DataMissing
