@@ -87,3 +87,31 @@ def test_the_committed_finder_finds_the_indices_that_show_on_drawn_hands():
         strays += stray
     assert hits >= 0.85 * total, (hits, total)
     assert strays <= total // 5, (strays, total)
+
+
+@pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
+def test_one_finder_shared_by_racing_threads_finds_what_it_finds_alone():
+    import threading
+
+    finder = IndexPoints()
+    images = [drawn_hand(style, 40 + k)[0] for k, style in enumerate(("fan", "row", "cascade", "pile"))]
+    alone = [finder(img, 100.0) for img in images]
+    got: dict[int, list] = {}
+    start = threading.Barrier(len(images))
+
+    def find(k):
+        start.wait()
+        for _ in range(3):
+            got.setdefault(k, []).append(finder(images[k], 100.0))
+
+    threads = [threading.Thread(target=find, args=(k,)) for k in range(len(images))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    for k, runs in got.items():
+        for points in runs:
+            assert len(points) == len(alone[k])
+            for (p, r, h), (p0, r0, h0) in zip(points, alone[k]):
+                assert np.allclose(p, p0) and np.allclose(r, r0) and h == pytest.approx(h0)
+    assert sorted(got) == list(range(len(images)))

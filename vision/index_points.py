@@ -22,7 +22,7 @@ The outlines join the corner outlines and are read and selected as they are.
 from __future__ import annotations
 
 import json
-import math
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -59,10 +59,12 @@ def outline_at(point, right, card_width: float) -> np.ndarray:
 
 
 class IndexPoints:
-    """The index finder: ``IndexPoints()(image, card_width)`` gives ``[(point, right, heat)]``."""
+    """The index finder: ``IndexPoints()(image, card_width)`` gives ``[(point, right, heat)]``.
+    Safe to share between threads (the hand scanner's camera thread, the web's photo requests)."""
 
     def __init__(self, path: Path = MODEL_PATH):
         self.net = cv2.dnn.readNetFromONNX(str(path))
+        self._lock = threading.Lock()   # one OpenCV network runs one input at a time
         meta = Path(path).with_suffix(".json")
         self.meta = json.loads(meta.read_text()) if meta.is_file() else {}
 
@@ -78,8 +80,9 @@ class IndexPoints:
         if ph or pw:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         blob = (small.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)[None]
-        self.net.setInput(np.ascontiguousarray(blob))
-        out = self.net.forward()[0]
+        with self._lock:
+            self.net.setInput(np.ascontiguousarray(blob))
+            out = self.net.forward()[0].copy()
         heat = 1.0 / (1.0 + np.exp(-out[0]))
         right = np.stack([out[1], out[2]], -1)
         return heat, right, scale
@@ -120,5 +123,4 @@ def index_points(image_bgr: np.ndarray, card_width: float, path: Path = MODEL_PA
     if not Path(path).is_file():
         return []
     return [(outline_at(p, r, card_width), heat)
-            for p, r, heat in _finder(str(path))(image_bgr, card_width, min_heat)
-            if math.isfinite(heat)]
+            for p, r, heat in _finder(str(path))(image_bgr, card_width, min_heat)]
