@@ -447,3 +447,55 @@ def test_neighbours_of_a_tight_fan_are_two_cards_and_one_card_read_twice_is_one(
         # the rule as it was (0.6) took the neighbour for the top card read again
         assert select(Outlines([under], [top], unlike, 1.0, 100.0),
                       Thresholds(seed=1.01, same_place_iou=0.6)) == []
+
+
+def test_an_unsure_card_read_whole_over_another_cards_sure_index_is_left_out():
+    """A card read whole lies on top, so no other card's index shows inside it: an unsure
+    reading over a sure index of another label is an outline across a hand's strips."""
+    from vision.card_shape import CARD_RATIO
+    from vision.partial import HIDDEN_BELOW, Outlines, Thresholds, settle
+
+    h = 100 * CARD_RATIO
+    unlike = np.ones((400, 500), np.uint8)
+    under = _row_under(160, "blue-2", mass=0.99, conf=0.99)   # its index at about (172, 66)
+    assert under.index[0] < 200
+
+    def across(conf):   # a card-shaped outline over the strips of the row
+        return CardSighting("blue-6", conf, (), ((150, 40), (250, 40), (250, 40 + h), (150, 40 + h)),
+                            (200, 40 + h / 2))
+
+    def kept(conf, cand, **t):
+        return "blue-6" in [s.label for s in settle(Outlines([cand], [across(conf)], unlike, 1.0, 100.0),
+                                                    Thresholds(seed=1.01, **t))]
+
+    assert not kept(0.5, under)
+    assert kept(0.5, under, hidden_indices=2)                 # one index is not enough then
+    assert kept(HIDDEN_BELOW, under)                          # a sure reading stays
+    assert kept(0.5, under._replace(conf=0.8))                # an unsure index proves nothing
+    assert kept(0.5, under._replace(label="blue-6"))          # its own index, read again
+    outside = _row_under(300, "blue-2", mass=0.99, conf=0.99)
+    assert kept(0.5, outside)                                 # an index beside it, not under it
+
+
+def test_a_card_read_whole_on_its_oval_takes_the_corner_outline_that_holds_it():
+    """A card's outline is the card, never its centre oval: a sure reading on an outline a fifth
+    of a card, inside a corner outline of its label, takes that outline; an unsure one is not
+    brought back by it."""
+    from vision.card_shape import CARD_RATIO
+    from vision.partial import ODD_SURE, Outlines, Thresholds, reshaped_whole
+
+    h = 100 * CARD_RATIO
+    card = _row_under(150, "green-3", mass=0.99, conf=0.99)
+    oval = lambda conf: CardSighting("green-3", conf, (), ((175, 90), (225, 90), (225, 160), (175, 160)), (200, 125))
+    other = CardSighting("red-5", 0.99, (), ((400, 50), (500, 50), (500, 50 + h), (400, 50 + h)), (450, 125))
+    unlike = np.ones((400, 600), np.uint8)
+
+    def outline(conf, cand, **t):
+        got = [s for s in reshaped_whole(Outlines([cand], [other, oval(conf)], unlike, 1.0, 100.0),
+                                         Thresholds(**t)) if s.label == "green-3"]
+        return np.array(got[0].quad, np.float32) if got else None
+
+    assert np.allclose(outline(0.85, card), card.quad)                       # the card's own
+    assert np.allclose(outline(0.85, card, reshape_inside=1.01), oval(0).quad)  # the oval, as read
+    assert outline(ODD_SURE - 0.1, card) is None                              # unsure: left out
+    assert np.allclose(outline(0.85, card._replace(label="blue-2")), oval(0).quad)  # not its label
