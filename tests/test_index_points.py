@@ -115,3 +115,37 @@ def test_one_finder_shared_by_racing_threads_finds_what_it_finds_alone():
             for (p, r, h), (p0, r0, h0) in zip(points, alone[k]):
                 assert np.allclose(p, p0) and np.allclose(r, r0) and h == pytest.approx(h0)
     assert sorted(got) == list(range(len(images)))
+
+
+@pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
+def test_a_card_width_far_off_is_put_right_by_the_finder_and_a_fair_one_kept(monkeypatch):
+    import vision.index_points as ip
+
+    for k, (style, kind) in enumerate([("fan", "wood"), ("row", "white"), ("cascade", "dark")]):
+        img, _truth = drawn_hand(style, 30 + k, n=7, kind=kind)     # cards 100 pixels wide
+        assert ip.checked_width(img, 100.0) == 100.0
+        assert ip.checked_width(img, 80.0) == 80.0                 # within the finder's plateau
+        for off in (58.0, 170.0):                                 # a junk outline measured
+            assert 85 <= ip.checked_width(img, off) <= 115, (style, off)
+        assert ip.checked_width(img, 58.0, path=MODEL_PATH.with_name("missing.onnx")) == 58.0
+        monkeypatch.setattr(ip, "WIDTH_KEEP", 0.0)                  # the rule off: never moved
+        assert ip.checked_width(img, 58.0) == 58.0
+        monkeypatch.setattr(ip, "WIDTH_KEEP", 0.8)
+
+
+@pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
+def test_the_width_is_checked_only_when_every_card_read_whole_is_unsure(monkeypatch):
+    import vision.partial as partial
+    from vision.corners import WIDTH_SURE
+    from vision.recognize import CardReader, CardSighting
+
+    img, truth = drawn_hand("fan", 40, n=6)
+    checked = []
+    monkeypatch.setattr(partial, "checked_width", lambda image, width, path: checked.append(width) or width)
+    top = truth[-1].quad
+    for conf, want in ((WIDTH_SURE - 0.2, 1), (WIDTH_SURE, 0)):
+        checked.clear()
+        seen = CardSighting(truth[-1].label, conf, (), tuple(map(tuple, top.tolist())),
+                            tuple(top.mean(0).tolist()))
+        partial.read_outlines(CardReader(overlap=False), img, [seen])
+        assert len(checked) == want, conf

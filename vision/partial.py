@@ -29,10 +29,10 @@ import numpy as np
 from companion.cards import BACK
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.color import normalize_card
-from vision.corners import (card_width_of, card_width_on_edges, corner_crops, index_crop, index_point,
-                            partial_quads, strip_outside, unexplained_cards, unlike_table)
+from vision.corners import (WIDTH_SURE, card_width_of, card_width_on_edges, corner_crops, index_crop,
+                            index_point, partial_quads, strip_outside, unexplained_cards, unlike_table)
 from vision.detect import quad_iou
-from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, index_points
+from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, checked_width, index_points
 
 __all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "IndexReader", "partly_covered", "read_outlines",
            "select", "settle", "reshaped_whole", "Thresholds", "Outlines", "Candidate"]
@@ -255,6 +255,8 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     known = [np.asarray(s.quad, np.float32) for s in whole]
     width = card_width or (EDGE_WIDTH and card_width_on_edges(image_bgr, known, [s.confidence for s in whole])) \
         or card_width_of(known)
+    if not card_width and points_model_path is not None and all(s.confidence < WIDTH_SURE for s in whole):
+        width = checked_width(image_bgr, width, points_model_path)   # measured on unsure readings alone
     if unexplained_cards(image_bgr, known, width) < UNEXPLAINED:
         return empty  # every card-like pixel is a card read whole: nothing lies under them
     quads = partial_quads(image_bgr, width, known=known)
