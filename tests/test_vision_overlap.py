@@ -499,3 +499,34 @@ def test_a_card_read_whole_on_its_oval_takes_the_corner_outline_that_holds_it():
     assert np.allclose(outline(0.85, card, reshape_inside=1.01), oval(0).quad)  # the oval, as read
     assert outline(ODD_SURE - 0.1, card) is None                              # unsure: left out
     assert np.allclose(outline(0.85, card._replace(label="blue-2")), oval(0).quad)  # not its label
+
+
+def test_two_cards_of_one_label_side_by_side_are_two_and_one_card_read_again_is_one():
+    """Players sort their hands: a fan's two red 8s overlap by IoU 0.3-0.75. A second reading of
+    the label is another card when its index is far from both index corners of the first
+    (``same_label_corner``); one card read again is read at one of its own indices."""
+    from vision.corners import index_point
+    from vision.partial import SAME_LABEL_CORNER, SAME_PLACE_IOU, Outlines, Thresholds, select
+
+    top = CardSighting("red-8", 0.99, (), ((200, 50), (300, 50), (300, 205), (200, 205)), (250, 128))
+    top_q = np.array(top.quad, np.float32)
+    unlike = np.ones((400, 500), np.uint8)
+    t = Thresholds(seed=1.01)
+
+    def turned(deg, label="red-8"):   # the top card turned about its bottom middle: a fan
+        a = np.radians(deg)
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+        pivot = np.float32([250, 205])
+        return _cand(0.99, label, 0.98, (top_q - pivot) @ rot.T + pivot)
+
+    second = turned(-24)
+    iou = quad_iou(second.quad, top_q)
+    assert 0.3 < iou < SAME_PLACE_IOU
+    assert min(np.linalg.norm(second.index - index_point(top_q, k)) for k in (0, 1)) > SAME_LABEL_CORNER * 100
+    assert [s.label for s in select(Outlines([second], [top], unlike, 1.0, 100.0), t)] == ["red-8"]
+    # the rule off: any two of the label overlapping by more than 0.3 were one card
+    assert select(Outlines([second], [top], unlike, 1.0, 100.0), Thresholds(seed=1.01, same_label_corner=0.0)) == []
+    # the top card read again at its other index, on an outline a fifth of a card off
+    again = _cand(0.99, "red-8", 0.98, top_q + np.float32([20, 0]), corner=1)
+    assert 0.3 < quad_iou(again.quad, top_q) < SAME_PLACE_IOU
+    assert select(Outlines([again], [top], unlike, 1.0, 100.0), t) == []

@@ -67,6 +67,14 @@ MIN_LABEL = 0.6
 #: 0.75 found 7 more cards on 606 and 6 more on 607, none counted twice that 0.6 did not.)
 SAME_CARD_IOU = 0.3
 SAME_PLACE_IOU = 0.75
+#: ... unless, overlapping by no more than SAME_PLACE_IOU, the second reading's index lies
+#: further than this share of the card width from both index corners of the first: a second card
+#: of the label (players sort their hands, so a hand's two red 8s lie side by side). One card
+#: read again is read at one of its own two indices, so near one of them however its outline
+#: is off. On the validation tables (seeds 606, 607): 0.5 found one card more on each and
+#: counted none twice; 0.25-0.35 found 3 more on 606 but counted 3-7 twice on 607 (outlines
+#: off by more than that). 0 turns it off.
+SAME_LABEL_CORNER = 0.5
 #: ... but every back has the one label: neighbours in a fan of backs overlap by IoU 0.3-0.35
 #: (issue #17's fifth session, on the validation tables: one back more on each seed at 0.36, none
 #: counted twice; 0.4 counted one twice).
@@ -197,6 +205,7 @@ class Thresholds:
     hidden_indices: int = HIDDEN_INDICES
     hidden_below: float = HIDDEN_BELOW
     reshape_inside: float = RESHAPE_INSIDE
+    same_label_corner: float = SAME_LABEL_CORNER
 
 
 @dataclass
@@ -449,7 +458,8 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
     whole_kept = list(kept)
     # the indices of the cards found (a card read whole: both of its corners)
     indices = [index_point(q, k) for _lab, q in kept for k in (0, 1)]
-    near = t.same_index * (outlines.width or card_width_of([q for _lab, q in kept]) or 0.0)
+    width = outlines.width or card_width_of([q for _lab, q in kept]) or 0.0
+    near = t.same_index * width
     out = []
     # a partly covered card lies under another card: an outline is taken only once it overlaps a
     # card found (whole, or partial before it), so a fan is followed card by card from its top
@@ -460,7 +470,7 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
         for cand in pending:
             label, conf, runners, q = cand.label, cand.conf, cand.runners_up, cand.quad
             ious = [quad_iou(q, k) for _lab, k in kept]
-            if any(v > _same_iou(lab, label, t) for v, (lab, _k) in zip(ious, kept)):
+            if any(_one_card(cand, v, lab, k, t, width) for v, (lab, k) in zip(ious, kept)):
                 continue
             if any(float(np.linalg.norm(cand.index - i)) < near for i in indices):
                 continue  # one index, one card: this one's index is a card found already
@@ -492,6 +502,20 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
     read whole (its size sets the outlines' size); only ``whole`` without the partial model's
     file."""
     return settle(read_outlines(reader, image_bgr, whole, deck, model_path), thresholds or Thresholds())
+
+
+def _one_card(cand: Candidate, iou: float, label: str, quad: np.ndarray, t: Thresholds, width: float) -> bool:
+    """Whether ``cand`` is the card already found at ``quad`` (read as ``label``), given the
+    IoU of their outlines."""
+    if iou <= _same_iou(label, cand.label, t):
+        return False
+    if label != cand.label or label == BACK or iou > t.same_place_iou or t.same_label_corner <= 0:
+        return True
+    # the same label a little apart: the same card read at its other corner, or on an outline a
+    # little off, has its index near one of that card's two index corners; a second card of the
+    # label (a hand sorted by label) has it elsewhere
+    return any(float(np.linalg.norm(cand.index - index_point(quad, k))) < t.same_label_corner * width
+               for k in (0, 1))
 
 
 def _same_iou(a: str, b: str, t: Thresholds) -> float:
