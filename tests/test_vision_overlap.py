@@ -395,10 +395,12 @@ def test_backs_of_a_fan_overlapping_as_neighbours_are_two_cards_one_back_read_tw
         assert SAME_CARD_IOU < iou and (iou < BACK_SAME_IOU) == apart
         got = select(Outlines([under], [top], unlike, 1.0, 100.0), t)
         assert [s.label for s in got] == (["back"] if apart else [])
-        # the same outlines read as one face: the faces' rule (0.3) holds there
+        # the same outlines read as one face: the faces' rule (0.3) holds there, but for a second
+        # face whose index is half a card from the first's (SAME_LABEL_CORNER, tested below)
         face = Outlines([under._replace(label="red-5")], [replace(top, label="red-5")], unlike,
                         1.0, 100.0)
-        assert select(face, t) == []
+        assert select(face, Thresholds(seed=1.01, same_label_corner=0.0)) == []
+        assert len(select(face, t)) == (1 if apart else 0)
         # a looser rule for backs takes the second one too
         assert len(select(Outlines([under], [top], unlike, 1.0, 100.0),
                           Thresholds(seed=1.01, back_same_iou=0.5))) == 1
