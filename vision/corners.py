@@ -131,10 +131,10 @@ def _near_cards(small: np.ndarray, w: float) -> np.ndarray:
     return cv2.dilate(unlike, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (g, g)))
 
 
-def unlike_table(image: np.ndarray, card_width: float) -> tuple[np.ndarray, float]:
-    """A 0/1 map of the pixels unlike the table (the median of the frame's edge), at ~16 pixels
-    a card's width, and its scale."""
-    s = min(1.0, 16.0 / max(card_width, 1.0))
+def unlike_table(image: np.ndarray, card_width: float, px: float = 16.0) -> tuple[np.ndarray, float]:
+    """A 0/1 map of the pixels unlike the table (the median of the frame's edge), at ~``px``
+    pixels a card's width, and its scale."""
+    s = min(1.0, px / max(card_width, 1.0))
     small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
     if small.ndim != 3:
         return np.ones(small.shape[:2], np.uint8), s

@@ -85,7 +85,13 @@ BACK_SAME_IOU = 0.36
 #: found 10 more and counted one twice). With the index finder's outlines (issue #17's sixth
 #: session) 0.2 found 1 and 4 more on seeds 606 and 607 and counted none twice there, but on the
 #: test tables it counted one card twice (F1 0.793 -> 0.805): not kept.
-STRIP_CARD_LIKE = 0.3
+STRIP_CARD_LIKE = 0.2
+#: ... measured on a map of what is unlike the table at this many pixels a card's width. At 16
+#: (until issue #17's seventh session) a strip a tenth of a card wide, as a tight fan shows, was
+#: a pixel or two and mostly lost in the map: 48 found 2 and 4 more cards on the validation
+#: tables (seeds 606, 607) with STRIP_CARD_LIKE 0.3, none counted twice or extra; with 0.2, 3
+#: and 4 (the laid fans of the synthetic table: F1 0.659 -> 0.706, 4 -> 5 of 18 hands exact).
+STRIP_PX = 48.0
 #: ... unless its reading is this sure (mass x label probability) and it overlaps no card found
 #: by more than STRIP_SURE_IOU: on a white table the white border and the small index of a
 #: narrow strip look like the table at the unlike map's 16 pixels a card (issue #17's fifth
@@ -279,7 +285,7 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
         part = _Both(part, _reader(IndexReader, Path(index_model_path)))
     cands = _refine(part, image_bgr, _read(part, image_bgr, quads, deck), deck, width)
     cands.sort(key=lambda c: -c.mass * c.conf)
-    unlike, scale = unlike_table(image_bgr, width)
+    unlike, scale = unlike_table(image_bgr, width, STRIP_PX)
     return Outlines(cands, whole, unlike, scale, width)
 
 
@@ -514,8 +520,12 @@ def _one_card(cand: Candidate, iou: float, label: str, quad: np.ndarray, t: Thre
     # the same label a little apart: the same card read at its other corner, or on an outline a
     # little off, has its index near one of that card's two index corners; a second card of the
     # label (a hand sorted by label) has it elsewhere
-    return any(float(np.linalg.norm(cand.index - index_point(quad, k))) < t.same_label_corner * width
-               for k in (0, 1))
+    return _near_an_index(cand, quad, t.same_label_corner * width)
+
+
+def _near_an_index(cand: Candidate, quad: np.ndarray, distance: float) -> bool:
+    """Whether ``cand``'s index lies within ``distance`` of either index corner of ``quad``."""
+    return any(float(np.linalg.norm(cand.index - index_point(quad, k))) < distance for k in (0, 1))
 
 
 def _same_iou(a: str, b: str, t: Thresholds) -> float:
