@@ -84,7 +84,8 @@ BACK_SAME_IOU = 0.36
 #: index; 0.3 then found 5 more cards on the two validation sets and counted none twice, 0.2
 #: found 10 more and counted one twice). With the index finder's outlines (issue #17's sixth
 #: session) 0.2 found 1 and 4 more on seeds 606 and 607 and counted none twice there, but on the
-#: test tables it counted one card twice (F1 0.793 -> 0.805): not kept.
+#: test tables it counted one card twice (F1 0.793 -> 0.805): not kept then. On the finer map
+#: of issue #17's seventh session (STRIP_PX, below) 0.2 is kept.
 STRIP_CARD_LIKE = 0.2
 #: ... measured on a map of what is unlike the table at this many pixels a card's width. At 16
 #: (until issue #17's seventh session) a strip a tenth of a card wide, as a tight fan shows, was
@@ -94,7 +95,7 @@ STRIP_CARD_LIKE = 0.2
 STRIP_PX = 48.0
 #: ... unless its reading is this sure (mass x label probability) and it overlaps no card found
 #: by more than STRIP_SURE_IOU: on a white table the white border and the small index of a
-#: narrow strip look like the table at the unlike map's 16 pixels a card (issue #17's fifth
+#: narrow strip look like the table on the unlike map (then at 16 pixels a card; issue #17's fifth
 #: session, on the validation tables: 2 and 5 cards more on seeds 606 and 607, none counted
 #: twice; STRIP_SURE_IOU 0.55 found 3 more on 606, but a drawn row's card read whole, its
 #: outline grown over the strip under it, then overlapped two cards by IoU > 0.5; 0.6 read a
