@@ -149,3 +149,18 @@ def test_the_width_is_checked_only_when_every_card_read_whole_is_unsure(monkeypa
                             tuple(top.mean(0).tolist()))
         partial.read_outlines(CardReader(overlap=False), img, [seen])
         assert len(checked) == want, conf
+
+
+def test_the_strip_map_of_a_reading_is_made_at_strip_px_pixels_a_card():
+    """read_outlines hands the selection the strip map at ``STRIP_PX`` pixels a card's width
+    (a tight fan's strips are lost on a coarser one: tests/test_vision_overlap.py)."""
+    from vision.partial import STRIP_PX, read_outlines
+    from vision.recognize import CardReader, CardSighting
+
+    img, truth = drawn_hand("fan", 41, n=6)
+    top = truth[-1].quad
+    seen = CardSighting(truth[-1].label, 0.99, (), tuple(map(tuple, top.tolist())), tuple(top.mean(0).tolist()))
+    outlines = read_outlines(CardReader(overlap=False), img, [seen])
+    assert outlines.width and outlines.unlike is not None
+    assert outlines.scale == pytest.approx(min(1.0, STRIP_PX / outlines.width))
+    assert outlines.unlike.shape[1] == pytest.approx(img.shape[1] * outlines.scale, abs=1)
