@@ -117,6 +117,14 @@ def test_one_finder_shared_by_racing_threads_finds_what_it_finds_alone():
     assert sorted(got) == list(range(len(images)))
 
 
+def _read_whole(card, conf):
+    """``card`` (a drawn hand's) as the whole-card pass reads it, at ``conf``."""
+    from vision.recognize import CardSighting
+
+    q = card.quad
+    return CardSighting(card.label, conf, (), tuple(map(tuple, q.tolist())), tuple(q.mean(0).tolist()))
+
+
 @pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
 def test_a_card_width_far_off_is_put_right_by_the_finder_and_a_fair_one_kept(monkeypatch):
     import vision.index_points as ip
@@ -128,26 +136,23 @@ def test_a_card_width_far_off_is_put_right_by_the_finder_and_a_fair_one_kept(mon
         for off in (58.0, 170.0):                                 # a junk outline measured
             assert 85 <= ip.checked_width(img, off) <= 115, (style, off)
         assert ip.checked_width(img, 58.0, path=MODEL_PATH.with_name("missing.onnx")) == 58.0
-        monkeypatch.setattr(ip, "WIDTH_KEEP", 0.0)                  # the rule off: never moved
-        assert ip.checked_width(img, 58.0) == 58.0
-        monkeypatch.setattr(ip, "WIDTH_KEEP", 0.8)
+        with monkeypatch.context() as m:
+            m.setattr(ip, "WIDTH_KEEP", 0.0)                         # the rule off: never moved
+            assert ip.checked_width(img, 58.0) == 58.0
 
 
 @pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
 def test_the_width_is_checked_only_when_every_card_read_whole_is_unsure(monkeypatch):
     import vision.partial as partial
     from vision.corners import WIDTH_SURE
-    from vision.recognize import CardReader, CardSighting
+    from vision.recognize import CardReader
 
     img, truth = drawn_hand("fan", 40, n=6)
     checked = []
     monkeypatch.setattr(partial, "checked_width", lambda image, width, path: checked.append(width) or width)
-    top = truth[-1].quad
     for conf, want in ((WIDTH_SURE - 0.2, 1), (WIDTH_SURE, 0)):
         checked.clear()
-        seen = CardSighting(truth[-1].label, conf, (), tuple(map(tuple, top.tolist())),
-                            tuple(top.mean(0).tolist()))
-        partial.read_outlines(CardReader(overlap=False), img, [seen])
+        partial.read_outlines(CardReader(overlap=False), img, [_read_whole(truth[-1], conf)])
         assert len(checked) == want, conf
 
 
@@ -155,12 +160,10 @@ def test_the_strip_map_of_a_reading_is_made_at_strip_px_pixels_a_card():
     """read_outlines hands the selection the strip map at ``STRIP_PX`` pixels a card's width
     (a tight fan's strips are lost on a coarser one: tests/test_vision_overlap.py)."""
     from vision.partial import STRIP_PX, read_outlines
-    from vision.recognize import CardReader, CardSighting
+    from vision.recognize import CardReader
 
     img, truth = drawn_hand("fan", 41, n=6)
-    top = truth[-1].quad
-    seen = CardSighting(truth[-1].label, 0.99, (), tuple(map(tuple, top.tolist())), tuple(top.mean(0).tolist()))
-    outlines = read_outlines(CardReader(overlap=False), img, [seen])
+    outlines = read_outlines(CardReader(overlap=False), img, [_read_whole(truth[-1], 0.99)])
     assert outlines.width and outlines.unlike is not None
     assert outlines.scale == pytest.approx(min(1.0, STRIP_PX / outlines.width))
     assert outlines.unlike.shape[1] == pytest.approx(img.shape[1] * outlines.scale, abs=1)

@@ -61,10 +61,9 @@ def _matches(truth, sightings):
     """Each card's sightings: those that cover it best of all the cards, by IoU > 0.5 (as the
     evaluation counts them: neighbours in a row overlap each other by IoU 0.5-0.6, so a reading
     of one covers the next by as much)."""
-    best = [max(range(len(truth)), key=lambda k: quad_iou(truth[k].quad, np.array(s.quad, np.float32)))
-            for s in sightings]
-    return [[s for s, b in zip(sightings, best) if b == k and quad_iou(t.quad, np.array(s.quad, np.float32)) > 0.5]
-            for k, t in enumerate(truth)]
+    ious = [[quad_iou(t.quad, np.array(s.quad, np.float32)) for t in truth] for s in sightings]
+    best = [int(np.argmax(v)) for v in ious]
+    return [[s for s, b, v in zip(sightings, best, ious) if b == k and v[k] > 0.5] for k in range(len(truth))]
 
 
 @pytest.fixture(scope="module")

@@ -441,7 +441,7 @@ def _indices_under(label: str, quad: np.ndarray, cands: list, t: Thresholds) -> 
     not in ``quad``'s place, read their index inside ``quad``."""
     return sum(1 for c in cands
                if c.label != label and c.mass * c.conf >= t.strip_sure
-               and quad_iou(quad, c.quad) <= t.same_place_iou and _inside(c.index, quad))
+               and _inside(c.index, quad) and quad_iou(quad, c.quad) <= t.same_place_iou)
 
 
 def settle(outlines: Outlines, thresholds: Thresholds = Thresholds()) -> list:
