@@ -59,7 +59,16 @@ class League:
 
     def close(self) -> None:
         if self._server is not None:
-            self._server.close()
+            from waitress import wasyncore
+
+            # Close the sockets from the server's own loop, as web.WebServer.shutdown does (a
+            # sibling layer: not importable here): closed from this thread, the loop's select()
+            # could see a closed descriptor and the server thread die of EBADF.
+            self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+            try:
+                self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._server._map))
+            except OSError:  # the loop closed the trigger first: already closed
+                pass
             self._thread.join(5)
         self.subscriber.stop()
         self.store.close()
