@@ -126,34 +126,58 @@ def _read_whole(card, conf):
 
 
 @pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
-def test_a_card_width_far_off_is_put_right_by_the_finder_and_a_fair_one_kept(monkeypatch):
-    import vision.index_points as ip
+def test_the_finder_gives_the_card_width_from_the_indices_alone():
+    from vision.index_points import width_from_indices
+    from vision.overlap import table
 
     for k, (style, kind) in enumerate([("fan", "wood"), ("row", "white"), ("cascade", "dark")]):
         img, _truth = drawn_hand(style, 30 + k, n=7, kind=kind)     # cards 100 pixels wide
-        assert ip.checked_width(img, 100.0) == 100.0
-        assert ip.checked_width(img, 80.0) == 80.0                 # within the finder's plateau
-        for off in (58.0, 170.0):                                 # a junk outline measured
-            assert 85 <= ip.checked_width(img, off) <= 115, (style, off)
-        assert ip.checked_width(img, 58.0, path=MODEL_PATH.with_name("missing.onnx")) == 58.0
-        with monkeypatch.context() as m:
-            m.setattr(ip, "WIDTH_KEEP", 0.0)                         # the rule off: never moved
-            assert ip.checked_width(img, 58.0) == 58.0
+        assert 88 <= width_from_indices(img) <= 114, style        # searched over the image's size
+        for around in (72.0, 100.0, 150.0):                       # searched about a width measured
+            assert 88 <= width_from_indices(img, around) <= 114, (style, around)
+        assert width_from_indices(img, path=MODEL_PATH.with_name("missing.onnx")) is None
+    bare = table("wood", 960, 640, np.random.default_rng(5))
+    assert width_from_indices(bare) is None                        # no index in sight
+
+
+def _grown(card, factor):
+    """``card``'s outline grown ``factor`` times about its middle (a hand outlined as one card)."""
+    q = np.asarray(card.quad, np.float32)
+    return (q - q.mean(0)) * factor + q.mean(0)
 
 
 @pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
-def test_the_width_is_checked_only_when_every_card_read_whole_is_unsure(monkeypatch):
+@pytest.mark.parametrize("factor", [1.45, 0.75])
+def test_a_width_measured_far_off_is_put_right_by_the_finder_unless_the_check_is_off(monkeypatch, factor):
     import vision.partial as partial
-    from vision.corners import WIDTH_SURE
+    from vision.recognize import CardReader, CardSighting
+
+    img, truth = drawn_hand("fan", 40, n=6)                         # cards 100 pixels wide
+    q = _grown(truth[-1], factor)
+    odd = CardSighting(truth[-1].label, 0.99, (), tuple(map(tuple, q.tolist())), tuple(q.mean(0).tolist()))
+    monkeypatch.setattr(partial, "EDGE_WIDTH", False)               # the outline's own size, as read
+    reader = CardReader(overlap=False)
+    assert 88 <= partial.read_outlines(reader, img, [odd]).width <= 114
+    monkeypatch.setattr(partial, "WIDTH_AGREE", (0.0, math.inf))    # the check off: the width kept
+    assert partial.read_outlines(reader, img, [odd]).width == pytest.approx(100 * factor, rel=0.05)
+    fair = _read_whole(truth[-1], 0.99)                             # a fair measure is kept as it is
+    monkeypatch.setattr(partial, "WIDTH_AGREE", (0.87, 1.15))
+    assert partial.read_outlines(reader, img, [fair]).width == pytest.approx(100, rel=0.05)
+
+
+@pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
+def test_with_no_card_read_whole_the_hand_is_read_at_the_finders_width():
+    from vision.overlap import table
+    from vision.partial import read_outlines, settle
     from vision.recognize import CardReader
 
-    img, truth = drawn_hand("fan", 40, n=6)
-    checked = []
-    monkeypatch.setattr(partial, "checked_width", lambda image, width, path: checked.append(width) or width)
-    for conf, want in ((WIDTH_SURE - 0.2, 1), (WIDTH_SURE, 0)):
-        checked.clear()
-        partial.read_outlines(CardReader(overlap=False), img, [_read_whole(truth[-1], conf)])
-        assert len(checked) == want, conf
+    img, truth = drawn_hand("row", 43, n=6)                        # the whole-card pass missed all
+    reader = CardReader(overlap=False)
+    outlines = read_outlines(reader, img, [])
+    assert 88 <= outlines.width <= 114
+    assert sorted(s.label for s in settle(outlines)) == sorted(c.label for c in truth if c.readable)
+    bare = read_outlines(reader, table("wood", 960, 640, np.random.default_rng(6)), [])
+    assert bare.cands == [] and bare.width is None                  # an empty table: no search at all
 
 
 def test_the_strip_map_of_a_reading_is_made_at_strip_px_pixels_a_card():

@@ -29,10 +29,10 @@ import numpy as np
 from companion.cards import BACK
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.color import normalize_card
-from vision.corners import (WIDTH_SURE, card_width_of, card_width_on_edges, corner_crops, index_crop,
+from vision.corners import (card_width_of, card_width_on_edges, corner_crops, index_crop,
                             index_point, partial_quads, strip_outside, unexplained_cards, unlike_table)
 from vision.detect import quad_iou
-from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, checked_width, index_points
+from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, index_points, width_from_indices
 
 __all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "IndexReader", "partly_covered", "read_outlines",
            "select", "settle", "reshaped_whole", "Thresholds", "Outlines", "Candidate"]
@@ -153,6 +153,17 @@ UNEXPLAINED = 0.15
 #: corner was that much too large or small.
 EDGE_WIDTH = True
 
+#: The width measured on the cards read whole is checked against the width at which the index
+#: finder sees its indices best (:func:`vision.index_points.width_from_indices`, 0.92-1.10 of the
+#: true width on issue #17's tables): outside WIDTH_AGREE of it, the finder's width is taken. A
+#: hand of two or three cards outlined and read as its top card measured 1.15-1.49 of the true
+#: width, a strip read as a card 0.79-0.85; a fair measure, 0.89-1.06, is kept (it is the finer
+#: one). With no card read whole, the finder's width alone is used. (0, inf): never checked.
+WIDTH_AGREE = (0.87, 1.15)
+#: With no card read whole, the second pass runs only where card-like pixels lie, measured at
+#: this rough width (a share of the image's short side): an empty table costs no search.
+ROUGH_WIDTH = 0.12
+
 #: Outlines read as a card with at least this card mass are moved a little (turned by
 #: REFINE_TURN degrees about each corner, shifted by REFINE_SHIFT of the card width each way) and
 #: read again, up to REFINE_ROUNDS times, keeping the surest reading (mass x label probability):
@@ -263,18 +274,21 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     the index finder found (:mod:`vision.index_points`, from ``points_model_path`` where that file
     is: None, the corners alone) with the partial model's reading (and the index model's, from
     ``index_model_path`` where that file is: None, the corner model alone); empty when there is
-    no model, no card read whole, or nothing card-like outside the cards read whole."""
+    no model, nothing card-like outside the cards read whole, or no card width (no card read
+    whole and no index in sight). The card width is measured on the cards read whole and
+    checked against the index finder's (:data:`WIDTH_AGREE`)."""
     path = model_path or PARTIAL_MODEL_PATH
     empty = Outlines([], whole)
-    if not whole or not Path(path).is_file():
+    if not Path(path).is_file():
         return empty
     known = [np.asarray(s.quad, np.float32) for s in whole]
-    width = card_width or (EDGE_WIDTH and card_width_on_edges(image_bgr, known, [s.confidence for s in whole])) \
+    measured = card_width or (EDGE_WIDTH and card_width_on_edges(image_bgr, known, [s.confidence for s in whole])) \
         or card_width_of(known)
-    if not card_width and points_model_path is not None and all(s.confidence < WIDTH_SURE for s in whole):
-        width = checked_width(image_bgr, width, points_model_path)   # measured on unsure readings alone
-    if unexplained_cards(image_bgr, known, width) < UNEXPLAINED:
+    if unexplained_cards(image_bgr, known, measured or ROUGH_WIDTH * min(image_bgr.shape[:2])) < UNEXPLAINED:
         return empty  # every card-like pixel is a card read whole: nothing lies under them
+    width = card_width or _checked_width(image_bgr, measured, points_model_path)
+    if not width:
+        return empty
     quads = partial_quads(image_bgr, width, known=known)
     if points_model_path is not None:
         quads += [q for q, _heat in index_points(image_bgr, width, points_model_path)
@@ -288,6 +302,17 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     cands.sort(key=lambda c: -c.mass * c.conf)
     unlike, scale = unlike_table(image_bgr, width, STRIP_PX)
     return Outlines(cands, whole, unlike, scale, width)
+
+
+def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_path: Path | None) -> float | None:
+    """The card width measured on the cards read whole, checked against the index finder's
+    (:data:`WIDTH_AGREE`); the finder's alone when no card was read whole."""
+    if points_model_path is None:
+        return measured
+    seen = width_from_indices(image_bgr, measured, points_model_path)
+    if measured is None or (seen and not WIDTH_AGREE[0] <= measured / seen <= WIDTH_AGREE[1]):
+        return seen
+    return measured
 
 
 class _Both:
@@ -505,9 +530,9 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
                    model_path: Path | None = None, thresholds: Thresholds | None = None) -> list:
     """Every card of ``image_bgr`` given the ``whole`` sightings already read: those (an odd
     outline reshaped, :func:`reshaped_whole`) and the partly covered cards
-    (:class:`vision.recognize.CardSighting`, with ``visible="partial"``). Needs at least one card
-    read whole (its size sets the outlines' size); only ``whole`` without the partial model's
-    file."""
+    (:class:`vision.recognize.CardSighting`, with ``visible="partial"``). The outlines' size is
+    the card width of :func:`read_outlines` (the cards read whole, checked by the index finder,
+    or the finder's alone); only ``whole`` without the partial model's file."""
     return settle(read_outlines(reader, image_bgr, whole, deck, model_path), thresholds or Thresholds())
 
 
