@@ -191,3 +191,22 @@ def test_the_strip_map_of_a_reading_is_made_at_strip_px_pixels_a_card():
     assert outlines.width and outlines.unlike is not None
     assert outlines.scale == pytest.approx(min(1.0, STRIP_PX / outlines.width))
     assert outlines.unlike.shape[1] == pytest.approx(img.shape[1] * outlines.scale, abs=1)
+
+
+@pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
+def test_a_hand_outlined_as_its_top_card_does_not_explain_the_cards_under_it(monkeypatch):
+    """The cards read whole explain every card-like pixel when one outline holds a whole hand;
+    once the width measured on it is put right, the pass reads the hand all the same."""
+    import cv2
+
+    import vision.partial as partial
+    from vision.recognize import CardReader, CardSighting
+
+    img, truth = drawn_hand("row", 43, n=6)
+    box = cv2.boxPoints(cv2.minAreaRect(np.concatenate([np.asarray(c.quad, np.float32) for c in truth])))
+    hand = CardSighting(truth[-1].label, 0.99, (), tuple(map(tuple, box.tolist())), tuple(box.mean(0).tolist()))
+    reader = CardReader(overlap=False)
+    read = {s.label for s in partial.settle(partial.read_outlines(reader, img, [hand]))}
+    assert len(read & {c.label for c in truth if c.readable}) >= 4 and read <= {c.label for c in truth}
+    monkeypatch.setattr(partial, "WIDTH_AGREE", (0.0, math.inf))    # the check off: nothing read
+    assert partial.read_outlines(reader, img, [hand]).cands == []

@@ -284,10 +284,14 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     known = [np.asarray(s.quad, np.float32) for s in whole]
     measured = card_width or (EDGE_WIDTH and card_width_on_edges(image_bgr, known, [s.confidence for s in whole])) \
         or card_width_of(known)
-    if unexplained_cards(image_bgr, known, measured or ROUGH_WIDTH * min(image_bgr.shape[:2])) < UNEXPLAINED:
-        return empty  # every card-like pixel is a card read whole: nothing lies under them
+    if measured is None and unexplained_cards(image_bgr, [], ROUGH_WIDTH * min(image_bgr.shape[:2])) < UNEXPLAINED:
+        return empty  # nothing card-like on the table
     width = card_width or _checked_width(image_bgr, measured, points_model_path)
     if not width:
+        return empty
+    # every card-like pixel is a card read whole: nothing lies under them. (Not when the width
+    # measured on them was put right: they are hands outlined as one card, and explain nothing.)
+    if width == measured and unexplained_cards(image_bgr, known, width) < UNEXPLAINED:
         return empty
     quads = partial_quads(image_bgr, width, known=known)
     if points_model_path is not None:
@@ -306,7 +310,8 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
 
 def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_path: Path | None) -> float | None:
     """The card width measured on the cards read whole, checked against the index finder's
-    (:data:`WIDTH_AGREE`); the finder's alone when no card was read whole."""
+    (:data:`WIDTH_AGREE`); the finder's alone when no card was read whole; None when neither
+    gives one."""
     if points_model_path is None:
         return measured
     seen = width_from_indices(image_bgr, measured, points_model_path)
