@@ -301,6 +301,18 @@ def test_one_index_is_one_card_however_far_apart_its_outlines_are():
     assert [s.label for s in select(outlines, Thresholds(same_index=0.0))] == ["yellow-8", "yellow-6", "green-3"]
 
 
+def test_a_partly_covered_wild_needs_a_surer_reading_than_a_coloured_card():
+    from vision.partial import WILD_MIN_LABEL, Outlines, Thresholds, select
+
+    top = CardSighting("red-5", 0.99, (), ((200, 50), (300, 50), (300, 205), (200, 205)), (250, 128))
+    for label, conf, kept in [("wild", WILD_MIN_LABEL - 0.1, False), ("wild-draw-four", WILD_MIN_LABEL - 0.1, False),
+                              ("wild", WILD_MIN_LABEL, True), ("blue-7", WILD_MIN_LABEL - 0.1, True)]:
+        outlines = Outlines([_row_under(165, label, 0.95, conf)], [top], np.ones((300, 400), np.uint8), 1.0, 100.0)
+        assert bool(select(outlines)) is kept, (label, conf)
+        # the rule off: a wild as sure as any other card
+        assert [s.label for s in select(outlines, Thresholds(wild_min_label=0.0))] == [label]
+
+
 def test_an_unsure_card_read_whole_on_an_odd_outline_is_left_out():
     from vision.partial import Outlines, Thresholds, settle
 

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from companion.cards import BACK
+from companion.cards import BACK, parse_card
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.color import normalize_card
 from vision.corners import (card_width_of, card_width_on_edges, corner_crops, index_crop,
@@ -58,6 +58,12 @@ INDEX_WEIGHT = 0.7
 #: tables of the validation photos (seeds 606 and 607 of ``python -m vision.train.tune_partial``).
 MIN_MASS = 0.7
 MIN_LABEL = 0.6
+#: ... and a wild's (a black card's) label at least this: its corner index is a small oval of the
+#: four colours, and the edge of a strip of coloured cards can look like one. On the validation
+#: tables (seeds 606 and 607) the partly covered wilds read right were read at 0.951-0.996, the
+#: two read on other cards at 0.63 and 0.81; on the test tables the five wilds read on no wild at
+#: 0.63-0.85, the five right at 0.965-0.99.
+WILD_MIN_LABEL = 0.9
 #: Outlines of one label that overlap by this IoU are the same card (two outlines of one card
 #: differ by which of its corners they were put on); any two overlapping by SAME_PLACE_IOU are
 #: (0.75 at first: two readings of one card, the second misread, overlapped by IoU 0.6-0.73 and
@@ -211,6 +217,7 @@ class Thresholds:
 
     min_mass: float = MIN_MASS
     min_label: float = MIN_LABEL
+    wild_min_label: float = WILD_MIN_LABEL
     strip_card_like: float = STRIP_CARD_LIKE
     covered: float = COVERED
     seed: float = SEED
@@ -490,7 +497,8 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
     from vision.recognize import CardSighting
 
     t = thresholds
-    cands = [c for c in outlines.cands if c.mass >= t.min_mass and c.conf >= t.min_label]
+    cands = [c for c in outlines.cands if c.mass >= t.min_mass and c.conf >= t.min_label
+             and (c.conf >= t.wild_min_label or not _is_wild(c.label))]
     kept = [(s.label, np.asarray(s.quad, np.float32)) for s in whole]
     whole_kept = list(kept)
     # the indices of the cards found (a card read whole: both of its corners)
@@ -539,6 +547,10 @@ def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto
     the card width of :func:`read_outlines` (the cards read whole, checked by the index finder,
     or the finder's alone); only ``whole`` without the partial model's file."""
     return settle(read_outlines(reader, image_bgr, whole, deck, model_path), thresholds or Thresholds())
+
+
+def _is_wild(label: str) -> bool:
+    return label != BACK and parse_card(label).is_wild
 
 
 def _one_card(cand: Candidate, iou: float, label: str, quad: np.ndarray, t: Thresholds, width: float) -> bool:
