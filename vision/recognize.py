@@ -252,6 +252,9 @@ class CardReader:
             out.append(CardSighting(r.label, r.confidence, r.runners_up,
                                     tuple((float(x), float(y)) for x, y in best),
                                     (float(c[0]), float(c[1]))))
+        from vision.index_vote import index_vote
+
+        out = index_vote(image_bgr, out, deck)   # the corner indices' second opinion
         if self.overlap:
             from vision.partial import partly_covered
 

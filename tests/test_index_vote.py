@@ -1,0 +1,98 @@
+"""The corner indices' second opinion on cards read whole (vision.index_vote)."""
+
+import numpy as np
+import pytest
+
+import vision.index_vote as vote
+import vision.partial as partial
+from vision.recognize import CardSighting
+
+CLASSES = ("none", "yellow-1", "yellow-4", "yellow-7", "red-9")
+
+
+class _FakeIndexReader:
+    """Reads every index crop as ``reads`` says (one row of probabilities for all crops)."""
+
+    classes = CLASSES
+    none_index = 0
+
+    def __init__(self, reads):
+        self.reads = np.asarray(reads, np.float64)
+        self.crops = 0
+
+    def probs(self, crops, deck="auto"):
+        self.crops += len(crops)
+        return np.tile(self.reads, (len(crops), 1))
+
+
+def _seen(label="yellow-4", conf=0.46, runners=(("yellow-1", 0.33), ("yellow-7", 0.05)), visible="whole"):
+    q = ((100.0, 100.0), (200.0, 100.0), (200.0, 255.0), (100.0, 255.0))
+    return CardSighting(label, conf, runners, q, (150.0, 177.5), visible=visible)
+
+
+@pytest.fixture
+def index_reads(monkeypatch):
+    """Installs a fake index model reading ``probs`` (over CLASSES) at every corner."""
+    def install(probs):
+        fake = _FakeIndexReader(probs)
+        monkeypatch.setattr(partial, "_reader", lambda cls, path: fake)
+        return fake
+    return install
+
+
+IMAGE = np.full((400, 400, 3), 128, np.uint8)
+MODEL = partial.INDEX_MODEL_PATH
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_both_indices_read_as_a_runner_up_relabel_the_card(index_reads):
+    fake = index_reads([0.02, 0.95, 0.01, 0.01, 0.01])        # both corners: a yellow 1
+    [s] = vote.index_vote(IMAGE, [_seen()])
+    assert fake.crops == 2                                      # its two corners read
+    assert s.label == "yellow-1"
+    assert s.confidence == pytest.approx(0.84 * 1.0, abs=0.05)  # the card model's 0.84, shared out
+    assert [lab for lab, _p in s.runners_up] == ["yellow-4", "yellow-7"]
+    assert s.quad == _seen().quad and s.visible == "whole"
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_the_vote_off_leaves_every_reading_as_it_was(index_reads, monkeypatch):
+    index_reads([0.02, 0.95, 0.01, 0.01, 0.01])
+    monkeypatch.setattr(vote, "INDEX_VOTE", 0.0)
+    assert vote.index_vote(IMAGE, [_seen()]) == [_seen()]
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_an_index_agreeing_or_unsure_keeps_the_reading_untouched(index_reads):
+    index_reads([0.02, 0.01, 0.95, 0.01, 0.01])                # the indices agree: a yellow 4
+    assert vote.index_vote(IMAGE, [_seen()]) == [_seen()]
+    index_reads([0.6, 0.1, 0.1, 0.1, 0.1])                     # no index in the boxes: no say
+    assert vote.index_vote(IMAGE, [_seen()]) == [_seen()]
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_only_a_label_the_card_model_offered_can_win(index_reads):
+    index_reads([0.01, 0.01, 0.01, 0.01, 0.96])                # a red 9, offered by no one
+    assert vote.index_vote(IMAGE, [_seen()]) == [_seen()]
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_partly_covered_readings_and_a_missing_model_are_left_alone(index_reads, tmp_path):
+    fake = index_reads([0.02, 0.95, 0.01, 0.01, 0.01])
+    part = _seen(visible="partial")
+    assert vote.index_vote(IMAGE, [part]) == [part] and fake.crops == 0
+    assert vote.index_vote(IMAGE, [_seen()], path=tmp_path / "missing.onnx") == [_seen()]
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_a_drawn_card_read_whole_keeps_its_label_with_the_real_index_model():
+    from vision.card_art import draw_card
+    from vision.recognize import CardReader
+    from vision.synth import compose_table
+
+    rng = np.random.default_rng(3)
+    labels = ["red-6", "blue-9", "green-1", "yellow-4", "red-draw-two"]
+    cards = [(lab, draw_card(lab, 160, 248, rng=rng)) for lab in labels]
+    img, placed = compose_table(cards, 1280, 720, rng=rng, kind="wood", spacing=1.6)
+    read = CardReader().read(img)
+    assert sorted(s.label for s in read) == sorted(labels)
