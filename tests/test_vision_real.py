@@ -58,3 +58,28 @@ def test_held_out_photos_are_read():
     # measured 97.4 % on the whole held-out split and 53/55 on this sample (docs/vision.md);
     # the target is 98 %: the bar leaves room for the noise of a 55-photo sample
     assert right / len(sample) >= 0.92, f"{right}/{len(sample)}"
+
+
+def test_the_backs_part_counts_backs_and_faces_apart(monkeypatch, tmp_path, capsys):
+    """eval_backs lays drawn backs among the crops and tallies them apart; without the photo
+    data the part stops as the others do."""
+    import numpy as np
+
+    import vision.evaluate as ev
+    from app.cli import main
+    from companion.cards import CLASSIC
+    from vision.card_art import draw_card
+    from vision.recognize import CardReader
+
+    rng = np.random.default_rng(4)
+    faces = [c.name for c in CLASSIC.faces][:20]
+    monkeypatch.setattr(ev, "_held_out_crops", lambda reader, split, progress: (
+        [(lab, draw_card(lab, 160, 248, rng=rng)) for lab in faces], 0))
+    backs, cards = ev.eval_backs(CardReader(), scenes=2, progress=False)
+    assert (backs.total, cards.total) == (6, 24)
+    assert set(backs.per_class) == {"back"} and "back" not in cards.per_class
+    assert backs.found >= 5 and cards.found >= 22
+    monkeypatch.undo()
+    monkeypatch.setenv("UNO_DATA", str(tmp_path / "elsewhere"))
+    assert main(["evaluate", "--data", str(tmp_path), "--parts", "backs"]) == 2
+    assert "--parts renders" in capsys.readouterr().err

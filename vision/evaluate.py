@@ -157,18 +157,17 @@ def eval_renders(reader: CardReader, scenes: int = 12, per_scene: int = 15, seed
     return out
 
 
-def eval_composite(reader: CardReader, scenes: int = 16, per_scene: int = 15, seed: int = 77,
-                   progress: bool = True, split: str = "test") -> Tally:
-    """Tables of real card crops from held-out photos: recall and label accuracy."""
+def _held_out_crops(reader: CardReader, split: str, progress: bool) -> tuple[list, int]:
+    """``(crops, skipped)``: a (label, rectified card) crop of every photo of ``split`` where
+    the card can be placed, and how many photos gave none."""
     from tqdm import tqdm
 
     from vision.train.sources import best_quad
     from vision.detect import rectify
 
-    photos = _photos(split)
     crops = []
     skipped = 0
-    for p in tqdm(photos, desc="held-out crops", unit="photo", disable=not progress):
+    for p in tqdm(_photos(split), desc="held-out crops", unit="photo", disable=not progress):
         img = cv2.imread(str(p.path))
         if img is None:
             continue
@@ -182,6 +181,15 @@ def eval_composite(reader: CardReader, scenes: int = 16, per_scene: int = 15, se
             crops.append((p.label, rectify(img, q, (160, 248))))
         else:
             skipped += 1
+    return crops, skipped
+
+
+def eval_composite(reader: CardReader, scenes: int = 16, per_scene: int = 15, seed: int = 77,
+                   progress: bool = True, split: str = "test") -> Tally:
+    """Tables of real card crops from held-out photos: recall and label accuracy."""
+    from tqdm import tqdm
+
+    crops, skipped = _held_out_crops(reader, split, progress)
     rng = np.random.default_rng(seed)
     tally = Tally("composite real crops")
     extra = 0
@@ -192,6 +200,43 @@ def eval_composite(reader: CardReader, scenes: int = 16, per_scene: int = 15, se
         extra += _match(placed, reader.read(img), tally)
     tally.name += f" (false cards: {extra}; {len(crops)} crops, {skipped} photos without a placeable card)"
     return tally
+
+
+class _Routed:
+    """A tally that hands each card to the tally ``route(truth)`` names."""
+
+    def __init__(self, route):
+        self.route = route
+
+    def add(self, truth: str, pred: str | None):
+        self.route(truth).add(truth, pred)
+
+
+def eval_backs(reader: CardReader, scenes: int = 16, faces: int = 12, backs: int = 3, seed: int = 91,
+               progress: bool = True, split: str = "test") -> tuple[Tally, Tally]:
+    """Separated cards with backs among them: tables as :func:`eval_composite`'s, each of
+    ``faces`` real crops of held-out photos and ``backs`` drawn card backs (there are no photos
+    of backs; drawn with seeds no training used). ``(backs, faces)``: each set's recall and
+    label accuracy."""
+    from tqdm import tqdm
+
+    from companion.cards import BACK
+    from vision.card_art import draw_card
+
+    crops, _skipped = _held_out_crops(reader, split, progress)
+    rng = np.random.default_rng(seed)
+    drawn = [(BACK, draw_card(BACK, 160, 248, rng=rng)) for _ in range(8)]
+    back_tally, face_tally = Tally("backs among separated cards"), Tally("faces beside the backs")
+    extra = 0
+    for k in tqdm(range(scenes), desc="tables with backs", unit="table", disable=not progress):
+        pick = [crops[int(i)] for i in rng.choice(len(crops), faces, replace=False)]
+        pick += [drawn[int(i)] for i in rng.choice(len(drawn), backs, replace=False)]
+        order = rng.permutation(len(pick))
+        img, placed = compose_table([pick[int(i)] for i in order], 1920, 1080, rng=rng, kind=TABLES[k % 4],
+                                    spacing=(1.9, 1.05, 1.3)[k % 3], objects=k % 4 == 1)
+        extra += _match(placed, reader.read(img), _Routed(lambda truth: back_tally if truth == BACK else face_tally))
+    back_tally.name += f" (false cards on the tables: {extra})"
+    return back_tally, face_tally
 
 
 @dataclass

@@ -15,7 +15,8 @@ repository (--data DIR, or $UNO_DATA; by default a shared/data folder beside the
 folder: it holds photos/labels.csv and card_art/), and reports label accuracy per deck and per source folder, per-class accuracy and the
 confusions; then tables composed from art-sheet and procedural cards per face set (classic, Flip
 light, Flip dark); then tables composed from real crops of held-out photos (15 cards each,
-touching or slightly overlapping) for the recall of cards; then tables of overlapping hands
+touching or slightly overlapping) for the recall of cards; then such tables with three drawn
+card backs among twelve real crops (backs and faces counted apart); then tables of overlapping hands
 (fans, rows, cascades, piles, thumbs over them) of real crops of held-out photos: card F1,
 recall, label accuracy and every wrong read of the cards whose corner index shows. Without the photo data only the
 renders can be measured (--parts renders, drawn cards only); the other parts stop with exit
@@ -25,7 +26,7 @@ status 2 and say where they looked."""
 WITHOUT_DATA = ("Without the photo data, `companion evaluate --parts renders` measures the model "
                 "on synthetic tables of drawn cards.")
 
-PARTS = ("real", "renders", "composite", "fanned")
+PARTS = ("real", "renders", "composite", "backs", "fanned")
 
 
 def register(sub) -> None:
@@ -100,6 +101,15 @@ def run(args) -> int:
             print(t.report(per_class=False))
             summary["composite recall"] = round(t.found / max(1, t.total), 4)
             summary["composite accuracy"] = round(t.accuracy, 4)
+        if "backs" in parts:
+            print("== separated cards with drawn backs among the real crops ==")
+            backs, faces = ev.eval_backs(reader, scenes=max(4, args.scenes + 4), split=args.split)
+            print(backs.report(per_class=False))
+            print(faces.report(per_class=False))
+            summary["backs recall"] = round(backs.found / max(1, backs.total), 4)
+            summary["backs accuracy"] = round(backs.accuracy, 4)
+            summary["backs faces recall"] = round(faces.found / max(1, faces.total), 4)
+            summary["backs faces accuracy"] = round(faces.accuracy, 4)
         if "fanned" in parts:
             print("== fanned and overlapping hands of real crops ==")
             fan_reader = CardReader(args.model, overlap=not args.no_overlap)
