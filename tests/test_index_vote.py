@@ -96,3 +96,16 @@ def test_a_drawn_card_read_whole_keeps_its_label_with_the_real_index_model():
     img, placed = compose_table(cards, 1280, 720, rng=rng, kind="wood", spacing=1.6)
     read = CardReader().read(img)
     assert sorted(s.label for s in read) == sorted(labels)
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_a_label_moves_only_to_what_a_seen_index_reads_best(index_reads, monkeypatch):
+    # no index in the boxes (none 0.9), but the little left favours the runner-up
+    index_reads([0.90, 0.06, 0.001, 0.02, 0.019])
+    assert vote.index_vote(IMAGE, [_seen()]) == [_seen()]
+    monkeypatch.setattr(vote, "INDEX_SEEN", 1.01)                   # every corner seen: it moves
+    assert vote.index_vote(IMAGE, [_seen()])[0].label == "yellow-1"
+    monkeypatch.setattr(vote, "INDEX_SEEN", 0.5)
+    # an index seen, read best as a label the card model did not offer: no move to yellow-1
+    index_reads([0.05, 0.30, 0.001, 0.05, 0.599])
+    assert vote.index_vote(IMAGE, [_seen()]) == [_seen()]
