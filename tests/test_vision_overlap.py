@@ -398,7 +398,7 @@ def test_an_index_inside_a_card_read_whole_of_its_label_is_that_card():
 
 def test_backs_of_a_fan_overlapping_as_neighbours_are_two_cards_one_back_read_twice_is_one():
     """Every back has the one label: two outlines of backs are one card only when they overlap
-    by more than ``back_same_iou`` (0.36), not the faces' 0.3."""
+    by more than ``back_same_iou`` (0.55), not the faces' 0.3."""
     from dataclasses import replace
 
     from vision.partial import BACK_SAME_IOU, SAME_CARD_IOU, Outlines, Thresholds, select
@@ -406,22 +406,27 @@ def test_backs_of_a_fan_overlapping_as_neighbours_are_two_cards_one_back_read_tw
     top = CardSighting("back", 0.99, (), ((0, 0), (100, 0), (100, 150), (0, 150)), (50, 75))
     unlike = np.ones((200, 300), np.uint8)
     t = Thresholds(seed=1.01)
-    for shift, apart in ((50, True), (45, False)):   # IoU 0.33 and 0.38 with the top card
-        under = _cand(0.99, "back", 0.99, [[shift, 0], [100 + shift, 0], [100 + shift, 150],
-                                             [shift, 150]], corner=1)
+
+    def under_by(shift, label="back"):
+        return _cand(0.99, label, 0.99, [[shift, 0], [100 + shift, 0], [100 + shift, 150], [shift, 150]], corner=1)
+
+    for shift, apart in ((33, True), (25, False)):   # IoU 0.50 and 0.60 with the top card
+        under = under_by(shift)
         iou = quad_iou(under.quad, np.array(top.quad, np.float32))
         assert SAME_CARD_IOU < iou and (iou < BACK_SAME_IOU) == apart
         got = select(Outlines([under], [top], unlike, 1.0, 100.0), t)
         assert [s.label for s in got] == (["back"] if apart else [])
+        # a looser rule for backs takes the second one too
+        assert len(select(Outlines([under], [top], unlike, 1.0, 100.0),
+                          Thresholds(seed=1.01, back_same_iou=0.7))) == 1
+    for shift, apart in ((50, True), (45, False)):   # IoU 0.33 and 0.38 with the top card
         # the same outlines read as one face: the faces' rule (0.3) holds there, but for a second
         # face whose index is half a card from the first's (SAME_LABEL_CORNER, tested below)
+        under = under_by(shift)
         face = Outlines([under._replace(label="red-5")], [replace(top, label="red-5")], unlike,
                         1.0, 100.0)
         assert select(face, Thresholds(seed=1.01, same_label_corner=0.0)) == []
         assert len(select(face, t)) == (1 if apart else 0)
-        # a looser rule for backs takes the second one too
-        assert len(select(Outlines([under], [top], unlike, 1.0, 100.0),
-                          Thresholds(seed=1.01, back_same_iou=0.5))) == 1
 
 
 def test_a_sure_strip_that_looks_like_the_table_is_a_card_unless_it_lies_on_one_found():
