@@ -50,9 +50,12 @@ MAX_POINTS = 120
 #: the true width (66 within 7 %), where the width measured on the cards read whole was 0.79-1.49
 #: off on 7 tables (a hand's outline read as its top card) and missing on 3.
 WIDTH_STEP = 1.12
-#: The widths searched: these shares of the image's short side, or of a width measured.
+#: The widths searched: these shares of the image's short side, or of a width measured (up to
+#: 3 times it: a patch of a card read whole had measured 0.36-0.53 of the true width on three
+#: tables; at 1.6 the search could not reach the card's width, on a third validation seed a
+#: table lost all its 9 cards so).
 WIDTH_RANGE = (0.045, 0.32)
-WIDTH_AROUND = (0.6, 1.6)
+WIDTH_AROUND = (0.6, 3.0)
 WIDTH_BIAS = 1.04
 #: Less heat than this (squared heats, summed) at every width: no index in sight, no width.
 WIDTH_MIN_HEAT = 1.0
