@@ -1,7 +1,9 @@
 """Which step of the partly covered cards' pass loses each card, on the validation photos' tables.
 
-``python -m vision.train.fanned_misses [--scenes 24] [--seed 606] [--cache FILE]`` composes the
-tables of :mod:`vision.train.tune_partial` (crops of the **validation** photos only), reads each
+``python -m vision.train.fanned_misses [--scenes 24] [--seed 606] [--cache FILE] [--split test]``
+composes the tables of :mod:`vision.train.tune_partial` (crops of the **validation** photos only;
+``--split test``: of the held-out test photos, for measuring on other seeds than ``companion
+evaluate``'s 505, never for choosing), reads each
 once (:func:`vision.partial.read_outlines`), settles them with the module's thresholds and puts
 every readable card that is not read right in one bin, the first that applies:
 
@@ -101,13 +103,14 @@ def read_tables(scenes: int, seed: int, model=None, split: str = "validation"):
     return read
 
 
-def cached_readings(scenes: int, seed: int, model=None, cache: str | None = None) -> list:
+def cached_readings(scenes: int, seed: int, model=None, cache: str | None = None,
+                    split: str = "validation") -> list:
     """:func:`read_tables`, or the readings ``cache`` (a pickle) holds; written there when it
     is missing, so that rules and thresholds can be tried again without reading
     (``vision.train.tune_partial`` reads the same file)."""
     if cache and Path(cache).is_file():
         return pickle.loads(Path(cache).read_bytes())
-    read = read_tables(scenes, seed, model)
+    read = read_tables(scenes, seed, model, split=split)
     if cache:
         Path(cache).write_bytes(pickle.dumps(read))
     return read
@@ -123,10 +126,13 @@ def main(argv=None) -> int:
     ap.add_argument("--model", default=None, help="the partial model (default: the committed one)")
     ap.add_argument("--cache", default=None, help="a pickle of the readings, written once, then read")
     ap.add_argument("--list", action="store_true", help="print every card lost, a JSON line each")
+    ap.add_argument("--split", choices=("validation", "test"), default="validation",
+                    help="the photos the tables' crops are cut from: the validation photos (the "
+                         "default: choose on these) or the held-out test photos (measure only)")
     args = ap.parse_args(argv)
-    read = cached_readings(args.scenes, args.seed, args.model, args.cache)
+    read = cached_readings(args.scenes, args.seed, args.model, args.cache, args.split)
     t = Thresholds()
-    tally = FannedTally("validation")
+    tally = FannedTally(args.split)
     lost = []
     for _img, truth, outlines in read:
         sightings = settle(outlines, t)
