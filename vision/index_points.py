@@ -56,6 +56,10 @@ WIDTH_STEP = 1.12
 #: tables; at 1.6 the search could not reach the card's width, on a third validation seed a
 #: table lost all its 9 cards so).
 WIDTH_RANGE = (0.045, 0.32)
+#: ... and never a card narrower than this many pixels (its index is then about 6 pixels high):
+#: the narrowest widths cost the most (the image is scaled up to CARD_PX a card), and a 960x640
+#: image's search started at 29 pixels.
+MIN_CARD_PX = 40.0
 WIDTH_AROUND = (0.6, 3.0)
 WIDTH_BIAS = 1.04
 #: Less heat than this (squared heats, summed) at every width: no index in sight, no width.
@@ -148,13 +152,16 @@ def width_from_indices(image_bgr: np.ndarray, around: float | None = None,
                        path: Path = MODEL_PATH) -> float | None:
     """The card width (pixels) at which the index finder sees its indices best (:data:`WIDTH_STEP`
     and the constants after it), searched over :data:`WIDTH_AROUND` of ``around`` or, without
-    it, over :data:`WIDTH_RANGE` of the image's short side. None without the model file or
-    without any index in sight."""
+    it, over :data:`WIDTH_RANGE` of the image's short side, never below :data:`MIN_CARD_PX`.
+    None without the model file or without any index in sight."""
     if not Path(path).is_file():
         return None
     lo, hi = (around * WIDTH_AROUND[0], around * WIDTH_AROUND[1]) if around \
         else (min(image_bgr.shape[:2]) * WIDTH_RANGE[0], min(image_bgr.shape[:2]) * WIDTH_RANGE[1])
     widths = lo * WIDTH_STEP ** np.arange(int(np.log(hi / lo) / np.log(WIDTH_STEP)) + 1)
+    widths = widths[widths >= MIN_CARD_PX]     # (the same steps as without the floor)
+    if not len(widths):
+        return None
     finder = _finder(str(path))
     score = np.array([sum(h * h for _p, _r, h in finder(image_bgr, float(w))) for w in widths])
     if score.max(initial=0.0) < WIDTH_MIN_HEAT:
