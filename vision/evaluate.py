@@ -52,6 +52,11 @@ class Tally:
     def accuracy(self) -> float:
         return self.correct / self.total if self.total else float("nan")
 
+    @property
+    def recall(self) -> float:
+        """The share of the cards found at all (0 with no card)."""
+        return self.found / max(1, self.total)
+
     def report(self, per_class: bool = True) -> str:
         lines = [f"{self.name}: label accuracy {self.correct}/{self.total} = {100 * self.accuracy:.2f}%"
                  f"  (a card found in {self.found}/{self.total})"]

@@ -94,21 +94,21 @@ def run(args) -> int:
             for name, t in ev.eval_renders(reader, scenes=args.scenes).items():
                 print(t.report())
                 summary[f"renders {name}"] = round(t.accuracy, 4)
-                summary[f"renders {name} recall"] = round(t.found / max(1, t.total), 4)
+                summary[f"renders {name} recall"] = round(t.recall, 4)
         if "composite" in parts:
             print("== composited real crops (15 per table) ==")
             t = ev.eval_composite(reader, scenes=max(4, args.scenes + 4), split=args.split)
             print(t.report(per_class=False))
-            summary["composite recall"] = round(t.found / max(1, t.total), 4)
+            summary["composite recall"] = round(t.recall, 4)
             summary["composite accuracy"] = round(t.accuracy, 4)
         if "backs" in parts:
             print("== separated cards with drawn backs among the real crops ==")
             backs, faces = ev.eval_backs(reader, scenes=max(4, args.scenes + 4), split=args.split)
             print(backs.report(per_class=False))
             print(faces.report(per_class=False))
-            summary["backs recall"] = round(backs.found / max(1, backs.total), 4)
+            summary["backs recall"] = round(backs.recall, 4)
             summary["backs accuracy"] = round(backs.accuracy, 4)
-            summary["backs faces recall"] = round(faces.found / max(1, faces.total), 4)
+            summary["backs faces recall"] = round(faces.recall, 4)
             summary["backs faces accuracy"] = round(faces.accuracy, 4)
         if "fanned" in parts:
             print("== fanned and overlapping hands of real crops ==")
