@@ -117,11 +117,12 @@ def test_one_finder_shared_by_racing_threads_finds_what_it_finds_alone():
     assert sorted(got) == list(range(len(images)))
 
 
-def _read_whole(card, conf):
-    """``card`` (a drawn hand's) as the whole-card pass reads it, at ``conf``."""
+def _read_whole(card, conf, quad=None):
+    """``card`` (a drawn hand's) as the whole-card pass reads it, at ``conf``, on its own outline
+    or on ``quad``."""
     from vision.recognize import CardSighting
 
-    q = card.quad
+    q = np.asarray(card.quad if quad is None else quad, np.float32)
     return CardSighting(card.label, conf, (), tuple(map(tuple, q.tolist())), tuple(q.mean(0).tolist()))
 
 
@@ -151,11 +152,10 @@ def _grown(card, factor):
 @pytest.mark.parametrize("factor", [1.45, 0.75])
 def test_a_width_measured_far_off_is_put_right_by_the_finder_unless_the_check_is_off(monkeypatch, factor):
     import vision.partial as partial
-    from vision.recognize import CardReader, CardSighting
+    from vision.recognize import CardReader
 
     img, truth = drawn_hand("fan", 40, n=6)                         # cards 100 pixels wide
-    q = _grown(truth[-1], factor)
-    odd = CardSighting(truth[-1].label, 0.99, (), tuple(map(tuple, q.tolist())), tuple(q.mean(0).tolist()))
+    odd = _read_whole(truth[-1], 0.99, _grown(truth[-1], factor))
     monkeypatch.setattr(partial, "EDGE_WIDTH", False)               # the outline's own size, as read
     reader = CardReader(overlap=False)
     assert 88 <= partial.read_outlines(reader, img, [odd]).width <= 114
@@ -201,11 +201,11 @@ def test_a_hand_outlined_as_its_top_card_does_not_explain_the_cards_under_it(mon
     import cv2
 
     import vision.partial as partial
-    from vision.recognize import CardReader, CardSighting
+    from vision.recognize import CardReader
 
     img, truth = drawn_hand("row", 43, n=6)
     box = cv2.boxPoints(cv2.minAreaRect(np.concatenate([np.asarray(c.quad, np.float32) for c in truth])))
-    hand = CardSighting(truth[-1].label, 0.99, (), tuple(map(tuple, box.tolist())), tuple(box.mean(0).tolist()))
+    hand = _read_whole(truth[-1], 0.99, box)
     reader = CardReader(overlap=False)
     read = {s.label for s in partial.settle(partial.read_outlines(reader, img, [hand]))}
     assert len(read & {c.label for c in truth if c.readable}) >= 4 and read <= {c.label for c in truth}
