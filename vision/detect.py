@@ -29,6 +29,7 @@ import numpy as np
 
 # the card's shape (size, corner order, rectification) lives in card_shape; named here too
 from .card_shape import CARD_H, CARD_RATIO, CARD_W, Quad, order_quad, rectify
+from .oval import card_around_oval
 
 __all__ = ["CARD_W", "CARD_H", "find_quads", "find_quads_sized", "find_field_quads", "rectify", "order_quad",
            "quad_iou", "Quad"]
@@ -37,6 +38,8 @@ __all__ = ["CARD_W", "CARD_H", "find_quads", "find_quads_sized", "find_field_qua
 BORDER = 0.075
 
 _WORK_MAX = 960  # longest side the detector works at
+#: The least area of a back's oval, as a share of the least card area (the oval is 0.46 of its card).
+OVAL_OF_CARD = 0.3
 _DEDUP_IOU = 0.9  # candidates overlapping a larger one by this IoU are dropped as duplicates
 
 
@@ -527,6 +530,12 @@ def find_quads_sized(image: np.ndarray, min_side: float | None = None, max_quads
             if is_field:
                 field_grown_areas.append(cv2.contourArea(g))
         if is_field and not parted:
+            # a back's red oval (the card's black field and thin white border may not stand
+            # out from a dark table): the card around it, at about the oval's own priority
+            for i in np.flatnonzero((areas >= min_area * OVAL_OF_CARD) & (areas <= max_area)):
+                q = card_around_oval(contours[i])
+                if q is not None and min_area <= cv2.contourArea(q) <= max_area:
+                    cands.append((float(areas[i]), q))
             if extra and name == "fields":
                 cands.extend(_field_boxes(contours, min_area, max_area))
             paired = _paired_fields(contours, min_area, max_area)
