@@ -211,3 +211,22 @@ def test_a_hand_outlined_as_its_top_card_does_not_explain_the_cards_under_it(mon
     assert len(read & {c.label for c in truth if c.readable}) >= 4 and read <= {c.label for c in truth}
     monkeypatch.setattr(partial, "WIDTH_AGREE", (0.0, math.inf))    # the check off: nothing read
     assert partial.read_outlines(reader, img, [hand]).cands == []
+
+
+@pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
+@pytest.mark.parametrize("coarse", [True, False])
+def test_the_coarse_first_search_finds_the_width_every_width_finds(monkeypatch, coarse):
+    """Every other width first, then every width about the best: the same width as scoring
+    every width (measured the same on issue #17's 48 validation and test tables)."""
+    import vision.index_points as ip
+
+    img, _truth = drawn_hand("cascade", 31, n=7, kind="dark")
+    monkeypatch.setattr(ip, "COARSE_FIRST", coarse)
+    runs = []
+    finder = ip._finder(str(MODEL_PATH))
+    monkeypatch.setattr(ip, "_finder", lambda path: (lambda image, width: runs.append(width) or finder(image, width)))
+    width = ip.width_from_indices(img, 72.0)
+    assert 88 <= width <= 114
+    steps = int(np.log(ip.WIDTH_AROUND[1] / ip.WIDTH_AROUND[0]) / np.log(ip.WIDTH_STEP)) + 1
+    assert len(runs) == len(set(runs))                  # no width scored twice
+    assert (len(runs) < steps) == coarse                # the coarse search skips some widths
