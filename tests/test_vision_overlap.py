@@ -576,3 +576,43 @@ def test_a_strip_a_twentieth_of_a_card_wide_shows_on_the_strip_map_and_the_cloth
         share, free = strip_outside(unlike, s, under, [top])
         assert free > 0 and (share >= STRIP_CARD_LIKE) == shows, (px, share)
         assert strip_outside(unlike, s, beside, [top])[0] == 0.0
+
+
+@pytest.mark.parametrize("shrink", [0.05, 0.0])
+def test_a_strip_under_an_overhanging_outline_is_measured_outside_the_outline_shrunk(monkeypatch, shrink):
+    """The card found on top is outlined 10 pixels wider than it is, over all but 2 pixels of the
+    12-pixel strip of the card under it, whose own outline overhangs the table by 10: what shows
+    is measured outside the outlines found shrunk by ``STRIP_SHRINK`` (5 pixels of strip: kept),
+    not outside the outlines as they are (2: the table, dropped)."""
+    import vision.partial as partial
+    from vision.partial import Outlines, Thresholds, select
+
+    unlike = np.zeros((200, 300), np.uint8)
+    unlike[20:170, 20:132] = 1                       # the two cards: under at x 20-120, top at 32-132
+    top = CardSighting("red-5", 0.99, (), ((22, 12), (142, 12), (142, 178), (22, 178)), (82, 95))
+    under = _cand(0.99, "blue-2", 0.85, [[10, 20], [110, 20], [110, 170], [10, 170]])  # below strip_sure
+    monkeypatch.setattr(partial, "STRIP_SHRINK", shrink)
+    got = select(Outlines([under], [top], unlike, 1.0, 100.0), Thresholds())
+    assert [s.label for s in got] == (["blue-2"] if shrink else [])
+
+
+@pytest.mark.parametrize("label", ["back", "red-5"])
+def test_a_back_read_whole_is_not_moved_onto_a_back_candidate_half_off_it(label, monkeypatch):
+    """A back's corner reads "back" wherever an outline puts it on the back's pattern: a back
+    read whole, its outline odd for the width measured, keeps its outline against a candidate
+    overlapping it by IoU 0.4 (below ``BACK_RESHAPE_IOU``); a face takes it (``RESHAPE_IOU``)."""
+    import vision.partial as partial
+    from vision.partial import BACK_RESHAPE_IOU, RESHAPE_IOU, Outlines, reshaped_whole
+
+    card = CardSighting(label, 0.95, (), ((0, 0), (100, 0), (100, 155), (0, 155)), (50, 77.5))
+    beside = _cand(0.99, label, 0.97, [[43, 0], [143, 0], [143, 155], [43, 155]])
+    iou = quad_iou(beside.quad, np.array(card.quad, np.float32))
+    assert RESHAPE_IOU[0] < iou < BACK_RESHAPE_IOU
+    # measured at 90 pixels a card, the outline read whole is 23 % too large: odd
+    (got,) = reshaped_whole(Outlines([beside], [card], np.ones((200, 300), np.uint8), 1.0, 90.0))
+    moved = got.quad != card.quad
+    assert moved == (label != "back")
+    # with the faces' rule for backs too, the back is moved onto the candidate
+    monkeypatch.setattr(partial, "BACK_RESHAPE_IOU", RESHAPE_IOU[0])
+    (got,) = reshaped_whole(Outlines([beside], [card], np.ones((200, 300), np.uint8), 1.0, 90.0))
+    assert got.quad != card.quad
