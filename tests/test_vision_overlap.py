@@ -455,23 +455,27 @@ def test_a_sure_strip_that_looks_like_the_table_is_a_card_unless_it_lies_on_one_
 
 def test_neighbours_of_a_tight_fan_are_two_cards_and_one_card_read_twice_is_one():
     """Outlines of two labels are one card only when they overlap by more than
-    ``same_place_iou`` (0.75): neighbours in a tight fan, outlined on their own indices, overlap
+    ``same_place_iou`` (0.8): neighbours in a tight fan, outlined on their own indices, overlap
     by IoU 0.6-0.8."""
     from vision.partial import SAME_PLACE_IOU, Outlines, Thresholds, select
 
     top = CardSighting("red-5", 0.99, (), ((100, 40), (200, 40), (200, 190), (100, 190)), (150, 115))
     unlike = np.ones((300, 300), np.uint8)
     t = Thresholds(seed=1.01)
-    for drop, apart in ((26, True), (16, False)):   # IoU 0.70 and 0.81 with the top card
+    # IoU 0.70, 0.76 (a tight cascade's neighbours) and 0.85 with the top card
+    for drop, apart in ((26, True), (20, True), (12, False)):
         under = _cand(0.99, "blue-2", 0.98, [[100, 40 + drop], [200, 40 + drop],
                                               [200, 190 + drop], [100, 190 + drop]], corner=1)
         iou = quad_iou(under.quad, np.array(top.quad, np.float32))
         assert (iou < SAME_PLACE_IOU) == apart
         got = select(Outlines([under], [top], unlike, 1.0, 100.0), t)
         assert [s.label for s in got] == (["blue-2"] if apart else []), drop
-        # the rule as it was (0.6) took the neighbour for the top card read again
+        # the rule as it was (0.6) took the neighbour for the top card read again, and so did
+        # 0.75 where the neighbours overlap by more
         assert select(Outlines([under], [top], unlike, 1.0, 100.0),
                       Thresholds(seed=1.01, same_place_iou=0.6)) == []
+        assert len(select(Outlines([under], [top], unlike, 1.0, 100.0),
+                          Thresholds(seed=1.01, same_place_iou=0.75))) == (1 if drop == 26 else 0)
 
 
 def test_an_unsure_card_read_whole_over_another_cards_sure_index_is_left_out():
