@@ -35,7 +35,7 @@ def index_reads(monkeypatch):
     """Installs a fake index model reading ``probs`` (over CLASSES) at every corner."""
     def install(probs):
         fake = _FakeIndexReader(probs)
-        monkeypatch.setattr(partial, "_reader", lambda cls, path: fake)
+        monkeypatch.setattr(partial, "shared_reader", lambda cls, path: fake)
         return fake
     return install
 

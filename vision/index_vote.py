@@ -40,13 +40,13 @@ INDEX_SEEN = 0.5
 def index_vote(image_bgr: np.ndarray, sightings: list, deck: str = "auto", path: Path | None = None) -> list:
     """``sightings`` with every card read whole relabelled by its corner indices where they
     outvote the card model (see the module docs); as they are without the index model's file."""
-    from vision.partial import INDEX_MODEL_PATH, IndexReader, _reader
+    from vision.partial import INDEX_MODEL_PATH, IndexReader, shared_reader
 
     path = Path(path or INDEX_MODEL_PATH)
     whole = [i for i, s in enumerate(sightings) if s.visible == "whole"]
     if not INDEX_VOTE or not whole or not path.is_file():
         return list(sightings)
-    reader = _reader(IndexReader, path)
+    reader = shared_reader(IndexReader, path)
     crops = [index_crop(image_bgr, np.asarray(sightings[i].quad, np.float32), k) for i in whole for k in (0, 1)]
     probs = reader.probs(crops, deck).reshape(len(whole), 2, -1)
     out = list(sightings)

@@ -35,7 +35,7 @@ from vision.detect import quad_iou
 from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, index_points, width_from_indices
 
 __all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "IndexReader", "partly_covered", "read_outlines",
-           "select", "settle", "reshaped_whole", "Thresholds", "Outlines", "Candidate"]
+           "select", "settle", "reshaped_whole", "shared_reader", "Thresholds", "Outlines", "Candidate"]
 
 PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
 INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index.onnx"
@@ -230,7 +230,10 @@ _readers: dict = {}
 _lock = threading.Lock()
 
 
-def _reader(reader_cls, path: Path):
+def shared_reader(reader_cls, path: Path):
+    """The one ``reader_cls(path)`` of this process (models are loaded once, and each reader is
+    safe to share between threads): the partial pass and the indices' vote
+    (:mod:`vision.index_vote`) read with the same index model."""
     with _lock:
         if path not in _readers:
             _readers[path] = reader_cls(path)
@@ -332,9 +335,9 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
                   if not any(quad_iou(q, k) > KNOWN_IOU for k in known)]
     if not quads:
         return empty
-    part = _reader(type(reader), Path(path))
+    part = shared_reader(type(reader), Path(path))
     if index_model_path is not None and Path(index_model_path).is_file():
-        part = _Both(part, _reader(IndexReader, Path(index_model_path)))
+        part = _Both(part, shared_reader(IndexReader, Path(index_model_path)))
     cands = _refine(part, image_bgr, _read(part, image_bgr, quads, deck), deck, width)
     cands.sort(key=lambda c: -c.mass * c.conf)
     unlike, scale = unlike_table(image_bgr, width, STRIP_PX)
