@@ -135,6 +135,26 @@ def test_evaluate_says_where_its_data_comes_from():
     assert "--data" in text and "UNO_DATA" in text and "not part of" in " ".join(text.split())
 
 
+@pytest.mark.parametrize("seed", [None, 92])
+def test_evaluate_composes_its_tables_from_the_seed_given_else_each_parts_own(monkeypatch, capsys, seed):
+    import vision.evaluate as ev
+
+    got = {}
+
+    def part(name, result):
+        def run(reader, **kwargs):
+            got[name] = kwargs.get("seed", "own")
+            return result
+        return run
+
+    monkeypatch.setattr(ev, "eval_composite", part("composite", ev.Tally("composite")))
+    monkeypatch.setattr(ev, "eval_backs", part("backs", (ev.Tally("backs"), ev.Tally("faces"))))
+    monkeypatch.setattr(ev, "eval_fanned", part("fanned", ev.FannedTally("fanned")))
+    argv = ["evaluate", "--parts", "composite,backs,fanned"] + ([] if seed is None else ["--seed", str(seed)])
+    assert main(argv) == 0
+    assert got == dict.fromkeys(("composite", "backs", "fanned"), "own" if seed is None else seed)
+
+
 def test_training_without_the_photo_data_says_so(tmp_path, capsys, monkeypatch):
     from vision.train.__main__ import main as train_main
 

@@ -44,6 +44,9 @@ def register(sub) -> None:
                         "or from the validation photos set aside from training "
                         "(python -m vision.train --hold-out-validation): choose model variants "
                         "on those, never on the test photos")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the seed of the composed tables of the composite, backs and fanned parts "
+                        "(default: each part's own, 77, 91 and 505): other seeds measure the spread")
     p.add_argument("--model", default=None, help="the ONNX model to measure (default: the committed one)")
     p.add_argument("--no-overlap", action="store_true",
                    help="fanned part: read whole cards only (no second pass for partly covered "
@@ -73,6 +76,7 @@ def run(args) -> int:
         print(f"companion evaluate: error: {e}", file=sys.stderr)
         return 2
     summary = {}
+    seed = {} if args.seed is None else {"seed": args.seed}
     try:
         if "real" in parts:
             tallies = ev.eval_real(reader, args.deck, split=args.split)
@@ -97,13 +101,13 @@ def run(args) -> int:
                 summary[f"renders {name} recall"] = round(t.recall, 4)
         if "composite" in parts:
             print("== composited real crops (15 per table) ==")
-            t = ev.eval_composite(reader, scenes=max(4, args.scenes + 4), split=args.split)
+            t = ev.eval_composite(reader, scenes=max(4, args.scenes + 4), split=args.split, **seed)
             print(t.report(per_class=False))
             summary["composite recall"] = round(t.recall, 4)
             summary["composite accuracy"] = round(t.accuracy, 4)
         if "backs" in parts:
             print("== separated cards with drawn backs among the real crops ==")
-            backs, faces = ev.eval_backs(reader, scenes=max(4, args.scenes + 4), split=args.split)
+            backs, faces = ev.eval_backs(reader, scenes=max(4, args.scenes + 4), split=args.split, **seed)
             print(backs.report(per_class=False))
             print(faces.report(per_class=False))
             summary["backs recall"] = round(backs.recall, 4)
@@ -113,7 +117,7 @@ def run(args) -> int:
         if "fanned" in parts:
             print("== fanned and overlapping hands of real crops ==")
             fan_reader = CardReader(args.model, overlap=not args.no_overlap)
-            t = ev.eval_fanned(fan_reader, scenes=2 * args.scenes, split=args.split)
+            t = ev.eval_fanned(fan_reader, scenes=2 * args.scenes, split=args.split, **seed)
             print(t.report())
             summary.update({f"fanned {k}": v for k, v in t.summary().items()})
     except DataMissing as e:
