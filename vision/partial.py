@@ -123,8 +123,9 @@ STRIP_SURE_IOU = 0.5
 #: a whole-card outline grown by the border), which hid a narrow strip (0.13-0.4 of a card
 #: showing) under them, leaving only its own outline's overhang on the table: read at 0.86-0.99
 #: and dropped (9 of the 19 cards the selection lost on five seeds' tables). Chosen on the
-#: validation tables (seeds 606 and 609: 2 more cards, one more extra; 0.08 another extra);
-#: the four test seeds found 0, 1, 1 and 2 more, one extra fewer.
+#: validation tables (seeds 606 and 609: 2 more cards, one more extra; 0.08 another extra; on
+#: readings cached before that session's detector change, the four test seeds found 0, 1, 1
+#: and 2 more, one extra fewer).
 STRIP_SHRINK = 0.05
 #: A partly covered card's outline overlaps a card found by at least this share of its area.
 COVERED = 0.1
@@ -153,7 +154,7 @@ RESHAPE_INSIDE = 0.9
 #: where the card lies. On the validation tables of seed 609 three backs read whole (IoU
 #: 0.76-0.98 with the card) were moved onto such candidates (IoU 0.39-0.44) and lost, with an
 #: extra reading each; at 0.5 all three are found (F1 0.953 -> 0.968), seed 606 and the four
-#: test seeds unchanged (0.7 loses a back reshaped right on the test tables).
+#: test seeds unchanged on their cached readings (0.7 loses a back reshaped right on seed 505).
 BACK_RESHAPE_IOU = 0.5
 #: A card read whole whose outline is not a card's and that no corner reading of its label
 #: reshapes is left out unless read at least this surely, when it is unlike the other outlines
