@@ -189,6 +189,14 @@ def _held_out_crops(reader: CardReader, split: str, progress: bool) -> tuple[lis
     return crops, skipped
 
 
+def _separated_table(cards: list, k: int, rng: np.random.Generator):
+    """The ``k``-th 1920x1080 table of separated ``cards`` (:func:`vision.synth.compose_table`):
+    the four table kinds and three spacings (touching, spaced, loose) in turn, objects on every
+    fourth."""
+    return compose_table(cards, 1920, 1080, rng=rng, kind=TABLES[k % 4],
+                         spacing=(1.9, 1.05, 1.3)[k % 3], objects=k % 4 == 1)
+
+
 def eval_composite(reader: CardReader, scenes: int = 16, per_scene: int = 15, seed: int = 77,
                    progress: bool = True, split: str = "test") -> Tally:
     """Tables of real card crops from held-out photos: recall and label accuracy."""
@@ -200,8 +208,7 @@ def eval_composite(reader: CardReader, scenes: int = 16, per_scene: int = 15, se
     extra = 0
     for k in tqdm(range(scenes), desc="composite tables", unit="table", disable=not progress):
         pick = [crops[int(i)] for i in rng.choice(len(crops), per_scene, replace=False)]
-        img, placed = compose_table(pick, 1920, 1080, rng=rng, kind=TABLES[k % 4],
-                                    spacing=(1.9, 1.05, 1.3)[k % 3], objects=k % 4 == 1)
+        img, placed = _separated_table(pick, k, rng)
         extra += _match(placed, reader.read(img), tally)
     tally.name += f" (false cards: {extra}; {len(crops)} crops, {skipped} photos without a placeable card)"
     return tally
@@ -237,8 +244,7 @@ def eval_backs(reader: CardReader, scenes: int = 16, faces: int = 12, backs: int
         pick = [crops[int(i)] for i in rng.choice(len(crops), faces, replace=False)]
         pick += [drawn[int(i)] for i in rng.choice(len(drawn), backs, replace=False)]
         order = rng.permutation(len(pick))
-        img, placed = compose_table([pick[int(i)] for i in order], 1920, 1080, rng=rng, kind=TABLES[k % 4],
-                                    spacing=(1.9, 1.05, 1.3)[k % 3], objects=k % 4 == 1)
+        img, placed = _separated_table([pick[int(i)] for i in order], k, rng)
         extra += _match(placed, reader.read(img), _Routed(lambda truth: back_tally if truth == BACK else face_tally))
     back_tally.name += f" (false cards on the tables: {extra})"
     return back_tally, face_tally
