@@ -68,9 +68,14 @@ class HandScanner:
         with self._asked_lock:
             self._asked = tuple(seats) + (self._asked or ())
 
-    def on_frame(self, image, view, state: str | None = "quiet") -> dict[str, Any]:
+    def on_frame(self, image, view, state: str | None = "quiet", still=None) -> dict[str, Any]:
         """One camera frame (the camera thread): read and propose when due. Returns what was
-        proposed, ``{seat: HandRead}`` (empty when nothing was due or nothing changed)."""
+        proposed, ``{seat: HandRead}`` (empty when nothing was due or nothing changed).
+
+        ``still``: the source's :meth:`~vision.sources.FrameSource.still`; when a read is due the
+        hands are read in a still taken then (a Pi camera's is its sensor's full width: the
+        indices of a fanned hand are a few pixels wide in a 1280x720 frame), and in the frame
+        when there is none (None, or it failed)."""
         hands = self.host.hands
         awaited = hands.awaited()
         if not awaited:
@@ -85,6 +90,7 @@ class HandScanner:
         if not due and not asked:
             return {}
         seats = awaited if due else tuple(s for s in awaited if s in asked)
+        image, view = _sharpest(image, view, still)
         out = self.scan(image, view, seats, force=set(asked or ()))
         # counted from the scan's end: a slow reader (seconds on a Pi) leaves the camera frames
         # between two scans, never scanning back to back
@@ -109,3 +115,12 @@ class HandScanner:
             self._last[seat] = labels
             out[seat] = self.host.hands.propose(seat, [c.to_json() for c in cards], "camera")
         return out
+
+
+def _sharpest(image, view, still):
+    """``(image, view)`` of a still when ``still`` gives one, else the frame's."""
+    frame = still() if still is not None else None
+    if frame is None:
+        return image, view
+    h, w = frame.image.shape[:2]
+    return frame.image, view.scaled_to((w, h))

@@ -264,7 +264,7 @@ class CameraWorker(_Background):
         self.last_report = report
         if report.reading is not None:
             self.referee.on_reading(report.reading)
-        self.hand_scan.on_frame(image, self.reader.view, report.state)
+        self.hand_scan.on_frame(image, self.reader.view, report.state, still=self.source.still)
         self._publish_jpeg(image, report)
         return report
 

@@ -9,11 +9,14 @@ Two measurements, each on freshly dealt random cards, real faces where the photo
   lower cards peeking out on every side), each at first sight and played on (the pile settled,
   then its top card thrown on); right when the stable reading's discard is the top card;
 * ``hands``: every loser's hand of a classic round laid open in its seat's zone, side by side
-  (``spread``) or fanned (``fan``), read by the hand scanner (``app.hand_scan``); card F1 and
-  the share of hands read exactly (the scores then need no correction).
+  (``spread``) or fanned (``fan``), read by the hand scanner (``app.hand_scan``) in the
+  1280x720 frame and in a still ``--still-scale`` times as wide (as the camera worker reads
+  them: a Pi camera's still is its sensor's full width); card F1 and the share of hands read
+  exactly (the scores then need no correction).
 
     .venv/bin/python benchmarks/laid_cards.py [--faces art|real] [--piles 30] [--rounds 6]
-                                              [--parts discard,hands] [--out F.json]
+                                              [--parts discard,hands] [--still-scale 2]
+                                              [--out F.json]
 """
 
 from __future__ import annotations
@@ -81,9 +84,13 @@ def discard_pile(faces, piles: int, spread: float, turn: float, seed: int = 7) -
     return out
 
 
-def hands(faces, rounds: int, style: str) -> dict:
+def hands(faces, rounds: int, style: str, still_scale: float = 2.0) -> dict:
+    """Each round's hands read by the hand scanner as the camera worker runs it: in a still
+    ``still_scale`` times as wide and high as the 1280x720 frames (a Pi camera's is its sensor's
+    full width), or in the frame itself (``still_scale`` 0)."""
     from app.hand_scan import HandScanner
     from tests.support.hands import round_to_show
+    from vision.sources import Frame
 
     tp = fn = fp = exact = total = 0
     for seed in range(1, rounds + 1):
@@ -92,8 +99,12 @@ def hands(faces, rounds: int, style: str) -> dict:
         extras = laid_hands(dealt, Seating.around(host.table.seats), "classic", style=style,
                             seed=seed)
         camera = SyntheticTable(1280, 720, seed=seed, faces=faces)
-        read = HandScanner(host).scan(camera.render(Scene(extras=extras)), camera.view,
-                                      tuple(dealt))
+        scene = Scene(extras=extras)
+        still = None
+        if still_scale:
+            sharp = camera.sharper(still_scale)
+            still = lambda: Frame(sharp.render(scene), 0.0, 0)  # noqa: E731
+        read = HandScanner(host).on_frame(camera.render(scene), camera.view, "quiet", still=still)
         for seat, cards in dealt.items():
             truth, got = Counter(cards), Counter(read[seat].labels)
             tp += sum((truth & got).values())
@@ -103,7 +114,8 @@ def hands(faces, rounds: int, style: str) -> dict:
             total += 1
     p = tp / max(1, tp + fp)
     r = tp / max(1, tp + fn)
-    return {"style": style, "rounds": rounds, "hands": total, "cards": tp + fn,
+    return {"style": style, "read_in": f"still x{still_scale:g}" if still_scale else "frame",
+            "rounds": rounds, "hands": total, "cards": tp + fn,
             "precision": round(p, 3), "recall": round(r, 3),
             "f1": round(2 * p * r / max(1e-9, p + r), 3), "hands_exact": exact}
 
@@ -116,6 +128,8 @@ def main(argv=None) -> int:
     ap.add_argument("--spread", type=float, default=9.0)
     ap.add_argument("--turn", type=float, default=25.0)
     ap.add_argument("--parts", default="discard,hands")
+    ap.add_argument("--still-scale", type=float, default=2.0,
+                    help="hands are read in the frame and in a still this many times as wide (2)")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
     faces = faces_named(args.faces)
@@ -125,7 +139,8 @@ def main(argv=None) -> int:
         result["discard"] = discard_pile(faces, args.piles, args.spread, args.turn)
         print("discard pile:", json.dumps(result["discard"]), flush=True)
     if "hands" in parts:
-        result["hands"] = [hands(faces, args.rounds, style) for style in ("spread", "fan")]
+        result["hands"] = [hands(faces, args.rounds, style, scale) for style in ("spread", "fan")
+                           for scale in (0.0, args.still_scale)]
         for h in result["hands"]:
             print("hands laid open:", json.dumps(h), flush=True)
     if args.out:

@@ -36,6 +36,9 @@ from .scene import Arm, Placement, Scene
 
 __all__ = ["CameraPose", "Lighting", "SyntheticTable", "marker_image", "pile_offset"]
 
+#: The finest a sharper table's flat table is drawn (pixels a millimetre): a photographed card
+#: face (:class:`simulator.faces.RealFaces`) holds about this much detail.
+STILL_MAT_PX = 4.0
 #: How far the drawn table reaches beyond the play area (mm): the camera sees some table around it.
 _APRON = (230.0, 120.0)
 #: A shadow's darkening by its strength (0..255): at most 110/255 of the light taken away.
@@ -108,6 +111,26 @@ class SyntheticTable:
         self._lit_quiet: tuple[tuple, np.ndarray] | None = None  # the lit table under the arms
 
     # --- the camera -------------------------------------------------------------------------
+
+    def sharper(self, scale: float) -> "SyntheticTable":
+        """This table seen by the same camera in pictures ``scale`` times as wide and high: a
+        still at the sensor's full resolution (:meth:`vision.sources.FrameSource.still`). The
+        flat table is drawn finer to match (up to :data:`STILL_MAT_PX` pixels a millimetre);
+        keep its :attr:`pose` and :attr:`lighting` those of this table with :meth:`follow`."""
+        sharp = SyntheticTable(int(round(self.width * scale)), int(round(self.height * scale)),
+                               layout=self.layout, lighting=self.lighting, seed=self.seed,
+                               noise=self.noise, blur=self.blur, cloth=self.cloth, markers=self.markers,
+                               mat_px_per_mm=max(self.mat_px, min(STILL_MAT_PX, self.mat_px * scale)),
+                               faces=self.faces)
+        sharp._scale = scale
+        sharp.follow(self)
+        return sharp
+
+    def follow(self, other: "SyntheticTable") -> None:
+        """Take ``other``'s camera pose and light (this table being ``other.sharper(...)``)."""
+        k = getattr(self, "_scale", 1.0)
+        self.pose = replace(other.pose, shift=(other.pose.shift[0] * k, other.pose.shift[1] * k))
+        self.lighting = other.lighting
 
     @property
     def view(self) -> View:

@@ -24,19 +24,22 @@ class SyntheticSource(FrameSource):
     name = "synthetic"
 
     def __init__(self, width: int = 1280, height: int = 720, fps: float = 30.0, script=None,
-                 seed: int = 0, loop: bool = True):
+                 seed: int = 0, loop: bool = True, still_scale: float = 2.0):
         self.table = SyntheticTable(width, height, seed=seed)
+        #: :meth:`still` is this many times as wide and high as a frame
+        self.still_scale = still_scale
+        self._sharp: SyntheticTable | None = None
         self.fps = fps
         self.script = script
         self.loop = loop
         self.finite = script is not None and not loop
-        self._still = Scene()
+        self._scene = Scene()
         self._index = 0
         self._steps = iter(script.frames()) if script is not None else None
 
     def read(self) -> Frame | None:
         if self._steps is None:
-            scene = self._still
+            scene = self._scene
         else:
             step = next(self._steps, None)
             if step is None:
@@ -49,9 +52,19 @@ class SyntheticSource(FrameSource):
                 self.table.pose = step.pose
             if step.lighting is not None:
                 self.table.lighting = step.lighting
+        self._scene = scene
         i = self._index
         self._index += 1
         return Frame(self.table.render(scene), i / self.fps, i)
+
+    def still(self) -> Frame:
+        """The table as the last frame showed it, :attr:`still_scale` times as wide and high
+        (:meth:`simulator.render.SyntheticTable.sharper`), as a camera's full-resolution still."""
+        if self._sharp is None:
+            self._sharp = self.table.sharper(self.still_scale)
+        self._sharp.follow(self.table)
+        i = max(0, self._index - 1)
+        return Frame(self._sharp.render(self._scene), i / self.fps, i)
 
 
 def open_source(spec: str = "auto", *, width: int = 1280, height: int = 720, fps: int = 15,

@@ -141,6 +141,68 @@ def test_a_mono_sensor_locks_without_white_balance_and_never_loops(monkeypatch):
     source.close()
 
 
+# --- stills: the hands laid open are read at the sensor's full resolution --------------------------
+
+@pytest.mark.parametrize("model, size", [("imx708", (4608, 2592)), ("imx219", (3280, 1844))])
+def test_a_still_is_the_whole_sensor_wide_at_the_frames_aspect(monkeypatch, model, size):
+    # a 4:3 sensor's 16:9 frames are a crop of it: the still is cropped alike, so that the view
+    # found on the frames fits it scaled
+    world, source = open_camera(monkeypatch, CameraWorld(models=[model]))
+    frame = source.still()
+    assert frame.image.shape == (size[1], size[0], 3)
+    assert world.opened[0].stills[-1]["size"] == size
+    assert source.read().image.shape == (720, 1280, 3)  # the frames go on at their size
+    source.close()
+
+
+def test_a_still_keeps_the_locked_exposure_and_the_frames_keep_it_after(monkeypatch):
+    clock = Clock()
+    world, source = open_camera(monkeypatch, mains_hz=50, clock=clock, settle_s=2.0)
+    cam = world.opened[0]
+    clock.now = 3.0
+    source.read()
+    locked = cam.controls_set[-1]
+    assert locked["AeEnable"] is False
+    source.still()
+    taken = cam.stills[-1]["controls"]
+    assert taken["ExposureTime"] == locked["ExposureTime"] and taken["AeEnable"] is False
+    assert taken["AeFlickerPeriod"] == 10000           # the flicker setting goes with it
+    # picamera2 switched back to the frames' configured controls: the lock is set again
+    assert cam.active_controls["AeEnable"] is False
+    assert cam.active_controls["ExposureTime"] == locked["ExposureTime"]
+    source.close()
+
+
+def test_before_the_lock_a_still_meters_itself_and_sets_nothing_after(monkeypatch):
+    world, source = open_camera(monkeypatch, settle_s=2.0)
+    cam = world.opened[0]
+    source.still()
+    assert "ExposureTime" not in cam.stills[-1]["controls"]
+    assert cam.controls_set == []
+    source.close()
+
+
+def test_a_still_that_never_comes_is_lost_as_hung(monkeypatch):
+    world, source = open_camera(monkeypatch, CameraWorld(stall_after=0), still_timeout_s=0.1)
+    with pytest.raises(CameraLost) as lost:
+        source.still()
+    assert lost.value.cause == "hung" and "still" in str(lost.value)
+    source.close()
+
+
+def test_a_failed_still_leaves_the_frames_going(monkeypatch):
+    world = install(monkeypatch, CameraWorld())
+    source = ResilientSource(lambda: PiCameraSource(1280, 720, 15, clock=Clock()), EventBus())
+    assert source.read() is not None
+    cam = world.opened[0]
+    monkeypatch.setattr(cam, "switch_mode_and_capture_array",
+                        lambda *a, **k: (_ for _ in ()).throw(RuntimeError("Failed to allocate buffers")))
+    assert source.still() is None
+    assert source.read() is not None and source.status == "ok"
+    assert len(world.opened) == 1    # not closed and opened again
+    source.close()
+
+
 # --- 4. reads that hang ---------------------------------------------------------------------------
 
 def test_a_camera_that_stops_giving_frames_is_lost_as_hung_not_a_frozen_table(monkeypatch):

@@ -216,6 +216,23 @@ class View:
             pts = self.lens.undistort(pts)
         return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.H_inv).reshape(-1, 2)
 
+    def scaled_to(self, image_size: tuple[int, int]) -> "View":
+        """The same camera's view in an image of another size (``(width, height)``): a still
+        taken at the sensor's full resolution (:meth:`vision.sources.FrameSource.still`) sees
+        what the video frames see, each pixel split into finer ones.
+
+        >>> v = View(np.eye(3), (1280, 720))
+        >>> v.scaled_to((2560, 1440)).to_image([(10.0, 20.0)]).tolist()
+        [[20.0, 40.0]]
+        """
+        sx, sy = image_size[0] / self.image_size[0], image_size[1] / self.image_size[1]
+        S = np.diag([sx, sy, 1.0])
+        lens = None
+        if self.lens is not None:
+            K = S @ self.lens.K   # the distortion coefficients act on normalised points: unchanged
+            lens = LensModel(tuple(tuple(float(v) for v in row) for row in K), self.lens.dist_coeffs)
+        return View(S @ self.H, (int(image_size[0]), int(image_size[1])), lens, self.source)
+
     def px_per_mm(self, at_mm=(270.0, 300.0)) -> float:
         p = self.to_image([at_mm, (at_mm[0] + 10, at_mm[1])])
         return float(np.linalg.norm(p[1] - p[0]) / 10)

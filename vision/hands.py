@@ -9,7 +9,8 @@ still sees (the camera of ``companion mat``'s set-up sees about 250 mm either si
 (more than four players) share its zone, cut in equal parts along the side, in seat order
 (:func:`zones_for`).
 
-Each zone is warped out of the frame top-down at :data:`ZONE_PX_PER_MM` and read by the card
+Each zone is warped out of the picture top-down at :data:`ZONE_PX_PER_MM`, or at
+:data:`ZONE_MAX_PX_PER_MM` in a sharp still (:func:`zone_px_per_mm`), and read by the card
 reader (with its second pass for cards that others partly cover); only faces of the side being
 scored are kept (:func:`read_zone`). A phone's photo of a hand is read the same way, whole
 (:func:`read_hand_photo`). What is read is a proposal: the player confirms or corrects it on the
@@ -37,7 +38,7 @@ import numpy as np
 from companion.cards import FACE_SETS, UnknownCard
 from vision.geometry import Region, View
 
-__all__ = ["HAND_ZONES", "ZONE_PX_PER_MM", "zones_for", "deck_for", "HandCard", "read_zone",
+__all__ = ["HAND_ZONES", "ZONE_PX_PER_MM", "ZONE_MAX_PX_PER_MM", "SHARP_PX_PER_MM", "zone_px_per_mm", "zones_for", "deck_for", "HandCard", "read_zone",
            "read_hands", "read_hand_photo", "PHOTO_MAX_SIDE"]
 
 #: Each side's hand zone (mat mm). North and south: inside the play area clear of the corner
@@ -48,8 +49,18 @@ HAND_ZONES = {
     "west": Region("west", -225.0, 92.0, -15.0, 512.0),
     "east": Region("east", 555.0, 92.0, 765.0, 512.0),
 }
-#: The zones are read warped top-down at this scale (a card about 112 px wide).
+#: The zones are read warped top-down at this scale (a card about 112 px wide) ...
 ZONE_PX_PER_MM = 2.0
+#: ... or at this one (171 px) where the picture has at least :data:`SHARP_PX_PER_MM` of its own
+#: pixels a millimetre there: a still at the sensor's full resolution
+#: (:meth:`vision.sources.FrameSource.still`). On the synthetic table's fanned hands in stills
+#: twice as wide as the frames (``benchmarks/laid_cards.py``, real faces, 2.1-2.3 pixels a
+#: millimetre of its own), 2.0 read F1 0.905 and 10 of 18 hands exactly, 2.5 0.921 and 12, 3.0
+#: 0.936 and 12 (the table then drawn at 2.4 pixels a millimetre). The frames themselves
+#: (1280x720, 1.1 of their own) read no better at 3.0 (F1 0.796 against 0.807): finer warps of
+#: a coarse picture add pixels to read and no detail.
+ZONE_MAX_PX_PER_MM = 3.0
+SHARP_PX_PER_MM = 1.8
 #: A phone photo is shrunk to at most this many pixels on its longer side before reading.
 PHOTO_MAX_SIDE = 1600
 
@@ -114,11 +125,26 @@ def _of_face_set(sightings, face_set: str) -> list[HandCard]:
     return sorted(out, key=lambda c: (c.center[0], c.center[1]))
 
 
+def zone_px_per_mm(view: View, zone: Region) -> float:
+    """The scale ``zone`` is read at in pictures of ``view``: :data:`ZONE_MAX_PX_PER_MM` where the
+    picture has at least :data:`SHARP_PX_PER_MM` pixels a millimetre of its own at the zone's
+    middle, else :data:`ZONE_PX_PER_MM`.
+
+    >>> from vision.geometry import View
+    >>> zone = HAND_ZONES["south"]
+    >>> zone_px_per_mm(View(np.eye(3), (1280, 720)), zone), zone_px_per_mm(View(np.diag([2.0, 2.0, 1.0]), (2560, 1440)), zone)
+    (2.0, 3.0)
+    """
+    sharp = view.px_per_mm(zone.center) >= SHARP_PX_PER_MM
+    return ZONE_MAX_PX_PER_MM if sharp else ZONE_PX_PER_MM
+
+
 def read_zone(image: np.ndarray, view: View, zone: Region, reader, face_set: str,
-              px_per_mm: float = ZONE_PX_PER_MM) -> list[HandCard]:
-    """The cards of ``face_set`` lying in ``zone`` of a camera frame (a card counts for the zone
-    its centre lies in; its ``center`` is in the warped zone's pixels)."""
-    warped = view.warp_region(image, zone, px_per_mm)
+              px_per_mm: float | None = None) -> list[HandCard]:
+    """The cards of ``face_set`` lying in ``zone`` of a camera picture (a card counts for the zone
+    its centre lies in; its ``center`` is in the warped zone's pixels), warped at ``px_per_mm``
+    (by default :func:`zone_px_per_mm`)."""
+    warped = view.warp_region(image, zone, px_per_mm or zone_px_per_mm(view, zone))
     cards = _of_face_set(reader.read(warped, deck=deck_for(face_set)), face_set)
     h, w = warped.shape[:2]
     return [c for c in cards if 0 <= c.center[0] < w and 0 <= c.center[1] < h]

@@ -37,7 +37,7 @@ import numpy as np
 __all__ = ["Frame", "FrameSource", "PiCameraSource", "OpenCVSource", "FolderSource",
            "ResilientSource", "CameraLost", "camera_fault", "camera_lost", "choose_sensor_mode",
            "camera_controls_for", "locked_exposure", "open_source", "pi_camera_present",
-           "pi_cameras", "read_times"]
+           "pi_cameras", "read_times", "still_size_for"]
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +140,14 @@ class FrameSource:
         """The index of the next frame of a finite source; None for a live camera."""
         return None
 
+    def still(self) -> Frame | None:
+        """The sharpest picture the source can take now, for reading small print (the hands
+        laid open at a round's end, :class:`app.hand_scan.HandScanner`): a camera takes it at its
+        sensor's full resolution, with the same field of view as its frames (a view found on
+        the frames fits it once scaled, :meth:`vision.geometry.View.scaled_to`). By default the
+        next frame. Raises as :meth:`read` does."""
+        return self.read()
+
     def seek(self, index: int) -> None:
         """Go on from frame ``index`` (a finite source opened again); a live camera ignores it."""
 
@@ -206,6 +214,21 @@ def choose_sensor_mode(modes: list[dict], output: tuple[int, int], fps: float,
 
 #: libcamera's AfModeEnum (Manual, Auto) and AeFlickerModeEnum (Manual) as numbers.
 AF_MANUAL, AF_AUTO, FLICKER_MANUAL = 0, 1, 1
+
+
+def still_size_for(modes: list[dict], frame_size: tuple[int, int]) -> tuple[int, int]:
+    """The size of a still that sees what frames of ``frame_size`` see: the widest sensor
+    mode's width, at the frames' aspect ratio (even sizes, as the ISP wants).
+
+    >>> still_size_for([{"size": (2304, 1296)}, {"size": (4608, 2592)}], (1280, 720))
+    (4608, 2592)
+    >>> still_size_for([{"size": (3280, 2464)}], (1280, 720))   # a 4:3 sensor, 16:9 frames
+    (3280, 1844)
+    """
+    width = max((int(m["size"][0]) for m in modes), default=frame_size[0])
+    width = max(width, frame_size[0]) // 2 * 2
+    height = int(round(width * frame_size[1] / frame_size[0] / 2)) * 2
+    return width, height
 
 
 def flicker_period_us(mains_hz: int) -> int | None:
@@ -311,7 +334,7 @@ class PiCameraSource(FrameSource):
 
     def __init__(self, width: int = 1280, height: int = 720, fps: int = 15, settle_s: float = 2.0,
                  *, sensor_mode: str = "full", height_cm: int = 0, focus: str = "manual",
-                 mains_hz: int = 0, read_timeout_s: float = 3.0,
+                 mains_hz: int = 0, read_timeout_s: float = 3.0, still_timeout_s: float = 6.0,
                  clock: Callable[[], float] = time.monotonic):
         try:
             from picamera2 import Picamera2  # noqa: PLC0415 - only on the Pi
@@ -350,6 +373,11 @@ class PiCameraSource(FrameSource):
         self._settle_until = clock() + settle_s
         self._locked = False
         self._relock = False
+        self._locked_controls: dict = {}
+        #: the size of :meth:`still`: the sensor's full width, at the frames' aspect ratio (the
+        #: ISP crops both alike, so the still sees what the frames see)
+        self.still_size = still_size_for(self.cam.sensor_modes, (width, height))
+        self.still_timeout_s = still_timeout_s
 
     def relock(self) -> None:
         """Let exposure and white balance settle again, then fix them anew (at the next reads;
@@ -368,6 +396,7 @@ class PiCameraSource(FrameSource):
         controls = locked_exposure(metadata, self.available, self.mains_hz)
         if controls:
             self.cam.set_controls(controls)
+        self._locked_controls = controls
         self._locked = True
 
     def _unlock_exposure(self) -> None:
@@ -376,6 +405,7 @@ class PiCameraSource(FrameSource):
         if controls:
             self.cam.set_controls(controls)
         self._locked = False
+        self._locked_controls = {}
         self._settle_until = self.clock() + self.settle_s
 
     def read(self) -> Frame | None:
@@ -391,6 +421,31 @@ class PiCameraSource(FrameSource):
             raise camera_lost("the Pi camera stopped", exc) from exc
         self._index += 1
         return Frame(np.ascontiguousarray(image[..., :3]), self.clock(), self._index - 1)
+
+    def still(self) -> Frame:
+        """A picture at :attr:`still_size` (picamera2's still configuration, switched to for one
+        capture and back), exposed and coloured as the frames are: the locked exposure and white
+        balance go with it, and are set again after it (picamera2 switches back to the frames'
+        configuration, whose controls are those the camera started with, not those set since).
+        A still that takes more than ``still_timeout_s`` is :class:`CameraLost` (``hung``)."""
+        try:
+            steady = {k: v for k, v in self.controls.items() if k not in ("FrameRate", "FrameDurationLimits")}
+            config = self.cam.create_still_configuration(
+                main={"size": self.still_size, "format": "RGB888"}, buffer_count=1,
+                controls={**steady, **self._locked_controls})
+            job = self.cam.switch_mode_and_capture_array(config, "main", wait=False)
+            try:
+                image = self.cam.wait(job, timeout=self.still_timeout_s)
+            except TimeoutError as exc:
+                raise CameraLost(f"the Pi camera gave no still in {self.still_timeout_s:g} s: it hangs",
+                                 "hung") from exc
+            if self._locked_controls:
+                self.cam.set_controls(self._locked_controls)
+        except CameraLost:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise camera_lost("the Pi camera's still failed", exc) from exc
+        return Frame(np.ascontiguousarray(image[..., :3]), self.clock(), max(0, self._index - 1))
 
     def _close_camera(self) -> None:
         cam, self.cam = self.cam, None
@@ -567,6 +622,19 @@ class ResilientSource(FrameSource):
             self._good()
             return frame
         return None
+
+    def still(self) -> Frame | None:
+        """The source's :meth:`FrameSource.still`; None while the camera is lost or when the
+        still fails. A failed still is logged, and the frames go on: a camera that cannot take
+        a full-resolution picture (not enough memory for its buffer) still referees the game, and
+        a camera that is really gone fails its next read."""
+        if self.source is None or self.status != "ok":
+            return None
+        try:
+            return self.source.still()
+        except Exception as exc:  # noqa: BLE001 - every driver fails in its own words
+            log.warning("the camera's still failed, the frame is read instead: %s", exc)
+            return None
 
     def _open(self) -> FrameSource:
         source = self.open_fn()

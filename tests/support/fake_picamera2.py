@@ -22,6 +22,13 @@ follows picamera2's own code (raspberrypi/picamera2, ``picamera2/picamera2.py``)
   ``wait(job, timeout)`` returns the result, or raises ``TimeoutError`` when the camera has
   stalled (a loose ribbon). A stalled camera waited on without a timeout would hang for ever:
   the fake raises ``AssertionError`` instead, so that a test says so rather than hanging.
+* ``create_still_configuration()`` and ``switch_mode_and_capture_array(config, name,
+  wait=False)``: the camera switches to the still's configuration (its sensor mode chosen as
+  ``configure()`` does, its controls in force), captures one picture of the still's size and
+  switches back to the frames' configuration, whose *configured* controls are then in force
+  again: what was set with ``set_controls()`` since is lost, as with picamera2 (its
+  ``switch_mode_`` configures and starts the camera anew). :attr:`active_controls` is what is
+  in force.
 * ``close()`` releases the camera (another ``Picamera2()`` may then open it); an instance that
   is never closed keeps it busy.
 """
@@ -133,6 +140,8 @@ class FakePicamera2:
         self.camera_config: dict | None = None
         self.autofocus_cycles = 0
         self.frames = 0
+        self.stills: list[dict] = []
+        self.active_controls: dict = {}
         info = self.global_camera_info()[camera_num]  # IndexError with no camera, as picamera2
         world.opened.append(self)
         try:
@@ -187,6 +196,16 @@ class FakePicamera2:
             self.sensor_mode = self._libcamera_choice(tuple(config["main"]["size"]))
         self._check_controls(config.get("controls") or {})
         self.camera_config = config
+        self.active_controls = dict(config.get("controls") or {})
+
+    def create_still_configuration(self, main={}, lores=None, raw={}, transform=None,  # noqa: B006
+                                   colour_space=None, buffer_count=1, controls={}, display=None,
+                                   encode=None, queue=True, sensor={}, use_case="still") -> dict:
+        self._check_open()
+        main = {"format": "BGR888", "size": tuple(self._modes[-1]["size"]), **main}
+        return {"use_case": use_case, "main": main, "lores": lores, "raw": raw,
+                "controls": {"FrameDurationLimits": (100, 1000000000), **controls},
+                "sensor": dict(sensor or {}), "buffer_count": buffer_count}
 
     def _libcamera_choice(self, size: tuple[int, int]) -> dict:
         """The mode libcamera's Raspberry Pi pipeline scores best for this output size: the
@@ -229,6 +248,7 @@ class FakePicamera2:
         self._check_open()
         self._check_controls(controls)
         self.controls_set.append(dict(controls))
+        self.active_controls.update(controls)
 
     def _check_controls(self, controls: dict) -> None:
         for name in controls:
@@ -256,6 +276,22 @@ class FakePicamera2:
             self.frames += 1
             w, h = self.camera_config["main"]["size"]
             job = FakeJob(np.full((h, w, 3), (self.frames * 7) % 256, np.uint8))
+        return self._finish(job, wait)
+
+    def switch_mode_and_capture_array(self, camera_config, name="main", wait=None, signal_function=None,
+                                      delay=0):
+        self._check_running()
+        if self._stalled():
+            return self._finish(FakeJob(stalled=True), wait)
+        frames_config = self.camera_config
+        self.started = False
+        self.configure(camera_config)            # the still's mode and controls
+        self.stills.append({"size": tuple(camera_config["main"]["size"]), "mode": self.sensor_mode,
+                            "controls": dict(self.active_controls)})
+        w, h = camera_config["main"]["size"]
+        job = FakeJob(np.full((h, w, 3), 200, np.uint8))
+        self.configure(frames_config)            # back: the frames' configured controls only
+        self.started = True
         return self._finish(job, wait)
 
     def capture_metadata(self, wait=None, signal_function=None):
