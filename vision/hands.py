@@ -51,15 +51,17 @@ HAND_ZONES = {
 }
 #: The zones are read warped top-down at this scale (a card about 112 px wide) ...
 ZONE_PX_PER_MM = 2.0
-#: ... or at this one (171 px) where the picture has at least :data:`SHARP_PX_PER_MM` of its own
+#: ... or at this one (143 px) where the picture has at least :data:`SHARP_PX_PER_MM` of its own
 #: pixels a millimetre there: a still at the sensor's full resolution
-#: (:meth:`vision.sources.FrameSource.still`). On the synthetic table's fanned hands in stills
-#: twice as wide as the frames (``benchmarks/laid_cards.py``, real faces, 2.1-2.3 pixels a
-#: millimetre of its own), 2.0 read F1 0.905 and 10 of 18 hands exactly, 2.5 0.921 and 12, 3.0
-#: 0.936 and 12 (the table then drawn at 2.4 pixels a millimetre). The frames themselves
-#: (1280x720, 1.1 of their own) read no better at 3.0 (F1 0.796 against 0.807): finer warps of
-#: a coarse picture add pixels to read and no detail.
-ZONE_MAX_PX_PER_MM = 3.0
+#: (:meth:`vision.sources.FrameSource.still`). On the synthetic table's hands in stills twice as
+#: wide as the frames (2.1-2.3 pixels a millimetre of their own; ``benchmarks/laid_cards.py
+#: --faces real --rounds 18``, 54 hands): 2.5 read the fanned hands at F1 0.949 (35 exact) and
+#: every hand side by side; 3.0 0.946 (34) and one card too many side by side (the whole-card
+#: outlines of a finer warp put on a card's corner, which left a strip of it to be read again);
+#: 3.5 0.934 (31), the same extra. The frames themselves (1280x720, 1.1 of their own) read no
+#: better finer (3.0: F1 0.796 against 0.807 on 18 hands): a finer warp of a coarse picture adds
+#: pixels to read and no detail.
+ZONE_MAX_PX_PER_MM = 2.5
 SHARP_PX_PER_MM = 1.8
 #: A phone photo is shrunk to at most this many pixels on its longer side before reading.
 PHOTO_MAX_SIDE = 1600
@@ -133,7 +135,7 @@ def zone_px_per_mm(view: View, zone: Region) -> float:
     >>> from vision.geometry import View
     >>> zone = HAND_ZONES["south"]
     >>> zone_px_per_mm(View(np.eye(3), (1280, 720)), zone), zone_px_per_mm(View(np.diag([2.0, 2.0, 1.0]), (2560, 1440)), zone)
-    (2.0, 3.0)
+    (2.0, 2.5)
     """
     sharp = view.px_per_mm(zone.center) >= SHARP_PX_PER_MM
     return ZONE_MAX_PX_PER_MM if sharp else ZONE_PX_PER_MM
