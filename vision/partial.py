@@ -29,8 +29,9 @@ import numpy as np
 from companion.cards import BACK, parse_card
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.color import normalize_card
-from vision.corners import (card_width_of, card_width_on_edges, corner_crops, index_crop,
-                            index_point, partial_quads, strip_outside, unexplained_cards, unlike_table)
+from vision.corners import (WIDTH_SURE, card_width_of, card_width_on_edges, corner_crops,
+                            index_crop, index_point, partial_quads, refine_outline, strip_outside,
+                            unexplained_cards, unlike_table)
 from vision.detect import quad_iou
 from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, index_points, width_from_indices
 
@@ -193,6 +194,18 @@ EDGE_WIDTH = True
 #: width, a strip read as a card 0.79-0.85; a fair measure, 0.89-1.06, is kept (it is the finer
 #: one). With no card read whole, the finder's width alone is used. (0, inf): never checked.
 WIDTH_AGREE = (0.87, 1.15)
+#: A card read whole at least :data:`vision.corners.WIDTH_SURE` whose outline is not one card's
+#: at the width measured (:func:`reshaped_whole`) keeps its outline when, put on its own edges,
+#: it reads its own label at both index corners by the index model at least OWN_CORNERS: the
+#: outline is that card's, whatever the width. In tight fans laid on the synthetic table (issue
+#: #17's tenth session) the finder's width was 0.73-0.76 of the true one and taken (in a fan that
+#: tight, the strips read better at it: read at the true width, one fan's strips fell below
+#: MIN_LABEL); the top card's outline, right on its edges, was reshaped to that width, and the
+#: strip of it outside the new outline was read again as the same card. Its corners read 0.97 /
+#: 0.97 and 1.0 / 0.91. The hands outlined as their top card on the composed tables (where the
+#: finder disagreed with the width measured on them: five validation and three test tables) read
+#: their label at one corner at most (0.84 / 0.02, 0.0 / 0.01).
+OWN_CORNERS = 0.5
 #: With no card read whole, the second pass runs only where card-like pixels lie, measured at
 #: this rough width (a share of the image's short side): an empty table costs no search.
 ROUGH_WIDTH = 0.12
@@ -273,6 +286,7 @@ class Outlines:
     unlike: np.ndarray | None = None
     scale: float = 1.0
     width: float | None = None   # the card width (pixels)
+    own: frozenset = frozenset()  # the cards read whole (indices) whose outline is theirs (OWN_CORNERS)
 
 
 class IndexReader:
@@ -342,7 +356,12 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     cands = _refine(part, image_bgr, _read(part, image_bgr, quads, deck), deck, width)
     cands.sort(key=lambda c: -c.mass * c.conf)
     unlike, scale = unlike_table(image_bgr, width, STRIP_PX)
-    return Outlines(cands, whole, unlike, scale, width)
+    own = frozenset()
+    if isinstance(part, _Both):
+        own = frozenset(i for i, s in enumerate(whole)
+                        if s.confidence >= WIDTH_SURE and _odd_shape(np.asarray(s.quad, np.float32), width)
+                        and _reads_its_corners(image_bgr, s, part.index))
+    return Outlines(cands, whole, unlike, scale, width, own)
 
 
 def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_path: Path | None) -> float | None:
@@ -355,6 +374,16 @@ def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_p
     if measured is None or (seen and not WIDTH_AGREE[0] <= measured / seen <= WIDTH_AGREE[1]):
         return seen
     return measured
+
+
+def _reads_its_corners(image_bgr: np.ndarray, sighting, index_reader) -> bool:
+    """Whether a card read whole, its outline put on its own edges, reads its own label at both
+    index corners by the index model (:data:`OWN_CORNERS`): the outline is that card's."""
+    if sighting.label not in index_reader.classes:
+        return False
+    q = refine_outline(image_bgr, np.asarray(sighting.quad, np.float32))
+    p = index_reader.probs([index_crop(image_bgr, q, 0), index_crop(image_bgr, q, 1)])
+    return bool((p[:, index_reader.classes.index(sighting.label)] >= OWN_CORNERS).all())
 
 
 class _Both:
@@ -468,7 +497,8 @@ def _odd_shape(quad: np.ndarray, width: float) -> bool:
 
 
 def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) -> list:
-    """The cards read whole, those whose outline is not a card's given the outline of the surest
+    """The cards read whole, those whose outline is not a card's (unless its own index corners
+    say it is, :data:`OWN_CORNERS`) given the outline of the surest
     candidate of the same label over it (:data:`ODD_SHAPE`, :data:`RESHAPE_IOU`,
     :data:`RESHAPE_INSIDE`); label,
     confidence and ``visible`` stay. One whose outline is not a card's, with no such candidate,
@@ -483,9 +513,9 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
     shaped = [abs(cv2.contourArea(q)) for q in quads if not _odd_proportions(q)]
     typical = float(np.median(shaped)) if shaped else width * width * CARD_RATIO
     out = []
-    for s in outlines.whole:
+    for i, s in enumerate(outlines.whole):
         q = np.asarray(s.quad, np.float32)
-        if _odd_shape(q, width):
+        if _odd_shape(q, width) and i not in outlines.own:
             least = BACK_RESHAPE_IOU if s.label == BACK else lo
             sure = [c for c in outlines.cands if c.label == s.label and c.mass >= t.min_mass
                     and c.conf >= t.min_label
