@@ -225,6 +225,39 @@ def test_a_card_read_whole_with_an_odd_outline_takes_its_corner_outline():
     assert reshaped_whole(square, t) == [card, _seen("blue-2", 0)]
 
 
+def test_a_card_read_whole_whose_corners_read_it_keeps_its_odd_outline():
+    from vision.partial import Outlines, Thresholds, reshaped_whole
+
+    card = _seen("red-5", 200)
+    merged = CardSighting("blue-2", 0.9, (), ((0, 0), (10, 0), (10, 22), (0, 22)), (5, 11))
+    unsure = CardSighting("blue-draw-two", 0.6, (), ((300, 0), (324, 0), (324, 15), (300, 15)), (312, 7.5))
+    own = np.array([[0, 7], [10, 7], [10, 22], [0, 22]], np.float32)
+    t = Thresholds(seed=1.01)
+    unlike = np.ones((40, 340), np.uint8)
+    cands = [_cand(0.95, "blue-2", 0.9, own), _cand(0.95, "green-3", 0.9, [[500, 5], [510, 5], [510, 20], [500, 20]])]
+    reshaped = reshaped_whole(Outlines(cands, [card, merged, unsure], unlike, 1.0), t)
+    assert (np.array(reshaped[1].quad, np.float32) == own).all()           # not its own: reshaped
+    assert [s.label for s in reshaped] == ["red-5", "blue-2"]               # the unsure one left out
+    kept = reshaped_whole(Outlines(cands, [card, merged, unsure], unlike, 1.0, own=frozenset({1, 2})), t)
+    assert kept == [card, merged, unsure]                                   # its own outline: as read
+
+
+@pytest.mark.parametrize("label, shift, width, reads", [("red-7", 0.0, 110.0, True), ("blue-3", 0.0, 110.0, False),
+                                                        ("red-7", 0.45, 110.0, False), ("red-7", 0.0, 140.0, False)])
+def test_a_card_outline_reads_its_own_label_at_both_index_corners(label, shift, width, reads):
+    # the card's own outline, of the width measured, reads it at both corners; another label, an
+    # outline half a card off (a hand outlined as its top card: one corner on another card) or
+    # an outline of another width than the one measured does not
+    from pathlib import Path
+
+    from vision.partial import INDEX_MODEL_PATH, IndexReader, _reads_its_corners, shared_reader
+
+    img, quad = _card_on_table(width=110.0, turn=5.0)
+    quad = quad + np.float32([shift * 110.0, 0.0])
+    s = CardSighting(label, 0.98, (), tuple(map(tuple, quad)), tuple(quad.mean(0)))
+    assert _reads_its_corners(img, s, shared_reader(IndexReader, Path(INDEX_MODEL_PATH)), width) is reads
+
+
 def _card_on_table(width=100.0, turn=7.0, kind="wood", label="red-7"):
     """One drawn card ``width`` pixels wide, turned, on a table; its true outline."""
     from vision.card_shape import CARD_RATIO, order_quad

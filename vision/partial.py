@@ -194,17 +194,20 @@ EDGE_WIDTH = True
 #: width, a strip read as a card 0.79-0.85; a fair measure, 0.89-1.06, is kept (it is the finer
 #: one). With no card read whole, the finder's width alone is used. (0, inf): never checked.
 WIDTH_AGREE = (0.87, 1.15)
-#: A card read whole at least :data:`vision.corners.WIDTH_SURE` whose outline is not one card's
-#: at the width measured (:func:`reshaped_whole`) keeps its outline when, put on its own edges,
-#: it reads its own label at both index corners by the index model at least OWN_CORNERS: the
-#: outline is that card's, whatever the width. In tight fans laid on the synthetic table (issue
-#: #17's tenth session) the finder's width was 0.73-0.76 of the true one and taken (in a fan that
-#: tight, the strips read better at it: read at the true width, one fan's strips fell below
-#: MIN_LABEL); the top card's outline, right on its edges, was reshaped to that width, and the
-#: strip of it outside the new outline was read again as the same card. Its corners read 0.97 /
-#: 0.97 and 1.0 / 0.91. The hands outlined as their top card on the composed tables (where the
-#: finder disagreed with the width measured on them: five validation and three test tables) read
-#: their label at one corner at most (0.84 / 0.02, 0.0 / 0.01).
+#: Where the finder's width overruled the width measured on the cards' edges (WIDTH_AGREE), a
+#: card read whole at least :data:`vision.corners.WIDTH_SURE` whose outline is not one card's at
+#: the finder's width (:func:`reshaped_whole`) keeps its outline when, put on its own edges, it
+#: is a card of the width measured and reads its own label at both index corners by the index
+#: model at least OWN_CORNERS: the outline is that card's. In tight fans laid on the synthetic
+#: table (issue #17's tenth session) the finder saw its indices best at 0.73-0.76 of the true
+#: width (in a fan that tight the strips read better at it: read at the true width, one fan's
+#: strips fell below MIN_LABEL), the top card's outline, right on its edges (0.99-1.01), was
+#: reshaped to that width, and the strip of it outside the new outline was read again as the
+#: same card; its corners read 0.97 / 0.97 and 1.0 / 0.91. On the composed tables where the
+#: finder overruled the edges (five validation and three test tables) no card read whole passed
+#: (a hand outlined as its top card reads it at one corner at most: 0.84 / 0.02, 0.0 / 0.01).
+#: Without the width condition, a card's outline grown over the back under it (IoU 0.67 with the
+#: card, 0.69 with the back) read its label at both corners on seed 505 and was counted as the back.
 OWN_CORNERS = 0.5
 #: With no card read whole, the second pass runs only where card-like pixels lie, measured at
 #: this rough width (a share of the image's short side): an empty table costs no search.
@@ -357,10 +360,10 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     cands.sort(key=lambda c: -c.mass * c.conf)
     unlike, scale = unlike_table(image_bgr, width, STRIP_PX)
     own = frozenset()
-    if isinstance(part, _Both):
+    if isinstance(part, _Both) and measured and width != measured:   # the finder overruled the edges
         own = frozenset(i for i, s in enumerate(whole)
                         if s.confidence >= WIDTH_SURE and _odd_shape(np.asarray(s.quad, np.float32), width)
-                        and _reads_its_corners(image_bgr, s, part.index))
+                        and _reads_its_corners(image_bgr, s, part.index, measured))
     return Outlines(cands, whole, unlike, scale, width, own)
 
 
@@ -376,12 +379,15 @@ def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_p
     return measured
 
 
-def _reads_its_corners(image_bgr: np.ndarray, sighting, index_reader) -> bool:
-    """Whether a card read whole, its outline put on its own edges, reads its own label at both
-    index corners by the index model (:data:`OWN_CORNERS`): the outline is that card's."""
+def _reads_its_corners(image_bgr: np.ndarray, sighting, index_reader, width: float) -> bool:
+    """Whether a card read whole, its outline put on its own edges, is a card ``width`` pixels
+    wide (:data:`ODD_SHAPE`) that reads its own label at both index corners by the index model
+    (:data:`OWN_CORNERS`): the outline is that card's."""
     if sighting.label not in index_reader.classes:
         return False
     q = refine_outline(image_bgr, np.asarray(sighting.quad, np.float32))
+    if _odd_shape(q, width):
+        return False
     p = index_reader.probs([index_crop(image_bgr, q, 0), index_crop(image_bgr, q, 1)])
     return bool((p[:, index_reader.classes.index(sighting.label)] >= OWN_CORNERS).all())
 
