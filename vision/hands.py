@@ -56,10 +56,10 @@ ZONE_PX_PER_MM = 2.0
 #: pixels a millimetre there: a still at the sensor's full resolution
 #: (:meth:`vision.sources.FrameSource.still`). On the synthetic table's hands in stills twice as
 #: wide as the frames (2.1-2.3 pixels a millimetre of their own; ``benchmarks/laid_cards.py
-#: --faces real --rounds 18``, 54 hands): 2.5 read the fanned hands at F1 0.949 (35 exact) and
-#: every hand side by side; 3.0 0.946 (34) and one card too many side by side (the whole-card
-#: outlines of a finer warp put on a card's corner, which left a strip of it to be read again);
-#: 3.5 0.934 (31), the same extra. The frames themselves (1280x720, 1.1 of their own) read no
+#: --faces real --rounds 18``, 54 hands, before :data:`vision.partial.OWN_CORNERS`): 2.5 read the
+#: fanned hands at F1 0.949 (35 exact) and every hand side by side; 3.0 0.946 (34) and one card
+#: too many side by side (a whole-card outline of a finer warp put on a card's corner, which left
+#: a strip of it to be read again); 3.5 0.934 (31), the same extra. The frames themselves (1280x720, 1.1 of their own) read no
 #: better finer (3.0: F1 0.796 against 0.807 on 18 hands): a finer warp of a coarse picture adds
 #: pixels to read and no detail.
 ZONE_MAX_PX_PER_MM = 2.5
