@@ -87,7 +87,7 @@ def camera_opener(cam) -> Callable[[], Any]:
     if kind in ("auto", "picamera"):
         return lambda: PiCameraSource(cam.width, cam.height, cam.fps, sensor_mode=cam.sensor_mode,
                                       height_cm=cam.height_cm, focus=cam.focus,
-                                      mains_hz=cam.mains_hz)
+                                      mains_hz=cam.mains_hz, still=cam.still)
     return lambda: open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps)
 
 

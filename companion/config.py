@@ -72,6 +72,9 @@ class CameraSection:
     #: The mains frequency in Hz (50 or 60; 0: none): lamps flicker at twice it, and the exposure
     #: is kept to whole flicker periods so that the picture neither bands nor pulses.
     mains_hz: int = 50
+    #: full (the hands laid open at a round's end are read in a still at the sensor's full width)
+    #: or off (in the frames: a Pi without the memory for a full-resolution picture).
+    still: str = "full"
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,8 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
         if section.sensor_mode not in ("full", "auto") and not re.fullmatch(r"\d+x\d+", section.sensor_mode):
             raise ConfigError(f"[camera] sensor_mode must be full, auto or WIDTHxHEIGHT (a mode of "
                               f"`rpicam-hello --list-cameras`), got {section.sensor_mode!r}")
+        if section.still not in ("full", "off"):
+            raise ConfigError(f"[camera] still must be full or off, got {section.still!r}")
         if section.focus not in ("manual", "once"):
             raise ConfigError(f"[camera] focus must be manual or once, got {section.focus!r}")
         if section.mains_hz not in (0, 50, 60):

@@ -182,6 +182,24 @@ def test_before_the_lock_a_still_meters_itself_and_sets_nothing_after(monkeypatc
     source.close()
 
 
+def test_stills_can_be_turned_off_and_the_setting_is_checked(monkeypatch, tmp_path):
+    from app.runner import camera_opener
+    from companion.config import ConfigError, load_config
+
+    world = install(monkeypatch)
+    path = tmp_path / "c.toml"
+    path.write_text('[camera]\nsource = "picamera"\nstill = "off"\n')
+    source = camera_opener(load_config(path).camera)()
+    assert source.still() is None and world.opened[0].stills == []   # the frame is read instead
+    source.close()
+    source = PiCameraSource(1280, 720, 15, clock=Clock())             # on by default
+    assert source.still() is not None and len(world.opened[1].stills) == 1
+    source.close()
+    path.write_text('[camera]\nstill = "half"\n')
+    with pytest.raises(ConfigError, match="still must be full or off"):
+        load_config(path)
+
+
 def test_a_still_that_never_comes_is_lost_as_hung(monkeypatch):
     world, source = open_camera(monkeypatch, CameraWorld(stall_after=0), still_timeout_s=0.1)
     with pytest.raises(CameraLost) as lost:

@@ -145,7 +145,8 @@ class FrameSource:
         laid open at a round's end, :class:`app.hand_scan.HandScanner`): a camera takes it at its
         sensor's full resolution, with the same field of view as its frames (a view found on
         the frames fits it once scaled, :meth:`vision.geometry.View.scaled_to`). By default the
-        next frame. Raises as :meth:`read` does."""
+        next frame; None where the source takes none (the frame in hand is read). Raises as
+        :meth:`read` does."""
         return self.read()
 
     def seek(self, index: int) -> None:
@@ -335,7 +336,7 @@ class PiCameraSource(FrameSource):
     def __init__(self, width: int = 1280, height: int = 720, fps: int = 15, settle_s: float = 2.0,
                  *, sensor_mode: str = "full", height_cm: int = 0, focus: str = "manual",
                  mains_hz: int = 0, read_timeout_s: float = 3.0, still_timeout_s: float = 6.0,
-                 clock: Callable[[], float] = time.monotonic):
+                 still: str = "full", clock: Callable[[], float] = time.monotonic):
         try:
             from picamera2 import Picamera2  # noqa: PLC0415 - only on the Pi
         except ImportError as exc:
@@ -375,8 +376,8 @@ class PiCameraSource(FrameSource):
         self._relock = False
         self._locked_controls: dict = {}
         #: the size of :meth:`still`: the sensor's full width, at the frames' aspect ratio (the
-        #: ISP crops both alike, so the still sees what the frames see)
-        self.still_size = still_size_for(self.cam.sensor_modes, (width, height))
+        #: ISP crops both alike, so the still sees what the frames see); None: stills are off
+        self.still_size = still_size_for(self.cam.sensor_modes, (width, height)) if still == "full" else None
         self.still_timeout_s = still_timeout_s
 
     def relock(self) -> None:
@@ -427,7 +428,10 @@ class PiCameraSource(FrameSource):
         capture and back), exposed and coloured as the frames are: the locked exposure and white
         balance go with it, and are set again after it (picamera2 switches back to the frames'
         configuration, whose controls are those the camera started with, not those set since).
-        A still that takes more than ``still_timeout_s`` is :class:`CameraLost` (``hung``)."""
+        A still that takes more than ``still_timeout_s`` is :class:`CameraLost` (``hung``).
+        None when stills are off (``still="off"``, ``[camera] still``: the frame is read)."""
+        if self.still_size is None:
+            return None
         try:
             steady = {k: v for k, v in self.controls.items() if k not in ("FrameRate", "FrameDurationLimits")}
             config = self.cam.create_still_configuration(
