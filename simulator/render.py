@@ -122,13 +122,13 @@ class SyntheticTable:
                                noise=self.noise, blur=self.blur, cloth=self.cloth, markers=self.markers,
                                mat_px_per_mm=max(self.mat_px, min(STILL_MAT_PX, self.mat_px * scale)),
                                faces=self.faces)
-        sharp._scale = scale
         sharp.follow(self)
         return sharp
 
     def follow(self, other: "SyntheticTable") -> None:
-        """Take ``other``'s camera pose and light (this table being ``other.sharper(...)``)."""
-        k = getattr(self, "_scale", 1.0)
+        """Take ``other``'s camera pose and light (this table being ``other.sharper(...)``; the
+        pose's shift is in pixels, so it grows with the picture)."""
+        k = self.width / other.width
         self.pose = replace(other.pose, shift=(other.pose.shift[0] * k, other.pose.shift[1] * k))
         self.lighting = other.lighting
 

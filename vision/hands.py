@@ -39,8 +39,9 @@ import numpy as np
 from companion.cards import FACE_SETS, UnknownCard
 from vision.geometry import Region, View
 
-__all__ = ["HAND_ZONES", "ZONE_PX_PER_MM", "ZONE_MAX_PX_PER_MM", "SHARP_PX_PER_MM", "zone_px_per_mm", "zones_for", "deck_for", "HandCard", "read_zone",
-           "read_hands", "read_hand_photo", "PHOTO_MAX_SIDE"]
+__all__ = ["HAND_ZONES", "ZONE_PX_PER_MM", "ZONE_MAX_PX_PER_MM", "SHARP_PX_PER_MM", "zone_px_per_mm",
+           "zones_for", "deck_for", "HandCard", "read_zone", "read_hands", "read_hand_photo",
+           "PHOTO_MAX_SIDE"]
 
 #: Each side's hand zone (mat mm). North and south: inside the play area clear of the corner
 #: markers and of the piles' column; west and east: beside the mat.
@@ -59,9 +60,9 @@ ZONE_PX_PER_MM = 2.0
 #: --faces real --rounds 18``, 54 hands, before :data:`vision.partial.OWN_CORNERS`): 2.5 read the
 #: fanned hands at F1 0.949 (35 exact) and every hand side by side; 3.0 0.946 (34) and one card
 #: too many side by side (a whole-card outline of a finer warp put on a card's corner, which left
-#: a strip of it to be read again); 3.5 0.934 (31), the same extra. The frames themselves (1280x720, 1.1 of their own) read no
-#: better finer (3.0: F1 0.796 against 0.807 on 18 hands): a finer warp of a coarse picture adds
-#: pixels to read and no detail.
+#: a strip of it to be read again); 3.5 0.934 (31), the same extra. The frames themselves
+#: (1280x720, 1.1 of their own) read no better finer (3.0: F1 0.796 against 0.807 on 18 hands):
+#: a finer warp of a coarse picture adds pixels to read and no detail.
 ZONE_MAX_PX_PER_MM = 2.5
 SHARP_PX_PER_MM = 1.8
 #: A phone photo is shrunk to at most this many pixels on its longer side before reading.
@@ -135,8 +136,10 @@ def zone_px_per_mm(view: View, zone: Region) -> float:
 
     >>> from vision.geometry import View
     >>> zone = HAND_ZONES["south"]
-    >>> zone_px_per_mm(View(np.eye(3), (1280, 720)), zone), zone_px_per_mm(View(np.diag([2.0, 2.0, 1.0]), (2560, 1440)), zone)
-    (2.0, 2.5)
+    >>> zone_px_per_mm(View(np.eye(3), (1280, 720)), zone)
+    2.0
+    >>> zone_px_per_mm(View(np.diag([2.0, 2.0, 1.0]), (2560, 1440)), zone)
+    2.5
     """
     sharp = view.px_per_mm(zone.center) >= SHARP_PX_PER_MM
     return ZONE_MAX_PX_PER_MM if sharp else ZONE_PX_PER_MM

@@ -385,11 +385,12 @@ class PiCameraSource(FrameSource):
         safe to call from another thread)."""
         self._relock = True
 
-    def _wait(self, job):
+    def _wait(self, job, timeout: float | None = None, what: str = "frame"):
+        timeout = self.read_timeout_s if timeout is None else timeout
         try:
-            return self.cam.wait(job, timeout=self.read_timeout_s)
+            return self.cam.wait(job, timeout=timeout)
         except TimeoutError as exc:
-            raise CameraLost(f"the Pi camera gave no frame in {self.read_timeout_s:g} s: it hangs "
+            raise CameraLost(f"the Pi camera gave no {what} in {timeout:g} s: it hangs "
                              "(a loose ribbon cable or a weak power supply?)", "hung") from exc
 
     def _lock_exposure(self) -> None:
@@ -423,7 +424,7 @@ class PiCameraSource(FrameSource):
         self._index += 1
         return Frame(np.ascontiguousarray(image[..., :3]), self.clock(), self._index - 1)
 
-    def still(self) -> Frame:
+    def still(self) -> Frame | None:
         """A picture at :attr:`still_size` (picamera2's still configuration, switched to for one
         capture and back), exposed and coloured as the frames are: the locked exposure and white
         balance go with it, and are set again after it (picamera2 switches back to the frames'
@@ -433,16 +434,13 @@ class PiCameraSource(FrameSource):
         if self.still_size is None:
             return None
         try:
-            steady = {k: v for k, v in self.controls.items() if k not in ("FrameRate", "FrameDurationLimits")}
+            steady = {k: v for k, v in self.controls.items()
+                      if k not in ("FrameRate", "FrameDurationLimits")}
             config = self.cam.create_still_configuration(
                 main={"size": self.still_size, "format": "RGB888"}, buffer_count=1,
                 controls={**steady, **self._locked_controls})
-            job = self.cam.switch_mode_and_capture_array(config, "main", wait=False)
-            try:
-                image = self.cam.wait(job, timeout=self.still_timeout_s)
-            except TimeoutError as exc:
-                raise CameraLost(f"the Pi camera gave no still in {self.still_timeout_s:g} s: it hangs",
-                                 "hung") from exc
+            image = self._wait(self.cam.switch_mode_and_capture_array(config, "main", wait=False),
+                               self.still_timeout_s, "still")
             if self._locked_controls:
                 self.cam.set_controls(self._locked_controls)
         except CameraLost:
