@@ -203,7 +203,7 @@ def test_a_hand_outlined_as_its_top_card_does_not_explain_the_cards_under_it(mon
     import vision.partial as partial
     from vision.recognize import CardReader
 
-    img, truth = drawn_hand("row", 43, n=6)
+    img, truth = drawn_hand("row", 45, n=6)
     box = cv2.boxPoints(cv2.minAreaRect(np.concatenate([np.asarray(c.quad, np.float32) for c in truth])))
     hand = _read_whole(truth[-1], 0.99, box)
     reader = CardReader(overlap=False)

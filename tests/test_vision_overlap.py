@@ -142,6 +142,30 @@ def test_fanned_tally_counts_right_wrong_missed_extra_and_twice():
     assert "red-2 -> blue-2" in t.report()
 
 
+def test_fanned_tally_matches_a_reading_to_a_card_of_its_label_in_a_tight_cascade():
+    # two neighbours 3 px apart (IoU 0.54): the red 2's outline, 1.6 px off towards the red 1,
+    # overlaps the red 1 a little more than its own card
+    truth = [_card("red-1", 0), _card("red-2", 3)]
+    seen = [_seen("red-1", 0), _seen("red-2", 1.4)]
+    by_label, nearest = FannedTally("t"), FannedTally("t", matching="nearest")
+    by_label.add(truth, seen)
+    nearest.add(truth, seen)
+    assert (by_label.right, by_label.twice, by_label.missed, by_label.wrong) == (2, 0, [], [])
+    assert (nearest.right, nearest.twice, nearest.missed) == (1, 1, ["red-2"])
+
+
+def test_fanned_tally_by_label_still_counts_a_second_reading_of_one_card_twice():
+    truth = [_card("red-1", 0), _card("blue-5", 3)]
+    seen = [_seen("red-1", 0), _seen("red-1", 1)]  # the red 1 again, nearer it than the blue 5
+    t = FannedTally("t")
+    t.add(truth, seen)
+    assert (t.right, t.twice, t.wrong, t.missed) == (1, 1, [], ["blue-5"])
+    seen = [_seen("red-1", 0), _seen("green-7", 2.5)]  # another label on the blue 5: read wrong
+    t = FannedTally("t")
+    t.add(truth, seen)
+    assert (t.right, t.twice, t.wrong, t.extra) == (1, 0, [("blue-5", "green-7")], 0)
+
+
 @pytest.mark.slow
 def test_recognize_overlap_reports_partial_cards_in_json(tmp_path, wide_row):
     import json

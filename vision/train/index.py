@@ -166,6 +166,38 @@ def make_model():
                          nn.Linear(512, len(CLASSES)))
 
 
+def samples(args, real, other):
+    """The training and held-back samples, read from ``args.samples`` where that file exists,
+    else built (and written there when given): trying training choices on the same samples."""
+    cache = Path(args.samples) if args.samples else None
+    if cache is not None and cache.exists():
+        with np.load(cache) as z:
+            return z["x"], z["y"], z["xv"], z["yv"]
+    x, y = build(args.tables, real, other, args.seed, args.workers)
+    xv, yv = build(max(8, args.tables // 10), real, other, args.seed + 1000, args.workers)
+    if cache is not None:
+        np.savez(cache, x=x, y=y, xv=xv, yv=yv)
+    return x, y, xv, yv
+
+
+def camera_noise(xb, rng):
+    """``xb`` (scaled) as another camera might give it: each channel's gain a little off (white
+    balance the crop's own normalisation did not undo), a third of the boxes blurred or taken at
+    a lower resolution and scaled back, and sensor noise."""
+    import torch
+    import torch.nn.functional as F
+
+    n = xb.shape[0]
+    xb = xb * (1 + 0.06 * torch.randn(n, 3, 1, 1))
+    soft = torch.from_numpy(rng.random(n) < 0.33)
+    if soft.any():
+        h, w = xb.shape[2:]
+        f = float(rng.uniform(0.45, 0.8))
+        small = F.interpolate(xb[soft], scale_factor=f, mode="bilinear", align_corners=False)
+        xb[soft] = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
+    return xb + 0.04 * torch.randn_like(xb) * torch.rand(n, 1, 1, 1)
+
+
 def train(args):
     import torch
     import torch.nn as nn
@@ -180,8 +212,7 @@ def train(args):
     other = other + drawn_faces(args.drawn)
     print(f"sources: {len(real)} training-photo crops, {len(other)} art cells, drawn faces and backs",
           flush=True)
-    x, y = build(args.tables, real, other, args.seed, args.workers)
-    xv, yv = build(max(8, args.tables // 10), real, other, args.seed + 1000, args.workers)
+    x, y, xv, yv = samples(args, real, other)
     none = CLASSES.index(NONE)
     print(f"{len(x)} samples ({(y != none).sum()} cards), {len(xv)} validation, {time.time() - t0:.0f} s",
           flush=True)
@@ -218,6 +249,8 @@ def train(args):
             # light and contrast of another camera, and an outline a pixel or two off
             xb = xb * (1 + 0.15 * torch.randn(n, 1, 1, 1)) + 0.15 * torch.randn(n, 1, 1, 1)
             xb = torch.roll(xb, shifts=(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))), dims=(2, 3))
+            if args.augment == "camera":
+                xb = camera_noise(xb, rng)
             loss = loss_fn(model(xb), Y[idx])
             opt.zero_grad()
             loss.backward()
@@ -239,7 +272,7 @@ def export(model, args, accuracy: dict, seconds: float, n: int) -> None:
                                                 "region": list(INDEX_REGION)},
             "trained_on": f"{n} index boxes on {args.tables} composed tables of training-photo crops",
             "validation": accuracy, "train_seconds": round(seconds),
-            "args": {k: v for k, v in vars(args).items() if k not in ("out", "crops", "progress")}}
+            "args": {k: v for k, v in vars(args).items() if k not in ("out", "crops", "progress", "samples")}}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
     print(f"wrote {out} and {out.with_suffix('.json')}", flush=True)
 
@@ -256,6 +289,10 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=2, help="processes composing the tables (2)")
     p.add_argument("--threads", type=int, default=2, help="torch threads training (2)")
     p.add_argument("--crops", default=None, help="a pickle of (label, image) training crops (a cache)")
+    p.add_argument("--samples", default=None,
+                   help="an .npz of the built samples: read where it exists, else written (a cache)")
+    p.add_argument("--augment", choices=("light", "camera"), default="light",
+                   help="light and contrast only (light), or also white balance, blur and noise (camera)")
     p.add_argument("--data", default=None, help="the photo data folder (else $UNO_DATA)")
     p.add_argument("--progress", action="store_true", help="a progress bar for each epoch")
     p.add_argument("--out", default=str(MODELS / "index.onnx"))

@@ -1,0 +1,106 @@
+"""Fanned hands seen through a worse camera than the photos' (issue #17: other cameras, other light).
+
+The composed tables of overlapping hands (:func:`vision.evaluate.fanned_tables`: crops of the
+validation or the held-out test photos) are the photos' phones' pictures. A Pi camera's are
+softer, noisier and often off in colour. Each table is read after a camera's faults are put on it:
+
+* ``soft``: taken at 0.45-0.6 of its resolution (pixel areas), scaled back, blurred (sigma
+  0.5-1 px): a lens and sensor that resolve half the detail;
+* ``light``: white balance off (blue x 0.8-0.95, red x 1.05-1.2) and exposure x 0.75-1.1;
+* ``noise``: sensor noise (sigma 5 levels) and JPEG at quality 60;
+* ``all``: the three together (the default).
+
+The faults are drawn per table from the seed, so a seed's tables are the same for every model.
+Card F1 as ``companion evaluate --parts fanned`` counts it (:class:`vision.evaluate.FannedTally`).
+
+    UNO_DATA=../shared/data .venv/bin/python benchmarks/fanned_camera.py [--split test]
+        [--seeds 505,506,507,508] [--camera all] [--out F.json]
+
+Without the photo data it says so and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.data import DataMissing, require_data  # noqa: E402
+
+CAMERAS = ("soft", "light", "noise", "all")
+
+
+def through_camera(image: np.ndarray, rng: np.random.Generator, kind: str = "all") -> np.ndarray:
+    """``image`` (BGR) with a camera's faults of ``kind`` put on it (see the module's docstring)."""
+    h, w = image.shape[:2]
+    out = image.astype(np.float32)
+    if kind in ("soft", "all"):
+        f = rng.uniform(0.45, 0.6)
+        small = cv2.resize(image, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.0))
+    if kind in ("light", "all"):
+        gains = np.float32([rng.uniform(0.8, 0.95), 1.0, rng.uniform(1.05, 1.2)])
+        out = out * gains * np.float32(rng.uniform(0.75, 1.1))
+    if kind in ("noise", "all"):
+        out = out + rng.normal(0, 5, out.shape).astype(np.float32)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if kind in ("noise", "all"):
+        _ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 60])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def measure(split: str, seed: int, kind: str, scenes: int = 24) -> dict:
+    """One seed's tables read through camera ``kind``: the tally's summary and its report."""
+    from vision.evaluate import FannedTally, fanned_tables
+    from vision.recognize import CardReader
+
+    reader = CardReader(overlap=True)
+    _name, tables = fanned_tables(reader, scenes, seed, split=split, progress=False)
+    rng = np.random.default_rng(seed + 77)
+    tally = FannedTally(f"{split} {seed} through '{kind}'")
+    for image, truth in tables:
+        tally.add(truth, reader.read(through_camera(image, rng, kind)))
+    return {"split": split, "seed": seed, "camera": kind, **tally.summary(), "report": tally.report()}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", choices=("validation", "test"), default="test")
+    ap.add_argument("--seeds", default="505,506,507,508")
+    ap.add_argument("--camera", choices=CAMERAS, default="all")
+    ap.add_argument("--scenes", type=int, default=24)
+    ap.add_argument("--out", default=None, help="write the figures here (JSON)")
+    args = ap.parse_args(argv)
+    try:
+        require_data()
+    except DataMissing as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    t0 = time.time()
+    rows = []
+    for seed in (int(s) for s in args.seeds.split(",")):
+        row = measure(args.split, seed, args.camera, args.scenes)
+        print(row.pop("report"), flush=True)
+        rows.append(row)
+    pooled = {k: sum(r[k] for r in rows) for k in ("cards", "right", "wrong", "missed", "extra", "twice")}
+    n = pooled["right"] + pooled["wrong"] + pooled["extra"] + pooled["twice"]
+    p, r = pooled["right"] / max(1, n), pooled["right"] / max(1, pooled["cards"])
+    pooled.update(precision=round(p, 4), recall=round(r, 4), f1=round(2 * p * r / max(1e-9, p + r), 4),
+                  worst_seed_f1=min(x["f1"] for x in rows))
+    print(f"pooled: {json.dumps(pooled)}  ({time.time() - t0:.0f} s)")
+    if args.out:
+        Path(args.out).write_text(json.dumps({"seeds": rows, "pooled": pooled}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
