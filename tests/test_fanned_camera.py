@@ -1,0 +1,61 @@
+"""benchmarks/fanned_camera.py: the camera's faults it puts on a table, and its answer without
+the photo data."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "fanned_camera.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("fanned_camera", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _table():
+    rng = np.random.default_rng(3)
+    img = np.full((120, 160, 3), 200, np.uint8)
+    img[30:90, 40:80] = (30, 40, 220)                       # a red card
+    img[50:60, 50:60] = 255                                  # a sharp white index
+    return img + rng.integers(0, 3, img.shape, dtype=np.uint8)
+
+
+def _sharpest_step(img):
+    return np.abs(np.diff(img[:, :, 1].astype(int), axis=1)).max()
+
+
+def test_each_fault_changes_the_picture_the_way_it_says(bench):
+    img = _table()
+    soft = bench.through_camera(img, np.random.default_rng(1), "soft")
+    light = bench.through_camera(img, np.random.default_rng(1), "light")
+    assert soft.shape == img.shape and soft.dtype == np.uint8
+    # lower resolution and blur: the white index's hard edge is spread
+    assert _sharpest_step(soft) < _sharpest_step(img)
+    # white balance off: blue down and red up against green
+    b, g, r = (light[..., c].astype(float).mean() / max(1.0, img[..., c].astype(float).mean()) for c in range(3))
+    assert b < g < r
+
+
+def test_the_faults_are_drawn_from_the_seed(bench):
+    img = _table()
+    a = bench.through_camera(img, np.random.default_rng(7), "all")
+    b = bench.through_camera(img, np.random.default_rng(7), "all")
+    c = bench.through_camera(img, np.random.default_rng(8), "all")
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+def test_without_the_photo_data_it_says_so(tmp_path):
+    env = {"UNO_DATA": str(tmp_path / "nowhere"), "PATH": "/usr/bin:/bin"}
+    r = subprocess.run([sys.executable, str(SCRIPT), "--seeds", "505"], capture_output=True, text=True,
+                       env=env, timeout=60)
+    assert r.returncode == 2 and "UNO_DATA" in r.stderr
