@@ -58,8 +58,9 @@ def through_camera(image: np.ndarray, rng: np.random.Generator, kind: str = "all
     return out
 
 
-def measure(split: str, seed: int, kind: str, scenes: int = 24) -> dict:
-    """One seed's tables read through camera ``kind``: the tally's summary and its report."""
+def measure(split: str, seed: int, kind: str, scenes: int = 24, pooled=None):
+    """One seed's tables read through camera ``kind``: its tally (each table also added to
+    ``pooled``, a tally of every seed, where given)."""
     from vision.evaluate import FannedTally, fanned_tables
     from vision.recognize import CardReader
 
@@ -68,8 +69,11 @@ def measure(split: str, seed: int, kind: str, scenes: int = 24) -> dict:
     rng = np.random.default_rng(seed + 77)
     tally = FannedTally(f"{split} {seed} through '{kind}'")
     for image, truth in tables:
-        tally.add(truth, reader.read(through_camera(image, rng, kind)))
-    return {"split": split, "seed": seed, "camera": kind, **tally.summary(), "report": tally.report()}
+        read = reader.read(through_camera(image, rng, kind))
+        for t in (tally, pooled):
+            if t is not None:
+                t.add(truth, read)
+    return tally
 
 
 def main(argv=None) -> int:
@@ -85,17 +89,17 @@ def main(argv=None) -> int:
     except DataMissing as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    from vision.evaluate import FannedTally
+
     t0 = time.time()
+    pooled = FannedTally(f"{args.split}, every seed, through '{args.camera}'")
     rows = []
     for seed in (int(s) for s in args.seeds.split(",")):
-        row = measure(args.split, seed, args.camera, args.scenes)
-        print(row.pop("report"), flush=True)
-        rows.append(row)
-    pooled = {k: sum(r[k] for r in rows) for k in ("cards", "right", "wrong", "missed", "extra", "twice")}
-    n = pooled["right"] + pooled["wrong"] + pooled["extra"] + pooled["twice"]
-    p, r = pooled["right"] / max(1, n), pooled["right"] / max(1, pooled["cards"])
-    pooled.update(precision=round(p, 4), recall=round(r, 4), f1=round(2 * p * r / max(1e-9, p + r), 4),
-                  worst_seed_f1=min(x["f1"] for x in rows))
+        tally = measure(args.split, seed, args.camera, args.scenes, pooled)
+        print(tally.report(), flush=True)
+        rows.append({"split": args.split, "seed": seed, "camera": args.camera, **tally.summary()})
+    pooled = {**pooled.summary(), "precision": round(pooled.precision, 4),
+              "worst_seed_f1": min(x["f1"] for x in rows)}
     print(f"pooled: {json.dumps(pooled)}  ({time.time() - t0:.0f} s)")
     if args.out:
         Path(args.out).write_text(json.dumps({"seeds": rows, "pooled": pooled}, indent=1) + "\n")

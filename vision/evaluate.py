@@ -315,9 +315,9 @@ class FannedTally:
         class): surest reading first, each reading takes the card of its own label it overlaps
         most (IoU >= ``iou``) that no surer reading took: that card is found right. A reading
         left over is counted twice where the card it overlaps most is of its label, else it is
-        the reading of a card not yet found that it lies on (read wrong), else extra. In a tight cascade two neighbours' outlines
-        overlap each other's card by 0.75-0.85, so the card an outline overlaps most is not
-        always the one it was read as.
+        the reading of a card not yet found that it lies on (read wrong), else extra. In a tight
+        cascade two neighbours' outlines overlap each other's card by 0.75-0.85, so the card an
+        outline overlaps most is not always the one it was read as.
 
         ``matching="nearest"`` (issue #17's first ten sessions' measure): each reading is the
         card it overlaps most, and a second reading on a card is counted twice, whatever its
@@ -339,11 +339,12 @@ class FannedTally:
         for i, v in left:
             free = [k for k in range(len(truth)) if k not in taken and k not in wrong and v[k] >= iou]
             near = int(np.argmax(v)) if v else -1
-            if near >= 0 and v[near] >= iou and truth[near].label == sightings[i].label:
-                self.twice += truth[near].readable  # a second reading of the card it lies on
+            on = truth[near] if near >= 0 and v[near] >= iou else None   # the card it lies on most
+            if on is not None and on.label == sightings[i].label:
+                self.twice += on.readable  # a second reading of the card it lies on
             elif free:
                 wrong[max(free, key=lambda k: v[k])] = i
-            elif near >= 0 and v[near] >= iou and not truth[near].readable:
+            elif on is not None and not on.readable:
                 continue  # no index shows: reading it or not is both fine
             else:
                 self.extra += 1  # on no card, or another label on a card already found

@@ -185,13 +185,17 @@ def samples(args, real, other):
     """The training and held-back samples, read from ``args.samples`` where that file exists,
     else built (and written there when given): trying training choices on the same samples."""
     cache = Path(args.samples) if args.samples else None
+    # the options the samples are made of: a cache made with others is refused, not reused
+    made_of = json.dumps({k: getattr(args, k) for k in ("tables", "per_label", "seed", "drawn", "scaled")})
     if cache is not None and cache.exists():
         with np.load(cache) as z:
+            if str(z["made_of"]) != made_of:
+                raise SystemExit(f"error: {cache} holds samples made with {z['made_of']}, not {made_of}")
             return z["x"], z["y"], z["xv"], z["yv"]
     x, y = build(args.tables, real, other, args.seed, args.workers, args.scaled)
     xv, yv = build(max(8, args.tables // 10), real, other, args.seed + 1000, args.workers)
     if cache is not None:
-        np.savez(cache, x=x, y=y, xv=xv, yv=yv)
+        np.savez(cache, x=x, y=y, xv=xv, yv=yv, made_of=made_of)
     return x, y, xv, yv
 
 
