@@ -677,3 +677,24 @@ def test_a_back_read_whole_is_not_moved_onto_a_back_candidate_half_off_it(label,
     monkeypatch.setattr(partial, "BACK_RESHAPE_IOU", RESHAPE_IOU[0])
     (got,) = reshaped_whole(Outlines([beside], [card], np.ones((200, 300), np.uint8), 1.0, 90.0))
     assert got.quad != card.quad
+
+
+@pytest.mark.parametrize("confidence, flag, read_there", [(0.6, True, True), (0.95, True, False), (0.6, False, False)])
+def test_the_place_of_a_doubtful_card_read_whole_is_read_by_its_corners_too(wide_row, monkeypatch,
+                                                                             confidence, flag, read_there):
+    # a card read whole on an outline that is not one card's, unsurely, may be left out by the
+    # selection: its corners are read then (READ_UNDER_DOUBTFUL); a sure one's, or with the
+    # ruling off, are not (that card is read)
+    from vision import partial
+
+    img, truth = wide_row
+    top = truth[-1]
+    middle = top.quad.mean(0)
+    grown = (top.quad - middle) * 1.15 + middle                        # area 1.32: not one card's
+    monkeypatch.setattr(partial, "READ_UNDER_DOUBTFUL", flag)
+    whole = CardSighting(top.label, confidence, (), tuple(map(tuple, grown.tolist())), tuple(middle.tolist()))
+    outlines = partial.read_outlines(CardReader(overlap=False), img, [whole], card_width=140.0)
+    on_it = [c for c in outlines.cands if quad_iou(c.quad, top.quad) > 0.8]
+    assert bool(on_it) == read_there
+    if read_there:
+        assert max(on_it, key=lambda c: c.mass * c.conf).label == top.label

@@ -11,7 +11,8 @@ corners (:func:`vision.corners.corner_crops`: a quarter card), a third,
 alone (:func:`vision.corners.index_crop`), the two readings are combined (:data:`INDEX_WEIGHT`),
 and the surer corner is kept: the card whose corner index shows there, or ``none``. An outline
 read as a card is then moved a little, turned and shifted, to where its index reads surest
-(:data:`REFINE_MASS`). Outlines that are a card already read, another outline of a card already
+(:data:`REFINE_MASS`); the place of a card read whole is not read, unless that reading is
+doubtful (:data:`READ_UNDER_DOUBTFUL`). Outlines that are a card already read, another outline of a card already
 found here, or an outline whose index is a found card's (:data:`SAME_INDEX`), are dropped, so
 that no card is counted twice. The cards found here are reported with ``visible="partial"``.
 """
@@ -209,6 +210,16 @@ WIDTH_AGREE = (0.87, 1.15)
 #: Without the width condition, a card's outline grown over the back under it (IoU 0.67 with the
 #: card, 0.69 with the back) read its label at both corners on seed 505 and was counted as the back.
 OWN_CORNERS = 0.5
+#: The outlines put on the place of a card read whole (the corner finder's and the index
+#: finder's, KNOWN_IOU) are not read: that card is. Unless that card's reading is doubtful, its
+#: outline not one card's and read below ODD_SURE, which :func:`reshaped_whole` may leave out:
+#: its place is read by its corners as well, and the selection keeps one of the two (a corner
+#: reading of the label on the card kept whole is that card). Before issue #17's twelfth session
+#: such a card was lost twice over: its whole reading left out, its corners never read (cards
+#: three quarters to wholly shown, read whole at 0.49-0.77 on outlines IoU 0.7-0.8 with the
+#: card). On the validation tables (seeds 606-609) 6 cards more (854 -> 860 of 887), none extra
+#: or counted twice.
+READ_UNDER_DOUBTFUL = True
 #: With no card read whole, the second pass runs only where card-like pixels lie, measured at
 #: this rough width (a share of the image's short side): an empty table costs no search.
 ROUGH_WIDTH = 0.12
@@ -347,10 +358,11 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     # measured on them was put right: they are hands outlined as one card, and explain nothing.)
     if width == measured and unexplained_cards(image_bgr, known, width) < UNEXPLAINED:
         return empty
-    quads = partial_quads(image_bgr, width, known=known)
+    sure = [k for k, s in zip(known, whole) if not _doubtful(k, s.confidence, width)]
+    quads = partial_quads(image_bgr, width, known=sure)
     if points_model_path is not None:
         quads += [q for q, _heat in index_points(image_bgr, width, points_model_path)
-                  if not any(quad_iou(q, k) > KNOWN_IOU for k in known)]
+                  if not any(quad_iou(q, k) > KNOWN_IOU for k in sure)]
     if not quads:
         return empty
     part = shared_reader(type(reader), Path(path))
@@ -365,6 +377,13 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
                         if s.confidence >= WIDTH_SURE and _odd_shape(np.asarray(s.quad, np.float32), width)
                         and _reads_its_corners(image_bgr, s, part.index, measured))
     return Outlines(cands, whole, unlike, scale, width, own)
+
+
+def _doubtful(quad: np.ndarray, confidence: float, width: float) -> bool:
+    """Whether a card read whole may be left out by :func:`reshaped_whole` (its outline not one
+    card's, read below ODD_SURE): its place is read by its corners all the same
+    (:data:`READ_UNDER_DOUBTFUL`)."""
+    return READ_UNDER_DOUBTFUL and confidence < ODD_SURE and _odd_shape(quad, width)
 
 
 def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_path: Path | None) -> float | None:

@@ -156,13 +156,13 @@ def _taught_quad(image, label, reader, deck):
     return quads[k] if p[k] >= TEACHER_MIN_P else None
 
 
-def real_cards(photos: list[Photo], reader=None) -> list[Source]:
+def real_cards(photos: list[Photo], reader=None, progress: bool = True) -> list[Source]:
     """Card images from real photos: rectified sources as they are, the others via detection
     (guided by ``reader``, the teacher model, when given: see :func:`best_quad`)."""
     from tqdm import tqdm
 
     out = []
-    for p in tqdm(photos, desc="real crops", unit="photo"):
+    for p in tqdm(photos, desc="real crops", unit="photo", disable=not progress):
         if p.label.startswith("*"):
             continue  # colour unknown (centre symbol crops)
         img = cv2.imread(str(p.path))
