@@ -698,3 +698,22 @@ def test_the_place_of_a_doubtful_card_read_whole_is_read_by_its_corners_too(wide
     assert bool(on_it) == read_there
     if read_there:
         assert max(on_it, key=lambda c: c.mass * c.conf).label == top.label
+
+
+def test_two_patches_of_one_card_reshaped_onto_its_outline_are_one_card():
+    from vision.partial import Outlines, Thresholds, reshaped_whole
+
+    # two patches of a green 3, each read as the card whole (outlines half a card's size), both
+    # take the green 3's corner outline: one card, the surer reading
+    own = np.array([[0, 0], [10, 0], [10, 15], [0, 15]], np.float32)
+    patch_a = CardSighting("green-3", 0.74, (), ((0, 0), (10, 0), (10, 7), (0, 7)), (5, 3.5))
+    patch_b = CardSighting("green-3", 0.73, (), ((0, 6), (10, 6), (10, 15), (0, 15)), (5, 10.5))
+    card = _seen("red-5", 200)
+    unlike = np.ones((40, 240), np.uint8)
+    t = Thresholds(seed=1.01)
+    got = reshaped_whole(Outlines([_cand(0.95, "green-3", 0.9, own)], [card, patch_a, patch_b], unlike, 1.0), t)
+    assert [s.label for s in got] == ["red-5", "green-3"]
+    assert got[1].confidence == 0.74 and (np.array(got[1].quad, np.float32) == own).all()
+    # two cards of one label apart, neither reshaped, are two cards
+    apart = [card, _seen("red-5", 0)]
+    assert reshaped_whole(Outlines([_cand(0.95, "green-3", 0.9, own)], apart, unlike, 1.0), t) == apart

@@ -528,7 +528,8 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
     :data:`RESHAPE_INSIDE`); label,
     confidence and ``visible`` stay. One whose outline is not a card's, with no such candidate,
     read less surely than ``thresholds.odd_sure``, is left out (:data:`ODD_SURE`), and so is one
-    over the indices of other cards read surely (:data:`HIDDEN_INDICES`)."""
+    over the indices of other cards read surely (:data:`HIDDEN_INDICES`). Two readings of a
+    label on one outline, one of them reshaped onto it, are one card: the surer stays."""
     t = thresholds
     if not outlines.whole or not outlines.cands:
         return list(outlines.whole)
@@ -537,7 +538,7 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
     quads = [np.asarray(s.quad, np.float32) for s in outlines.whole]
     shaped = [abs(cv2.contourArea(q)) for q in quads if not _odd_proportions(q)]
     typical = float(np.median(shaped)) if shaped else width * width * CARD_RATIO
-    out = []
+    out, moved = [], set()
     for i, s in enumerate(outlines.whole):
         q = np.asarray(s.quad, np.float32)
         if _odd_shape(q, width) and i not in outlines.own:
@@ -550,13 +551,31 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
                 best = sure[0].quad
                 c = best.mean(0)
                 s = replace(s, quad=tuple((float(x), float(y)) for x, y in best), center=(float(c[0]), float(c[1])))
+                moved.add(len(out))
             elif s.confidence < t.odd_sure and _odd_among(q, typical):
                 continue
         if (s.confidence < t.hidden_below
                 and _indices_under(s.label, np.asarray(s.quad, np.float32), outlines.cands, t) >= t.hidden_indices):
             continue
         out.append(s)
-    return out
+    return _one_reading_an_outline(out, moved)
+
+
+def _one_reading_an_outline(whole: list, moved: set) -> list:
+    """``whole`` less the readings (indices in ``moved`` reshaped) lying on the outline of a
+    surer reading of their label (IoU > KNOWN_IOU), either of the two reshaped: two patches of
+    one card, each read as that card whole and both reshaped onto its corner outline, are one
+    card (issue #17's twelfth session: the one card counted twice on twelve validation seeds'
+    288 tables, seed 615; nothing else moved)."""
+    quads = [np.asarray(s.quad, np.float32) for s in whole]
+    order = sorted(range(len(whole)), key=lambda i: -whole[i].confidence)
+    kept: list[int] = []
+    for i in order:
+        if any(whole[j].label == whole[i].label and (i in moved or j in moved)
+               and quad_iou(quads[i], quads[j]) > KNOWN_IOU for j in kept):
+            continue
+        kept.append(i)
+    return [whole[i] for i in sorted(kept)]
 
 
 def _indices_under(label: str, quad: np.ndarray, cands: list, t: Thresholds) -> int:
