@@ -54,3 +54,20 @@ def test_crop_sheets_says_when_the_photo_data_is_absent(tmp_path, monkeypatch, c
     monkeypatch.setenv("UNO_DATA", str(tmp_path / "none"))
     assert crop_sheets.main(["--out", str(tmp_path / "sheets")]) == 2
     assert "UNO_DATA" in capsys.readouterr().err
+
+
+def test_the_separated_tables_leave_the_unfit_crops_out_too(tmp_path, monkeypatch):
+    import cv2
+
+    from vision import evaluate
+
+    unfit = next(iter(UNFIT_CROPS))
+    photos = []
+    for rel in ("classic_crops/red-3/000.jpg", unfit):
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(path), np.full((192, 128, 3), 200, np.uint8))
+        photos.append(Photo(path, rel, rel.split("/")[-2], "classic", ""))
+    monkeypatch.setattr(evaluate, "_photos", lambda split: photos)
+    crops, skipped = evaluate._held_out_crops(None, "test", progress=False)
+    assert [label for label, _img in crops] == ["red-3"] and skipped == 0

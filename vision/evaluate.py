@@ -164,15 +164,18 @@ def eval_renders(reader: CardReader, scenes: int = 12, per_scene: int = 15, seed
 
 def _held_out_crops(reader: CardReader, split: str, progress: bool) -> tuple[list, int]:
     """``(crops, skipped)``: a (label, rectified card) crop of every photo of ``split`` where
-    the card can be placed, and how many photos gave none."""
+    the card can be placed, and how many photos gave none. Photos whose crop is not the card
+    (:data:`vision.overlap.UNFIT_CROPS`) are left out."""
     from tqdm import tqdm
 
-    from vision.train.sources import best_quad
     from vision.detect import rectify
+    from vision.overlap import UNFIT_CROPS
+    from vision.train.sources import best_quad
 
     crops = []
     skipped = 0
-    for p in tqdm(_photos(split), desc="held-out crops", unit="photo", disable=not progress):
+    photos = [p for p in _photos(split) if p.rel not in UNFIT_CROPS]
+    for p in tqdm(photos, desc="held-out crops", unit="photo", disable=not progress):
         img = cv2.imread(str(p.path))
         if img is None:
             continue

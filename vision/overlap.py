@@ -224,8 +224,10 @@ def compose_hands(cards: list[tuple[str, np.ndarray]], width: int = 1600, height
 #: Photos whose card crop (cut by :func:`vision.train.sources.best_quad`, the outline the card
 #: model reads as the label most surely) is not the card: pasted on a composed table as a whole
 #: card, it put a card of that label where no card of it shows, a miss no reader can avoid.
-#: Found by looking at every crop of the validation and the held-out test photos, a contact sheet
-#: each (``python -m vision.train.crop_sheets``), issue #17's twelfth session; the criterion is
+#: Found by looking at every crop of the validation and the held-out test photos, on contact
+#: sheets (``python -m vision.train.crop_sheets [--all]``), issue #17's twelfth session; the
+#: composed tables of separated cards (:func:`vision.evaluate.eval_composite`, ``eval_backs``)
+#: leave them out too; the criterion is
 #: the crop alone (the centre of the card, or a hand round a smaller or cut card), never what a
 #: reader made of it. Crops a little off (an index corner cut by a few pixels, a margin of table,
 #: a thumb over the border) stay: a real table has those.
@@ -237,6 +239,10 @@ UNFIT_CROPS = {
     "classic_single/red-draw-two/014.jpg": "the card turned and cut, the table round it",
     "classic_single/green-reverse/012.jpg": "the centre symbol alone",
     "classic_single/green-6/012.jpg": "a strip of the card, cut",
+    # held-out photos beyond the fanned tables' two a label (the separated tables use them all)
+    "classic_single/red-3/012.jpg": "a hand and the edge of a card",
+    "classic_single/wild-draw-four/018.jpg": "the centre symbol alone",
+    "classic_more/round_print/green-4/000.jpg": "the numeral in its round centre alone",
 }
 
 

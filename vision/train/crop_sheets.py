@@ -1,8 +1,9 @@
 """Contact sheets of the card crops the composed tables are made of, to look at every one.
 
-``python -m vision.train.crop_sheets [--split validation|test] [--out DIR]`` cuts the crops of
-:func:`vision.evaluate.fanned_tables` (the validation photos, or the held-out test photos, two a
-label) as the tables cut them, then those of the photos of :data:`vision.overlap.UNFIT_CROPS`,
+``python -m vision.train.crop_sheets [--split validation|test] [--all] [--out DIR]`` cuts the
+crops of :func:`vision.evaluate.fanned_tables` (the validation photos, or the held-out test
+photos, two a label; ``--all``: every photo of the split, as the separated tables of ``companion
+evaluate --parts composite,backs`` use them) as the tables cut them, then those of the photos of :data:`vision.overlap.UNFIT_CROPS`,
 framed in red, and writes them 40 to a PNG (10 by 4), each captioned with its number, label and
 photo. A crop that is not the whole card (a close-up of the centre, a hand round a smaller card)
 puts a card where none shows; such photos go in ``UNFIT_CROPS`` with what is wrong with them.
@@ -58,13 +59,20 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("validation", "test"), default="validation")
     ap.add_argument("--out", default="crop_sheets", help="the folder the sheets are written to")
+    ap.add_argument("--all", action="store_true",
+                    help="every photo of the split, as the separated tables of companion evaluate "
+                         "(composite, backs) cut them, not only the fanned tables' two a label")
     args = ap.parse_args(argv)
     try:
         photos = load_photos(require_data())
     except DataMissing as e:
         print(e, file=sys.stderr)
         return 2
-    if args.split == "validation":
+    if args.all:
+        mine = (lambda p: p.validation) if args.split == "validation" else (lambda p: p.split == "test")
+        chosen = [p for p in photos if mine(p) and not p.label.startswith("*") and p.rel not in UNFIT_CROPS]
+        unfit = [p for p in photos if mine(p) and p.rel in UNFIT_CROPS]
+    elif args.split == "validation":
         chosen = [p for p in crop_photos(photos, "train", 10**6) if p.validation]
         unfit = [p for p in photos if p.rel in UNFIT_CROPS and p.split == "train" and p.validation]
     else:
