@@ -225,12 +225,11 @@ def compose_hands(cards: list[tuple[str, np.ndarray]], width: int = 1600, height
 #: model reads as the label most surely) is not the card: pasted on a composed table as a whole
 #: card, it put a card of that label where no card of it shows, a miss no reader can avoid.
 #: Found by looking at every crop of the validation and the held-out test photos, on contact
-#: sheets (``python -m vision.train.crop_sheets [--all]``), issue #17's twelfth session; the
+#: sheets (``python -m vision.train.crop_sheets [--all]``), issue #17's twelfth session. The
 #: composed tables of separated cards (:func:`vision.evaluate.eval_composite`, ``eval_backs``)
-#: leave them out too; the criterion is
-#: the crop alone (the centre of the card, or a hand round a smaller or cut card), never what a
-#: reader made of it. Crops a little off (an index corner cut by a few pixels, a margin of table,
-#: a thumb over the border) stay: a real table has those.
+#: leave them out too. The criterion is the crop alone (the centre of the card, or a hand round
+#: a smaller or cut card), never what a reader made of it. Crops a little off (an index corner
+#: cut by a few pixels, a margin of table, a thumb over the border) stay: a real table has those.
 UNFIT_CROPS = {
     "classic_single/green-6/005.jpg": "the numeral alone (a close-up of the centre)",
     "classic_single/green-3/016.jpg": "a hand round a smaller, tilted card",

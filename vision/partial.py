@@ -12,9 +12,9 @@ alone (:func:`vision.corners.index_crop`), the two readings are combined (:data:
 and the surer corner is kept: the card whose corner index shows there, or ``none``. An outline
 read as a card is then moved a little, turned and shifted, to where its index reads surest
 (:data:`REFINE_MASS`); the place of a card read whole is not read, unless that reading is
-doubtful (:data:`READ_UNDER_DOUBTFUL`). Outlines that are a card already read, another outline of a card already
-found here, or an outline whose index is a found card's (:data:`SAME_INDEX`), are dropped, so
-that no card is counted twice. The cards found here are reported with ``visible="partial"``.
+doubtful (:data:`READ_UNDER_DOUBTFUL`). Outlines that are a card already read, another outline
+of a card already found here, or an outline whose index is a found card's (:data:`SAME_INDEX`),
+are dropped, so that no card is counted twice. The cards found here are reported with ``visible="partial"``.
 """
 
 from __future__ import annotations
@@ -562,11 +562,11 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
 
 
 def _one_reading_an_outline(whole: list, moved: set) -> list:
-    """``whole`` less the readings (indices in ``moved`` reshaped) lying on the outline of a
-    surer reading of their label (IoU > KNOWN_IOU), either of the two reshaped: two patches of
-    one card, each read as that card whole and both reshaped onto its corner outline, are one
-    card (issue #17's twelfth session: the one card counted twice on twelve validation seeds'
-    288 tables, seed 615; nothing else moved)."""
+    """``whole`` less each reading that lies on the outline of a surer reading of its label
+    (IoU > KNOWN_IOU) where either of the two was reshaped (its index in ``moved``): two
+    patches of one card, each read as that card whole and both reshaped onto its corner
+    outline, are one card (issue #17's twelfth session: the one card counted twice on twelve
+    validation seeds' 288 tables, seed 615; nothing else moved)."""
     quads = [np.asarray(s.quad, np.float32) for s in whole]
     order = sorted(range(len(whole)), key=lambda i: -whole[i].confidence)
     kept: list[int] = []

@@ -2,10 +2,10 @@
 
 ``python -m vision.train.crop_sheets [--split validation|test] [--all] [--out DIR]`` cuts the
 crops of :func:`vision.evaluate.fanned_tables` (the validation photos, or the held-out test
-photos, two a label; ``--all``: every photo of the split, as the separated tables of ``companion
-evaluate --parts composite,backs`` use them) as the tables cut them, then those of the photos of :data:`vision.overlap.UNFIT_CROPS`,
-framed in red, and writes them 40 to a PNG (10 by 4), each captioned with its number, label and
-photo. A crop that is not the whole card (a close-up of the centre, a hand round a smaller card)
+photos, two a label; ``--all``: every photo of the split, as the separated tables of
+``companion evaluate --parts composite,backs`` use them) as the tables cut them, then those of
+the split's photos in :data:`vision.overlap.UNFIT_CROPS`, framed in red, and writes them 40 to
+a PNG (10 by 4), each captioned with its number, label and photo. A crop that is not the whole card (a close-up of the centre, a hand round a smaller card)
 puts a card where none shows; such photos go in ``UNFIT_CROPS`` with what is wrong with them.
 Exits 2 when the photo data is absent.
 """
@@ -86,10 +86,11 @@ def main(argv=None) -> int:
             tiles.append(_tile(len(tiles), s.label, p.rel, s.image, p.rel in UNFIT_CROPS))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for k, sheet in enumerate(sheets(tiles)):
+    laid_out = sheets(tiles)
+    for k, sheet in enumerate(laid_out):
         cv2.imwrite(str(out / f"{args.split}_{k:02d}.png"), sheet)
     print(f"{len(tiles)} crops of {len(chosen)} photos ({args.split}), "
-          f"{sum(p.rel in UNFIT_CROPS for p in chosen)} unfit, on {len(sheets(tiles))} sheets in {out}")
+          f"{len(unfit)} unfit, on {len(laid_out)} sheets in {out}")
     return 0
 
 
