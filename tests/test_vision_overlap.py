@@ -717,3 +717,26 @@ def test_two_patches_of_one_card_reshaped_onto_its_outline_are_one_card():
     # two cards of one label apart, neither reshaped, are two cards
     apart = [card, _seen("red-5", 0)]
     assert reshaped_whole(Outlines([_cand(0.95, "green-3", 0.9, own)], apart, unlike, 1.0), t) == apart
+
+
+@pytest.mark.parametrize("least, width_right", [(0.8, True), (0.0, False)])
+def test_a_hand_outlined_as_one_card_unsurely_does_not_give_the_card_width(wide_row, monkeypatch, least,
+                                                                           width_right):
+    # a whole row outlined as one card (2.9 times a card's width, not a card's proportions, as
+    # on a validation table) and read unsurely: its size is not taken for a card's
+    # (WIDTH_UNREFINED_SURE) and the index finder measures the width from the whole image; with
+    # the ruling off it is, beyond the finder's check around it, and the width stays far off
+    from vision import partial
+
+    img, truth = wide_row
+    points = np.concatenate([t.quad for t in truth]).astype(np.float32)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    short = 2.9 * 140.0
+    box = cv2.boxPoints(((cx, cy), (short, short * 2.2) if w < h else (short * 2.2, short), angle))
+    hand = CardSighting(truth[-1].label, 0.48, (), tuple(map(tuple, box.tolist())), (cx, cy))
+    monkeypatch.setattr(partial, "WIDTH_UNREFINED_SURE", least)
+    outlines = partial.read_outlines(CardReader(overlap=False), img, [hand])
+    got = outlines.width or 0.0
+    assert (abs(got / 140.0 - 1) < 0.15) == width_right
+    if width_right:
+        assert {c.label for c in outlines.cands if c.mass * c.conf > 0.9} & {t.label for t in truth}

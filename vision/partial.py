@@ -220,6 +220,13 @@ OWN_CORNERS = 0.5
 #: card). On the validation tables (seeds 606-609) 6 cards more (854 -> 860 of 887), none extra
 #: or counted twice.
 READ_UNDER_DOUBTFUL = True
+#: Where no outline of a card read whole, put on its edges, has a card's proportions
+#: (:func:`vision.corners.card_width_on_edges` gives no width), the outlines as they are give
+#: it, but only those read at least this surely; with none, the index finder searches the
+#: width as if no card were read whole. A whole hand outlined as one card and read unsurely as a
+#: card (a yellow 6 at 0.48 on validation seed 619) measured 2.9 times the true width, beyond
+#: the finder's check around it (WIDTH_AROUND), and the table's 9 cards were all lost.
+WIDTH_UNREFINED_SURE = 0.8
 #: With no card read whole, the second pass runs only where card-like pixels lie, measured at
 #: this rough width (a share of the image's short side): an empty table costs no search.
 ROUGH_WIDTH = 0.12
@@ -348,7 +355,7 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
         return empty
     known = [np.asarray(s.quad, np.float32) for s in whole]
     measured = card_width or (EDGE_WIDTH and card_width_on_edges(image_bgr, known, [s.confidence for s in whole])) \
-        or card_width_of(known)
+        or card_width_of([k for k, s in zip(known, whole) if s.confidence >= WIDTH_UNREFINED_SURE])
     if measured is None and unexplained_cards(image_bgr, [], ROUGH_WIDTH * min(image_bgr.shape[:2])) < UNEXPLAINED:
         return empty  # nothing card-like on the table
     width = card_width or _checked_width(image_bgr, measured, points_model_path)
