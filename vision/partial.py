@@ -222,10 +222,10 @@ OWN_CORNERS = 0.5
 READ_UNDER_DOUBTFUL = True
 #: Where no outline of a card read whole, put on its edges, has a card's proportions
 #: (:func:`vision.corners.card_width_on_edges` gives no width), the outlines as they are give
-#: it, but only those read at least this surely; with none, the index finder searches the
-#: width as if no card were read whole. A whole hand outlined as one card and read unsurely as a
-#: card (a yellow 6 at 0.48 on validation seed 619) measured 2.9 times the true width, beyond
-#: the finder's check around it (WIDTH_AROUND), and the table's 9 cards were all lost.
+#: it, but only when one of them was read at least this surely; else the index finder searches
+#: the width as if no card were read whole. A whole hand outlined as one card and read unsurely
+#: as a card (a yellow 6 at 0.48 on validation seed 619) measured 2.9 times the true width,
+#: beyond the finder's check around it (WIDTH_AROUND), and the table's 9 cards were all lost.
 WIDTH_UNREFINED_SURE = 0.8
 #: With no card read whole, the second pass runs only where card-like pixels lie, measured at
 #: this rough width (a share of the image's short side): an empty table costs no search.
@@ -355,7 +355,7 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
         return empty
     known = [np.asarray(s.quad, np.float32) for s in whole]
     measured = card_width or (EDGE_WIDTH and card_width_on_edges(image_bgr, known, [s.confidence for s in whole])) \
-        or card_width_of([k for k, s in zip(known, whole) if s.confidence >= WIDTH_UNREFINED_SURE])
+        or (card_width_of(known) if any(s.confidence >= WIDTH_UNREFINED_SURE for s in whole) else None)
     if measured is None and unexplained_cards(image_bgr, [], ROUGH_WIDTH * min(image_bgr.shape[:2])) < UNEXPLAINED:
         return empty  # nothing card-like on the table
     width = card_width or _checked_width(image_bgr, measured, points_model_path)
