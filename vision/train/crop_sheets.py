@@ -1,9 +1,10 @@
 """Contact sheets of the card crops the composed tables are made of, to look at every one.
 
-``python -m vision.train.crop_sheets [--split validation|test] [--all] [--out DIR]`` cuts the
-crops of :func:`vision.evaluate.fanned_tables` (the validation photos, or the held-out test
-photos, two a label; ``--all``: every photo of the split, as the separated tables of
-``companion evaluate --parts composite,backs`` use them) as the tables cut them, then those of
+``python -m vision.train.crop_sheets [--split validation|test|train] [--all] [--per-label N]
+[--out DIR]`` cuts the crops of :func:`vision.evaluate.fanned_tables` (the validation photos,
+or the held-out test photos, two a label; ``--all``: every photo of the split, as the separated
+tables of ``companion evaluate --parts composite,backs`` use them; ``train``: the training
+photos the overlap trainers cut, ``--per-label`` a label) as the tables cut them, then those of
 the split's photos in :data:`vision.overlap.UNFIT_CROPS`, framed in red, and writes them 40 to
 a PNG (10 by 4), each captioned with its number, label and photo. A crop that is not the whole card (a close-up of the centre, a hand round a smaller card)
 puts a card where none shows; such photos go in ``UNFIT_CROPS`` with what is wrong with them.
@@ -57,7 +58,11 @@ def main(argv=None) -> int:
     from vision.train.sources import real_cards
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=("validation", "test"), default="validation")
+    ap.add_argument("--split", choices=("validation", "test", "train"), default="validation",
+                    help="train: the training photos the overlap trainers cut their crops from "
+                         "(vision.train.corners, vision.train.index), --per-label a label")
+    ap.add_argument("--per-label", type=int, default=12,
+                    help="with --split train: photos a label, as the trainers' --per-label (12)")
     ap.add_argument("--out", default="crop_sheets", help="the folder the sheets are written to")
     ap.add_argument("--all", action="store_true",
                     help="every photo of the split, as the separated tables of companion evaluate "
@@ -68,7 +73,11 @@ def main(argv=None) -> int:
     except DataMissing as e:
         print(e, file=sys.stderr)
         return 2
-    if args.all:
+    if args.split == "train":
+        mine = [p for p in photos if not p.validation]
+        chosen = crop_photos(mine, "train", 10**6 if args.all else args.per_label)
+        unfit = [p for p in mine if p.rel in UNFIT_CROPS and p.split == "train"]
+    elif args.all:
         mine = (lambda p: p.validation) if args.split == "validation" else (lambda p: p.split == "test")
         chosen = [p for p in photos if mine(p) and not p.label.startswith("*") and p.rel not in UNFIT_CROPS]
         unfit = [p for p in photos if mine(p) and p.rel in UNFIT_CROPS]
