@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.data import Photo
+from vision.data import Photo, split_of
 from vision.overlap import UNFIT_CROPS, crop_photos
 from vision.train import crop_sheets
 
@@ -15,15 +15,11 @@ def _photo(rel: str, label: str) -> Photo:
 
 def _test_photos(label: str, stems: range) -> list[Photo]:
     """Photos of ``label`` in the held-out test split."""
-    from vision.data import split_of
-
     out = [_photo(f"classic_single/{label}/{k:03d}.jpg", label) for k in stems]
     return [p for p in out if split_of(p.rel) == "test"]
 
 
 def test_an_unfit_crop_is_left_out_and_the_next_photo_of_its_label_takes_its_place():
-    from vision.data import split_of
-
     unfit = next(rel for rel in UNFIT_CROPS if split_of(rel) == "test")
     label = unfit.split("/")[1]
     photos = _test_photos(label, range(60))
@@ -68,6 +64,6 @@ def test_the_separated_tables_leave_the_unfit_crops_out_too(tmp_path, monkeypatc
         path.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(path), np.full((192, 128, 3), 200, np.uint8))
         photos.append(Photo(path, rel, rel.split("/")[-2], "classic", ""))
-    monkeypatch.setattr(evaluate, "_photos", lambda split: photos)
+    monkeypatch.setattr(evaluate, "split_photos", lambda split: photos)
     crops, skipped = evaluate._held_out_crops(None, "test", progress=False)
     assert [label for label, _img in crops] == ["red-3"] and skipped == 0

@@ -24,17 +24,17 @@ def test_split_is_fixed_and_by_photo():
 @needs_data
 def test_validation_photos_are_train_photos_set_aside_never_test_photos():
     from vision.data import VALIDATION_SHARE
-    from vision.evaluate import _photos
+    from vision.evaluate import split_photos
 
     photos = load_photos(ROOT)
     val = [p for p in photos if p.validation]
     train = [p for p in photos if p.split == "train"]
     assert val and all(p.split == "train" for p in val)
     assert abs(len(val) / len(train) - VALIDATION_SHARE) < 0.04
-    assert {p.rel for p in _photos("validation")} <= {p.rel for p in val}
-    assert not {p.rel for p in _photos("validation")} & {p.rel for p in _photos("test")}
+    assert {p.rel for p in split_photos("validation")} <= {p.rel for p in val}
+    assert not {p.rel for p in split_photos("validation")} & {p.rel for p in split_photos("test")}
     with pytest.raises(ValueError, match="unknown split"):
-        _photos("train")
+        split_photos("train")
 
 
 def test_evaluate_refuses_a_missing_model(tmp_path, capsys):

@@ -80,20 +80,22 @@ class Tally:
         return labels, m
 
 
-def _photos(split: str):
+def split_photos(split: str, photos: list | None = None):
     """The photos of ``split``: ``test`` (the held-out photos) or ``validation`` (train photos
-    set aside by ``--hold-out-validation`` training, for choosing between model variants)."""
+    set aside by ``--hold-out-validation`` training, for choosing between model variants); from
+    ``photos`` where given, else from the photo data."""
     if split not in ("test", "validation"):
         raise ValueError(f"unknown split {split!r}: expected test or validation")
     keep = (lambda p: p.split == "test") if split == "test" else (lambda p: p.validation)
-    return [p for p in load_photos(require_data()) if keep(p) and not p.label.startswith("*")]
+    photos = load_photos(require_data()) if photos is None else photos
+    return [p for p in photos if keep(p) and not p.label.startswith("*")]
 
 
 def eval_real(reader: CardReader, deck_mode: str = "auto", progress: bool = True,
               split: str = "test") -> dict[str, Tally]:
     from tqdm import tqdm
 
-    photos = _photos(split)
+    photos = split_photos(split)
     tallies: dict[str, Tally] = {}
     for p in tqdm(photos, desc="held-out photos", unit="photo", disable=not progress):
         img = cv2.imread(str(p.path))
@@ -174,7 +176,7 @@ def _held_out_crops(reader: CardReader, split: str, progress: bool) -> tuple[lis
 
     crops = []
     skipped = 0
-    photos = [p for p in _photos(split) if p.rel not in UNFIT_CROPS]
+    photos = [p for p in split_photos(split) if p.rel not in UNFIT_CROPS]
     for p in tqdm(photos, desc="held-out crops", unit="photo", disable=not progress):
         img = cv2.imread(str(p.path))
         if img is None:
@@ -394,6 +396,18 @@ class FannedTally:
             self.wrong.append((t.label, s.label))
 
 
+def fanned_photos(split: str, per_label: int = 2, photos: list | None = None) -> list:
+    """The photos the fanned tables of ``split`` cut their crops from: every validation photo,
+    or up to ``per_label`` held-out test photos a label (:func:`vision.overlap.crop_photos`);
+    from ``photos`` where given, else from the photo data."""
+    from vision.overlap import crop_photos
+
+    photos = load_photos(require_data()) if photos is None else photos
+    if split == "validation":
+        return [p for p in crop_photos(photos, "train", 10**6) if p.validation]
+    return crop_photos(photos, "test", per_label)
+
+
 def fanned_tables(reader: CardReader, scenes: int = 24, seed: int = 505, split: str = "test",
                   per_label: int = 2, progress: bool = True):
     """``(name, tables)``: the composed tables of :func:`eval_fanned`, ``(image, truth)`` each,
@@ -402,11 +416,10 @@ def fanned_tables(reader: CardReader, scenes: int = 24, seed: int = 505, split: 
 
     from companion.cards import BACK
     from vision.card_art import draw_card
-    from vision.overlap import compose_hands, crop_photos
+    from vision.overlap import compose_hands
     from vision.train.sources import real_cards
 
-    photos = [p for p in crop_photos(load_photos(require_data()), "train", 10**6) if p.validation] \
-        if split == "validation" else crop_photos(load_photos(require_data()), "test", per_label)
+    photos = fanned_photos(split, per_label)
     crops = [(s.label, s.image) for s in real_cards(photos, reader)]
     rng = np.random.default_rng(seed)
     backs = [(BACK, draw_card(BACK, 160, 248, rng=rng)) for _ in range(6)]

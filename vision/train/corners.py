@@ -51,6 +51,15 @@ NONE_PER_CARD = 1.5
 JITTER_COPIES = 2
 
 
+def training_photos(split: str, per_label: int, photos: list | None = None) -> list:
+    """The photos of ``split`` the overlap trainers cut their crops from, up to ``per_label`` a
+    label (:func:`vision.overlap.crop_photos`); from ``photos`` where given, else from the
+    photo data. The validation photos stay out: the thresholds are chosen on their tables
+    (``python -m vision.train.tune_partial``), which must be tables the model never saw."""
+    photos = load_photos(require_data()) if photos is None else photos
+    return crop_photos([p for p in photos if not p.validation], split, per_label)
+
+
 def card_pool(split: str, per_label: int, cache: str | None = None):
     """(label, image) crops of ``split``'s photos plus art-sheet cells and drawn backs."""
     from companion.cards import BACK
@@ -63,10 +72,7 @@ def card_pool(split: str, per_label: int, cache: str | None = None):
 
         real = pickle.load(open(cache, "rb"))
     else:
-        # the validation photos stay out: the thresholds are chosen on their tables
-        # (python -m vision.train.tune_partial), which must be tables the model never saw
-        photos = crop_photos([p for p in load_photos(require_data()) if not p.validation], split, per_label)
-        real = [(s.label, s.image) for s in real_cards(photos, CardReader())]
+        real = [(s.label, s.image) for s in real_cards(training_photos(split, per_label), CardReader())]
     art = [(s.label, s.image) for s in art_cards()]
     rng = np.random.default_rng(11)
     backs = [(BACK, draw_card(BACK, 160, 248, rng=rng)) for _ in range(12)]

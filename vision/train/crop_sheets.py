@@ -40,6 +40,14 @@ def _tile(number: int, label: str, rel: str, crop: np.ndarray, unfit: bool) -> n
     return t
 
 
+def _of_split(photo, split: str) -> bool:
+    """Whether ``photo`` is one of ``split``'s: validation, held-out test, or training (the
+    train photos but the validation ones)."""
+    if split == "validation":
+        return photo.validation
+    return photo.split == split and not photo.validation
+
+
 def sheets(tiles: list[np.ndarray]) -> list[np.ndarray]:
     """``tiles`` (one size) laid out PER_SHEET a sheet, COLUMNS a row, blanks filling the last."""
     out = []
@@ -53,8 +61,10 @@ def sheets(tiles: list[np.ndarray]) -> list[np.ndarray]:
 
 def main(argv=None) -> int:
     from vision.data import DataMissing, load_photos, require_data
-    from vision.overlap import UNFIT_CROPS, crop_photos
+    from vision.evaluate import fanned_photos, split_photos
+    from vision.overlap import UNFIT_CROPS
     from vision.recognize import CardReader
+    from vision.train.corners import training_photos
     from vision.train.sources import real_cards
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -74,19 +84,12 @@ def main(argv=None) -> int:
         print(e, file=sys.stderr)
         return 2
     if args.split == "train":
-        mine = [p for p in photos if not p.validation]
-        chosen = crop_photos(mine, "train", 10**6 if args.all else args.per_label)
-        unfit = [p for p in mine if p.rel in UNFIT_CROPS and p.split == "train"]
+        chosen = training_photos("train", 10**6 if args.all else args.per_label, photos)
     elif args.all:
-        mine = (lambda p: p.validation) if args.split == "validation" else (lambda p: p.split == "test")
-        chosen = [p for p in photos if mine(p) and not p.label.startswith("*") and p.rel not in UNFIT_CROPS]
-        unfit = [p for p in photos if mine(p) and p.rel in UNFIT_CROPS]
-    elif args.split == "validation":
-        chosen = [p for p in crop_photos(photos, "train", 10**6) if p.validation]
-        unfit = [p for p in photos if p.rel in UNFIT_CROPS and p.split == "train" and p.validation]
+        chosen = [p for p in split_photos(args.split, photos) if p.rel not in UNFIT_CROPS]
     else:
-        chosen = crop_photos(photos, "test", 2)
-        unfit = [p for p in photos if p.rel in UNFIT_CROPS and p.split == "test"]
+        chosen = fanned_photos(args.split, photos=photos)
+    unfit = [p for p in photos if p.rel in UNFIT_CROPS and _of_split(p, args.split)]
     chosen += unfit   # last, framed: the tables use the others (a photo of the label in their place)
     reader = CardReader(overlap=False)
     tiles = []
