@@ -740,3 +740,36 @@ def test_a_hand_outlined_as_one_card_unsurely_does_not_give_the_card_width(wide_
     assert (abs(got / 140.0 - 1) < 0.15) == width_right
     if width_right:
         assert {c.label for c in outlines.cands if c.mass * c.conf > 0.9} & {t.label for t in truth}
+
+
+@pytest.mark.parametrize("flag", [0.5, 0.0])
+def test_a_card_read_whole_on_an_outline_that_shows_no_index_of_it_takes_its_corner_outline(monkeypatch, flag):
+    # a card read whole on an outline of a card's shape turned 45 degrees about its middle (a
+    # wild outlined round its oval): neither of that outline's index corners shows its index, so
+    # it takes the corner reading's outline, and the corner reading is that card, not a second
+    # one (INDEXLESS); with the ruling off the card is counted twice. The card's own outline
+    # shows its index at both corners and keeps it.
+    from pathlib import Path
+
+    from vision import partial
+
+    monkeypatch.setattr(partial, "INDEXLESS", flag)
+    img, quad = _card_on_table(width=110.0, turn=5.0)
+    middle = quad.mean(0)
+    a = np.radians(45.0)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    turned = ((quad - middle) @ rot.T + middle).astype(np.float32)
+    assert 0.45 < quad_iou(turned, quad) < partial.SAME_PLACE_IOU
+    index = partial.shared_reader(partial.IndexReader, Path(partial.INDEX_MODEL_PATH))
+    astray = CardSighting("red-7", 0.89, (), tuple(map(tuple, turned.tolist())), tuple(middle.tolist()))
+    own = CardSighting("red-7", 0.89, (), tuple(map(tuple, quad.tolist())), tuple(middle.tolist()))
+    assert partial._indexless(img, [own, astray], index) == (frozenset({1}) if flag else frozenset())
+
+    corner = _cand(0.99, "red-7", 0.98, partial.order_quad(quad), corner=1)
+    unlike = np.ones(img.shape[:2], np.uint8)
+    outlines = partial.Outlines([corner], [astray], unlike, 1.0, 110.0, frozenset(),
+                                partial._indexless(img, [astray], index))
+    got = partial.settle(outlines, partial.Thresholds(seed=1.01))
+    assert [s.label for s in got] == (["red-7"] if flag else ["red-7", "red-7"])
+    assert np.allclose(got[0].quad, corner.quad) == bool(flag)
+    assert got[0].visible == "whole"

@@ -220,6 +220,15 @@ OWN_CORNERS = 0.5
 #: card). On the validation tables (seeds 606-609) 6 cards more (854 -> 860 of 887), none extra
 #: or counted twice.
 READ_UNDER_DOUBTFUL = True
+#: A card read whole on an outline of a card's shape is reshaped as an odd one is
+#: (:data:`RESHAPE_IOU`) when the index model reads its label below this at both of the
+#: outline's index corners: a card read whole shows its indices there, so an outline that shows
+#: neither is not its card's (a wild outlined round its oval, turned 45 degrees, and read again
+#: by its corners as a second wild, issue #17's thirteenth session, test seed 511). On the 480
+#: validation tables no card-shaped whole reading with a sure corner reading of its label over
+#: it (IoU 0.45-0.8) read below 0.5 at both corners; on the 192 test tables two did, both cards
+#: whose corner outline lies closer on the card. 0 turns it off.
+INDEXLESS = 0.5
 #: Where no outline of a card read whole, put on its edges, has a card's proportions
 #: (:func:`vision.corners.card_width_on_edges` gives no width), the outlines as they are give
 #: it, but only when one of them was read at least this surely; else the index finder searches
@@ -308,6 +317,7 @@ class Outlines:
     scale: float = 1.0
     width: float | None = None   # the card width (pixels)
     own: frozenset = frozenset()  # the cards read whole (indices) whose outline is theirs (OWN_CORNERS)
+    indexless: frozenset = frozenset()  # the cards read whole whose corners show no index of theirs (INDEXLESS)
 
 
 class IndexReader:
@@ -383,7 +393,8 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
         own = frozenset(i for i, s in enumerate(whole)
                         if s.confidence >= WIDTH_SURE and _odd_shape(np.asarray(s.quad, np.float32), width)
                         and _reads_its_corners(image_bgr, s, part.index, measured))
-    return Outlines(cands, whole, unlike, scale, width, own)
+    indexless = _indexless(image_bgr, whole, part.index) if isinstance(part, _Both) else frozenset()
+    return Outlines(cands, whole, unlike, scale, width, own, indexless)
 
 
 def _doubtful(quad: np.ndarray, confidence: float, width: float) -> bool:
@@ -416,6 +427,21 @@ def _reads_its_corners(image_bgr: np.ndarray, sighting, index_reader, width: flo
         return False
     p = index_reader.probs([index_crop(image_bgr, q, 0), index_crop(image_bgr, q, 1)])
     return bool((p[:, index_reader.classes.index(sighting.label)] >= OWN_CORNERS).all())
+
+
+def _indexless(image_bgr: np.ndarray, whole: list, index_reader) -> frozenset:
+    """The cards read whole (indices into ``whole``) whose label the index model reads below
+    :data:`INDEXLESS` at both index corners of their outline (:data:`INDEXLESS`); backs have
+    no index."""
+    if not INDEXLESS:
+        return frozenset()
+    faces = [i for i, s in enumerate(whole) if s.label in index_reader.classes and s.label != BACK]
+    if not faces:
+        return frozenset()
+    crops = [index_crop(image_bgr, np.asarray(whole[i].quad, np.float32), k) for i in faces for k in (0, 1)]
+    p = index_reader.probs(crops).reshape(len(faces), 2, -1)
+    return frozenset(i for i, row in zip(faces, p)
+                     if (row[:, index_reader.classes.index(whole[i].label)] < INDEXLESS).all())
 
 
 class _Both:
@@ -530,7 +556,8 @@ def _odd_shape(quad: np.ndarray, width: float) -> bool:
 
 def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) -> list:
     """The cards read whole, those whose outline is not a card's (unless its own index corners
-    say it is, :data:`OWN_CORNERS`) given the outline of the surest
+    say it is, :data:`OWN_CORNERS`), or whose corners show no index of theirs
+    (:data:`INDEXLESS`), given the outline of the surest
     candidate of the same label over it (:data:`ODD_SHAPE`, :data:`RESHAPE_IOU`,
     :data:`RESHAPE_INSIDE`); label,
     confidence and ``visible`` stay. One whose outline is not a card's, with no such candidate,
@@ -548,7 +575,7 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
     out, moved = [], set()
     for i, s in enumerate(outlines.whole):
         q = np.asarray(s.quad, np.float32)
-        if _odd_shape(q, width) and i not in outlines.own:
+        if (_odd_shape(q, width) and i not in outlines.own) or i in outlines.indexless:
             least = BACK_RESHAPE_IOU if s.label == BACK else lo
             sure = [c for c in outlines.cands if c.label == s.label and c.mass >= t.min_mass
                     and c.conf >= t.min_label
@@ -559,8 +586,8 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
                 c = best.mean(0)
                 s = replace(s, quad=tuple((float(x), float(y)) for x, y in best), center=(float(c[0]), float(c[1])))
                 moved.add(len(out))
-            elif s.confidence < t.odd_sure and _odd_among(q, typical):
-                continue
+            elif s.confidence < t.odd_sure and _odd_among(q, typical) and _odd_shape(q, width):
+                continue  # (an outline of a card's shape whose corners show no index stays)
         if (s.confidence < t.hidden_below
                 and _indices_under(s.label, np.asarray(s.quad, np.float32), outlines.cands, t) >= t.hidden_indices):
             continue
