@@ -773,3 +773,28 @@ def test_a_card_read_whole_on_an_outline_that_shows_no_index_of_it_takes_its_cor
     assert [s.label for s in got] == (["red-7"] if flag else ["red-7", "red-7"])
     assert np.allclose(got[0].quad, corner.quad) == bool(flag)
     assert got[0].visible == "whole"
+
+
+@pytest.mark.parametrize("flag", [2.5, 0.0])
+def test_a_whole_hand_outlined_as_one_card_is_no_card_however_surely_read(monkeypatch, flag):
+    # a whole reading on an outline four cards large (a hand outlined as its top card) hides the
+    # cards under it: left out (BIG_OUTLINE), the hand's cards are found by their corners; with
+    # the ruling off it stays, and the card under it is lost (nothing of it shows outside it).
+    # An outline a little larger than a card (1.4 times) is a card's and stays either way.
+    from vision import partial
+    from vision.card_shape import CARD_RATIO
+
+    monkeypatch.setattr(partial, "BIG_OUTLINE", flag)
+    w, h = 100.0, 100.0 * CARD_RATIO
+    hand = CardSighting("blue-6", 0.95, (), ((100, 50), (100 + 2 * w, 50), (100 + 2 * w, 50 + 2 * h),
+                                              (100, 50 + 2 * h)), (100 + w, 50 + h))
+    grown = 1.18
+    card = CardSighting("red-5", 0.95, (), ((400, 50), (400 + grown * w, 50), (400 + grown * w, 50 + grown * h),
+                                             (400, 50 + grown * h)), (400 + w / 2, 50 + h / 2))
+    under = _cand(0.99, "green-2", 0.98, [[140, 90], [140 + w, 90], [140 + w, 90 + h], [140, 90 + h]])
+    unlike = np.ones((500, 700), np.uint8)
+    got = partial.settle(partial.Outlines([under], [hand, card], unlike, 1.0, w), partial.Thresholds())
+    labels = [s.label for s in got]
+    assert "red-5" in labels
+    assert ("blue-6" in labels) == (not flag)
+    assert ("green-2" in labels) == bool(flag)

@@ -166,6 +166,15 @@ BACK_RESHAPE_IOU = 0.5
 #: then find).
 ODD_SURE = 0.8
 
+#: ... and one whose outline is more than this many times a card's area (of the width measured)
+#: is left out however surely it was read, unless reshaped: no card's outline is that large, it
+#: is a hand's or a pile's, read as its top card or misread (on the validation tables' readings,
+#: a whole hand of 2-4 cards outlined as one card, 3.5-4.2 times a card, read at 0.90-0.99: a
+#: blue 9 as a blue 6, a yellow 3 as a yellow 6; the cards under it were lost, their strips
+#: inside a card found). The largest outline of one card there was 1.8 times a card. 0 turns
+#: it off.
+BIG_OUTLINE = 2.5
+
 #: A card read whole lies on top: what lies under it does not show. A reading of it below
 #: HIDDEN_BELOW whose outline holds the indices of at least HIDDEN_INDICES other cards read
 #: surely there (corner readings of another label, card mass x label probability at least
@@ -588,6 +597,8 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
                 moved.add(len(out))
             elif s.confidence < t.odd_sure and _odd_among(q, typical) and _odd_shape(q, width):
                 continue  # (an outline of a card's shape whose corners show no index stays)
+            elif BIG_OUTLINE and abs(cv2.contourArea(q)) > BIG_OUTLINE * width * width * CARD_RATIO:
+                continue
         if (s.confidence < t.hidden_below
                 and _indices_under(s.label, np.asarray(s.quad, np.float32), outlines.cands, t) >= t.hidden_indices):
             continue
