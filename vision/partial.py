@@ -117,9 +117,14 @@ STRIP_PX = 48.0
 #: session, on the validation tables: 2 and 5 cards more on seeds 606 and 607, none counted
 #: twice; STRIP_SURE_IOU 0.55 found 3 more on 606, but a drawn row's card read whole, its
 #: outline grown over the strip under it, then overlapped two cards by IoU > 0.5; 0.6 read a
-#: card misread whole again under its wrong outline).
+#: card misread whole again under its wrong outline). Issue #17's thirteenth session, on the
+#: readings of validation seeds 606-625: sure strips dropped for overlapping a neighbour by IoU
+#: 0.51-0.66 were 9 of the 35 cards the selection lost (the neighbours of tight fans); 0.6 found
+#: 11 more (4225 -> 4236 of 4391), 0.55 4 more, 0.65-0.7 the same as 0.6, none extra or counted
+#: twice; on the test seeds 505-512, measured once, 7 more (1603 -> 1610 of 1677), one extra
+#: more, one wrong reading fewer.
 STRIP_SURE = 0.9
-STRIP_SURE_IOU = 0.5
+STRIP_SURE_IOU = 0.6
 #: What shows of a strip is measured outside the cards found each shrunk by this share about
 #: its middle: their outlines overhang their cards by a few per cent (a width measured 5 % off,
 #: a whole-card outline grown by the border), which hid a narrow strip (0.13-0.4 of a card
