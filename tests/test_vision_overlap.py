@@ -2,6 +2,8 @@
 (vision.corners), the reader of partly covered cards (CardReader.read, visible="partial") and the
 fanned-hands measure (vision.evaluate.FannedTally)."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -735,6 +737,7 @@ def test_a_hand_outlined_as_one_card_unsurely_does_not_give_the_card_width(wide_
     box = cv2.boxPoints(((cx, cy), (short, short * 2.2) if w < h else (short * 2.2, short), angle))
     hand = CardSighting(truth[-1].label, 0.48, (), tuple(map(tuple, box.tolist())), (cx, cy))
     monkeypatch.setattr(partial, "WIDTH_UNREFINED_SURE", least)
+    monkeypatch.setattr(partial, "EDGE_WIDTH_SURE", 0.0)   # this ruling alone
     outlines = partial.read_outlines(CardReader(overlap=False), img, [hand])
     got = outlines.width or 0.0
     assert (abs(got / 140.0 - 1) < 0.15) == width_right
@@ -798,3 +801,35 @@ def test_a_whole_hand_outlined_as_one_card_is_no_card_however_surely_read(monkey
     assert "red-5" in labels
     assert ("blue-6" in labels) == (not flag)
     assert ("green-2" in labels) == bool(flag)
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_an_outline_that_is_no_card_explains_nothing_under_it(monkeypatch, flag):
+    # a card read whole unsurely on an outline 1.8 times its size (a hand outlined as one card)
+    # covers every card-like pixel: it explains none of them (EXPLAINED_BY_CARDS) and the
+    # second pass reads the corners there; with the ruling off the pass does not run at all
+    from vision import partial
+
+    img, quad = _card_on_table(width=110.0, turn=5.0)
+    grown = (quad - quad.mean(0)) * 1.8 + quad.mean(0)
+    hand = CardSighting("blue-2", 0.53, (), tuple(map(tuple, grown.tolist())), tuple(quad.mean(0).tolist()))
+    monkeypatch.setattr(partial, "EXPLAINED_BY_CARDS", flag)
+    outlines = partial.read_outlines(CardReader(overlap=False), img, [hand], card_width=110.0)
+    assert bool(outlines.cands) == flag
+    if flag:
+        assert max(outlines.cands, key=lambda c: c.mass * c.conf).label == "red-7"
+
+
+@pytest.mark.parametrize("least, measured", [(0.8, False), (0.0, True)])
+def test_no_card_width_is_measured_on_the_edges_of_cards_read_unsurely(monkeypatch, least, measured):
+    # a card read whole at 0.6 gives no width, even on its own edges (EDGE_WIDTH_SURE): the
+    # index finder searches it; with the ruling off its edges give it. Read surely, it does.
+    from vision import partial
+
+    img, quad = _card_on_table(width=110.0, turn=5.0)
+    monkeypatch.setattr(partial, "EDGE_WIDTH_SURE", least)
+    unsure = CardSighting("red-7", 0.6, (), tuple(map(tuple, quad.tolist())), tuple(quad.mean(0).tolist()))
+    got = partial._measured_width(img, [unsure], [quad])
+    assert (got is not None and abs(got / 110.0 - 1) < 0.1) == measured
+    got = partial._measured_width(img, [replace(unsure, confidence=0.95)], [quad])
+    assert got is not None and abs(got / 110.0 - 1) < 0.1

@@ -250,6 +250,19 @@ INDEXLESS = 0.5
 #: as a card (a yellow 6 at 0.48 on validation seed 619) measured 2.9 times the true width,
 #: beyond the finder's check around it (WIDTH_AROUND), and the table's 9 cards were all lost.
 WIDTH_UNREFINED_SURE = 0.8
+#: ... and the width measured on their edges is taken only where one of them was read at least
+#: this surely too; else the index finder searches the width as if no card were read whole. A
+#: whole table of cards outlined as one card and read as a card at 0.58 was refined onto edges
+#: of a card's proportions 3.3 times a card wide; the finder, searching around that, found no
+#: index, and the table's 8 cards were lost (issue #17's thirteenth session). 0 turns it off.
+EDGE_WIDTH_SURE = 0.8
+#: The second pass does not run where the cards read whole explain every card-like pixel
+#: (UNEXPLAINED); with this, only the cards read whole on one card's outline explain them: not a
+#: doubtful reading (:data:`READ_UNDER_DOUBTFUL`) nor an outline of more than BIG_OUTLINE card
+#: areas, which are left out by the selection. Before, two hands each outlined as one card and
+#: read as a card (a wild at 0.53, a blue 3 at 0.97) explained a dark table's cards, the pass did
+#: not run, and 7 cards were lost (validation seed 623).
+EXPLAINED_BY_CARDS = True
 #: With no card read whole, the second pass runs only where card-like pixels lie, measured at
 #: this rough width (a share of the image's short side): an empty table costs no search.
 ROUGH_WIDTH = 0.12
@@ -378,8 +391,7 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     if not Path(path).is_file():
         return empty
     known = [np.asarray(s.quad, np.float32) for s in whole]
-    measured = card_width or (EDGE_WIDTH and card_width_on_edges(image_bgr, known, [s.confidence for s in whole])) \
-        or (card_width_of(known) if any(s.confidence >= WIDTH_UNREFINED_SURE for s in whole) else None)
+    measured = card_width or _measured_width(image_bgr, whole, known)
     if measured is None and unexplained_cards(image_bgr, [], ROUGH_WIDTH * min(image_bgr.shape[:2])) < UNEXPLAINED:
         return empty  # nothing card-like on the table
     width = card_width or _checked_width(image_bgr, measured, points_model_path)
@@ -387,7 +399,7 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
         return empty
     # every card-like pixel is a card read whole: nothing lies under them. (Not when the width
     # measured on them was put right: they are hands outlined as one card, and explain nothing.)
-    if width == measured and unexplained_cards(image_bgr, known, width) < UNEXPLAINED:
+    if width == measured and unexplained_cards(image_bgr, _explaining(whole, known, width), width) < UNEXPLAINED:
         return empty
     sure = [k for k, s in zip(known, whole) if not _doubtful(k, s.confidence, width)]
     quads = partial_quads(image_bgr, width, known=sure)
@@ -409,6 +421,31 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
                         and _reads_its_corners(image_bgr, s, part.index, measured))
     indexless = _indexless(image_bgr, whole, part.index) if isinstance(part, _Both) else frozenset()
     return Outlines(cands, whole, unlike, scale, width, own, indexless)
+
+
+def _measured_width(image_bgr: np.ndarray, whole: list, known: list) -> float | None:
+    """The card width measured on the cards read whole: on their edges, else their outlines as
+    they are (:data:`WIDTH_UNREFINED_SURE`); None where neither gives one, or where none of them
+    was read surely enough to be trusted (:data:`EDGE_WIDTH_SURE`)."""
+    if EDGE_WIDTH_SURE and not any(s.confidence >= EDGE_WIDTH_SURE for s in whole):
+        return None
+    return (EDGE_WIDTH and card_width_on_edges(image_bgr, known, [s.confidence for s in whole])) \
+        or (card_width_of(known) if any(s.confidence >= WIDTH_UNREFINED_SURE for s in whole) else None)
+
+
+def _explaining(whole: list, known: list, width: float) -> list:
+    """The outlines of the cards read whole that explain the card-like pixels under them: all of
+    them, or (:data:`EXPLAINED_BY_CARDS`) those that are one card's, neither doubtful
+    (:func:`_doubtful`) nor more than :data:`BIG_OUTLINE` card areas."""
+    if not EXPLAINED_BY_CARDS:
+        return known
+    return [k for k, s in zip(known, whole)
+            if not _doubtful(k, s.confidence, width) and not _big(k, width)]
+
+
+def _big(quad: np.ndarray, width: float) -> bool:
+    """Whether ``quad`` is more than :data:`BIG_OUTLINE` times a card ``width`` pixels wide."""
+    return bool(BIG_OUTLINE) and abs(cv2.contourArea(quad)) > BIG_OUTLINE * width * width * CARD_RATIO
 
 
 def _doubtful(quad: np.ndarray, confidence: float, width: float) -> bool:
@@ -602,7 +639,7 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
                 moved.add(len(out))
             elif s.confidence < t.odd_sure and _odd_among(q, typical) and _odd_shape(q, width):
                 continue  # (an outline of a card's shape whose corners show no index stays)
-            elif BIG_OUTLINE and abs(cv2.contourArea(q)) > BIG_OUTLINE * width * width * CARD_RATIO:
+            elif _big(q, width):
                 continue
         if (s.confidence < t.hidden_below
                 and _indices_under(s.label, np.asarray(s.quad, np.float32), outlines.cands, t) >= t.hidden_indices):
