@@ -805,9 +805,10 @@ def test_a_whole_hand_outlined_as_one_card_is_no_card_however_surely_read(monkey
 
 @pytest.mark.parametrize("flag", [True, False])
 def test_an_outline_that_is_no_card_explains_nothing_under_it(monkeypatch, flag):
-    # a card read whole unsurely on an outline 1.8 times its size (a hand outlined as one card)
-    # covers every card-like pixel: it explains none of them (EXPLAINED_BY_CARDS) and the
-    # second pass reads the corners there; with the ruling off the pass does not run at all
+    # a card read whole on an outline 1.8 times its size each way (a hand outlined as one card,
+    # 3.2 card areas) covers every card-like pixel: it explains none of them
+    # (EXPLAINED_BY_CARDS) and the second pass reads the corners there; with the ruling off the
+    # pass does not run at all
     from vision import partial
 
     img, quad = _card_on_table(width=110.0, turn=5.0)
