@@ -421,7 +421,7 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
         own = frozenset(i for i, s in enumerate(whole)
                         if s.confidence >= WIDTH_SURE and _odd_shape(np.asarray(s.quad, np.float32), width)
                         and _reads_its_corners(image_bgr, s, part.index, measured))
-    indexless = _indexless(image_bgr, whole, part.index) if isinstance(part, _Both) else frozenset()
+    indexless = _indexless(image_bgr, whole, part.index, width) if isinstance(part, _Both) else frozenset()
     return Outlines(cands, whole, unlike, scale, width, own, indexless)
 
 
@@ -445,7 +445,12 @@ def _explaining(whole: list, known: list, width: float) -> list:
 
 def _big(quad: np.ndarray, width: float) -> bool:
     """Whether ``quad`` is more than :data:`BIG_OUTLINE` times a card ``width`` pixels wide."""
-    return bool(BIG_OUTLINE) and abs(cv2.contourArea(quad)) > BIG_OUTLINE * width * width * CARD_RATIO
+    return bool(BIG_OUTLINE) and _card_areas(quad, width) > BIG_OUTLINE
+
+
+def _card_areas(quad: np.ndarray, width: float) -> float:
+    """``quad``'s area in areas of a card ``width`` pixels wide."""
+    return abs(cv2.contourArea(quad)) / (width * width * CARD_RATIO)
 
 
 def _doubtful(quad: np.ndarray, confidence: float, width: float) -> bool:
@@ -480,13 +485,15 @@ def _reads_its_corners(image_bgr: np.ndarray, sighting, index_reader, width: flo
     return bool((p[:, index_reader.classes.index(sighting.label)] >= OWN_CORNERS).all())
 
 
-def _indexless(image_bgr: np.ndarray, whole: list, index_reader) -> frozenset:
-    """The cards read whole (indices into ``whole``) whose label the index model reads below
-    :data:`INDEXLESS` at both index corners of their outline (:data:`INDEXLESS`); backs have
-    no index."""
+def _indexless(image_bgr: np.ndarray, whole: list, index_reader, width: float) -> frozenset:
+    """The cards read whole (indices into ``whole``) on an outline of a card ``width`` pixels
+    wide whose label the index model reads below :data:`INDEXLESS` at both index corners of
+    that outline; backs have no index, and an odd outline is reshaped anyway
+    (:func:`reshaped_whole`), so neither is read."""
     if not INDEXLESS:
         return frozenset()
-    faces = [i for i, s in enumerate(whole) if s.label in index_reader.classes and s.label != BACK]
+    faces = [i for i, s in enumerate(whole) if s.label in index_reader.classes and s.label != BACK
+             and not _odd_shape(np.asarray(s.quad, np.float32), width)]
     if not faces:
         return frozenset()
     crops = [index_crop(image_bgr, np.asarray(whole[i].quad, np.float32), k) for i in faces for k in (0, 1)]
@@ -601,8 +608,7 @@ def _odd_among(quad: np.ndarray, typical_area: float) -> bool:
 
 def _odd_shape(quad: np.ndarray, width: float) -> bool:
     """Whether ``quad`` is not the outline of one card ``width`` pixels wide (:data:`ODD_SHAPE`)."""
-    area = abs(cv2.contourArea(quad))
-    return abs(area / (width * width * CARD_RATIO) - 1) > ODD_SHAPE or _odd_proportions(quad)
+    return abs(_card_areas(quad, width) - 1) > ODD_SHAPE or _odd_proportions(quad)
 
 
 def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) -> list:
@@ -626,7 +632,8 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
     out, moved = [], set()
     for i, s in enumerate(outlines.whole):
         q = np.asarray(s.quad, np.float32)
-        if (_odd_shape(q, width) and i not in outlines.own) or i in outlines.indexless:
+        odd = _odd_shape(q, width)
+        if (odd and i not in outlines.own) or i in outlines.indexless:
             least = BACK_RESHAPE_IOU if s.label == BACK else lo
             sure = [c for c in outlines.cands if c.label == s.label and c.mass >= t.min_mass
                     and c.conf >= t.min_label
@@ -637,7 +644,7 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
                 c = best.mean(0)
                 s = replace(s, quad=tuple((float(x), float(y)) for x, y in best), center=(float(c[0]), float(c[1])))
                 moved.add(len(out))
-            elif s.confidence < t.odd_sure and _odd_among(q, typical) and _odd_shape(q, width):
+            elif s.confidence < t.odd_sure and _odd_among(q, typical) and odd:
                 continue  # (an outline of a card's shape whose corners show no index stays)
             elif _big(q, width):
                 continue
