@@ -60,6 +60,7 @@ def test_a_phone_confirms_the_hand_read_and_another_corrects_a_misread(browser, 
         page = pages[bad]
         page.wait_for_selector(".hand-read .hand-card", timeout=WAIT)
         page.locator('[data-do="hand-correct"]').click()
+        page.wait_for_selector(".hand-list [data-remove]", timeout=WAIT)   # the picker drawn
         listed = page.locator(".hand-list [data-remove]")
         assert listed.count() == len(misread)
         listed.first.click()                                            # drop the wild
