@@ -109,3 +109,63 @@ def test_a_label_moves_only_to_what_a_seen_index_reads_best(index_reads, monkeyp
     # an index seen, read best as a label the card model did not offer: no move to yellow-1
     index_reads([0.05, 0.30, 0.001, 0.05, 0.599])
     assert vote.index_vote(IMAGE, [_seen()]) == [_seen()]
+
+
+class _ReadsInTurn:
+    """Reads the index crops row by row from ``rows`` (two corners a card, in the order given)."""
+
+    classes = CLASSES + ("back",)
+    none_index = 0
+
+    def __init__(self, rows):
+        self.rows = np.asarray([list(r) + [0.0] * (len(self.classes) - len(r)) for r in rows], np.float64)
+
+    def probs(self, crops, deck="auto"):
+        assert len(crops) == len(self.rows)
+        return self.rows.copy()
+
+
+NO_INDEX = [0.97, 0.01, 0.01, 0.005, 0.005]      # a corner box holding no index
+RED_9 = [0.02, 0.01, 0.01, 0.01, 0.95]           # a corner box holding a red 9's index
+
+
+def _red_9():
+    q = ((300.0, 100.0), (380.0, 100.0), (380.0, 224.0), (300.0, 224.0))
+    return CardSighting("red-9", 0.7, (("red-6", 0.2),), q, (340.0, 162.0))
+
+
+def _doubt(monkeypatch, rows, sightings):
+    monkeypatch.setattr(partial, "shared_reader", lambda cls, path: _ReadsInTurn(rows))
+    return vote.index_vote(IMAGE, sightings)
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_a_reading_without_an_index_is_doubted_beside_a_card_whose_index_reads(monkeypatch):
+    junk = _seen("yellow-7", 0.8, (("yellow-1", 0.1),))       # a yellow mug read as a yellow 7
+    got = _doubt(monkeypatch, [NO_INDEX, NO_INDEX, RED_9, NO_INDEX], [junk, _red_9()])
+    assert got[1] == _red_9()                                   # the card: untouched
+    assert got[0].label == "yellow-7" and got[0].quad == junk.quad
+    assert got[0].confidence == pytest.approx(0.8 * vote.NO_INDEX_DOUBT)
+    assert got[0].runners_up == (("yellow-1", pytest.approx(0.1 * vote.NO_INDEX_DOUBT)),)
+    assert max(got, key=lambda s: s.confidence).label == "red-9"   # the card is now the surest
+
+    monkeypatch.setattr(vote, "NO_INDEX_DOUBT", 1.0)            # the ruling off
+    assert _doubt(monkeypatch, [NO_INDEX, NO_INDEX, RED_9, NO_INDEX], [junk, _red_9()]) == [junk, _red_9()]
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_no_doubt_where_no_index_reads_or_the_index_is_another_label(monkeypatch):
+    junk = _seen("yellow-7", 0.8, (("yellow-1", 0.1),))
+    # no corner in the picture shows an index (a dim, far card): nothing to go by
+    assert _doubt(monkeypatch, [NO_INDEX] * 4, [junk, _red_9()]) == [junk, _red_9()]
+    # the other card's index shows, but reads no label of its own card: it backs nothing
+    other = [0.02, 0.95, 0.01, 0.01, 0.01]
+    assert _doubt(monkeypatch, [NO_INDEX, NO_INDEX, other, NO_INDEX], [junk, _red_9()]) == [junk, _red_9()]
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_a_back_and_a_partly_covered_card_are_never_doubted(monkeypatch):
+    back = _seen("back", 0.9, ())
+    assert _doubt(monkeypatch, [NO_INDEX, NO_INDEX, RED_9, RED_9], [back, _red_9()]) == [back, _red_9()]
+    part = _seen("yellow-7", 0.8, (), visible="partial")        # not read at its corners here
+    assert _doubt(monkeypatch, [RED_9, RED_9], [part, _red_9()]) == [part, _red_9()]

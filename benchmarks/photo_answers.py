@@ -1,0 +1,102 @@
+"""Single-card photos answered with a ruling of the whole-card reader on and off.
+
+``companion evaluate --parts real`` scores each held-out photo by its surest reading. This
+reads every photo of a split twice, once with each value of one constant of
+:mod:`vision.index_vote` (by default :data:`vision.index_vote.NO_INDEX_DOUBT`, the doubt on
+readings whose corners show no index: 1 is off), and prints how many photos each answers right
+(per source folder) and every photo whose answer changes. Rulings are chosen on ``train``
+(the photos the card model was trained on: it has seen the cards, not which of a photo's
+outlines is the card) or ``validation``, and measured once on ``test``.
+
+    UNO_DATA=../shared/data .venv/bin/python benchmarks/photo_answers.py [--split train]
+        [--constant NO_INDEX_DOUBT] [--off 1.0] [--out F.json]
+
+Without the photo data it says so and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.data import DataMissing, load_photos, require_data  # noqa: E402
+
+SPLITS = ("train", "validation", "test")
+
+
+def photos_of(split: str) -> list:
+    """The photos of ``split`` with a known label (``train``: every photo not held out, the
+    validation ones included)."""
+    keep = {"train": lambda p: p.split == "train", "validation": lambda p: p.validation,
+            "test": lambda p: p.split == "test"}[split]
+    return [p for p in load_photos(require_data()) if keep(p) and not p.label.startswith("*")]
+
+
+def answer(reader, image, deck: str) -> str | None:
+    """The photo's answer as ``companion evaluate`` takes it: its surest reading's label."""
+    read = reader.read(image, deck=deck) if image is not None else []
+    return max(read, key=lambda s: s.confidence).label if read else None
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", choices=SPLITS, default="train")
+    ap.add_argument("--constant", default="NO_INDEX_DOUBT", help="a constant of vision.index_vote")
+    ap.add_argument("--off", type=float, default=1.0, help="its value with the ruling off (1.0)")
+    ap.add_argument("--out", default=None, help="write the figures here (JSON)")
+    args = ap.parse_args(argv)
+    try:
+        photos = photos_of(args.split)
+    except DataMissing as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    import vision.index_vote as vote
+    from vision.recognize import CardReader
+
+    if not hasattr(vote, args.constant):
+        print(f"error: vision.index_vote has no constant {args.constant}", file=sys.stderr)
+        return 2
+    on = getattr(vote, args.constant)
+    reader = CardReader()
+    right = {"off": Counter(), "on": Counter()}
+    total, changed = Counter(), []
+    t0 = time.time()
+    for p in photos:
+        image = cv2.imread(str(p.path))
+        got = {}
+        for name, value in (("off", args.off), ("on", on)):
+            setattr(vote, args.constant, value)
+            got[name] = answer(reader, image, "auto")
+            right[name][p.source] += got[name] == p.label
+        setattr(vote, args.constant, on)
+        total[p.source] += 1
+        if got["off"] != got["on"]:
+            changed.append({"photo": p.rel, "label": p.label, "off": got["off"], "on": got["on"]})
+    out = {"split": args.split, "constant": args.constant, "on": on, "off": args.off,
+           "photos": sum(total.values()),
+           "right_off": sum(right["off"].values()), "right_on": sum(right["on"].values()),
+           "per_source": {src: {"photos": n, "right_off": right["off"][src], "right_on": right["on"][src]}
+                          for src, n in sorted(total.items())},
+           "changed": changed, "seconds": round(time.time() - t0)}
+    print(f"{args.split}: {out['photos']} photos; right with {args.constant}={args.off:g} (off): "
+          f"{out['right_off']}, with {on:g} (on): {out['right_on']}")
+    for src, row in out["per_source"].items():
+        if row["right_off"] != row["right_on"] or row["right_on"] < row["photos"]:
+            print(f"  {src}: {row['right_off']} -> {row['right_on']} of {row['photos']}")
+    for c in changed:
+        print(f"  {c['photo']} ({c['label']}): {c['off']} -> {c['on']}")
+    if args.out:
+        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""benchmarks/photo_answers.py: the photos' answers with a ruling on and off."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.recognize import CardSighting
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "photo_answers.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("photo_answers", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Reader:
+    def __init__(self, read):
+        self._read = read
+
+    def read(self, image, deck="auto"):
+        return self._read
+
+
+def _seen(label, conf):
+    q = ((0.0, 0.0), (10.0, 0.0), (10.0, 16.0), (0.0, 16.0))
+    return CardSighting(label, conf, (), q, (5.0, 8.0))
+
+
+def test_the_answer_is_the_surest_reading_or_none(bench):
+    image = np.zeros((20, 20, 3), np.uint8)
+    assert bench.answer(_Reader([_seen("red-1", 0.4), _seen("blue-9", 0.8)]), image, "auto") == "blue-9"
+    assert bench.answer(_Reader([]), image, "auto") is None
+    assert bench.answer(_Reader([_seen("red-1", 0.4)]), None, "auto") is None   # unreadable
+
+
+@pytest.mark.parametrize("args", [["--split", "train"], ["--split", "test", "--constant", "INDEX_VOTE"]])
+def test_without_the_photo_data_it_says_so(tmp_path, args):
+    env = {"UNO_DATA": str(tmp_path / "nowhere"), "PATH": "/usr/bin:/bin"}
+    r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 2
+    assert "UNO_DATA" in r.stderr and "nowhere" in r.stderr
