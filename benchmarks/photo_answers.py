@@ -4,7 +4,9 @@
 reads every photo of a split twice, once with each value of one constant of
 :mod:`vision.index_vote` (by default :data:`vision.index_vote.NO_INDEX_DOUBT`, the doubt on
 readings whose corners show no index: 1 is off), and prints how many photos each answers right
-(per source folder) and every photo whose answer changes. Rulings are chosen on ``train``
+(per source folder), how many photos hold a reading of another label at least
+:data:`FALSE_AT` sure (on a photo of one card: a false card, or the card misread), and every
+photo whose answer changes. Rulings are chosen on ``train``
 (the photos the card model was trained on: it has seen the cards, not which of a photo's
 outlines is the card) or ``validation``, and measured once on ``test``.
 
@@ -30,6 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.data import DataMissing, load_photos, require_data  # noqa: E402
 
 SPLITS = ("train", "validation", "test")
+#: A reading of another label than the photo's at least this sure counts as a false card (the
+#: confidence ``companion recognize`` reports from by default).
+FALSE_AT = 0.5
 
 
 def photos_of(split: str) -> list:
@@ -42,8 +47,16 @@ def photos_of(split: str) -> list:
 
 def answer(reader, image, deck: str) -> str | None:
     """The photo's answer as ``companion evaluate`` takes it: its surest reading's label."""
-    read = reader.read(image, deck=deck) if image is not None else []
+    return _answer(reader.read(image, deck=deck) if image is not None else [])
+
+
+def _answer(read: list) -> str | None:
     return max(read, key=lambda s: s.confidence).label if read else None
+
+
+def false_cards(read: list, label: str) -> int:
+    """The readings of ``read`` of another label than ``label`` at least :data:`FALSE_AT` sure."""
+    return sum(1 for s in read if s.label != label and s.confidence >= FALSE_AT)
 
 
 def main(argv=None) -> int:
@@ -67,6 +80,7 @@ def main(argv=None) -> int:
     on = getattr(vote, args.constant)
     reader = CardReader()
     right = {"off": Counter(), "on": Counter()}
+    false = {"off": [0, 0], "on": [0, 0]}   # photos with a false card, false cards
     total, changed = Counter(), []
     t0 = time.time()
     for p in photos:
@@ -74,8 +88,12 @@ def main(argv=None) -> int:
         got = {}
         for name, value in (("off", args.off), ("on", on)):
             setattr(vote, args.constant, value)
-            got[name] = answer(reader, image, "auto")
+            read = reader.read(image, deck="auto") if image is not None else []
+            got[name] = _answer(read)
             right[name][p.source] += got[name] == p.label
+            n = false_cards(read, p.label)
+            false[name][0] += n > 0
+            false[name][1] += n
         setattr(vote, args.constant, on)
         total[p.source] += 1
         if got["off"] != got["on"]:
@@ -83,11 +101,16 @@ def main(argv=None) -> int:
     out = {"split": args.split, "constant": args.constant, "on": on, "off": args.off,
            "photos": sum(total.values()),
            "right_off": sum(right["off"].values()), "right_on": sum(right["on"].values()),
+           "false_at": FALSE_AT,
+           "photos_with_false_cards_off": false["off"][0], "false_cards_off": false["off"][1],
+           "photos_with_false_cards_on": false["on"][0], "false_cards_on": false["on"][1],
            "per_source": {src: {"photos": n, "right_off": right["off"][src], "right_on": right["on"][src]}
                           for src, n in sorted(total.items())},
            "changed": changed, "seconds": round(time.time() - t0)}
     print(f"{args.split}: {out['photos']} photos; right with {args.constant}={args.off:g} (off): "
           f"{out['right_off']}, with {on:g} (on): {out['right_on']}")
+    print(f"  photos with a reading of another label >= {FALSE_AT}: off {false['off'][0]} "
+          f"({false['off'][1]} readings), on {false['on'][0]} ({false['on'][1]} readings)")
     for src, row in out["per_source"].items():
         if row["right_off"] != row["right_on"] or row["right_on"] < row["photos"]:
             print(f"  {src}: {row['right_off']} -> {row['right_on']} of {row['photos']}")

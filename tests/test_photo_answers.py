@@ -49,3 +49,10 @@ def test_without_the_photo_data_it_says_so(tmp_path, args):
     r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 2
     assert "UNO_DATA" in r.stderr and "nowhere" in r.stderr
+
+
+def test_a_false_card_is_a_sure_reading_of_another_label(bench):
+    read = [_seen("red-1", 0.9), _seen("blue-9", bench.FALSE_AT), _seen("green-2", bench.FALSE_AT - 0.01)]
+    assert bench.false_cards(read, "red-1") == 1          # the blue 9; the green 2 is too unsure
+    assert bench.false_cards(read, "yellow-5") == 2       # the card itself misread counts too
+    assert bench.false_cards([], "red-1") == 0
