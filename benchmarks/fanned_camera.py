@@ -8,13 +8,18 @@ softer, noisier and often off in colour. Each table is read after a camera's fau
   0.5-1 px): a lens and sensor that resolve half the detail;
 * ``light``: white balance off (blue x 0.8-0.95, red x 1.05-1.2) and exposure x 0.75-1.1;
 * ``noise``: sensor noise (sigma 5 levels) and JPEG at quality 60;
-* ``all``: the three together (the default).
+* ``all``: the three together (the default);
+* ``none``: no fault (with ``--scale``: the tables as photographed, only larger or smaller).
+
+``--scale F`` first resizes each table by F (and its cards' outlines with it): 2.5 turns the
+1600x1066 tables into 4000x2665 photos, a phone's or a Pi camera's full size, with cards about
+300 pixels wide.
 
 The faults are drawn per table from the seed, so a seed's tables are the same for every model.
 Card F1 as ``companion evaluate --parts fanned`` counts it (:class:`vision.evaluate.FannedTally`).
 
     UNO_DATA=../shared/data .venv/bin/python benchmarks/fanned_camera.py [--split test]
-        [--seeds 505,506,507,508] [--camera all] [--out F.json]
+        [--seeds 505,506,507,508] [--camera all] [--scale 1] [--out F.json]
 
 Without the photo data it says so and exits 2.
 """
@@ -25,6 +30,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -34,13 +40,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.data import DataMissing, require_data  # noqa: E402
 
-CAMERAS = ("soft", "light", "noise", "all")
+CAMERAS = ("soft", "light", "noise", "all", "none")
 
 
 def through_camera(image: np.ndarray, rng: np.random.Generator, kind: str = "all") -> np.ndarray:
     """``image`` (BGR) with a camera's faults of ``kind`` put on it (see the module's docstring)."""
     h, w = image.shape[:2]
     out = image.astype(np.float32)
+    if kind == "none":
+        return image
     if kind in ("soft", "all"):
         f = rng.uniform(0.45, 0.6)
         small = cv2.resize(image, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA)
@@ -58,17 +66,33 @@ def through_camera(image: np.ndarray, rng: np.random.Generator, kind: str = "all
     return out
 
 
-def measure(split: str, seed: int, kind: str, scenes: int = 24, pooled=None):
-    """One seed's tables read through camera ``kind``: its tally (each table also added to
-    ``pooled``, a tally of every seed, where given)."""
+def scaled(image: np.ndarray, truth: list, f: float) -> tuple[np.ndarray, list]:
+    """``image`` resized by ``f`` and ``truth`` (its cards) with their outlines (and their
+    indices' outlines) resized with it."""
+    if f == 1:
+        return image, truth
+    h, w = image.shape[:2]
+    size = (max(1, round(w * f)), max(1, round(h * f)))
+    image = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC if f > 1 else cv2.INTER_AREA)
+    k = np.float32(f)
+    return image, [replace(c, quad=np.asarray(c.quad, np.float32) * k,
+                           indices=tuple((np.asarray(q, np.float32) * k, shown) for q, shown in c.indices))
+                   for c in truth]
+
+
+def measure(split: str, seed: int, kind: str, scenes: int = 24, pooled=None, scale: float = 1.0):
+    """One seed's tables read through camera ``kind`` (each table first resized by ``scale``):
+    its tally (each table also added to ``pooled``, a tally of every seed, where given)."""
     from vision.evaluate import FannedTally, fanned_tables
     from vision.recognize import CardReader
 
     reader = CardReader(overlap=True)
     _name, tables = fanned_tables(reader, scenes, seed, split=split, progress=False)
     rng = np.random.default_rng(seed + 77)
-    tally = FannedTally(f"{split} {seed} through '{kind}'")
+    at = f" at x{scale:g}" if scale != 1 else ""
+    tally = FannedTally(f"{split} {seed} through '{kind}'{at}")
     for image, truth in tables:
+        image, truth = scaled(image, truth, scale)
         read = reader.read(through_camera(image, rng, kind))
         for t in (tally, pooled):
             if t is not None:
@@ -82,6 +106,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", default="505,506,507,508")
     ap.add_argument("--camera", choices=CAMERAS, default="all")
     ap.add_argument("--scenes", type=int, default=24)
+    ap.add_argument("--scale", type=float, default=1.0, help="resize each table by this first (1)")
     ap.add_argument("--out", default=None, help="write the figures here (JSON)")
     args = ap.parse_args(argv)
     try:
@@ -92,12 +117,14 @@ def main(argv=None) -> int:
     from vision.evaluate import FannedTally
 
     t0 = time.time()
-    pooled = FannedTally(f"{args.split}, every seed, through '{args.camera}'")
+    at = f" at x{args.scale:g}" if args.scale != 1 else ""
+    pooled = FannedTally(f"{args.split}, every seed, through '{args.camera}'{at}")
     rows = []
     for seed in (int(s) for s in args.seeds.split(",")):
-        tally = measure(args.split, seed, args.camera, args.scenes, pooled)
+        tally = measure(args.split, seed, args.camera, args.scenes, pooled, args.scale)
         print(tally.report(), flush=True)
-        rows.append({"split": args.split, "seed": seed, "camera": args.camera, **tally.summary()})
+        rows.append({"split": args.split, "seed": seed, "camera": args.camera, "scale": args.scale,
+                     **tally.summary()})
     pooled = {**pooled.summary(), "precision": round(pooled.precision, 4),
               "worst_seed_f1": min(x["f1"] for x in rows)}
     print(f"pooled: {json.dumps(pooled)}  ({time.time() - t0:.0f} s)")

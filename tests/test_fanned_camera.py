@@ -59,3 +59,21 @@ def test_without_the_photo_data_it_says_so(tmp_path):
     r = subprocess.run([sys.executable, str(SCRIPT), "--seeds", "505"], capture_output=True, text=True,
                        env=env, timeout=60)
     assert r.returncode == 2 and "UNO_DATA" in r.stderr
+
+
+def test_no_fault_leaves_the_picture_and_a_scale_resizes_the_cards_with_it(bench):
+    from vision.overlap import HandCard
+
+    img = _table()
+    assert np.array_equal(bench.through_camera(img, np.random.default_rng(1), "none"), img)
+    quad = np.float32([[40, 30], [80, 30], [80, 90], [40, 90]])
+    card = HandCard("red-7", quad, 1.0, 1.0, ())
+    big, [big_card] = bench.scaled(img, [card], 2.5)
+    assert big.shape == (300, 400, 3)
+    assert np.allclose(big_card.quad, quad * 2.5) and big_card.label == "red-7"
+    # the red card is still where its outline says
+    x0, y0 = big_card.quad.min(0).astype(int) + 5
+    x1, y1 = big_card.quad.max(0).astype(int) - 5
+    assert big[y0:y1, x0:x1, 2].mean() > 200 and big[y0:y1, x0:x1, 0].mean() < 60
+    same, [same_card] = bench.scaled(img, [card], 1.0)
+    assert same is img and same_card is card
