@@ -834,3 +834,43 @@ def test_no_card_width_is_measured_on_the_edges_of_cards_read_unsurely(monkeypat
     assert (got is not None and abs(got / 110.0 - 1) < 0.1) == measured
     got = partial._measured_width(img, [replace(unsure, confidence=0.95)], [quad])
     assert got is not None and abs(got / 110.0 - 1) < 0.1
+
+
+def test_a_back_read_again_at_a_corner_of_a_back_found_is_that_back(monkeypatch):
+    """A back has no index: every corner of it reads alike, and an outline put on its strip's
+    other corner runs the other way (IoU 0.3-0.55 with the first). ``back_corner``: a back read
+    within 0.2 of a card width of a corner of a back found, overlapping it by more than
+    BACK_CORNER_IOU, is that back."""
+    import vision.partial as partial_module
+    from vision.partial import BACK_CORNER, BACK_CORNER_IOU, BACK_SAME_IOU, Candidate, Outlines, Thresholds, select
+
+    first_quad = np.float32([[0, 0], [100, 0], [100, 150], [0, 150]])
+    first = Candidate(0.999, "back", 0.999, (), first_quad, np.float32([15, 21]), 0)   # found first
+    unlike = np.ones((200, 300), np.uint8)
+    quad = np.float32([[40, 10], [140, 10], [140, 160], [40, 160]])
+    iou = quad_iou(quad, first_quad)
+    assert BACK_CORNER_IOU < iou < BACK_SAME_IOU             # 0.39: not one card by overlap alone
+
+    def read_at(index, label="back"):
+        return Candidate(0.99, label, 0.99, (), quad, np.float32(index), 1)
+
+    def labels(second, t=Thresholds(), first=first):
+        return [s.label for s in select(Outlines([first, second], [], unlike, 1.0, 100.0), t)]
+
+    at_corner = read_at([95, 145])              # 7 pixels from the first back's bottom right corner
+    assert np.hypot(5, 5) < BACK_CORNER * 100
+    assert labels(at_corner) == ["back"]
+    assert labels(at_corner, Thresholds(back_corner=0.0)) == ["back", "back"]   # the ruling off
+    # read at a corner of its own, away from the first back's corners: a second back
+    assert labels(read_at([125, 139])) == ["back", "back"]    # 27 pixels from (100, 150)
+    # a face there is no back's corner: faces keep their own rules
+    face_first = first._replace(label="green-7")
+    assert labels(read_at([95, 145], "red-5"), first=face_first) == ["green-7", "red-5"]
+    # backs fanned about one corner (a fan's pivot) have corners together but overlap little:
+    # two backs, unless the overlap is not asked for
+    pivot = Candidate(0.99, "back", 0.99, (), np.float32([[70, 100], [170, 100], [170, 250], [70, 250]]),
+                      np.float32([95, 145]), 0)
+    assert quad_iou(pivot.quad, first_quad) < BACK_CORNER_IOU
+    assert labels(pivot) == ["back", "back"]
+    monkeypatch.setattr(partial_module, "BACK_CORNER_IOU", 0.0)
+    assert labels(pivot) == ["back"]

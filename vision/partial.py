@@ -97,6 +97,18 @@ SAME_LABEL_CORNER = 0.5
 #: validation seed (608) and the same on 606 and 607, none counted twice; 0.65 counted one twice
 #: on 607.
 BACK_SAME_IOU = 0.55
+#: ... and a back read where its corner lies within BACK_CORNER of the card width of any of the
+#: four corners of a back already found, overlapping that back by more than BACK_CORNER_IOU, is
+#: that back: a back has no index, every corner of it reads alike, and a second outline put on
+#: its strip's other corner runs another way (IoU 0.4-0.45 with the first). Backs fanned about
+#: one corner (a fan's pivot) have their corners together too, but overlap less. A face's corner
+#: reads ``none`` away from its two index corners, so faces need no such rule. Issue #17's
+#: fourteenth session, on the validation seeds 606-625 (12 of the 17 extra readings left were
+#: backs): 0.2 and 0.3 took 7 extra readings away and lost one back (4242 -> 4241 of 4391 right,
+#: 17 -> 10 extra); 0.2 without the overlap 8 and lost 3; 0.25-0.3 with IoU 0.3-0.35 the same
+#: F1 within 0.0001. 0 turns it off.
+BACK_CORNER = 0.2
+BACK_CORNER_IOU = 0.3
 #: What shows of a partly covered card (its outline outside the cards found) is card-like
 #: (unlike the table) by at least this share (0.4 before the outlines were moved onto their
 #: index; 0.3 then found 5 more cards on the two validation sets and counted none twice, 0.2
@@ -333,6 +345,7 @@ class Thresholds:
     hidden_below: float = HIDDEN_BELOW
     reshape_inside: float = RESHAPE_INSIDE
     same_label_corner: float = SAME_LABEL_CORNER
+    back_corner: float = BACK_CORNER
 
 
 @dataclass
@@ -718,6 +731,11 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
                 continue
             if any(float(np.linalg.norm(cand.index - i)) < near for i in indices):
                 continue  # one index, one card: this one's index is a card found already
+            if label == BACK and t.back_corner > 0 and any(
+                    lab == BACK and v > BACK_CORNER_IOU
+                    and float(np.linalg.norm(k - cand.index, axis=1).min()) < t.back_corner * width
+                    for v, (lab, k) in zip(ious, kept)):
+                continue  # a corner of a back found already: that back
             if any(lab == label and _inside(cand.index, k) for lab, k in whole_kept):
                 continue  # an index of a card read whole's label inside its outline: that card
             if cand.mass * conf < t.seed and not any(_covered_share(q, k) >= t.covered for _lab, k in kept):
