@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.support.scripts import load_script
 from vision.recognize import CardSighting
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "photo_answers.py"
@@ -17,10 +17,7 @@ SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "photo_answers.py"
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("photo_answers", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/photo_answers.py")
 
 
 class _Reader:
