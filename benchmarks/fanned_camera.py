@@ -45,10 +45,10 @@ CAMERAS = ("soft", "light", "noise", "all", "none")
 
 def through_camera(image: np.ndarray, rng: np.random.Generator, kind: str = "all") -> np.ndarray:
     """``image`` (BGR) with a camera's faults of ``kind`` put on it (see the module's docstring)."""
-    h, w = image.shape[:2]
-    out = image.astype(np.float32)
     if kind == "none":
         return image
+    h, w = image.shape[:2]
+    out = image.astype(np.float32)
     if kind in ("soft", "all"):
         f = rng.uniform(0.45, 0.6)
         small = cv2.resize(image, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA)
@@ -80,6 +80,11 @@ def scaled(image: np.ndarray, truth: list, f: float) -> tuple[np.ndarray, list]:
                    for c in truth]
 
 
+def _at(scale: float) -> str:
+    """The tallies' name for a scale: nothing at the tables' own size."""
+    return f" at x{scale:g}" if scale != 1 else ""
+
+
 def measure(split: str, seed: int, kind: str, scenes: int = 24, pooled=None, scale: float = 1.0):
     """One seed's tables read through camera ``kind`` (each table first resized by ``scale``):
     its tally (each table also added to ``pooled``, a tally of every seed, where given)."""
@@ -89,8 +94,7 @@ def measure(split: str, seed: int, kind: str, scenes: int = 24, pooled=None, sca
     reader = CardReader(overlap=True)
     _name, tables = fanned_tables(reader, scenes, seed, split=split, progress=False)
     rng = np.random.default_rng(seed + 77)
-    at = f" at x{scale:g}" if scale != 1 else ""
-    tally = FannedTally(f"{split} {seed} through '{kind}'{at}")
+    tally = FannedTally(f"{split} {seed} through '{kind}'{_at(scale)}")
     for image, truth in tables:
         image, truth = scaled(image, truth, scale)
         read = reader.read(through_camera(image, rng, kind))
@@ -117,8 +121,7 @@ def main(argv=None) -> int:
     from vision.evaluate import FannedTally
 
     t0 = time.time()
-    at = f" at x{args.scale:g}" if args.scale != 1 else ""
-    pooled = FannedTally(f"{args.split}, every seed, through '{args.camera}'{at}")
+    pooled = FannedTally(f"{args.split}, every seed, through '{args.camera}'{_at(args.scale)}")
     rows = []
     for seed in (int(s) for s in args.seeds.split(",")):
         tally = measure(args.split, seed, args.camera, args.scenes, pooled, args.scale)
