@@ -1,6 +1,7 @@
 """Single-card photos answered with a ruling of the whole-card reader on and off.
 
-``companion evaluate --parts real`` scores each held-out photo by its surest reading. This
+``companion evaluate --parts real`` scores each held-out photo by its surest reading
+(:func:`vision.evaluate.photo_answer`). This
 reads every photo of a split twice, once with each value of one constant of
 :mod:`vision.index_vote` (by default :data:`vision.index_vote.NO_INDEX_DOUBT`, the doubt on
 readings whose corners show no index: 1 is off), and prints how many photos each answers right
@@ -39,19 +40,17 @@ FALSE_AT = 0.5
 
 def photos_of(split: str) -> list:
     """The photos of ``split`` with a known label (``train``: every photo not held out, the
-    validation ones included)."""
-    keep = {"train": lambda p: p.split == "train", "validation": lambda p: p.validation,
-            "test": lambda p: p.split == "test"}[split]
-    return [p for p in load_photos(require_data()) if keep(p) and not p.label.startswith("*")]
+    validation ones included; the others as :func:`vision.evaluate.split_photos` gives them)."""
+    if split != "train":
+        from vision.evaluate import split_photos
+
+        return split_photos(split)
+    return [p for p in load_photos(require_data()) if p.split == "train" and not p.label.startswith("*")]
 
 
-def answer(reader, image, deck: str) -> str | None:
-    """The photo's answer as ``companion evaluate`` takes it: its surest reading's label."""
-    return _answer(reader.read(image, deck=deck) if image is not None else [])
-
-
-def _answer(read: list) -> str | None:
-    return max(read, key=lambda s: s.confidence).label if read else None
+def read_photo(reader, image, deck: str = "auto") -> list:
+    """``reader``'s readings of ``image``: none where the photo could not be read."""
+    return reader.read(image, deck=deck) if image is not None else []
 
 
 def false_cards(read: list, label: str) -> int:
@@ -72,6 +71,7 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     import vision.index_vote as vote
+    from vision.evaluate import photo_answer
     from vision.recognize import CardReader
 
     if not hasattr(vote, args.constant):
@@ -88,8 +88,8 @@ def main(argv=None) -> int:
         got = {}
         for name, value in (("off", args.off), ("on", on)):
             setattr(vote, args.constant, value)
-            read = reader.read(image, deck="auto") if image is not None else []
-            got[name] = _answer(read)
+            read = read_photo(reader, image)
+            got[name] = photo_answer(read)
             right[name][p.source] += got[name] == p.label
             n = false_cards(read, p.label)
             false[name][0] += n > 0

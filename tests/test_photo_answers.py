@@ -34,10 +34,12 @@ def _seen(label, conf):
 
 
 def test_the_answer_is_the_surest_reading_or_none(bench):
+    from vision.evaluate import photo_answer
+
     image = np.zeros((20, 20, 3), np.uint8)
-    assert bench.answer(_Reader([_seen("red-1", 0.4), _seen("blue-9", 0.8)]), image, "auto") == "blue-9"
-    assert bench.answer(_Reader([]), image, "auto") is None
-    assert bench.answer(_Reader([_seen("red-1", 0.4)]), None, "auto") is None   # unreadable
+    assert photo_answer(bench.read_photo(_Reader([_seen("red-1", 0.4), _seen("blue-9", 0.8)]), image)) == "blue-9"
+    assert photo_answer(bench.read_photo(_Reader([]), image)) is None
+    assert photo_answer(bench.read_photo(_Reader([_seen("red-1", 0.4)]), None)) is None   # unreadable
 
 
 @pytest.mark.parametrize("args", [["--split", "train"], ["--split", "test", "--constant", "INDEX_VOTE"]])

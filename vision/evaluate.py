@@ -91,6 +91,11 @@ def split_photos(split: str, photos: list | None = None):
     return [p for p in photos if keep(p) and not p.label.startswith("*")]
 
 
+def photo_answer(sightings: list) -> str | None:
+    """A photo of one card's answer: its surest reading's label (None where nothing was read)."""
+    return max(sightings, key=lambda s: s.confidence).label if sightings else None
+
+
 def eval_real(reader: CardReader, deck_mode: str = "auto", progress: bool = True,
               split: str = "test") -> dict[str, Tally]:
     from tqdm import tqdm
@@ -100,8 +105,7 @@ def eval_real(reader: CardReader, deck_mode: str = "auto", progress: bool = True
     for p in tqdm(photos, desc="held-out photos", unit="photo", disable=not progress):
         img = cv2.imread(str(p.path))
         deck = deck_mode if deck_mode != "known" else p.reader_deck
-        sightings = reader.read(img, deck=deck) if img is not None else []
-        pred = max(sightings, key=lambda s: s.confidence).label if sightings else None
+        pred = photo_answer(reader.read(img, deck=deck) if img is not None else [])
         for key in (p.deck, f"{p.deck} / {p.source}"):
             tallies.setdefault(key, Tally(key)).add(p.label, pred)
     return tallies
