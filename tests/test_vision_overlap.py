@@ -836,12 +836,11 @@ def test_no_card_width_is_measured_on_the_edges_of_cards_read_unsurely(monkeypat
     assert got is not None and abs(got / 110.0 - 1) < 0.1
 
 
-def test_a_back_read_again_at_a_corner_of_a_back_found_is_that_back(monkeypatch):
+def test_a_back_read_again_at_a_corner_of_a_back_found_is_that_back():
     """A back has no index: every corner of it reads alike, and an outline put on its strip's
     other corner runs the other way (IoU 0.3-0.55 with the first). ``back_corner``: a back read
     within 0.2 of a card width of a corner of a back found, overlapping it by more than
     BACK_CORNER_IOU, is that back."""
-    import vision.partial as partial_module
     from vision.partial import BACK_CORNER, BACK_CORNER_IOU, BACK_SAME_IOU, Candidate, Outlines, Thresholds, select
 
     first_quad = np.float32([[0, 0], [100, 0], [100, 150], [0, 150]])
@@ -872,5 +871,4 @@ def test_a_back_read_again_at_a_corner_of_a_back_found_is_that_back(monkeypatch)
                       np.float32([95, 145]), 0)
     assert quad_iou(pivot.quad, first_quad) < BACK_CORNER_IOU
     assert labels(pivot) == ["back", "back"]
-    monkeypatch.setattr(partial_module, "BACK_CORNER_IOU", 0.0)
-    assert labels(pivot) == ["back"]
+    assert labels(pivot, Thresholds(back_corner_iou=0.0)) == ["back"]

@@ -346,6 +346,7 @@ class Thresholds:
     reshape_inside: float = RESHAPE_INSIDE
     same_label_corner: float = SAME_LABEL_CORNER
     back_corner: float = BACK_CORNER
+    back_corner_iou: float = BACK_CORNER_IOU
 
 
 @dataclass
@@ -732,7 +733,7 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
             if any(float(np.linalg.norm(cand.index - i)) < near for i in indices):
                 continue  # one index, one card: this one's index is a card found already
             if label == BACK and t.back_corner > 0 and any(
-                    lab == BACK and v > BACK_CORNER_IOU
+                    lab == BACK and v > t.back_corner_iou
                     and float(np.linalg.norm(k - cand.index, axis=1).min()) < t.back_corner * width
                     for v, (lab, k) in zip(ious, kept)):
                 continue  # a corner of a back found already: that back
