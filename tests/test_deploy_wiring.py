@@ -3,22 +3,19 @@ wire in it names the pin the pin map gives its part."""
 
 from __future__ import annotations
 
-import importlib.util
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from hardware.pinmap import BCM_TO_BOARD, PinMap
+from tests.support.scripts import load_script
 
 REPO = Path(__file__).resolve().parent.parent
 SVG = REPO / "deploy" / "wiring.svg"
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("draw_wiring", REPO / "scripts" / "draw_wiring.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def draw_wiring():
+    return load_script("scripts/draw_wiring.py")
 
 
 def wires(root) -> dict[str, tuple[int, int]]:
@@ -27,7 +24,7 @@ def wires(root) -> dict[str, tuple[int, int]]:
 
 
 def test_the_committed_svg_is_the_drawing_of_the_defaults():
-    assert SVG.read_text(encoding="utf-8") == load_script().render(), \
+    assert SVG.read_text(encoding="utf-8") == draw_wiring().render(), \
         "deploy/wiring.svg is stale: run python scripts/draw_wiring.py"
 
 
@@ -45,7 +42,7 @@ def test_every_default_pin_is_wired_where_the_pin_map_says():
 
 
 def test_a_changed_pin_map_draws_differently():
-    draw = load_script()
+    draw = draw_wiring()
     moved = PinMap.from_config({"seat_north": 4, "buttons": False})
     root = ET.fromstring(draw.render(moved))
     drawn = wires(root)
@@ -54,7 +51,7 @@ def test_a_changed_pin_map_draws_differently():
 
 
 def test_check_mode_agrees(tmp_path, capsys):
-    draw = load_script()
+    draw = draw_wiring()
     assert draw.main(["--check"]) == 0
     stale = tmp_path / "wiring.svg"
     stale.write_text("<svg/>")

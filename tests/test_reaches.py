@@ -181,14 +181,9 @@ def test_scripted_seats_sit_where_the_default_seating_puts_them():
 # --- the benchmark's scoring -------------------------------------------------------------------
 
 def _seats_benchmark():
-    import importlib.util
-    from pathlib import Path
+    from tests.support.scripts import load_script
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "table_seats.py"
-    spec = importlib.util.spec_from_file_location("table_seats", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/table_seats.py")
 
 
 def test_the_benchmark_counts_wrong_sides_wrong_draws_and_unknown_ones():

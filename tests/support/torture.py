@@ -3,21 +3,16 @@ it is a script under ``benchmarks/``, not a package, so it is loaded from its fi
 
 from __future__ import annotations
 
-import importlib.util
 from functools import cache
-from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.scripts import ROOT, load_script  # noqa: F401  (ROOT: the harness tests take it from here)
 
 
 @cache
 def torture_module() -> ModuleType:
     """``benchmarks/table_torture.py``, loaded."""
-    spec = importlib.util.spec_from_file_location("table_torture", ROOT / "benchmarks" / "table_torture.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/table_torture.py")
 
 
 def torture_run(game: str, condition: str, faces: str, seed: int, actions: int = 12) -> dict:
