@@ -10,7 +10,7 @@ import pytest
 
 from companion.cards import CLASSIC
 from vision.card_art import draw_card
-from vision.corners import partial_quads
+from vision.corners import index_point, partial_quads
 from vision.detect import quad_iou
 from vision.evaluate import FannedTally
 from vision.overlap import HandCard, compose_hands
@@ -282,6 +282,23 @@ def test_a_card_outline_reads_its_own_label_at_both_index_corners(label, shift, 
     quad = quad + np.float32([shift * 110.0, 0.0])
     s = CardSighting(label, 0.98, (), tuple(map(tuple, quad)), tuple(quad.mean(0)))
     assert _reads_its_corners(img, s, shared_reader(IndexReader, Path(INDEX_MODEL_PATH)), width) is reads
+
+
+@pytest.mark.parametrize("as_read, reads", [(True, True), (False, False)])
+def test_a_card_outline_pulled_off_by_refining_is_tried_as_read(monkeypatch, as_read, reads):
+    # refining can pull a right outline off its card (fresh test seed 541): OWN_AS_READ tries the
+    # outline as it was read too, and that one reads the card's label at both corners
+    from pathlib import Path
+
+    from vision import partial
+
+    img, quad = _card_on_table(width=110.0, turn=5.0)
+    middle = quad.mean(0)
+    monkeypatch.setattr(partial, "refine_outline", lambda _img, q, *a: (q - middle) * 0.8 + middle)
+    monkeypatch.setattr(partial, "OWN_AS_READ", as_read)
+    s = CardSighting("red-7", 0.98, (), tuple(map(tuple, quad)), tuple(middle))
+    reader = partial.shared_reader(partial.IndexReader, Path(partial.INDEX_MODEL_PATH))
+    assert partial._reads_its_corners(img, s, reader, 110.0) is reads
 
 
 def _card_on_table(width=100.0, turn=7.0, kind="wood", label="red-7"):
@@ -872,3 +889,32 @@ def test_a_back_read_again_at_a_corner_of_a_back_found_is_that_back():
     assert quad_iou(pivot.quad, first_quad) < BACK_CORNER_IOU
     assert labels(pivot) == ["back", "back"]
     assert labels(pivot, Thresholds(back_corner_iou=0.0)) == ["back"]
+
+
+def test_a_card_read_at_both_of_its_ends_is_one_card():
+    """Outlines put too small (a card width taken 0.75 of the true one) at the two ends of one
+    card do not overlap as one card's: the second end's index lies on the line from the first
+    index through the first outline's other index corner, beyond it (``far_end``)."""
+    from vision.partial import Candidate, Outlines, Thresholds, select
+
+    unlike = np.ones((300, 300), np.uint8)
+    one_end = np.float32([[0, 0], [75, 0], [75, 112], [0, 112]])          # 0.75 of a 100x150 card
+    other_end = np.float32([[25, 38], [100, 38], [100, 150], [25, 150]])
+    first = Candidate(0.999, "red-8", 0.99, (), one_end, index_point(one_end, 0), 0)
+
+    def labels(second, t=Thresholds()):
+        return [s.label for s in select(Outlines([first, second], [], unlike, 1.0, 100.0), t)]
+
+    at_other_end = Candidate(0.99, "red-8", 0.98, (), other_end, index_point(other_end, 1), 1)
+    assert quad_iou(one_end, other_end) < 0.3                 # not one card by overlap
+    assert labels(at_other_end) == ["red-8"]
+    assert labels(at_other_end, Thresholds(far_end=0.0)) == ["red-8", "red-8"]    # the ruling off
+    # another label there is another card
+    assert labels(at_other_end._replace(label="red-6")) == ["red-8", "red-6"]
+    # a second red 8 beside the first, facing the same way (a hand sorted by label): two cards
+    beside = one_end + np.float32([90, 0])
+    assert labels(Candidate(0.99, "red-8", 0.98, (), beside, index_point(beside, 0), 0)) == ["red-8", "red-8"]
+    # an index there on an outline facing the same way as the first (a card lying beyond it,
+    # end to end): another card
+    ahead = one_end + (index_point(other_end, 1) - index_point(one_end, 0))
+    assert labels(Candidate(0.99, "red-8", 0.98, (), ahead, index_point(ahead, 0), 0)) == ["red-8", "red-8"]
