@@ -155,6 +155,29 @@ def test_evaluate_composes_its_tables_from_the_seed_given_else_each_parts_own(mo
     assert got == dict.fromkeys(("composite", "backs", "fanned"), "own" if seed is None else seed)
 
 
+@pytest.mark.parametrize("flag, overlap", [([], False), (["--second-pass"], True)])
+def test_evaluate_reads_separated_cards_with_the_second_pass_only_when_asked(monkeypatch, capsys, flag, overlap):
+    # the hand scanner reads hands laid open with the second pass: --second-pass measures the
+    # separated tables that way; without it they are read whole, as the live table reads
+    import vision.evaluate as ev
+
+    got = {}
+
+    def part(name, result):
+        def run(reader, **kwargs):
+            got[name] = reader.overlap
+            return result
+        return run
+
+    monkeypatch.setattr(ev, "eval_composite", part("composite", ev.Tally("composite")))
+    monkeypatch.setattr(ev, "eval_backs", part("backs", (ev.Tally("backs"), ev.Tally("faces"))))
+    assert main(["evaluate", "--parts", "composite,backs", "--json"] + flag) == 0
+    assert got == {"composite": overlap, "backs": overlap}
+    out = capsys.readouterr().out
+    assert ("read with the second pass" in out) is overlap
+    assert json.loads(out.strip().splitlines()[-1]).get("separated second pass", False) is overlap
+
+
 def test_training_without_the_photo_data_says_so(tmp_path, capsys, monkeypatch):
     from vision.train.__main__ import main as train_main
 
