@@ -2,9 +2,11 @@
 
 ``companion evaluate --parts real`` scores each held-out photo by its surest reading
 (:func:`vision.evaluate.photo_answer`). This
-reads every photo of a split twice, once with each value of one constant of
-:mod:`vision.index_vote` (by default :data:`vision.index_vote.NO_INDEX_DOUBT`, the doubt on
-readings whose corners show no index: 1 is off), and prints how many photos each answers right
+reads every photo of a split twice, once with each value of one constant of a module of the
+reader (``--module``, by default :mod:`vision.index_vote`; ``--constant``, by default
+:data:`vision.index_vote.NO_INDEX_DOUBT`, the doubt on readings whose corners show no index: 1
+is off; ``--module vision.recognize --constant GROWN_MASS --off 0``, the card mass an outline
+grown round a card must be read with), and prints how many photos each answers right
 (per source folder), how many photos hold a reading of another label at least
 :data:`FALSE_AT` sure (on a photo of one card: a false card, or the card misread), and every
 photo whose answer changes. Rulings are chosen on ``train``
@@ -12,7 +14,7 @@ photo whose answer changes. Rulings are chosen on ``train``
 outlines is the card) or ``validation``, and measured once on ``test``.
 
     UNO_DATA=../shared/data .venv/bin/python benchmarks/photo_answers.py [--split train]
-        [--constant NO_INDEX_DOUBT] [--off 1.0] [--out F.json]
+        [--module vision.index_vote] [--constant NO_INDEX_DOUBT] [--off 1.0] [--out F.json]
 
 Without the photo data it says so and exits 2.
 """
@@ -61,21 +63,28 @@ def false_cards(read: list, label: str) -> int:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=SPLITS, default="train")
-    ap.add_argument("--constant", default="NO_INDEX_DOUBT", help="a constant of vision.index_vote")
+    ap.add_argument("--module", default="vision.index_vote", help="the module of the constant")
+    ap.add_argument("--constant", default="NO_INDEX_DOUBT", help="a constant of that module")
     ap.add_argument("--off", type=float, default=1.0, help="its value with the ruling off (1.0)")
     ap.add_argument("--out", default=None, help="write the figures here (JSON)")
     args = ap.parse_args(argv)
+    import importlib
+
+    from vision.evaluate import photo_answer
+    from vision.recognize import CardReader
+
+    try:
+        vote = importlib.import_module(args.module)
+    except ImportError:
+        print(f"error: no module {args.module}", file=sys.stderr)
+        return 2
+    if not hasattr(vote, args.constant):
+        print(f"error: {args.module} has no constant {args.constant}", file=sys.stderr)
+        return 2
     try:
         photos = photos_of(args.split)
     except DataMissing as e:
         print(f"error: {e}", file=sys.stderr)
-        return 2
-    import vision.index_vote as vote
-    from vision.evaluate import photo_answer
-    from vision.recognize import CardReader
-
-    if not hasattr(vote, args.constant):
-        print(f"error: vision.index_vote has no constant {args.constant}", file=sys.stderr)
         return 2
     on = getattr(vote, args.constant)
     reader = CardReader()
@@ -98,7 +107,7 @@ def main(argv=None) -> int:
         total[p.source] += 1
         if got["off"] != got["on"]:
             changed.append({"photo": p.rel, "label": p.label, "off": got["off"], "on": got["on"]})
-    out = {"split": args.split, "constant": args.constant, "on": on, "off": args.off,
+    out = {"split": args.split, "module": args.module, "constant": args.constant, "on": on, "off": args.off,
            "photos": sum(total.values()),
            "right_off": sum(right["off"].values()), "right_on": sum(right["on"].values()),
            "false_at": FALSE_AT,

@@ -42,7 +42,8 @@ def test_the_answer_is_the_surest_reading_or_none(bench):
     assert photo_answer(bench.read_photo(_Reader([_seen("red-1", 0.4)]), None)) is None   # unreadable
 
 
-@pytest.mark.parametrize("args", [["--split", "train"], ["--split", "test", "--constant", "INDEX_VOTE"]])
+@pytest.mark.parametrize("args", [["--split", "train"], ["--split", "test", "--constant", "INDEX_VOTE"],
+                                  ["--module", "vision.recognize", "--constant", "GROWN_MASS", "--off", "0"]])
 def test_without_the_photo_data_it_says_so(tmp_path, args):
     env = {"UNO_DATA": str(tmp_path / "nowhere"), "PATH": "/usr/bin:/bin"}
     r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60)
@@ -55,3 +56,12 @@ def test_a_false_card_is_a_sure_reading_of_another_label(bench):
     assert bench.false_cards(read, "red-1") == 1          # the blue 9; the green 2 is too unsure
     assert bench.false_cards(read, "yellow-5") == 2       # the card itself misread counts too
     assert bench.false_cards([], "red-1") == 0
+
+
+@pytest.mark.parametrize("args, says", [(["--constant", "NO_SUCH_RULING"], "vision.index_vote has no constant NO_SUCH_RULING"),
+                                        (["--module", "vision.no_such_module"], "no module vision.no_such_module")])
+def test_a_ruling_it_cannot_find_is_named_before_any_photo_is_read(tmp_path, args, says):
+    env = {"UNO_DATA": str(tmp_path / "nowhere"), "PATH": "/usr/bin:/bin"}
+    r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 2
+    assert says in r.stderr

@@ -159,3 +159,26 @@ def test_a_second_look_outline_is_spared_only_by_a_card_read_as_surely_as_sure()
     in_fairly, in_surely = _quad(60, 60), _quad(255, 15, 50, 80)
     assert reads.covered(in_fairly) and not reads.covered(in_fairly, recognize.SURE)
     assert reads.covered(in_surely) and reads.covered(in_surely, recognize.SURE)
+
+
+@pytest.mark.parametrize("mass, grown", [(0.99, True), (0.6, False)])
+def test_a_card_is_grown_only_onto_an_outline_read_as_a_card(monkeypatch, mass, grown):
+    # the card's own outline round its field or oval reads as a card, and the sighting takes it;
+    # an outline round the card and more (a neighbour's edge) that reads as no card so surely
+    # is not the card's (GROWN_MASS): the sighting keeps its own outline
+    reader = CardReader()
+    inner, outer = _quad(100, 100, 60, 93), _quad(85, 80, 90, 140)
+    sure = recognize.CardReading("wild-draw-four", 0.96, ())
+    around = recognize.CardReading("wild-draw-four", 0.48, ())
+    cands = [(sure, inner, 1.0), (around, outer, mass)]
+    monkeypatch.setattr(reader, "_grouped_candidates", lambda *a, **k: cands)
+    monkeypatch.setattr(reader, "_select", lambda cands, whole: [(sure, inner)])
+    monkeypatch.setitem(sys.modules, "vision.index_vote",
+                        types.SimpleNamespace(index_vote=lambda image, out, deck: out))
+    image = np.full((300, 400, 3), 90, np.uint8)
+    (seen,) = reader.read(image)
+    assert np.allclose(seen.quad, outer if grown else inner)
+    assert seen.confidence == 0.96
+    monkeypatch.setattr(recognize, "GROWN_MASS", 0.0)       # the ruling off: grown whatever it reads
+    (seen,) = reader.read(image)
+    assert np.allclose(seen.quad, outer)
