@@ -519,7 +519,8 @@ def _reads_its_corners(image_bgr: np.ndarray, sighting, index_reader, width: flo
     if sighting.label not in index_reader.classes:
         return False
     raw = np.asarray(sighting.quad, np.float32)
-    for q in (refine_outline(image_bgr, raw), raw) if OWN_AS_READ else (refine_outline(image_bgr, raw),):
+    outlines = [refine_outline(image_bgr, raw)] + ([raw] if OWN_AS_READ else [])
+    for q in outlines:
         if _odd_shape(q, width):
             continue
         p = index_reader.probs([index_crop(image_bgr, q, 0), index_crop(image_bgr, q, 1)])
