@@ -28,6 +28,12 @@ class _Reader:
         return self._read
 
 
+def _run_without_data(tmp_path, args) -> subprocess.CompletedProcess:
+    """The script run with ``args`` where no photo data is."""
+    env = {"UNO_DATA": str(tmp_path / "nowhere"), "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60)
+
+
 def _seen(label, conf):
     q = ((0.0, 0.0), (10.0, 0.0), (10.0, 16.0), (0.0, 16.0))
     return CardSighting(label, conf, (), q, (5.0, 8.0))
@@ -45,8 +51,7 @@ def test_the_answer_is_the_surest_reading_or_none(bench):
 @pytest.mark.parametrize("args", [["--split", "train"], ["--split", "test", "--constant", "INDEX_VOTE"],
                                   ["--module", "vision.recognize", "--constant", "GROWN_MASS", "--off", "0"]])
 def test_without_the_photo_data_it_says_so(tmp_path, args):
-    env = {"UNO_DATA": str(tmp_path / "nowhere"), "PATH": "/usr/bin:/bin"}
-    r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60)
+    r = _run_without_data(tmp_path, args)
     assert r.returncode == 2
     assert "UNO_DATA" in r.stderr and "nowhere" in r.stderr
 
@@ -61,7 +66,6 @@ def test_a_false_card_is_a_sure_reading_of_another_label(bench):
 @pytest.mark.parametrize("args, says", [(["--constant", "NO_SUCH_RULING"], "vision.index_vote has no constant NO_SUCH_RULING"),
                                         (["--module", "vision.no_such_module"], "no module vision.no_such_module")])
 def test_a_ruling_it_cannot_find_is_named_before_any_photo_is_read(tmp_path, args, says):
-    env = {"UNO_DATA": str(tmp_path / "nowhere"), "PATH": "/usr/bin:/bin"}
-    r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60)
+    r = _run_without_data(tmp_path, args)
     assert r.returncode == 2
     assert says in r.stderr
