@@ -74,11 +74,11 @@ def main(argv=None) -> int:
     from vision.recognize import CardReader
 
     try:
-        vote = importlib.import_module(args.module)
+        module = importlib.import_module(args.module)
     except ImportError:
         print(f"error: no module {args.module}", file=sys.stderr)
         return 2
-    if not hasattr(vote, args.constant):
+    if not hasattr(module, args.constant):
         print(f"error: {args.module} has no constant {args.constant}", file=sys.stderr)
         return 2
     try:
@@ -86,7 +86,7 @@ def main(argv=None) -> int:
     except DataMissing as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    on = getattr(vote, args.constant)
+    on = getattr(module, args.constant)
     reader = CardReader()
     right = {"off": Counter(), "on": Counter()}
     false = {"off": [0, 0], "on": [0, 0]}   # photos with a false card, false cards
@@ -96,14 +96,14 @@ def main(argv=None) -> int:
         image = cv2.imread(str(p.path))
         got = {}
         for name, value in (("off", args.off), ("on", on)):
-            setattr(vote, args.constant, value)
+            setattr(module, args.constant, value)
             read = read_photo(reader, image)
             got[name] = photo_answer(read)
             right[name][p.source] += got[name] == p.label
             n = false_cards(read, p.label)
             false[name][0] += n > 0
             false[name][1] += n
-        setattr(vote, args.constant, on)
+        setattr(module, args.constant, on)
         total[p.source] += 1
         if got["off"] != got["on"]:
             changed.append({"photo": p.rel, "label": p.label, "off": got["off"], "on": got["on"]})

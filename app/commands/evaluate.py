@@ -84,9 +84,9 @@ def run(args) -> int:
     summary = {}
     seed = {} if args.seed is None else {"seed": args.seed}
     # separated cards read as the hand scanner reads them, the second pass included, if asked
-    separated, passed = reader, ""
+    separated, how_read = reader, ""
     if args.second_pass and ("composite" in parts or "backs" in parts):
-        separated, passed = CardReader(args.model, overlap=True), ", read with the second pass"
+        separated, how_read = CardReader(args.model, overlap=True), ", read with the second pass"
         summary["separated second pass"] = True
     try:
         if "real" in parts:
@@ -111,13 +111,13 @@ def run(args) -> int:
                 summary[f"renders {name}"] = round(t.accuracy, 4)
                 summary[f"renders {name} recall"] = round(t.recall, 4)
         if "composite" in parts:
-            print(f"== composited real crops (15 per table{passed}) ==")
+            print(f"== composited real crops (15 per table{how_read}) ==")
             t = ev.eval_composite(separated, scenes=max(4, args.scenes + 4), split=args.split, **seed)
             print(t.report(per_class=False))
             summary["composite recall"] = round(t.recall, 4)
             summary["composite accuracy"] = round(t.accuracy, 4)
         if "backs" in parts:
-            print(f"== separated cards with drawn backs among the real crops{passed} ==")
+            print(f"== separated cards with drawn backs among the real crops{how_read} ==")
             backs, faces = ev.eval_backs(separated, scenes=max(4, args.scenes + 4), split=args.split, **seed)
             print(backs.report(per_class=False))
             print(faces.report(per_class=False))
