@@ -230,3 +230,20 @@ def test_the_coarse_first_search_finds_the_width_every_width_finds(monkeypatch, 
     steps = int(np.log(ip.WIDTH_AROUND[1] / ip.WIDTH_AROUND[0]) / np.log(ip.WIDTH_STEP)) + 1
     assert len(runs) == len(set(runs))                  # no width scored twice
     assert (len(runs) < steps) == coarse                # the coarse search skips some widths
+
+
+@pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
+@pytest.mark.parametrize("left", [1, 2, 3])
+def test_a_search_over_one_or_two_widths_gives_one_of_them(monkeypatch, left):
+    """A card measured tiny leaves one or two widths above MIN_CARD_PX: the width found is one of
+    those searched (it once ran past their end: an IndexError on a real photo)."""
+    import vision.index_points as ip
+
+    img, _truth = drawn_hand("fan", 30, n=7, kind="wood")     # cards 100 pixels wide
+    around = 36.0                                            # the widest widths searched about 105
+    steps = 0.6 * around * ip.WIDTH_STEP ** np.arange(
+        int(np.log(ip.WIDTH_AROUND[1] / ip.WIDTH_AROUND[0]) / np.log(ip.WIDTH_STEP)) + 1)
+    monkeypatch.setattr(ip, "MIN_CARD_PX", float(steps[-left]) - 0.01)   # only `left` stay
+    width = ip.width_from_indices(img, around)
+    assert width is not None
+    assert any(abs(width - w * ip.WIDTH_BIAS) < 0.15 * w for w in steps[-left:]), (width, steps[-left:])

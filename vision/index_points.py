@@ -154,6 +154,12 @@ def index_points(image_bgr: np.ndarray, card_width: float, path: Path = MODEL_PA
             for p, r, heat in _finder(str(path))(image_bgr, card_width, min_heat)]
 
 
+def _smoothed(scores: np.ndarray) -> np.ndarray:
+    """``scores`` smoothed by [1, 2, 1], as long as ``scores`` (numpy's "same" mode gives three
+    values for one or two, which put the best width past the end of the ones searched)."""
+    return np.convolve(scores, [1.0, 2.0, 1.0], "full")[1:-1]
+
+
 def width_from_indices(image_bgr: np.ndarray, around: float | None = None,
                        path: Path = MODEL_PATH) -> float | None:
     """The card width (pixels) at which the index finder sees its indices best (:data:`WIDTH_STEP`
@@ -180,7 +186,7 @@ def width_from_indices(image_bgr: np.ndarray, around: float | None = None,
     n = len(widths)
     if COARSE_FIRST and n > 2 * COARSE_AROUND + 1:
         scored(range(0, n, 2))
-        coarse = np.convolve(np.nan_to_num(score[::2]), [1.0, 2.0, 1.0], "same")
+        coarse = _smoothed(np.nan_to_num(score[::2]))
         best = 2 * int(np.argmax(coarse))
         lo, hi = max(0, best - COARSE_AROUND), min(n, best + COARSE_AROUND + 1)
     else:
@@ -189,7 +195,7 @@ def width_from_indices(image_bgr: np.ndarray, around: float | None = None,
     if np.nanmax(score) < WIDTH_MIN_HEAT:
         return None
     window = score[lo:hi]
-    smooth = np.convolve(window, [1.0, 2.0, 1.0], "same")
+    smooth = _smoothed(window)
     if lo > 0:      # (the window's ends are smoothed with the widths beyond it, where scored)
         smooth[0] += np.nan_to_num(score[lo - 1])
     if hi < n:
