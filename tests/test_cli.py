@@ -157,8 +157,9 @@ def test_evaluate_composes_its_tables_from_the_seed_given_else_each_parts_own(mo
 
 @pytest.mark.parametrize("flag, overlap", [([], False), (["--second-pass"], True)])
 def test_evaluate_reads_separated_cards_with_the_second_pass_only_when_asked(monkeypatch, capsys, flag, overlap):
-    # the hand scanner reads hands laid open with the second pass: --second-pass measures the
-    # separated tables that way; without it they are read whole, as the live table reads
+    # companion recognize and the hand scanner read with the second pass: --second-pass measures
+    # the photos and separated tables that way; without it they are read whole, as the live
+    # table reads
     import vision.evaluate as ev
 
     got = {}
@@ -169,10 +170,11 @@ def test_evaluate_reads_separated_cards_with_the_second_pass_only_when_asked(mon
             return result
         return run
 
+    monkeypatch.setattr(ev, "eval_real", lambda reader, deck, split: got.update(real=reader.overlap) or {})
     monkeypatch.setattr(ev, "eval_composite", part("composite", ev.Tally("composite")))
     monkeypatch.setattr(ev, "eval_backs", part("backs", (ev.Tally("backs"), ev.Tally("faces"))))
-    assert main(["evaluate", "--parts", "composite,backs", "--json"] + flag) == 0
-    assert got == {"composite": overlap, "backs": overlap}
+    assert main(["evaluate", "--parts", "real,composite,backs", "--json"] + flag) == 0
+    assert got == {"real": overlap, "composite": overlap, "backs": overlap}
     out = capsys.readouterr().out
     assert ("read with the second pass" in out) is overlap
     assert json.loads(out.strip().splitlines()[-1]).get("separated second pass", False) is overlap

@@ -169,7 +169,7 @@ def test_fanned_tally_by_label_still_counts_a_second_reading_of_one_card_twice()
 
 
 @pytest.mark.slow
-def test_recognize_overlap_reports_partial_cards_in_json(tmp_path, wide_row):
+def test_recognize_reports_partial_cards_in_json_unless_whole_only(tmp_path, wide_row):
     import json
     import subprocess
     import sys
@@ -179,12 +179,13 @@ def test_recognize_overlap_reports_partial_cards_in_json(tmp_path, wide_row):
     path = str(tmp_path / "row.png")
     cv2.imwrite(path, wide_row[0])
     runs = {}
-    for flag in ([], ["--overlap"]):
-        r = subprocess.run([sys.executable, "-m", "app", "recognize", "--json", "--deck", "classic", *flag, path],
-                           capture_output=True, text=True, timeout=120)
+    for flag in ("", "--whole-only", "--overlap"):   # the second pass is on unless --whole-only
+        r = subprocess.run([sys.executable, "-m", "app", "recognize", "--json", "--deck", "classic",
+                            *flag.split(), path], capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
-        runs[bool(flag)] = [c["visible"] for c in json.loads(r.stdout)["cards"]]
-    assert "partial" in runs[True] and set(runs[False]) == {"whole"}
+        runs[flag] = [c["visible"] for c in json.loads(r.stdout)["cards"]]
+    assert "partial" in runs[""] and set(runs["--whole-only"]) == {"whole"}
+    assert runs["--overlap"] == runs[""]
 
 
 def test_thresholds_are_tried_on_one_reading_of_the_outlines(wide_row):
@@ -918,3 +919,28 @@ def test_a_card_read_at_both_of_its_ends_is_one_card():
     # end to end): another card
     ahead = one_end + (index_point(other_end, 1) - index_point(one_end, 0))
     assert labels(Candidate(0.99, "red-8", 0.98, (), ahead, index_point(ahead, 0), 0)) == ["red-8", "red-8"]
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_sure_card_left_out_comes_back_where_no_covered_card_is_found(monkeypatch, kept):
+    """WHOLE_KEPT: a close-up card read surely whole, on an outline four cards large for the
+    width found (the index finder took it for a smaller card), is left out as a hand's outline;
+    it comes back unless the second pass finds a partly covered card in its place."""
+    import vision.partial as partial
+    from vision.partial import Outlines, settle
+
+    monkeypatch.setattr(partial, "WHOLE_KEPT", kept)
+    close = CardSighting("blue-7", 0.98, (), ((20, 20), (220, 20), (220, 330), (20, 330)), (120, 175))
+    unrelated = _cand(0.95, "green-3", 0.9, [[600, 5], [700, 5], [700, 160], [600, 160]])
+    table = np.ones((400, 720), np.uint8)
+    got = settle(Outlines([unrelated], [close], table, 1.0, 100.0), partial.Thresholds(seed=1.01))
+    assert ("blue-7" in [s.label for s in got]) is kept
+    # a partly covered card read surely in its place: the outline was a hand's, it stays out
+    inside = _cand(0.99, "red-2", 0.97, [[30, 30], [130, 30], [130, 185], [30, 185]])
+    got = settle(Outlines([inside], [close], table, 1.0, 100.0), partial.Thresholds())
+    assert [(s.label, s.visible) for s in got] == [("red-2", "partial")]
+    # a part of a card read unsurely on an odd outline (its centre oval) does not come back
+    oval = CardSighting("red-1", 0.45, (), ((300, 20), (340, 20), (340, 60), (300, 60)), (320, 40))
+    top = CardSighting("green-7", 0.99, (), ((400, 20), (500, 20), (500, 175), (400, 175)), (450, 97))
+    got = settle(Outlines([unrelated], [oval, top, top], table, 1.0, 100.0), partial.Thresholds(seed=1.01))
+    assert "red-1" not in [s.label for s in got]

@@ -317,6 +317,17 @@ REFINE_TURN = 2.5
 REFINE_SHIFT = 0.04
 REFINE_ROUNDS = 2
 
+#: A card read whole that :func:`reshaped_whole` leaves out (its outline not a card's of the width
+#: found, or over other cards' indices), read surely (ODD_SURE) or on an outline larger than
+#: BIG_OUTLINE cards, comes back when the second pass keeps no partly covered card in its place
+#: (none whose centre lies inside its outline): those rules leave a hand's
+#: outline out so that the cards under it are read by their corners, and where none is, the
+#: reading as it was is the best answer there is. Issue #17's sixteenth session: on the held-out
+#: single-card photos, read with the second pass, close-ups whose card is wider than the index
+#: finder looks for (a blue 7 read at 0.98, its width taken for 0.37 of the true one) were lost:
+#: 11 of the 30 photos the pass got wrong had no card at all. False turns it off.
+WHOLE_KEPT = True
+
 #: Two readings whose index (the corner print read) lies within this share of the card width
 #: are the same card: one index, one card. Neighbours in a fan or a row show their indices at
 #: least ~0.2 of a card's width apart; two outlines of one card, one of them misread (a yellow 8
@@ -665,15 +676,21 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
     read less surely than ``thresholds.odd_sure``, is left out (:data:`ODD_SURE`), and so is one
     over the indices of other cards read surely (:data:`HIDDEN_INDICES`). Two readings of a
     label on one outline, one of them reshaped onto it, are one card: the surer stays."""
+    return _reshaped(outlines, thresholds)[0]
+
+
+def _reshaped(outlines: Outlines, thresholds: Thresholds) -> tuple[list, list]:
+    """:func:`reshaped_whole`, and the cards read whole it leaves out (not those it finds
+    twice)."""
     t = thresholds
     if not outlines.whole or not outlines.cands:
-        return list(outlines.whole)
+        return list(outlines.whole), []
     width = outlines.width or card_width_of([np.asarray(s.quad, np.float32) for s in outlines.whole])
     lo, hi = RESHAPE_IOU
     quads = [np.asarray(s.quad, np.float32) for s in outlines.whole]
     shaped = [abs(cv2.contourArea(q)) for q in quads if not _odd_proportions(q)]
     typical = float(np.median(shaped)) if shaped else width * width * CARD_RATIO
-    out, moved = [], set()
+    out, moved, left_out = [], set(), []
     for i, s in enumerate(outlines.whole):
         q = np.asarray(s.quad, np.float32)
         odd = _odd_shape(q, width)
@@ -689,14 +706,29 @@ def reshaped_whole(outlines: Outlines, thresholds: Thresholds = Thresholds()) ->
                 s = replace(s, quad=tuple((float(x), float(y)) for x, y in best), center=(float(c[0]), float(c[1])))
                 moved.add(len(out))
             elif s.confidence < t.odd_sure and _odd_among(q, typical) and odd:
+                left_out.append(s)
                 continue  # (an outline of a card's shape whose corners show no index stays)
             elif _big(q, width):
+                left_out.append(s)
                 continue
         if (s.confidence < t.hidden_below
                 and _indices_under(s.label, np.asarray(s.quad, np.float32), outlines.cands, t) >= t.hidden_indices):
+            left_out.append(s)
             continue
         out.append(s)
-    return _one_reading_an_outline(out, moved)
+    return _one_reading_an_outline(out, moved), left_out
+
+
+def _comes_back(sighting, partial: list, width: float, t: Thresholds) -> bool:
+    """Whether a card read whole that :func:`reshaped_whole` left out comes back
+    (:data:`WHOLE_KEPT`): read surely (``t.odd_sure``) or on an outline larger than
+    :data:`BIG_OUTLINE` cards (a card closer than the width found), with no partly covered card
+    of ``partial`` in its place. (A part of a card read unsurely as a card, its centre oval or a
+    strip, stays out: on the validation tables those came back as extra cards.)"""
+    q = np.asarray(sighting.quad, np.float32)
+    if sighting.confidence < t.odd_sure and not _big(q, width):
+        return False
+    return not any(_inside(np.asarray(p.center, np.float32), q) for p in partial)
 
 
 def _one_reading_an_outline(whole: list, moved: set) -> list:
@@ -727,8 +759,12 @@ def _indices_under(label: str, quad: np.ndarray, cands: list, t: Thresholds) -> 
 def settle(outlines: Outlines, thresholds: Thresholds = Thresholds()) -> list:
     """Every card of the photo: the cards read whole (:func:`reshaped_whole`) and the partly
     covered ones (:func:`select`)."""
-    whole = reshaped_whole(outlines, thresholds)
-    return whole + _select(outlines, whole, thresholds)
+    whole, left_out = _reshaped(outlines, thresholds)
+    partial = _select(outlines, whole, thresholds)
+    if WHOLE_KEPT and left_out:  # a card left out comes back where no covered card was found in its place
+        width = outlines.width or card_width_of([np.asarray(s.quad, np.float32) for s in outlines.whole])
+        whole = whole + [s for s in left_out if _comes_back(s, partial, width, thresholds)]
+    return whole + partial
 
 
 def select(outlines: Outlines, thresholds: Thresholds = Thresholds()) -> list:

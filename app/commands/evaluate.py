@@ -16,10 +16,12 @@ folder: it holds photos/labels.csv and card_art/), and reports label accuracy pe
 confusions; then tables composed from art-sheet and procedural cards per face set (classic, Flip
 light, Flip dark); then tables composed from real crops of held-out photos (15 cards each,
 touching or slightly overlapping) for the recall of cards; then such tables with three drawn
-card backs among twelve real crops (backs and faces counted apart; --second-pass reads these two
-parts as the hand scanner does, the second pass for partly covered cards included); then tables of overlapping hands
+card backs among twelve real crops (backs and faces counted apart); then tables of overlapping hands
 (fans, rows, cascades, piles, thumbs over them) of real crops of held-out photos: card F1,
-recall, label accuracy and every wrong read of the cards whose corner index shows. Without the photo data only the
+recall, label accuracy and every wrong read of the cards whose corner index shows. The real,
+composite and backs parts read whole cards only, as the live table reads; --second-pass reads
+them as `companion recognize` and the hand scanner do, the second pass for partly covered cards
+included. Without the photo data only the
 renders can be measured (--parts renders, drawn cards only); the other parts stop with exit
 status 2 and say where they looked."""
 
@@ -51,12 +53,12 @@ def register(sub) -> None:
     p.add_argument("--model", default=None, help="the ONNX model to measure (default: the committed one)")
     p.add_argument("--no-overlap", action="store_true",
                    help="fanned part: read whole cards only (no second pass for partly covered "
-                        "cards: the reader before it); the real and renders parts always read "
-                        "whole cards only")
+                        "cards: the reader before it); the renders part always reads whole cards "
+                        "only")
     p.add_argument("--second-pass", action="store_true",
-                   help="composite and backs parts: read with the second pass for partly covered "
-                        "cards as well, as the hand scanner reads hands laid open (by default "
-                        "whole cards only, as the live table reads)")
+                   help="real, composite and backs parts: read with the second pass for partly "
+                        "covered cards as well, as companion recognize and the hand scanner read "
+                        "(by default whole cards only, as the live table reads)")
     p.add_argument("--confusion-csv", default=None,
                    help="write the confusion matrix of the real photos to this CSV file")
     p.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
@@ -83,16 +85,17 @@ def run(args) -> int:
         return 2
     summary = {}
     seed = {} if args.seed is None else {"seed": args.seed}
-    # separated cards read as the hand scanner reads them, the second pass included, if asked
+    # photos read as companion recognize and the hand scanner read them, the second pass
+    # included, if asked
     separated, how_read = reader, ""
-    if args.second_pass and ("composite" in parts or "backs" in parts):
+    if args.second_pass and {"real", "composite", "backs"} & set(parts):
         separated, how_read = CardReader(args.model, overlap=True), ", read with the second pass"
         summary["separated second pass"] = True
     try:
         if "real" in parts:
-            tallies = ev.eval_real(reader, args.deck, split=args.split)
+            tallies = ev.eval_real(separated, args.deck, split=args.split)
             print(f"== {'held-out' if args.split == 'test' else 'validation'} real photos "
-                  f"(read with deck={args.deck}) ==")
+                  f"(read with deck={args.deck}{how_read}) ==")
             for key in sorted(tallies, key=lambda k: (" / " in k, k)):
                 t = tallies[key]
                 print(t.report(per_class=" / " not in key))
