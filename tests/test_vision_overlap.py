@@ -944,3 +944,23 @@ def test_a_sure_card_left_out_comes_back_where_no_covered_card_is_found(monkeypa
     top = CardSighting("green-7", 0.99, (), ((400, 20), (500, 20), (500, 175), (400, 175)), (450, 97))
     got = settle(Outlines([unrelated], [oval, top, top], table, 1.0, 100.0), partial.Thresholds(seed=1.01))
     assert "red-1" not in [s.label for s in got]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", [0.03, None])
+def test_no_card_is_read_across_a_card_whose_indices_show(monkeypatch, rule):
+    """SHOWN_OVER: on the sample table, read with the second pass, the black wild draw four's
+    corner reads as a back's on an outline across it; that card's two indices show, so nothing
+    lies on it there, and the back's corner would lie under it: no card."""
+    from pathlib import Path
+
+    import cv2
+
+    import vision.partial as partial
+
+    monkeypatch.setattr(partial, "SHOWN_OVER", rule)
+    img = cv2.imread(str(Path(__file__).resolve().parent.parent / "samples" / "grid-table.jpg"))
+    read = CardReader(overlap=True).read(img, deck="classic")
+    partly = [s.label for s in read if s.visible == "partial"]
+    assert ("back" in partly) is (rule is None)
+    assert "wild-draw-four" in [s.label for s in read]

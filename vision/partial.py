@@ -328,6 +328,29 @@ REFINE_ROUNDS = 2
 #: 11 of the 30 photos the pass got wrong had no card at all. False turns it off.
 WHOLE_KEPT = True
 
+#: A corner reading whose outline covers an index of a card read whole (at HIDDEN_BELOW or more,
+#: both its index corners reading its label, OWN_CORNERS: it lies on top, its outline its own),
+#: and whose own index lies inside that card's outline or within this share of the card width of
+#: it, is no card: that card's index shows, so nothing lies on it there, and the reading's own
+#: index would lie under it (the black side of a wild draw four read whole, its corner read again
+#: as a back's on an outline across it: the project's own sample table, read with the second
+#: pass). With one corner enough, two right cards of 1,780 on the validation seeds 606-613 were
+#: lost (cards read "whole" that others covered); with both, none. None turns it off.
+SHOWN_OVER = 0.03
+
+#: A corner reading that overlaps no card found (COVERED) is a card alone on the table, one the
+#: whole-card pass missed: it is kept only when read at least ISOLATED_SURE and its outline is at
+#: least ISOLATED_CARD_LIKE unlike the table (:func:`vision.corners.strip_outside`), however
+#: surely its mass reads (STRIP_SURE does not spare it); else it waits for a card found beside
+#: it. Issue #17's sixteenth session: on cluttered photos of one hand-held card (the held-out
+#: photos, read with the second pass) a knitted sweater was read as green 9s and keyboard keys
+#: as backs, alone, at 0.84-0.97. The values sit below every such reading kept right on the
+#: validation seeds' tables (fanned 606-613: 24 alone, read at 0.96 or more, 0.46 or more
+#: unlike the table; separated, three composite and three backs seeds: 11, 0.93 and 0.38).
+#: 0 turns it off.
+ISOLATED_SURE = 0.9
+ISOLATED_CARD_LIKE = 0.35
+
 #: Two readings whose index (the corner print read) lies within this share of the card width
 #: are the same card: one index, one card. Neighbours in a fan or a row show their indices at
 #: least ~0.2 of a card's width apart; two outlines of one card, one of them misread (a yellow 8
@@ -397,6 +420,7 @@ class Outlines:
     width: float | None = None   # the card width (pixels)
     own: frozenset = frozenset()  # the cards read whole (indices) whose outline is theirs (OWN_CORNERS)
     indexless: frozenset = frozenset()  # the cards read whole whose corners show no index of theirs (INDEXLESS)
+    shown: tuple = ()  # (outline, index point) of each index of a card read whole that reads its label (SHOWN_OVER)
 
 
 class IndexReader:
@@ -472,7 +496,8 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
                         if s.confidence >= WIDTH_SURE and _odd_shape(np.asarray(s.quad, np.float32), width)
                         and _reads_its_corners(image_bgr, s, part.index, measured))
     indexless = _indexless(image_bgr, whole, part.index, width) if isinstance(part, _Both) else frozenset()
-    return Outlines(cands, whole, unlike, scale, width, own, indexless)
+    shown = _indices_shown(image_bgr, whole, part.index) if isinstance(part, _Both) else ()
+    return Outlines(cands, whole, unlike, scale, width, own, indexless, shown)
 
 
 def _measured_width(image_bgr: np.ndarray, whole: list, known: list) -> float | None:
@@ -555,6 +580,31 @@ def _indexless(image_bgr: np.ndarray, whole: list, index_reader, width: float) -
     p = index_reader.probs(crops).reshape(len(faces), 2, -1)
     return frozenset(i for i, row in zip(faces, p)
                      if (row[:, index_reader.classes.index(whole[i].label)] < INDEXLESS).all())
+
+
+def _indices_shown(image_bgr: np.ndarray, whole: list, index_reader) -> tuple:
+    """``(outline, index point)`` of both index corners of each card read whole at HIDDEN_BELOW
+    or more whose label the index model reads at both at OWN_CORNERS or more (:data:`SHOWN_OVER`)."""
+    if SHOWN_OVER is None:
+        return ()
+    faces = [s for s in whole if s.confidence >= HIDDEN_BELOW and s.label in index_reader.classes
+             and s.label != BACK]
+    if not faces:
+        return ()
+    quads = [np.asarray(s.quad, np.float32) for s in faces]
+    p = index_reader.probs([index_crop(image_bgr, q, k) for q in quads for k in (0, 1)]).reshape(len(faces), 2, -1)
+    return tuple((q, index_point(q, k)) for s, q, row in zip(faces, quads, p) for k in (0, 1)
+                 if (row[:, index_reader.classes.index(s.label)] >= OWN_CORNERS).all())
+
+
+def _over_a_shown_index(cand: Candidate, shown: tuple, width: float) -> bool:
+    """Whether ``cand`` covers a shown index of a card read whole while its own index lies
+    inside that card's outline or within SHOWN_OVER of the card width of it."""
+    return SHOWN_OVER is not None and any(
+        _inside(point, cand.quad)
+        and cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(cand.index[0]), float(cand.index[1])), True)
+        >= -SHOWN_OVER * width
+        for quad, point in shown)
 
 
 class _Both:
@@ -806,6 +856,8 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
                 continue  # a corner of a back found already: that back
             if any(lab == label and _inside(cand.index, k) for lab, k in whole_kept):
                 continue  # an index of a card read whole's label inside its outline: that card
+            if _over_a_shown_index(cand, outlines.shown, width):
+                continue  # over a card's index that shows, its own under that card: no card
             if label != BACK and any(lab == label and _at_far_end(cand, i, far, t.far_end, width)
                                      for lab, i, far in ends):
                 continue  # the other end of a card found by one end: that card
@@ -814,6 +866,10 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds) -> list:
                 continue
             share, free = strip_outside(outlines.unlike, outlines.scale, q,
                                         [_shrunk(k, STRIP_SHRINK) for _lab, k in kept])
+            if (ISOLATED_SURE or ISOLATED_CARD_LIKE) and (conf < ISOLATED_SURE or share < ISOLATED_CARD_LIKE) \
+                    and not any(_covered_share(q, k) >= t.covered for _lab, k in kept):
+                rest.append(cand)
+                continue  # alone, not sure enough: it waits for a card found beside it
             sure = cand.mass * conf >= t.strip_sure and not any(v > t.strip_sure_iou for v in ious)
             if not free or (share < t.strip_card_like and not sure):
                 continue  # nothing of it shows, or what shows is the table: no card lies there
