@@ -964,3 +964,28 @@ def test_no_card_is_read_across_a_card_whose_indices_show(monkeypatch, rule):
     partly = [s.label for s in read if s.visible == "partial"]
     assert ("back" in partly) is (rule is None)
     assert "wild-draw-four" in [s.label for s in read]
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_corner_reading_alone_on_the_table_needs_a_sure_label_and_a_card_like_outline(monkeypatch, on):
+    """ISOLATED_SURE / ISOLATED_CARD_LIKE: a reading that overlaps no card found (a sweater's
+    knit read as a green 9) is kept alone only when read at 0.9 or more on an outline unlike the
+    table; beside a card found the usual thresholds apply."""
+    import vision.partial as partial
+    from vision.partial import Outlines, Thresholds, settle
+
+    if not on:
+        monkeypatch.setattr(partial, "ISOLATED_SURE", 0)
+        monkeypatch.setattr(partial, "ISOLATED_CARD_LIKE", 0)
+    top = CardSighting("red-2", 0.99, (), ((20, 20), (120, 20), (120, 175), (20, 175)), (70, 97))
+    unlike = np.zeros((400, 720), np.uint8)
+    unlike[:, :360] = 1                                       # cards on the left, the table on the right
+    alone_on_table = _cand(0.99, "green-9", 0.97, [[500, 20], [600, 20], [600, 175], [500, 175]])
+    alone_unsure = _cand(0.99, "blue-4", 0.85, [[200, 200], [300, 200], [300, 355], [200, 355]])
+    alone_sure = _cand(0.99, "yellow-1", 0.95, [[200, 20], [300, 20], [300, 175], [200, 175]])
+    beside = _cand(0.95, "blue-6", 0.85, [[90, 30], [190, 30], [190, 185], [90, 185]])
+    got = [s.label for s in settle(Outlines([alone_on_table, alone_unsure, alone_sure, beside], [top],
+                                            unlike, 1.0, 100.0), Thresholds())]
+    assert "yellow-1" in got and "blue-6" in got            # alone but sure and card-like; beside a card
+    assert ("green-9" in got) is not on                      # sure, on what looks like the table
+    assert ("blue-4" in got) is not on                       # card-like, read at 0.85
