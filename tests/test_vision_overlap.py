@@ -944,6 +944,12 @@ def test_a_sure_card_left_out_comes_back_where_no_covered_card_is_found(monkeypa
     top = CardSighting("green-7", 0.99, (), ((400, 20), (500, 20), (500, 175), (400, 175)), (450, 97))
     got = settle(Outlines([unrelated], [oval, top, top], table, 1.0, 100.0), partial.Thresholds(seed=1.01))
     assert "red-1" not in [s.label for s in got]
+    # nor one read surely, left out for the sure index of another card inside it, the card of
+    # that index found with its centre outside it: smaller than a card, it is a part of one
+    part = CardSighting("yellow-1", 0.85, (), ((300, 20), (345, 20), (345, 80), (300, 80)), (322, 50))
+    other = _cand(0.99, "blue-5", 0.97, [[330, 40], [430, 40], [430, 195], [330, 195]])
+    got = [s.label for s in settle(Outlines([other], [part, top, top], table, 1.0, 100.0), partial.Thresholds())]
+    assert "blue-5" in got and "yellow-1" not in got
 
 
 @pytest.mark.slow
