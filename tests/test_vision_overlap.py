@@ -995,3 +995,25 @@ def test_a_corner_reading_alone_on_the_table_needs_a_sure_label_and_a_card_like_
     assert "yellow-1" in got and "blue-6" in got            # alone but sure and card-like; beside a card
     assert ("green-9" in got) is not on                      # sure, on what looks like the table
     assert ("blue-4" in got) is not on                       # card-like, read at 0.85
+
+
+@pytest.mark.parametrize("rule", [0.95, 0])
+def test_a_back_inside_the_outline_a_reshaped_back_was_read_on_is_that_back(monkeypatch, rule):
+    """AS_READ_INSIDE: a back read whole on its own outline, the card width found too small,
+    is reshaped onto a corner outline inside it; its other corner, read as a back lying inside
+    the outline as read, is that back again."""
+    import vision.partial as partial
+    from vision.partial import Outlines, Thresholds, settle
+
+    monkeypatch.setattr(partial, "AS_READ_INSIDE", rule)
+    back = CardSighting("back", 0.83, (), ((0, 0), (130, 0), (130, 200), (0, 200)), (65, 100))
+    corner = _cand(0.99, "back", 0.99, [[0, 0], [100, 0], [100, 155], [0, 155]])
+    other_end = _cand(0.99, "back", 0.98, [[30, 45], [130, 45], [130, 200], [30, 200]], corner=1)
+    table = np.ones((300, 400), np.uint8)
+    got = settle(Outlines([corner, other_end], [back], table, 1.0, 100.0), Thresholds())
+    assert [s.visible for s in got].count("whole") == 1
+    assert len(got) == (1 if rule else 2)
+    # a back lying partly outside that outline is another back
+    beside = _cand(0.99, "back", 0.98, [[60, 45], [160, 45], [160, 200], [60, 200]], corner=1)
+    got = settle(Outlines([corner, beside], [back], table, 1.0, 100.0), Thresholds())
+    assert len(got) == 2
