@@ -784,12 +784,12 @@ def test_a_card_read_whole_on_an_outline_that_shows_no_index_of_it_takes_its_cor
     index = partial.shared_reader(partial.IndexReader, Path(partial.INDEX_MODEL_PATH))
     astray = CardSighting("red-7", 0.89, (), tuple(map(tuple, turned.tolist())), tuple(middle.tolist()))
     own = CardSighting("red-7", 0.89, (), tuple(map(tuple, quad.tolist())), tuple(middle.tolist()))
-    assert partial._indexless(img, [own, astray], index, 110.0) == (frozenset({1}) if flag else frozenset())
+    assert partial._corner_rulings(img, [own, astray], index, 110.0)[0] == (frozenset({1}) if flag else frozenset())
 
     corner = _cand(0.99, "red-7", 0.98, partial.order_quad(quad), corner=1)
     unlike = np.ones(img.shape[:2], np.uint8)
     outlines = partial.Outlines([corner], [astray], unlike, 1.0, 110.0, frozenset(),
-                                partial._indexless(img, [astray], index, 110.0))
+                                partial._corner_rulings(img, [astray], index, 110.0)[0])
     got = partial.settle(outlines, partial.Thresholds(seed=1.01))
     assert [s.label for s in got] == (["red-7"] if flag else ["red-7", "red-7"])
     assert np.allclose(got[0].quad, corner.quad) == bool(flag)

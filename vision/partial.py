@@ -508,8 +508,8 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
         own = frozenset(i for i, s in enumerate(whole)
                         if s.confidence >= WIDTH_SURE and _odd_shape(np.asarray(s.quad, np.float32), width)
                         and _reads_its_corners(image_bgr, s, part.index, measured))
-    indexless = _indexless(image_bgr, whole, part.index, width) if isinstance(part, _Both) else frozenset()
-    shown = _indices_shown(image_bgr, whole, part.index) if isinstance(part, _Both) else ()
+    indexless, shown = _corner_rulings(image_bgr, whole, part.index, width) if isinstance(part, _Both) \
+        else (frozenset(), ())
     return Outlines(cands, whole, unlike, scale, width, own, indexless, shown)
 
 
@@ -578,36 +578,43 @@ def _reads_its_corners(image_bgr: np.ndarray, sighting, index_reader, width: flo
     return False
 
 
-def _indexless(image_bgr: np.ndarray, whole: list, index_reader, width: float) -> frozenset:
-    """The cards read whole (indices into ``whole``) on an outline of a card ``width`` pixels
-    wide whose label the index model reads below :data:`INDEXLESS` at both index corners of
-    that outline; backs have no index, and an odd outline is reshaped anyway
-    (:func:`reshaped_whole`), so neither is read."""
-    if not INDEXLESS:
-        return frozenset()
-    faces = [i for i, s in enumerate(whole) if s.label in index_reader.classes and s.label != BACK
-             and not _odd_shape(np.asarray(s.quad, np.float32), width)]
-    if not faces:
-        return frozenset()
-    crops = [index_crop(image_bgr, np.asarray(whole[i].quad, np.float32), k) for i in faces for k in (0, 1)]
-    p = index_reader.probs(crops).reshape(len(faces), 2, -1)
-    return frozenset(i for i, row in zip(faces, p)
-                     if (row[:, index_reader.classes.index(whole[i].label)] < INDEXLESS).all())
+def _own_label_at_corners(image_bgr: np.ndarray, whole: list, index_reader, which: list) -> dict:
+    """``{i: the index model's probability of whole[i]'s label at the two index corners of its
+    outline as read}`` for the cards read whole ``which`` (indices into ``whole``), in one batch:
+    :data:`INDEXLESS` and :data:`SHOWN_OVER` both judge by it."""
+    if not which:
+        return {}
+    crops = [index_crop(image_bgr, np.asarray(whole[i].quad, np.float32), k) for i in which for k in (0, 1)]
+    p = index_reader.probs(crops).reshape(len(which), 2, -1)
+    return {i: row[:, index_reader.classes.index(whole[i].label)] for i, row in zip(which, p)}
 
 
-def _indices_shown(image_bgr: np.ndarray, whole: list, index_reader) -> tuple:
-    """``(outline, index point)`` of both index corners of each card read whole at HIDDEN_BELOW
-    or more whose label the index model reads at both at OWN_CORNERS or more (:data:`SHOWN_OVER`)."""
-    if SHOWN_OVER is None:
-        return ()
-    faces = [s for s in whole if s.confidence >= HIDDEN_BELOW and s.label in index_reader.classes
-             and s.label != BACK]
-    if not faces:
-        return ()
-    quads = [np.asarray(s.quad, np.float32) for s in faces]
-    p = index_reader.probs([index_crop(image_bgr, q, k) for q in quads for k in (0, 1)]).reshape(len(faces), 2, -1)
-    return tuple((q, index_point(q, k)) for s, q, row in zip(faces, quads, p) for k in (0, 1)
-                 if (row[:, index_reader.classes.index(s.label)] >= OWN_CORNERS).all())
+def _indexless_judged(sighting, width: float) -> bool:
+    """Whether :data:`INDEXLESS` judges a face read whole: an odd outline is reshaped anyway
+    (:func:`reshaped_whole`)."""
+    return bool(INDEXLESS) and not _odd_shape(np.asarray(sighting.quad, np.float32), width)
+
+
+def _shown_judged(sighting) -> bool:
+    """Whether :data:`SHOWN_OVER` judges a face read whole: one read at HIDDEN_BELOW or more."""
+    return SHOWN_OVER is not None and sighting.confidence >= HIDDEN_BELOW
+
+
+def _corner_rulings(image_bgr: np.ndarray, whole: list, index_reader, width: float) -> tuple[frozenset, tuple]:
+    """``(indexless, shown)``. ``indexless``: the cards read whole (indices into ``whole``) on an
+    outline of a card ``width`` pixels wide whose label the index model reads below
+    :data:`INDEXLESS` at both index corners of that outline. ``shown``: ``(outline, index
+    point)`` of both index corners of each card read whole at HIDDEN_BELOW or more whose label
+    the index model reads at both at OWN_CORNERS or more (:data:`SHOWN_OVER`). Backs have no
+    index, so neither is read."""
+    faces = [i for i, s in enumerate(whole) if s.label in index_reader.classes and s.label != BACK]
+    at = _own_label_at_corners(image_bgr, whole, index_reader,
+                               [i for i in faces if _indexless_judged(whole[i], width) or _shown_judged(whole[i])])
+    indexless = frozenset(i for i, p in at.items() if _indexless_judged(whole[i], width) and (p < INDEXLESS).all())
+    shown = tuple((q, index_point(q, k)) for i, p in at.items()
+                  if _shown_judged(whole[i]) and (p >= OWN_CORNERS).all()
+                  for q in (np.asarray(whole[i].quad, np.float32),) for k in (0, 1))
+    return indexless, shown
 
 
 def _over_a_shown_index(cand: Candidate, shown: tuple, width: float) -> bool:
@@ -883,13 +890,14 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds, as_read: li
             if label != BACK and any(lab == label and _at_far_end(cand, i, far, t.far_end, width)
                                      for lab, i, far in ends):
                 continue  # the other end of a card found by one end: that card
-            if cand.mass * conf < t.seed and not any(_covered_share(q, k) >= t.covered for _lab, k in kept):
+            beside = any(_covered_share(q, k) >= t.covered for _lab, k in kept)
+            if cand.mass * conf < t.seed and not beside:
                 rest.append(cand)
                 continue
             share, free = strip_outside(outlines.unlike, outlines.scale, q,
                                         [_shrunk(k, STRIP_SHRINK) for _lab, k in kept])
             if (ISOLATED_SURE or ISOLATED_CARD_LIKE) and (conf < ISOLATED_SURE or share < ISOLATED_CARD_LIKE) \
-                    and not any(_covered_share(q, k) >= t.covered for _lab, k in kept):
+                    and not beside:
                 rest.append(cand)
                 continue  # alone, not sure enough: it waits for a card found beside it
             sure = cand.mass * conf >= t.strip_sure and not any(v > t.strip_sure_iou for v in ious)

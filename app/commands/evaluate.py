@@ -87,13 +87,13 @@ def run(args) -> int:
     seed = {} if args.seed is None else {"seed": args.seed}
     # photos read as companion recognize and the hand scanner read them, the second pass
     # included, if asked
-    separated, how_read = reader, ""
+    as_recognized, how_read = reader, ""
     if args.second_pass and {"real", "composite", "backs"} & set(parts):
-        separated, how_read = CardReader(args.model, overlap=True), ", read with the second pass"
+        as_recognized, how_read = CardReader(args.model, overlap=True), ", read with the second pass"
         summary["separated second pass"] = True
     try:
         if "real" in parts:
-            tallies = ev.eval_real(separated, args.deck, split=args.split)
+            tallies = ev.eval_real(as_recognized, args.deck, split=args.split)
             print(f"== {'held-out' if args.split == 'test' else 'validation'} real photos "
                   f"(read with deck={args.deck}{how_read}) ==")
             for key in sorted(tallies, key=lambda k: (" / " in k, k)):
@@ -115,13 +115,13 @@ def run(args) -> int:
                 summary[f"renders {name} recall"] = round(t.recall, 4)
         if "composite" in parts:
             print(f"== composited real crops (15 per table{how_read}) ==")
-            t = ev.eval_composite(separated, scenes=max(4, args.scenes + 4), split=args.split, **seed)
+            t = ev.eval_composite(as_recognized, scenes=max(4, args.scenes + 4), split=args.split, **seed)
             print(t.report(per_class=False))
             summary["composite recall"] = round(t.recall, 4)
             summary["composite accuracy"] = round(t.accuracy, 4)
         if "backs" in parts:
             print(f"== separated cards with drawn backs among the real crops{how_read} ==")
-            backs, faces = ev.eval_backs(separated, scenes=max(4, args.scenes + 4), split=args.split, **seed)
+            backs, faces = ev.eval_backs(as_recognized, scenes=max(4, args.scenes + 4), split=args.split, **seed)
             print(backs.report(per_class=False))
             print(faces.report(per_class=False))
             summary["backs recall"] = round(backs.recall, 4)
