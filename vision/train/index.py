@@ -199,6 +199,15 @@ def samples(args, real, other):
     return x, y, xv, yv
 
 
+def other_light(xb):
+    """``xb`` (scaled) in another camera's light and contrast: each box's contrast and brightness
+    off by about 15 %."""
+    import torch
+
+    n = xb.shape[0]
+    return xb * (1 + 0.15 * torch.randn(n, 1, 1, 1)) + 0.15 * torch.randn(n, 1, 1, 1)
+
+
 def camera_noise(xb, rng):
     """``xb`` (scaled) as another camera might give it: each channel's gain a little off (white
     balance the crop's own normalisation did not undo), a third of the boxes blurred or taken at
@@ -264,9 +273,8 @@ def train(args):
         for b in tqdm(range(batches), desc=f"epoch {epoch + 1}", unit="batch", disable=not args.progress):
             idx = order[b * args.batch:(b + 1) * args.batch]
             xb = scaled(X[idx])
-            n = len(idx)
             # light and contrast of another camera, and an outline a pixel or two off
-            xb = xb * (1 + 0.15 * torch.randn(n, 1, 1, 1)) + 0.15 * torch.randn(n, 1, 1, 1)
+            xb = other_light(xb)
             xb = torch.roll(xb, shifts=(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))), dims=(2, 3))
             if args.augment == "camera":
                 xb = camera_noise(xb, rng)
