@@ -155,6 +155,41 @@ def test_evaluate_composes_its_tables_from_the_seed_given_else_each_parts_own(mo
     assert got == dict.fromkeys(("composite", "backs", "fanned"), "own" if seed is None else seed)
 
 
+def test_evaluate_pools_the_fanned_tables_of_the_seeds_given_and_names_the_worst(monkeypatch, capsys):
+    import vision.evaluate as ev
+
+    def one(right, cards, extra):  # a seed's tally: `right` of `cards` found, `extra` readings on no card
+        return ev.FannedTally("seed", cards=cards, right=right, missed=["red-1"] * (cards - right), extra=extra)
+
+    tallies = {505: one(210, 220, 1), 506: one(200, 220, 0), 507: one(219, 220, 2)}
+    asked = []
+
+    def read(reader, scenes, seed, **kwargs):
+        asked.append(seed)
+        return tallies[seed]
+
+    monkeypatch.setattr(ev, "eval_fanned", read)
+    assert main(["evaluate", "--parts", "fanned", "--seeds", "505-507", "--json"]) == 0
+    assert asked == [505, 506, 507]
+    out = capsys.readouterr().out
+    summary = json.loads(out.strip().splitlines()[-1])
+    pooled = ev.FannedTally("all", cards=660, right=629, missed=["x"] * 31, extra=3)
+    assert summary["fanned right"] == 629 and summary["fanned cards"] == 660
+    assert summary["fanned f1"] == round(pooled.f1, 4)
+    assert summary["fanned seeds"] == {str(n): round(t.f1, 4) for n, t in tallies.items()}
+    assert summary["fanned worst seed"] == 506
+    assert "seeds 505-507" in out and "worst, seed 506" in out
+
+
+@pytest.mark.parametrize("seeds", ["9-3", "505-", "a,b", "-4"])
+def test_evaluate_refuses_seeds_it_cannot_read_and_says_why(capsys, seeds):
+    with pytest.raises(SystemExit) as exit_:
+        main(["evaluate", "--parts", "fanned", "--seeds", seeds])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--seeds" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("flag, overlap", [([], False), (["--second-pass"], True)])
 def test_evaluate_reads_separated_cards_with_the_second_pass_only_when_asked(monkeypatch, capsys, flag, overlap):
     # companion recognize and the hand scanner read with the second pass: --second-pass measures

@@ -7,6 +7,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 from companion.cards import CLASSIC
 from vision.card_art import draw_card
@@ -1017,3 +1018,25 @@ def test_a_back_inside_the_outline_a_reshaped_back_was_read_on_is_that_back(monk
     beside = _cand(0.99, "back", 0.98, [[60, 45], [160, 45], [160, 200], [60, 200]], corner=1)
     got = settle(Outlines([corner, beside], [back], table, 1.0, 100.0), Thresholds())
     assert len(got) == 2
+
+
+# --- several seeds' tables, pooled (companion evaluate --seeds) -------------------------------
+
+@given(st.integers(0, 10**6), st.integers(0, 50))
+def test_a_range_of_seeds_is_every_seed_in_it_once(first, more):
+    from vision.evaluate import parse_seeds
+
+    assert parse_seeds(f"{first}-{first + more}") == list(range(first, first + more + 1))
+    assert parse_seeds(f"{first},{first}-{first + more}") == list(range(first, first + more + 1))
+
+
+def test_pooled_tallies_count_every_card_of_every_seed():
+    a = FannedTally("a", cards=10, right=8, wrong=[("red-1", "red-7")], missed=["blue-2"], extra=1,
+                    twice=0, backs=[1, 2], partial=[5, 6], visible_right=8)
+    b = FannedTally("b", cards=5, right=5, extra=0, twice=1, backs=[0, 0], partial=[3, 3], visible_right=4)
+    p = FannedTally.pooled("both", [a, b])
+    assert (p.cards, p.right, p.extra, p.twice, p.visible_right) == (15, 13, 1, 1, 12)
+    assert p.wrong == [("red-1", "red-7")] and p.missed == ["blue-2"]
+    assert p.backs == [1, 2] and p.partial == [8, 9]
+    assert p.precision == 13 / 16 and p.recall == 13 / 15
+    assert a.wrong == [("red-1", "red-7")] and a.missed == ["blue-2"]  # the seeds' own tallies untouched

@@ -6,8 +6,11 @@ or the held-out test photos, two a label; ``--all``: every photo of the split, a
 tables of ``companion evaluate --parts composite,backs`` use them; ``train``: the training
 photos the overlap trainers cut, ``--per-label`` a label) as the tables cut them, then those of
 the split's photos in :data:`vision.overlap.UNFIT_CROPS`, framed in red, and writes them 40 to
-a PNG (10 by 4), each captioned with its number, label and photo. A crop that is not the whole card (a close-up of the centre, a hand round a smaller card)
-puts a card where none shows; such photos go in ``UNFIT_CROPS`` with what is wrong with them.
+a PNG (10 by 4), each captioned with its number, label and photo, its two corner index boxes
+(:func:`vision.overlap.index_boxes`, where the tables' truth says the indices print) framed in
+magenta. A crop that is not the whole card (a close-up of the centre, a hand round a smaller
+card, a box on the table instead of the index) puts a card or an index where none shows; such
+photos go in ``UNFIT_CROPS`` with what is wrong with them.
 Exits 2 when the photo data is absent.
 """
 
@@ -20,6 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.overlap import index_boxes
+
 __all__ = ["main", "sheets"]
 
 TILE = (100, 150)   # width, height of a crop on the sheet
@@ -31,6 +36,8 @@ def _tile(number: int, label: str, rel: str, crop: np.ndarray, unfit: bool) -> n
     if crop.shape[1] > crop.shape[0]:
         crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
     t = cv2.resize(crop, TILE, interpolation=cv2.INTER_AREA)
+    for x0, y0, x1, y1 in index_boxes(*TILE):  # where the tables' truth puts the two indices
+        cv2.rectangle(t, (int(x0), int(y0)), (int(x1), int(y1)), (255, 0, 255), 1)
     if unfit:
         cv2.rectangle(t, (0, 0), (TILE[0] - 1, TILE[1] - 1), (0, 0, 255), 4)
     t = cv2.copyMakeBorder(t, 0, 30, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))
