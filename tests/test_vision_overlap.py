@@ -1040,3 +1040,23 @@ def test_pooled_tallies_count_every_card_of_every_seed():
     assert p.backs == [1, 2] and p.partial == [8, 9]
     assert p.precision == 13 / 16 and p.recall == 13 / 15
     assert a.wrong == [("red-1", "red-7")] and a.missed == ["blue-2"]  # the seeds' own tallies untouched
+
+
+def test_a_twin_in_a_tight_fan_is_a_second_card_at_the_chosen_distance_and_one_at_the_old():
+    """Issue #17's eighteenth session: twins of a label in a tight fan show their indices 0.4-0.5
+    of a card's width apart; at SAME_LABEL_CORNER 0.4 that is a second card, at 0.5 (before) it
+    was the first card read again."""
+    from vision.corners import index_point
+    from vision.partial import SAME_LABEL_CORNER, Outlines, Thresholds, select
+
+    top = CardSighting("red-8", 0.99, (), ((200, 50), (300, 50), (300, 205), (200, 205)), (250, 128))
+    top_q = np.array(top.quad, np.float32)
+    a = np.radians(-18.5)  # the top card turned about its bottom middle, as a fan's next card
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    pivot = np.float32([250, 205])
+    twin = _cand(0.99, "red-8", 0.98, (top_q - pivot) @ rot.T + pivot)
+    apart = min(np.linalg.norm(twin.index - index_point(top_q, k)) for k in (0, 1)) / 100
+    assert SAME_LABEL_CORNER < apart < 0.5
+    outlines = Outlines([twin], [top], np.ones((400, 500), np.uint8), 1.0, 100.0)
+    assert [s.label for s in select(outlines, Thresholds(seed=1.01))] == ["red-8"]
+    assert select(outlines, Thresholds(seed=1.01, same_label_corner=0.5)) == []
