@@ -244,6 +244,24 @@ def test_a_search_over_one_or_two_widths_gives_one_of_them(monkeypatch, left):
     steps = 0.6 * around * ip.WIDTH_STEP ** np.arange(
         int(np.log(ip.WIDTH_AROUND[1] / ip.WIDTH_AROUND[0]) / np.log(ip.WIDTH_STEP)) + 1)
     monkeypatch.setattr(ip, "MIN_CARD_PX", float(steps[-left]) - 0.01)   # only `left` stay
+    monkeypatch.setattr(ip, "WIDEN_AT_CEILING", False)       # (tested below: a search again)
     width = ip.width_from_indices(img, around)
     assert width is not None
     assert any(abs(width - w * ip.WIDTH_BIAS) < 0.15 * w for w in steps[-left:]), (width, steps[-left:])
+
+
+@pytest.mark.skipif(not MODEL_PATH.is_file(), reason="the index finder's model is not built")
+@pytest.mark.parametrize("widen", [True, False])
+def test_a_width_measured_far_too_small_is_searched_again_over_the_whole_range(monkeypatch, widen):
+    """A card's own print read whole measured a quarter of the card: about that, the search
+    stops at 3 times it, short of the card, and sees the indices best at its top
+    (WIDEN_AT_CEILING): searched again over the image's range, the card's width."""
+    import vision.index_points as ip
+
+    img, _truth = drawn_hand("fan", 30, n=7, kind="wood")     # cards 100 pixels wide
+    monkeypatch.setattr(ip, "WIDEN_AT_CEILING", widen)
+    width = ip.width_from_indices(img, 26.0)                 # searched up to 78 pixels
+    if widen:
+        assert 88 <= width <= 114
+    else:
+        assert width < 88                                    # short of the card: outlines too small

@@ -62,6 +62,16 @@ WIDTH_RANGE = (0.045, 0.32)
 MIN_CARD_PX = 40.0
 WIDTH_AROUND = (0.6, 3.0)
 WIDTH_BIAS = 1.04
+#: Searched about a width measured, the indices seen best within a step of the widest width
+#: searched mean the range stopped short of the card's width: the search is made again over
+#: WIDTH_RANGE. A card's own print or a strip read as a card whole measures a fraction of the
+#: true width, and 3 times it may still fall short (issue #17's eighteenth session: fresh test
+#: seed 901's first table measured 0.26 of the card, the finder's width came out 0.72 of it, and
+#: on outlines that small the table read 9 of its 12 cards, one wrong, one extra and one counted
+#: twice; searched again, 1.03 and all 12 right). On the 384 tables of validation seeds 606-621
+#: it searched again on two (measured 0.32 and 0.35 of the card): 0.86 -> 1.02, one card more,
+#: and 0.95 -> 1.04, the same cards. False: the width within the range, as before.
+WIDEN_AT_CEILING = True
 #: The search scores every other width first, then every width within COARSE_AROUND steps of
 #: the best of those: 11 of a search's 15 runs about a width measured, half the narrowest (the
 #: costliest) skipped; 12 % less CPU, 30 % without a width measured, and the same width on all
@@ -206,4 +216,7 @@ def width_from_indices(image_bgr: np.ndarray, around: float | None = None,
         a, c, d = smooth[b - 1], smooth[b], smooth[b + 1]
         if a - 2 * c + d < 0:
             shift = 0.5 * (a - d) / (a - 2 * c + d)
-    return float(widths[lo + b] * WIDTH_STEP ** shift * WIDTH_BIAS)
+    width = float(widths[lo + b] * WIDTH_STEP ** shift * WIDTH_BIAS)
+    if around and WIDEN_AT_CEILING and width >= around * WIDTH_AROUND[1] / WIDTH_STEP:
+        return width_from_indices(image_bgr, None, path)  # the range stopped short of the card
+    return width
