@@ -1042,21 +1042,41 @@ def test_pooled_tallies_count_every_card_of_every_seed():
     assert a.wrong == [("red-1", "red-7")] and a.missed == ["blue-2"]  # the seeds' own tallies untouched
 
 
-def test_a_twin_in_a_tight_fan_is_a_second_card_at_the_chosen_distance_and_one_at_the_old():
+def _fanned_twin(deg=-18.5):
+    """A red 8's outline and its twin's, the first turned by ``deg`` about its bottom middle as a
+    fan's next card: their indices 0.4-0.5 of a card (100 pixels) apart."""
+    first = np.float32([[200, 50], [300, 50], [300, 205], [200, 205]])
+    a = np.radians(deg)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    pivot = np.float32([250, 205])
+    return first, (first - pivot) @ rot.T + pivot
+
+
+def test_a_twin_in_a_tight_fan_is_a_second_card_beside_a_partly_covered_one():
     """Issue #17's eighteenth session: twins of a label in a tight fan show their indices 0.4-0.5
-    of a card's width apart; at SAME_LABEL_CORNER 0.4 that is a second card, at 0.5 (before) it
-    was the first card read again."""
+    of a card's width apart; beside a partly covered card found first, SAME_LABEL_CORNER 0.4
+    takes that for a second card, 0.5 (before) took it for the first card read again."""
     from vision.corners import index_point
     from vision.partial import SAME_LABEL_CORNER, Outlines, Thresholds, select
 
-    top = CardSighting("red-8", 0.99, (), ((200, 50), (300, 50), (300, 205), (200, 205)), (250, 128))
-    top_q = np.array(top.quad, np.float32)
-    a = np.radians(-18.5)  # the top card turned about its bottom middle, as a fan's next card
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
-    pivot = np.float32([250, 205])
-    twin = _cand(0.99, "red-8", 0.98, (top_q - pivot) @ rot.T + pivot)
-    apart = min(np.linalg.norm(twin.index - index_point(top_q, k)) for k in (0, 1)) / 100
+    first_q, twin_q = _fanned_twin()
+    first, twin = _cand(0.99, "red-8", 0.99, first_q), _cand(0.99, "red-8", 0.98, twin_q)
+    apart = min(np.linalg.norm(twin.index - index_point(first_q, k)) for k in (0, 1)) / 100
     assert SAME_LABEL_CORNER < apart < 0.5
-    outlines = Outlines([twin], [top], np.ones((400, 500), np.uint8), 1.0, 100.0)
-    assert [s.label for s in select(outlines, Thresholds(seed=1.01))] == ["red-8"]
-    assert select(outlines, Thresholds(seed=1.01, same_label_corner=0.5)) == []
+    outlines = Outlines([first, twin], [], np.ones((400, 500), np.uint8), 1.0, 100.0)
+    assert [s.label for s in select(outlines, Thresholds(seed=0.0))] == ["red-8", "red-8"]
+    assert [s.label for s in select(outlines, Thresholds(seed=0.0, same_label_corner=0.5))] == ["red-8"]
+
+
+def test_beside_a_card_read_whole_the_same_distance_is_that_card_read_again():
+    """A card read whole is often outlined a little off (a hand outlined as it, moved onto a
+    corner reading): fresh test seed 611 read a whole green 2 again at its other index, 0.46 of
+    a card from the whole outline's index corners. There SAME_LABEL_CORNER_WHOLE (0.5) rules."""
+    from vision.partial import SAME_LABEL_CORNER_WHOLE, Outlines, Thresholds, select
+
+    first_q, twin_q = _fanned_twin()
+    top = CardSighting("red-8", 0.99, (), tuple(map(tuple, first_q.tolist())), (250, 128))
+    outlines = Outlines([_cand(0.99, "red-8", 0.98, twin_q)], [top], np.ones((400, 500), np.uint8), 1.0, 100.0)
+    assert SAME_LABEL_CORNER_WHOLE == 0.5
+    assert select(outlines, Thresholds(seed=0.0)) == []
+    assert [s.label for s in select(outlines, Thresholds(seed=0.0, same_label_corner_whole=0.4))] == ["red-8"]
