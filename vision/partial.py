@@ -94,7 +94,7 @@ SAME_PLACE_IOU = 0.8
 #: 0.4-0.5 of a card's width from their twin's. On the readings of 24 validation seed tables
 #: (606-613 before and after three unfit crops left them, 614-621), 0.4 found 5, 7 and 6 more
 #: cards and counted none more twice (one extra reading more); 0.35 found 2 more still, and
-#: 0.325 counted 2, 2 and 1 twice. 0 turns it off.
+#: 0.325 counted 0, 2 and 1 more twice. 0 turns it off.
 SAME_LABEL_CORNER = 0.4
 #: ... but beside a card read whole the distance stays 0.5: that outline is often a little off
 #: (a hand outlined as its top card, moved onto a corner reading), and fresh test seed 611 read
