@@ -79,3 +79,29 @@ def test_a_phone_confirms_the_hand_read_and_another_corrects_a_misread(browser, 
             p.context.close()
     finally:
         server.shutdown()
+
+
+def test_another_seat_confirming_leaves_the_buttons_under_a_finger_in_place(browser, tmp_path):
+    """A state that leaves a phone's prompt as it was (another seat confirms its hand) does not
+    draw the prompt again: its buttons stay the same elements, so a tap that lands as the update
+    arrives is not lost (it was, under load: the correct button swapped mid-tap, no picker)."""
+    host = Host(EventLog(tmp_path / "log.db"))
+    server = serve(host, "127.0.0.1", 0, block=False, secret_key="hands", join_token="join-me",
+                   heartbeat_s=5)
+    try:
+        hands = round_to_show(host, "classic", seed=1)
+        (good, good_cards), (bad, bad_cards) = list(hands.items())[:2]
+        page = phone(browser, server, bad)
+        host.hands.propose(good, [{"label": c, "confidence": 0.95} for c in good_cards])
+        host.hands.propose(bad, [{"label": c, "confidence": 0.9} for c in bad_cards])
+        page.wait_for_function(f"() => App.state && (App.state.hand_reads || {{}})[{good!r}]", timeout=WAIT)
+        page.wait_for_selector(".hand-read .hand-card", timeout=WAIT)
+        button = page.locator('[data-do="hand-correct"]').element_handle()
+        assert host.table.act({"do": "show", "by": good, "cards": good_cards}).ok
+        page.wait_for_function(f"() => !(App.state.hand_reads || {{}})[{good!r}]", timeout=WAIT)
+        assert button.evaluate("b => b.isConnected")
+        button.click()
+        page.wait_for_selector(".hand-list [data-remove]", timeout=WAIT)   # the picker drawn
+        page.context.close()
+    finally:
+        server.shutdown()

@@ -236,6 +236,7 @@ function renderScoreboard(s) {
   const line = others.length ? T("sb_missing", { seats: others.join(", ") }) : has ? T("sb_all_in") : "";
   box.innerHTML = `<h3>${esc(title)}</h3>${line ? `<p class="small">${esc(line)}</p>` : ""}
     ${others.length && !has ? `<p class="muted small">${esc(T("sb_winner_hint"))}</p>` : ""}`;
+  promptDrawn = null;   // (drawn here, not by renderPrompt)
   box.hidden = false;
   $("#controls").innerHTML = `
     <button class="btn primary" data-do="score">${esc(T("enter_points"))}</button>
@@ -258,6 +259,7 @@ function renderGrid(s, mine) {
     <button class="btn wide" data-do="discard" ${mine ? "" : "disabled"}>${esc(T("discard"))}</button>`;
 }
 
+let promptDrawn = null;   // the prompt's HTML as last drawn
 function renderPrompt(s) {
   const box = $("#prompt");
   const p = s.pending || {};
@@ -283,7 +285,9 @@ function renderPrompt(s) {
   } else if (s.over && !(s.champions && s.champions.length)) {
     html = `<h3>${esc(s.game === "grid" ? T("game_over") : T("round_over"))}</h3><p>${esc(T("winners", { seats: (s.winners || []).join(", ") }))}</p><p class="muted small">${esc(T("next_round_hint"))}</p>`;
   }
-  box.innerHTML = html;
+  // Drawn again only when it changed: a state that leaves the prompt as it was (another seat
+  // confirming its hand) would otherwise swap the buttons under a finger mid-tap, and the tap is lost.
+  if (html !== promptDrawn) { box.innerHTML = html; promptDrawn = html; }
   box.hidden = !html;
 }
 
