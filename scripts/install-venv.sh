@@ -26,6 +26,10 @@ venv=$1
 lock=$2
 streams=${3:-3}
 python=${PYTHON:-python3}
+# The interpreter itself, not a version manager's shim: pyenv's shim runs `pyenv rehash` after
+# every `pip install` it passes on, and the pips below, run at once, race for its lock (a fresh
+# clone's set-up failed so once, 2026-12-05: "pyenv: cannot rehash: ... isn't writable").
+python=$("$python" -c 'import sys; print(sys.executable)' 2>/dev/null) || python=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pids=""
