@@ -29,14 +29,19 @@ def phone(browser, server, seat):
     return page
 
 
+def _served(tmp_path):
+    """A table host and its real server, on a free port."""
+    host = Host(EventLog(tmp_path / "log.db"))
+    return host, serve(host, "127.0.0.1", 0, block=False, secret_key="hands", join_token="join-me",
+                       heartbeat_s=5)
+
+
 def points(cards):
     return sum(CLASSIC.points(CLASSIC.parse(c)) for c in cards)
 
 
 def test_a_phone_confirms_the_hand_read_and_another_corrects_a_misread(browser, tmp_path):
-    host = Host(EventLog(tmp_path / "log.db"))
-    server = serve(host, "127.0.0.1", 0, block=False, secret_key="hands", join_token="join-me",
-                   heartbeat_s=5)
+    host, server = _served(tmp_path)
     try:
         hands = round_to_show(host, "classic", seed=1)
         (good, good_cards), (bad, bad_cards) = list(hands.items())[:2]
@@ -85,9 +90,7 @@ def test_another_seat_confirming_leaves_the_buttons_under_a_finger_in_place(brow
     """A state that leaves a phone's prompt as it was (another seat confirms its hand) does not
     draw the prompt again: its buttons stay the same elements, so a tap that lands as the update
     arrives is not lost (it was, under load: the correct button swapped mid-tap, no picker)."""
-    host = Host(EventLog(tmp_path / "log.db"))
-    server = serve(host, "127.0.0.1", 0, block=False, secret_key="hands", join_token="join-me",
-                   heartbeat_s=5)
+    host, server = _served(tmp_path)
     try:
         hands = round_to_show(host, "classic", seed=1)
         (good, good_cards), (bad, bad_cards) = list(hands.items())[:2]
