@@ -491,23 +491,14 @@ def eval_fanned_seeds(seeds: list[int], scenes: int = 24, split: str = "test", m
     readable cards, so one seed's F1 moves by about 0.01 from seed to seed: a target is judged on
     the pooled tally, and the worst seed is reported beside it."""
     from concurrent.futures import ProcessPoolExecutor
+    from contextlib import nullcontext
 
     from tqdm import tqdm
 
     work = [(model, overlap, s, scenes, split, per_label) for s in seeds]
-    bar = tqdm(total=len(work), desc="fanned seeds", unit="seed", disable=not progress)
-    by_seed = {}
-    if jobs <= 1:
-        for job in work:
-            seed, t = _fanned_seed(job)
-            by_seed[seed] = t
-            bar.update()
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for seed, t in pool.map(_fanned_seed, work):
-                by_seed[seed] = t
-                bar.update()
-    bar.close()
+    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
+        done = pool.map(_fanned_seed, work) if pool else map(_fanned_seed, work)
+        by_seed = dict(tqdm(done, total=len(work), desc="fanned seeds", unit="seed", disable=not progress))
     name = f"fanned hands ({split} crops), {len(seeds)} seeds pooled"
     return FannedTally.pooled(name, by_seed.values()), by_seed
 
