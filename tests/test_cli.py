@@ -150,9 +150,42 @@ def test_evaluate_composes_its_tables_from_the_seed_given_else_each_parts_own(mo
     monkeypatch.setattr(ev, "eval_composite", part("composite", ev.Tally("composite")))
     monkeypatch.setattr(ev, "eval_backs", part("backs", (ev.Tally("backs"), ev.Tally("faces"))))
     monkeypatch.setattr(ev, "eval_fanned", part("fanned", ev.FannedTally("fanned")))
+
+    def pooled(seeds, **kwargs):  # the fanned part's default: the tables of several seeds pooled
+        got["fanned"] = tuple(seeds)
+        return ev.FannedTally("pooled"), {s: ev.FannedTally(str(s)) for s in seeds}
+
+    monkeypatch.setattr(ev, "eval_fanned_seeds", pooled)
     argv = ["evaluate", "--parts", "composite,backs,fanned"] + ([] if seed is None else ["--seed", str(seed)])
     assert main(argv) == 0
-    assert got == dict.fromkeys(("composite", "backs", "fanned"), "own" if seed is None else seed)
+    if seed is None:
+        assert got == {"composite": "own", "backs": "own", "fanned": ev.FANNED_SEEDS}
+        assert len(ev.FANNED_SEEDS) >= 4
+    else:
+        assert got == dict.fromkeys(("composite", "backs", "fanned"), seed)
+
+
+def test_evaluate_refuses_jobs_for_the_one_seed_it_reads(capsys):
+    assert main(["evaluate", "--parts", "fanned", "--seed", "505", "--jobs", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--jobs 2" in err and "--seeds" in err
+
+
+@pytest.mark.parametrize("jobs, cores, expected", [(None, 2, 2), (None, 1, 1), (None, 16, 3), (3, 2, 3)])
+def test_evaluate_reads_the_seeds_a_core_each_unless_told(monkeypatch, capsys, jobs, cores, expected):
+    import vision.evaluate as ev
+
+    got = {}
+
+    def pooled(seeds, **kwargs):
+        got["jobs"] = kwargs["jobs"]
+        return ev.FannedTally("pooled"), {s: ev.FannedTally(str(s)) for s in seeds}
+
+    monkeypatch.setattr(ev, "eval_fanned_seeds", pooled)
+    monkeypatch.setattr("os.cpu_count", lambda: cores)
+    argv = ["evaluate", "--parts", "fanned", "--seeds", "505-507"] + ([] if jobs is None else ["--jobs", str(jobs)])
+    assert main(argv) == 0
+    assert got["jobs"] == expected
 
 
 def test_evaluate_pools_the_fanned_tables_of_the_seeds_given_and_names_the_worst(monkeypatch, capsys):
@@ -169,7 +202,7 @@ def test_evaluate_pools_the_fanned_tables_of_the_seeds_given_and_names_the_worst
         return tallies[seed]
 
     monkeypatch.setattr(ev, "eval_fanned", read)
-    assert main(["evaluate", "--parts", "fanned", "--seeds", "505-507", "--json"]) == 0
+    assert main(["evaluate", "--parts", "fanned", "--seeds", "505-507", "--jobs", "1", "--json"]) == 0
     assert asked == [505, 506, 507]
     out = capsys.readouterr().out
     summary = json.loads(out.strip().splitlines()[-1])

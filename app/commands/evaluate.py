@@ -18,7 +18,8 @@ light, Flip dark); then tables composed from real crops of held-out photos (15 c
 touching or slightly overlapping) for the recall of cards; then such tables with three drawn
 card backs among twelve real crops (backs and faces counted apart); then tables of overlapping hands
 (fans, rows, cascades, piles, thumbs over them) of real crops of held-out photos: card F1,
-recall, label accuracy and every wrong read of the cards whose corner index shows. The real,
+recall, label accuracy and every wrong read of the cards whose corner index shows, pooled over
+the tables of eight seeds (505-512; --seeds, --seed), each seed's F1 beside it. The real,
 composite and backs parts read whole cards only, as the live table reads; --second-pass reads
 them as `companion recognize` and the hand scanner do, the second pass for partly covered cards
 included. Without the photo data only the
@@ -49,14 +50,16 @@ def register(sub) -> None:
                         "on those, never on the test photos")
     p.add_argument("--seed", type=int, default=None,
                    help="the seed of the composed tables of the composite, backs and fanned parts "
-                        "(default: each part's own, 77, 91 and 505): other seeds measure the spread")
+                        "(default: 77 and 91 for the composite and backs parts, the seeds of "
+                        "--seeds for the fanned part): other seeds measure the spread")
     p.add_argument("--seeds", type=_seeds, default=None, metavar="A-B[,C...]",
-                   help="fanned part: the tables of these seeds (e.g. 505-512), their cards "
-                        "pooled into one card F1, with every seed's F1 and the worst seed beside "
-                        "it (about 2.5 CPU-minutes a seed); the target is judged on the pooled "
-                        "figure, one seed's 220 cards being too few")
-    p.add_argument("--jobs", type=int, default=1,
-                   help="with --seeds: seeds read at once, in separate processes (default 1)")
+                   help="fanned part: the tables of these seeds, their cards pooled into one card "
+                        "F1, with every seed's F1 and the worst seed beside it (about 2.5 "
+                        "CPU-minutes a seed; default 505-512, or the one seed of --seed); the "
+                        "target is judged on the pooled figure, one seed's 220 cards being too few")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="fanned part: seeds read at once, in separate processes (default: one a "
+                        "CPU core, up to the number of seeds)")
     p.add_argument("--model", default=None, help="the ONNX model to measure (default: the committed one)")
     p.add_argument("--no-overlap", action="store_true",
                    help="fanned part: read whole cards only (no second pass for partly covered "
@@ -89,6 +92,15 @@ def run(args) -> int:
         reader = CardReader(args.model)
     except FileNotFoundError as e:
         print(f"companion evaluate: error: {e}", file=sys.stderr)
+        return 2
+    if args.jobs is not None and args.jobs < 1:
+        print("companion evaluate: error: --jobs must be 1 or more", file=sys.stderr)
+        return 2
+    # the fanned part: the seeds asked for, else the one seed of --seed, else the default set
+    fanned_seeds = args.seeds or ([args.seed] if args.seed is not None else list(ev.FANNED_SEEDS))
+    if "fanned" in parts and args.jobs and args.jobs > 1 and len(fanned_seeds) == 1:
+        print(f"companion evaluate: error: --jobs {args.jobs} reads several seeds at once, but the "
+              f"fanned part reads one (seed {fanned_seeds[0]}): give --seeds A-B", file=sys.stderr)
         return 2
     summary = {}
     seed = {} if args.seed is None else {"seed": args.seed}
@@ -135,11 +147,12 @@ def run(args) -> int:
             summary["backs accuracy"] = round(backs.accuracy, 4)
             summary["backs faces recall"] = round(faces.recall, 4)
             summary["backs faces accuracy"] = round(faces.accuracy, 4)
-        if "fanned" in parts and args.seeds:
-            print(f"== fanned and overlapping hands of real crops, seeds {_named(args.seeds)} ==")
-            t, by_seed = ev.eval_fanned_seeds(args.seeds, scenes=2 * args.scenes, split=args.split,
+        if "fanned" in parts and len(fanned_seeds) > 1:
+            print(f"== fanned and overlapping hands of real crops, seeds {_named(fanned_seeds)} ==")
+            jobs = args.jobs or min(len(fanned_seeds), os.cpu_count() or 1)
+            t, by_seed = ev.eval_fanned_seeds(fanned_seeds, scenes=2 * args.scenes, split=args.split,
                                               model=args.model, overlap=not args.no_overlap,
-                                              jobs=max(1, args.jobs))
+                                              jobs=jobs)
             for n, one in by_seed.items():
                 print(f"seed {n}: card F1 {one.f1:.4f} ({one.right}/{one.cards} right, "
                       f"{len(one.wrong)} wrong, {one.extra} extra, {one.twice} counted twice)")
@@ -151,9 +164,10 @@ def run(args) -> int:
             summary["fanned seeds"] = {str(n): round(x.f1, 4) for n, x in by_seed.items()}
             summary["fanned worst seed"] = worst
         elif "fanned" in parts:
-            print("== fanned and overlapping hands of real crops ==")
+            print(f"== fanned and overlapping hands of real crops, seed {fanned_seeds[0]} ==")
             fan_reader = CardReader(args.model, overlap=not args.no_overlap)
-            t = ev.eval_fanned(fan_reader, scenes=2 * args.scenes, split=args.split, **seed)
+            t = ev.eval_fanned(fan_reader, scenes=2 * args.scenes, split=args.split,
+                               seed=fanned_seeds[0])
             print(t.report())
             summary.update({f"fanned {k}": v for k, v in t.summary().items()})
     except DataMissing as e:
