@@ -12,10 +12,13 @@ Two measurements, each on freshly dealt random cards, real faces where the photo
   (``spread``) or fanned (``fan``), read by the hand scanner (``app.hand_scan``) in the
   1280x720 frame and in a still ``--still-scale`` times as wide (as the camera worker reads
   them: a Pi camera's still is its sensor's full width); card F1 and the share of hands read
-  exactly (the scores then need no correction).
+  exactly (the scores then need no correction). ``--tilt`` leans the camera (the far side of
+  the mat that much smaller, the near side that much larger; 0.06 by default, 0.21 makes the
+  far cards 0.65 the near ones' width, a camera about 27 degrees off the vertical).
 
     .venv/bin/python benchmarks/laid_cards.py [--faces art|real] [--piles 30] [--rounds 6]
                                               [--parts discard,hands] [--still-scale 2]
+                                              [--tilt 0.06]
                                               [--out F.json]
 """
 
@@ -37,7 +40,7 @@ from companion.host import Host  # noqa: E402
 from companion.seating import Seating  # noqa: E402
 from simulator.faces import faces_named  # noqa: E402
 from simulator.laid_hands import laid_hands, messy_discard  # noqa: E402
-from simulator.render import SyntheticTable  # noqa: E402
+from simulator.render import CameraPose, SyntheticTable  # noqa: E402
 from simulator.scene import Scene  # noqa: E402
 
 
@@ -84,10 +87,12 @@ def discard_pile(faces, piles: int, spread: float, turn: float, seed: int = 7) -
     return out
 
 
-def hands(faces, rounds: int, style: str, still_scale: float = 2.0) -> dict:
+def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
+          tilt: float = CameraPose.tilt) -> dict:
     """Each round's hands read by the hand scanner as the camera worker runs it: in a still
     ``still_scale`` times as wide and high as the 1280x720 frames (a Pi camera's is its sensor's
-    full width), or in the frame itself (``still_scale`` 0)."""
+    full width), or in the frame itself (``still_scale`` 0), the camera leaning by ``tilt``
+    (:class:`simulator.render.CameraPose`)."""
     from app.hand_scan import HandScanner
     from tests.support.hands import round_to_show
     from vision.sources import Frame
@@ -98,7 +103,7 @@ def hands(faces, rounds: int, style: str, still_scale: float = 2.0) -> dict:
         dealt = round_to_show(host, "classic", seed=seed)
         extras = laid_hands(dealt, Seating.around(host.table.seats), "classic", style=style,
                             seed=seed)
-        camera = SyntheticTable(1280, 720, seed=seed, faces=faces)
+        camera = SyntheticTable(1280, 720, seed=seed, faces=faces, pose=CameraPose(tilt=tilt))
         scene = Scene(extras=extras)
         still = None
         if still_scale:
@@ -115,7 +120,7 @@ def hands(faces, rounds: int, style: str, still_scale: float = 2.0) -> dict:
     p = tp / max(1, tp + fp)
     r = tp / max(1, tp + fn)
     return {"style": style, "read_in": f"still x{still_scale:g}" if still_scale else "frame",
-            "rounds": rounds, "hands": total, "cards": tp + fn,
+            "tilt": tilt, "rounds": rounds, "hands": total, "cards": tp + fn,
             "precision": round(p, 3), "recall": round(r, 3),
             "f1": round(2 * p * r / max(1e-9, p + r), 3), "hands_exact": exact}
 
@@ -130,6 +135,8 @@ def main(argv=None) -> int:
     ap.add_argument("--parts", default="discard,hands")
     ap.add_argument("--still-scale", type=float, default=2.0,
                     help="hands are read in the frame and in a still this many times as wide (2)")
+    ap.add_argument("--tilt", type=float, default=CameraPose.tilt,
+                    help="the camera's lean: the far side of the mat this share smaller (0.06)")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
     faces = faces_named(args.faces)
@@ -139,7 +146,7 @@ def main(argv=None) -> int:
         result["discard"] = discard_pile(faces, args.piles, args.spread, args.turn)
         print("discard pile:", json.dumps(result["discard"]), flush=True)
     if "hands" in parts:
-        result["hands"] = [hands(faces, args.rounds, style, scale) for style in ("spread", "fan")
+        result["hands"] = [hands(faces, args.rounds, style, scale, args.tilt) for style in ("spread", "fan")
                            for scale in (0.0, args.still_scale)]
         for h in result["hands"]:
             print("hands laid open:", json.dumps(h), flush=True)

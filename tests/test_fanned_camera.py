@@ -75,3 +75,38 @@ def test_no_fault_leaves_the_picture_and_a_scale_resizes_the_cards_with_it(bench
     assert big[y0:y1, x0:x1, 2].mean() > 200 and big[y0:y1, x0:x1, 0].mean() < 60
     same, [same_card] = bench.scaled(img, [card], 1.0)
     assert same is img and same_card is card
+
+
+def _widths(quads):
+    return [float(np.ptp(np.asarray(q)[:, 0])) for q in quads]
+
+
+def test_a_leaning_camera_shrinks_the_far_cards_and_moves_their_outlines_with_them(bench):
+    from vision.overlap import HandCard
+
+    img = np.full((200, 200, 3), 200, np.uint8)
+    far_q = np.float32([[80, 10], [120, 10], [120, 60], [80, 60]])
+    near_q = np.float32([[80, 140], [120, 140], [120, 190], [80, 190]])
+    img[10:60, 80:120] = (30, 40, 220)                       # a red card far off
+    img[140:190, 80:120] = (220, 40, 30)                     # a blue card near by
+    cards = [HandCard("red-7", far_q, 1.0, 1.0, ((far_q[:2].copy(), 1.0),)),
+             HandCard("blue-7", near_q, 1.0, 1.0, ())]
+    out, (far, near) = bench.leaned(img, cards, 0.65)
+    assert out.shape == img.shape
+    w_far, w_near = _widths([far.quad, near.quad])
+    assert w_far < 0.8 * 40 and w_near > 0.9 * 40 and w_far < 0.8 * w_near
+    # the truth follows the pixels: each outline still frames its own colour
+    for card, channel in ((far, 2), (near, 0)):
+        x0, y0 = np.ceil(card.quad.min(0)).astype(int) + 2
+        x1, y1 = np.floor(card.quad.max(0)).astype(int) - 2
+        assert out[y0:y1, x0:x1, channel].mean() > 200
+    assert far.indices[0][0].shape == (2, 2) and far.label == "red-7"
+    # seen from straight above nothing changes
+    same, same_cards = bench.leaned(img, cards, 1.0)
+    assert same is img and same_cards is cards
+
+
+def test_a_lean_outside_its_range_is_refused(tmp_path):
+    r = subprocess.run([sys.executable, str(SCRIPT), "--lean", "1.5"], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 2 and "--lean" in r.stderr
