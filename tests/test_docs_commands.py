@@ -42,6 +42,8 @@ OTHER_TOOLS = {
     "--max-seconds", "--crops", "--samples", "--per-label",
     # python -m vision.train.index_points (the index finder's trainer)
     "--minutes", "--tables-cache",
+    # benchmarks/laid_cards.py and benchmarks/fanned_camera.py (a leaning camera)
+    "--tilt", "--lean",
 }
 
 
