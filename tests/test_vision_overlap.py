@@ -1080,3 +1080,37 @@ def test_beside_a_card_read_whole_the_same_distance_is_that_card_read_again():
     assert SAME_LABEL_CORNER_WHOLE == 0.5
     assert select(outlines, Thresholds(seed=0.0)) == []
     assert [s.label for s in select(outlines, Thresholds(seed=0.0, same_label_corner_whole=0.4))] == ["red-8"]
+
+
+@pytest.mark.parametrize("rule", [True, False])
+def test_two_readings_each_with_its_index_under_the_other_are_one_card(monkeypatch, rule):
+    """MUTUAL_INDEX: an index that shows lies on no card above it, so two readings of a label
+    each of whose index lies inside the other's outline are one card read at both ends. Fresh
+    test seed 650: a blue 7 smaller than the table's card width was read at its two ends on
+    outlines too large, too far apart for SAME_LABEL_CORNER and FAR_END."""
+    import vision.partial as partial
+    from vision.corners import index_point
+    from vision.partial import Candidate, Outlines, Thresholds, select
+
+    monkeypatch.setattr(partial, "MUTUAL_INDEX", rule)
+    w, h = 125.0, 187.5   # outlines a quarter too large for the 100x150 card at (200, 50)
+    one_end = np.float32([[200, 50], [200 + w, 50], [200 + w, 50 + h], [200, 50 + h]])
+    other_end = np.float32([[300 - w, 200 - h], [300, 200 - h], [300, 200], [300 - w, 200]])
+    first = Candidate(0.999, "blue-7", 0.99, (), one_end, index_point(one_end, 0), 0)
+    second = Candidate(0.99, "blue-7", 0.8, (), other_end, index_point(other_end, 1), 1)
+
+    def labels(*cands):
+        outlines = Outlines(list(cands), [], np.ones((400, 500), np.uint8), 1.0, 100.0)
+        return [s.label for s in select(outlines, Thresholds(seed=0.0))]
+
+    # the other rules for one card read twice do not reach it
+    assert min(np.linalg.norm(second.index - index_point(one_end, k)) for k in (0, 1)) > 0.4 * 100
+    assert not partial._at_far_end(second, first.index, index_point(one_end, 1), partial.FAR_END, 100.0)
+    assert labels(first, second) == (["blue-7"] if rule else ["blue-7", "blue-7"])
+    # a twin lying under the first, its index showing beside it: two cards either way
+    under = one_end - np.float32([0.45 * w, 0])
+    twin = Candidate(0.99, "blue-7", 0.8, (), under, index_point(under, 0), 0)
+    assert partial._inside(first.index, under) and not partial._inside(twin.index, one_end)
+    assert labels(first, twin) == ["blue-7", "blue-7"]
+    # another label there is another card
+    assert labels(first, second._replace(label="blue-1")) == ["blue-7", "blue-1"]

@@ -376,6 +376,17 @@ AS_READ_INSIDE = 0.95
 ISOLATED_SURE = 0.9
 ISOLATED_CARD_LIKE = 0.35
 
+#: Two readings of one label, each of whose index (the corner print read) lies inside the other's
+#: outline, are one card read at its two ends: an index that shows lies on no card above it, so of
+#: two cards one's index would be hidden by the other. The outlines are first shrunk by
+#: MUTUAL_SHRINK of their size, as an outline a little too large takes in its neighbour's index.
+#: Issue #17's twentieth session: on fresh test seed 650 a blue 7 lying alone on a fan, a tenth
+#: smaller than the table's card width, was read at both ends on outlines of that width (IoU
+#: 0.49; the second index 0.45 of a card from the first outline's far index corner, past
+#: SAME_LABEL_CORNER): the one card counted twice on the 24 seeds 633-656. 0 turns it off.
+MUTUAL_SHRINK = 0.1
+MUTUAL_INDEX = True
+
 #: Two readings whose index (the corner print read) lies within this share of the card width
 #: are the same card: one index, one card. Neighbours in a fan or a row show their indices at
 #: least ~0.2 of a card's width apart; two outlines of one card, one of them misread (a yellow 8
@@ -877,7 +888,7 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds, as_read: li
     # a partly covered card lies under another card: an outline is taken only once it overlaps a
     # card found (whole, or partial before it), so a fan is followed card by card from its top
     # card and junk outlines on the table (a rules sheet's lines) stay out
-    ends = []   # (label, index read, the other index corner) of each partly covered card kept
+    ends = []   # (label, index read, the other index corner, outline) of each partly covered card kept
     pending = cands
     while pending:
         rest = []
@@ -902,8 +913,11 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds, as_read: li
             if _over_a_shown_index(cand, outlines.shown, width):
                 continue  # over a card's index that shows, its own under that card: no card
             if label != BACK and any(lab == label and _at_far_end(cand, i, far, t.far_end, width)
-                                     for lab, i, far in ends):
+                                     for lab, i, far, _k in ends):
                 continue  # the other end of a card found by one end: that card
+            if MUTUAL_INDEX and label != BACK and any(lab == label and _each_index_in_the_other(cand, i, k)
+                                                      for lab, i, _far, k in ends):
+                continue  # each index under the other's outline: one card read at both ends
             beside = any(_covered_share(q, k) >= t.covered for _lab, k in kept)
             if cand.mass * conf < t.seed and not beside:
                 rest.append(cand)
@@ -919,7 +933,7 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds, as_read: li
                 continue  # nothing of it shows, or what shows is the table: no card lies there
             kept.append((label, q))
             indices.append(cand.index)
-            ends.append((label, cand.index, index_point(q, 1 - cand.corner)))
+            ends.append((label, cand.index, index_point(q, 1 - cand.corner), q))
             c = q.mean(0)
             out.append(CardSighting(label, conf, runners, tuple((float(x), float(y)) for x, y in q),
                                     (float(c[0]), float(c[1])), visible="partial"))
@@ -981,6 +995,14 @@ def _at_far_end(cand: Candidate, index: np.ndarray, far: np.ndarray, reach: floa
     back = index_point(cand.quad, 1 - cand.corner) - cand.index
     return (length * FAR_END_NEAR <= along <= length * reach and side <= FAR_END_SIDE * width
             and float(back @ axis) < 0)
+
+
+def _each_index_in_the_other(cand: Candidate, index: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether ``cand``'s index lies inside ``quad`` and the index at ``index`` (of the card
+    found at ``quad``) inside ``cand``'s outline, both outlines shrunk by :data:`MUTUAL_SHRINK`
+    (:data:`MUTUAL_INDEX`)."""
+    return (_inside(cand.index, _shrunk(quad, MUTUAL_SHRINK))
+            and _inside(index, _shrunk(cand.quad, MUTUAL_SHRINK)))
 
 
 def _near_an_index(cand: Candidate, quad: np.ndarray, distance: float) -> bool:
