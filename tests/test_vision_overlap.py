@@ -1114,3 +1114,41 @@ def test_two_readings_each_with_its_index_under_the_other_are_one_card(monkeypat
     assert labels(first, twin) == ["blue-7", "blue-7"]
     # another label there is another card
     assert labels(first, second._replace(label="blue-1")) == ["blue-7", "blue-1"]
+
+
+@pytest.mark.parametrize("side, facing", [(0.3, 0.9), (0.15, 0.9), (0.3, 0.0)])
+def test_the_far_end_of_a_card_allows_a_leaning_cameras_slant_but_not_a_crossed_twin(monkeypatch, side, facing):
+    """FAR_END_SIDE and FAR_END_FACING: a leaning camera's outlines, a third too small, put a
+    card's second index a fifth of a card off the first outline's axis (one card: 0.3 allows
+    it, 0.15 did not); a twin of the label laid across the first, its index at the same place,
+    faces another way and is a second card (FAR_END_FACING 0.9; 0 took it for the first)."""
+    import vision.partial as partial
+    from vision.corners import index_point
+    from vision.partial import Candidate, Outlines, Thresholds, select
+
+    monkeypatch.setattr(partial, "FAR_END_SIDE", side)
+    monkeypatch.setattr(partial, "FAR_END_FACING", facing)
+    one_end = np.float32([[0, 0], [75, 0], [75, 112], [0, 112]])          # 0.75 of a 100x150 card
+    first = Candidate(0.999, "red-8", 0.99, (), one_end, index_point(one_end, 0), 0)
+    far = index_point(one_end, 1)
+    axis = (far - first.index) / np.linalg.norm(far - first.index)
+    normal = np.float32([-axis[1], axis[0]])
+    # the card's other end read 1.5 times as far, 0.22 of a card off the axis, facing back
+    index = first.index + (far - first.index) * 1.5 + normal * 22
+    other_end = one_end + (index - index_point(one_end, 1))
+    slanted = Candidate(0.99, "red-8", 0.98, (), other_end, index_point(other_end, 1), 1)
+    # a twin laid across, its index at the same place, turned 120 degrees: 60 off facing back
+    a = np.radians(120)
+    turn = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    across_q = (one_end - one_end.mean(0)) @ turn.T
+    across_q = (across_q + (index - index_point(across_q, 0))).astype(np.float32)
+    across = Candidate(0.99, "red-8", 0.98, (), across_q, index_point(across_q, 0), 0)
+
+    def labels(second):
+        outlines = Outlines([first, second], [], np.ones((400, 400), np.uint8), 1.0, 100.0)
+        return [s.label for s in select(outlines, Thresholds(seed=0.0))]
+
+    # too far from the first outline's index corners to be that card by SAME_LABEL_CORNER
+    assert min(np.linalg.norm(index - index_point(one_end, k)) for k in (0, 1)) > 0.4 * 100
+    assert labels(slanted) == (["red-8"] if side >= 0.22 else ["red-8", "red-8"])
+    assert labels(across) == (["red-8", "red-8"] if facing > 0 else ["red-8"])
