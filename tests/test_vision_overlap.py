@@ -494,9 +494,9 @@ def test_backs_of_a_fan_overlapping_as_neighbours_are_two_cards_one_back_read_tw
         assert SAME_CARD_IOU < iou and (iou < BACK_SAME_IOU) == apart
         got = select(Outlines([under], [top], unlike, 1.0, 100.0), t)
         assert [s.label for s in got] == (["back"] if apart else [])
-        # a looser rule for backs takes the second one too
+        # a looser rule for backs takes the second one too (BACK_CORNER off: this ruling alone)
         assert len(select(Outlines([under], [top], unlike, 1.0, 100.0),
-                          Thresholds(seed=1.01, back_same_iou=0.7))) == 1
+                          Thresholds(seed=1.01, back_same_iou=0.7, back_corner=0.0))) == 1
     for shift, apart in ((50, True), (45, False)):   # IoU 0.33 and 0.38 with the top card
         # the same outlines read as one face: the faces' rule (0.3) holds there, but for a second
         # face whose index is half a card from the first's (SAME_LABEL_CORNER, tested below)
@@ -858,7 +858,7 @@ def test_no_card_width_is_measured_on_the_edges_of_cards_read_unsurely(monkeypat
 def test_a_back_read_again_at_a_corner_of_a_back_found_is_that_back():
     """A back has no index: every corner of it reads alike, and an outline put on its strip's
     other corner runs the other way (IoU 0.3-0.55 with the first). ``back_corner``: a back read
-    within 0.2 of a card width of a corner of a back found, overlapping it by more than
+    within BACK_CORNER (0.25) of a card width of a corner of a back found, overlapping it by more than
     BACK_CORNER_IOU, is that back."""
     from vision.partial import BACK_CORNER, BACK_CORNER_IOU, BACK_SAME_IOU, Candidate, Outlines, Thresholds, select
 
