@@ -398,7 +398,7 @@ ISOLATED_CARD_LIKE = 0.35
 #: Issue #17's twentieth session: on fresh test seed 650 a blue 7 lying alone on a fan, a tenth
 #: smaller than the table's card width, was read at both ends on outlines of that width (IoU
 #: 0.49; the second index 0.45 of a card from the first outline's far index corner, past
-#: SAME_LABEL_CORNER): the one card counted twice on the 24 seeds 633-656. 0 turns it off.
+#: SAME_LABEL_CORNER): the one card counted twice on the 24 seeds 633-656. False turns it off.
 MUTUAL_SHRINK = 0.1
 MUTUAL_INDEX = True
 
