@@ -1152,3 +1152,34 @@ def test_the_far_end_of_a_card_allows_a_leaning_cameras_slant_but_not_a_crossed_
     assert min(np.linalg.norm(index - index_point(one_end, k)) for k in (0, 1)) > 0.4 * 100
     assert labels(slanted) == (["red-8"] if side >= 0.22 else ["red-8", "red-8"])
     assert labels(across) == (["red-8", "red-8"] if facing > 0 else ["red-8"])
+
+
+@pytest.mark.parametrize("rule", [2, 0])
+def test_outlines_that_agree_on_an_index_read_below_the_threshold_make_a_card(monkeypatch, rule):
+    """AGREEING_READS: an index cut by the next card of a tight fan reads its value less surely
+    (0.5-0.75 on each outline); two outlines with their index at one place reading the label,
+    at 0.6 on average, make the card. One such outline alone, outlines that agree less surely,
+    or that lie apart do not; nor does a wild (WILD_MIN_LABEL)."""
+    import vision.partial as partial
+    from vision.partial import Outlines, Thresholds, select
+
+    monkeypatch.setattr(partial, "AGREEING_READS", rule)
+    quad = np.float32([[200, 50], [300, 50], [300, 200], [200, 200]])   # 100x150: the card width 100
+    near = quad + np.float32([4, 3])       # a refined variant: its index 5 px away
+    apart = quad + np.float32([60, 0])     # another place
+
+    top = CardSighting("red-9", 0.99, (), tuple(map(tuple, (quad + np.float32([70, 0])).tolist())),
+                       (320.0, 125.0))   # the card above it, over a third of it
+
+    def labels(*cands):
+        outlines = Outlines(list(cands), [top], np.ones((400, 500), np.uint8), 1.0, 100.0)
+        return [s.label for s in select(outlines, Thresholds(seed=0.0))]
+
+    first = _cand(0.99, "blue-3", 0.7, quad)
+    assert labels(first, _cand(0.99, "blue-3", 0.55, near)) == (["blue-3"] if rule else [])
+    assert labels(first) == []                                           # alone
+    assert labels(first, _cand(0.99, "blue-3", 0.45, near)) == []      # 0.575 on average
+    assert labels(_cand(0.99, "blue-3", 0.45, quad), _cand(0.99, "blue-3", 0.8, near)) == ["blue-3"]
+    assert labels(first, _cand(0.99, "blue-3", 0.55, apart)) == []      # not at one place
+    assert labels(first, _cand(0.99, "blue-5", 0.55, near)) == []       # another label
+    assert labels(_cand(0.99, "wild", 0.7, quad), _cand(0.99, "wild", 0.7, near)) == []
