@@ -1159,7 +1159,8 @@ def test_outlines_that_agree_on_an_index_read_below_the_threshold_make_a_card(mo
     """AGREEING_READS: an index cut by the next card of a tight fan reads its value less surely
     (0.5-0.75 on each outline); two outlines with their index at one place reading the label,
     at 0.6 on average, make the card. One such outline alone, outlines that agree less surely,
-    or that lie apart do not; nor does a wild (WILD_MIN_LABEL)."""
+    or that lie apart do not; nor does a wild (WILD_MIN_LABEL), nor an index on a card read
+    whole (a hand side by side: a red 5 read whole, read again at its index as a red 8)."""
     import vision.partial as partial
     from vision.partial import Outlines, Thresholds, select
 
@@ -1183,3 +1184,8 @@ def test_outlines_that_agree_on_an_index_read_below_the_threshold_make_a_card(mo
     assert labels(first, _cand(0.99, "blue-3", 0.55, apart)) == []      # not at one place
     assert labels(first, _cand(0.99, "blue-5", 0.55, near)) == []       # another label
     assert labels(_cand(0.99, "wild", 0.7, quad), _cand(0.99, "wild", 0.7, near)) == []
+    # an index on the card read whole: that card's own print misread, not a card under it
+    on_top = quad + np.float32([80, 10])
+    assert partial._inside(_cand(0.99, "blue-3", 0.7, on_top).index, quad + np.float32([70, 0]))
+    assert labels(_cand(0.99, "blue-3", 0.7, on_top), _cand(0.99, "blue-3", 0.7, on_top + 3)) == []
+    assert labels(_cand(0.99, "blue-3", 0.8, on_top)) == ["blue-3"]   # (read surely, it is kept)
