@@ -983,15 +983,17 @@ def _agreed(cands: list, t: Thresholds, width: float, whole: list) -> set:
     if AGREEING_READS <= 0 or width <= 0:
         return set()
     tops = [_shrunk(q, MUTUAL_SHRINK) for q in whole]
+    # (one array of every outline's index: a table holds hundreds of outlines)
+    sure = [d for d in cands if d.mass >= t.min_mass]
+    at = np.array([d.index for d in sure], np.float32).reshape(-1, 2)
     out = set()
-    for c in cands:
-        if not (AGREEING_LEAST <= c.conf < t.min_label and c.mass >= t.min_mass):
+    for c in sure:
+        if not AGREEING_LEAST <= c.conf < t.min_label:
             continue
         if any(_inside(c.index, q) for q in tops):
             continue  # a card read whole lies over it: its own print misread, not a card under it
-        confs = [c.conf] + [d.conf for d in cands if d is not c and d.label == c.label
-                            and d.mass >= t.min_mass
-                            and float(np.linalg.norm(d.index - c.index)) < SAME_INDEX * width]
+        here = np.linalg.norm(at - c.index, axis=1) < SAME_INDEX * width
+        confs = [d.conf for d, h in zip(sure, here) if h and d.label == c.label]   # c's own included
         if len(confs) >= AGREEING_READS and float(np.mean(confs)) >= AGREEING_MEAN:
             out.add(id(c))
     return out
