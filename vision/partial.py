@@ -908,8 +908,9 @@ def _select(outlines: Outlines, whole: list, thresholds: Thresholds, as_read: li
 
     t = thresholds
     kept = [(s.label, np.asarray(s.quad, np.float32)) for s in whole]
-    width = outlines.width or card_width_of([q for _lab, q in kept]) or 0.0
-    agreed = _agreed(outlines.cands, t, width, [q for _lab, q in kept])
+    whole_quads = [q for _lab, q in kept]
+    width = outlines.width or card_width_of(whole_quads) or 0.0
+    agreed = _agreed(outlines.cands, t, width, whole_quads)
     cands = [c for c in outlines.cands if c.mass >= t.min_mass
              and (c.conf >= t.min_label or id(c) in agreed)
              and (c.conf >= t.wild_min_label or not _is_wild(c.label))]
@@ -984,16 +985,16 @@ def _agreed(cands: list, t: Thresholds, width: float, whole: list) -> set:
         return set()
     tops = [_shrunk(q, MUTUAL_SHRINK) for q in whole]
     # (one array of every outline's index: a table holds hundreds of outlines)
-    sure = [d for d in cands if d.mass >= t.min_mass]
-    at = np.array([d.index for d in sure], np.float32).reshape(-1, 2)
+    as_cards = [d for d in cands if d.mass >= t.min_mass]   # (read as some card, not "none")
+    at = np.array([d.index for d in as_cards], np.float32).reshape(-1, 2)
     out = set()
-    for c in sure:
+    for c in as_cards:
         if not AGREEING_LEAST <= c.conf < t.min_label:
             continue
         if any(_inside(c.index, q) for q in tops):
             continue  # a card read whole lies over it: its own print misread, not a card under it
         here = np.linalg.norm(at - c.index, axis=1) < SAME_INDEX * width
-        confs = [d.conf for d, h in zip(sure, here) if h and d.label == c.label]   # c's own included
+        confs = [d.conf for d, h in zip(as_cards, here) if h and d.label == c.label]  # c's own included
         if len(confs) >= AGREEING_READS and float(np.mean(confs)) >= AGREEING_MEAN:
             out.add(id(c))
     return out
