@@ -88,17 +88,18 @@ def discard_pile(faces, piles: int, spread: float, turn: float, seed: int = 7) -
 
 
 def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
-          tilt: float = CameraPose.tilt) -> dict:
+          tilt: float = CameraPose.tilt, first: int = 1) -> dict:
     """Each round's hands read by the hand scanner as the camera worker runs it: in a still
     ``still_scale`` times as wide and high as the 1280x720 frames (a Pi camera's is its sensor's
     full width), or in the frame itself (``still_scale`` 0), the camera leaning by ``tilt``
-    (:class:`simulator.render.CameraPose`)."""
+    (:class:`simulator.render.CameraPose`); rounds ``first`` to ``first + rounds - 1`` (each
+    round's number is its seed)."""
     from app.hand_scan import HandScanner
     from tests.support.hands import round_to_show
     from vision.sources import Frame
 
     tp = fn = fp = exact = total = 0
-    for seed in range(1, rounds + 1):
+    for seed in range(first, first + rounds):
         host = Host(EventLog(":memory:"))
         dealt = round_to_show(host, "classic", seed=seed)
         extras = laid_hands(dealt, Seating.around(host.table.seats), "classic", style=style,
@@ -120,7 +121,7 @@ def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
     p = tp / max(1, tp + fp)
     r = tp / max(1, tp + fn)
     return {"style": style, "read_in": f"still x{still_scale:g}" if still_scale else "frame",
-            "tilt": tilt, "rounds": rounds, "hands": total, "cards": tp + fn,
+            "tilt": tilt, "rounds": f"{first}-{first + rounds - 1}", "hands": total, "cards": tp + fn,
             "precision": round(p, 3), "recall": round(r, 3),
             "f1": round(2 * p * r / max(1e-9, p + r), 3), "hands_exact": exact}
 
@@ -130,6 +131,8 @@ def main(argv=None) -> int:
     ap.add_argument("--faces", default="art", choices=("art", "real"))
     ap.add_argument("--piles", type=int, default=30)
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--first-round", type=int, default=1,
+                    help="the hands' rounds are this one and those after it (each round's seed)")
     ap.add_argument("--spread", type=float, default=9.0)
     ap.add_argument("--turn", type=float, default=25.0)
     ap.add_argument("--parts", default="discard,hands")
@@ -146,7 +149,8 @@ def main(argv=None) -> int:
         result["discard"] = discard_pile(faces, args.piles, args.spread, args.turn)
         print("discard pile:", json.dumps(result["discard"]), flush=True)
     if "hands" in parts:
-        result["hands"] = [hands(faces, args.rounds, style, scale, args.tilt) for style in ("spread", "fan")
+        result["hands"] = [hands(faces, args.rounds, style, scale, args.tilt, args.first_round)
+                           for style in ("spread", "fan")
                            for scale in (0.0, args.still_scale)]
         for h in result["hands"]:
             print("hands laid open:", json.dumps(h), flush=True)

@@ -840,6 +840,50 @@ def test_an_outline_that_is_no_card_explains_nothing_under_it(monkeypatch, flag)
         assert max(outlines.cands, key=lambda c: c.mass * c.conf).label == "red-7"
 
 
+@pytest.mark.parametrize("flag", [True, False])
+def test_an_outline_not_of_a_cards_shape_explains_nothing_under_it(monkeypatch, flag):
+    # a card read whole, surely, on an outline 1.3 times its width and its own height (a fan of
+    # two outlined as its top card, the strip of the card under it inside): it explains none of
+    # the card-like pixels under it (ODD_EXPLAINS_NOTHING) and the second pass reads the corners
+    # there; with the ruling off the pass does not run at all
+    from vision import partial
+
+    img, quad = _card_on_table(width=110.0, turn=5.0)
+    pair = _scaled(quad, 1.3, along=1 / 1.3)
+    top = CardSighting("red-7", 0.95, (), tuple(map(tuple, pair.tolist())), tuple(quad.mean(0).tolist()))
+    monkeypatch.setattr(partial, "ODD_EXPLAINS_NOTHING", flag)
+    outlines = partial.read_outlines(CardReader(overlap=False), img, [top], card_width=110.0)
+    assert bool(outlines.cands) == flag
+    # an outline of the card's own shape explains its pixels either way
+    own = CardSighting("red-7", 0.95, (), tuple(map(tuple, quad.tolist())), tuple(quad.mean(0).tolist()))
+    assert partial.read_outlines(CardReader(overlap=False), img, [own], card_width=110.0).cands == []
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_only_an_outline_of_a_cards_shape_shows_its_indices(monkeypatch, flag):
+    # SHOWN_CARD_SHAPED: a card read whole on an outline grown over the strip of the card under
+    # it puts its index corners on that strip; the indices judged shown (nothing lies on them)
+    # are those of outlines of a card's shape only. (The corners are taken to read the card's
+    # label here, as the grown outline's did on the synthetic table's fan of two.)
+    from vision import partial
+    from vision.card_shape import CARD_RATIO, order_quad
+    from vision.synth import paste_card
+
+    img, quad = _card_on_table(width=100.0, turn=0.0)
+    loose = order_quad(np.array([[20, 20], [90, 20], [90, 20 + 70 * CARD_RATIO], [20, 20 + 70 * CARD_RATIO]],
+                                np.float32))
+    paste_card(img, draw_card("blue-4", 160, 248, face_set=CLASSIC, rng=np.random.default_rng(1)), loose)
+    monkeypatch.setattr(partial, "SHOWN_CARD_SHAPED", flag)
+    monkeypatch.setattr(partial, "_own_label_at_corners",
+                        lambda _img, _whole, _reader, which: {i: np.array([0.99, 0.99]) for i in which})
+    for outline, shown in ((quad, True), (_scaled(quad, 1.3, along=1 / 1.3), not flag)):
+        card = CardSighting("red-7", 0.95, (), tuple(map(tuple, outline.tolist())),
+                            tuple(outline.mean(0).tolist()))
+        outlines = partial.read_outlines(CardReader(overlap=False), img, [card], card_width=100.0)
+        assert outlines.cands, "the loose card is unexplained: the pass runs"
+        assert len(outlines.shown) == (2 if shown else 0)
+
+
 @pytest.mark.parametrize("least, measured", [(0.8, False), (0.0, True)])
 def test_no_card_width_is_measured_on_the_edges_of_cards_read_unsurely(monkeypatch, least, measured):
     # a card read whole at 0.6 gives no width, even on its own edges (EDGE_WIDTH_SURE): the
