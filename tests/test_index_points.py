@@ -209,7 +209,10 @@ def test_a_hand_outlined_as_its_top_card_does_not_explain_the_cards_under_it(mon
     reader = CardReader(overlap=False)
     read = {s.label for s in partial.settle(partial.read_outlines(reader, img, [hand]))}
     assert len(read & {c.label for c in truth if c.readable}) >= 4 and read <= {c.label for c in truth}
-    monkeypatch.setattr(partial, "WIDTH_AGREE", (0.0, math.inf))    # the check off: nothing read
+    monkeypatch.setattr(partial, "WIDTH_AGREE", (0.0, math.inf))    # the check off ...
+    # ... the outline, not of a card's proportions, still explains nothing (ODD_EXPLAINS_NOTHING)
+    assert partial.read_outlines(reader, img, [hand]).cands != []
+    monkeypatch.setattr(partial, "ODD_EXPLAINS_NOTHING", False)     # both off: nothing read
     assert partial.read_outlines(reader, img, [hand]).cands == []
 
 
