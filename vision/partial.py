@@ -686,7 +686,7 @@ def _corner_rulings(image_bgr: np.ndarray, whole: list, index_reader, width: flo
     outline of a card ``width`` pixels wide whose label the index model reads below
     :data:`INDEXLESS` at both index corners of that outline. ``shown``: ``(outline, index
     point)`` of both index corners of each card read whole at HIDDEN_BELOW or more whose label
-    the index model reads at both at OWN_CORNERS or more, on an outline of a card's shape
+    the index model reads at both at OWN_CORNERS or more, on an outline of a card's proportions
     (:data:`SHOWN_OVER`, :data:`SHOWN_CARD_SHAPED`). Backs have no
     index, so neither is read."""
     faces = [i for i, s in enumerate(whole) if s.label in index_reader.classes and s.label != BACK]
