@@ -8,7 +8,8 @@ Two measurements, each on freshly dealt random cards, real faces where the photo
   (:func:`simulator.laid_hands.messy_discard`: within ``--spread`` mm and ``--turn`` degrees, the
   lower cards peeking out on every side), each at first sight and played on (the pile settled,
   then its top card thrown on); right when the stable reading's discard is the top card;
-* ``hands``: every loser's hand of a classic round laid open in its seat's zone, side by side
+* ``hands``: every loser's hand of a classic round (or a Flip round's, ``--game flip``, on the
+  side showing at its end) laid open in its seat's zone, side by side
   (``spread``) or fanned (``fan``), read by the hand scanner (``app.hand_scan``) in the
   1280x720 frame and in a still ``--still-scale`` times as wide (as the camera worker reads
   them: a Pi camera's still is its sensor's full width); card F1 and the share of hands read
@@ -18,7 +19,8 @@ Two measurements, each on freshly dealt random cards, real faces where the photo
 
     .venv/bin/python benchmarks/laid_cards.py [--faces art|real] [--piles 30] [--rounds 6]
                                               [--parts discard,hands] [--still-scale 2]
-                                              [--tilt 0.06]
+                                              [--tilt 0.06] [--game classic|flip]
+                                              [--first-round 1]
                                               [--out F.json]
 """
 
@@ -88,22 +90,26 @@ def discard_pile(faces, piles: int, spread: float, turn: float, seed: int = 7) -
 
 
 def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
-          tilt: float = CameraPose.tilt, first: int = 1) -> dict:
+          tilt: float = CameraPose.tilt, first: int = 1, game: str = "classic") -> dict:
     """Each round's hands read by the hand scanner as the camera worker runs it: in a still
     ``still_scale`` times as wide and high as the 1280x720 frames (a Pi camera's is its sensor's
     full width), or in the frame itself (``still_scale`` 0), the camera leaning by ``tilt``
     (:class:`simulator.render.CameraPose`); rounds ``first`` to ``first + rounds - 1`` (each
-    round's number is its seed)."""
+    round's number is its seed) of ``game`` (``classic``, or ``flip``: its hands laid on the side
+    showing at the round's end, light or dark, and scored on it)."""
     from app.hand_scan import HandScanner
+    from companion.hand_reading import face_set_of_table
     from tests.support.hands import round_to_show
     from vision.sources import Frame
 
     tp = fn = fp = exact = total = 0
+    sides: Counter = Counter()
     for seed in range(first, first + rounds):
         host = Host(EventLog(":memory:"))
-        dealt = round_to_show(host, "classic", seed=seed)
-        extras = laid_hands(dealt, Seating.around(host.table.seats), "classic", style=style,
-                            seed=seed)
+        dealt = round_to_show(host, game, seed=seed)
+        sides[face_set_of_table(host.table)] += 1
+        extras = laid_hands(dealt, Seating.around(host.table.seats), face_set_of_table(host.table),
+                            style=style, seed=seed)
         camera = SyntheticTable(1280, 720, seed=seed, faces=faces, pose=CameraPose(tilt=tilt))
         scene = Scene(extras=extras)
         still = None
@@ -120,7 +126,8 @@ def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
             total += 1
     p = tp / max(1, tp + fp)
     r = tp / max(1, tp + fn)
-    return {"style": style, "read_in": f"still x{still_scale:g}" if still_scale else "frame",
+    return {"game": game, "sides": dict(sides), "style": style,
+            "read_in": f"still x{still_scale:g}" if still_scale else "frame",
             "tilt": tilt, "rounds": f"{first}-{first + rounds - 1}", "hands": total, "cards": tp + fn,
             "precision": round(p, 3), "recall": round(r, 3),
             "f1": round(2 * p * r / max(1e-9, p + r), 3), "hands_exact": exact}
@@ -131,6 +138,8 @@ def main(argv=None) -> int:
     ap.add_argument("--faces", default="art", choices=("art", "real"))
     ap.add_argument("--piles", type=int, default=30)
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--game", default="classic", choices=("classic", "flip"),
+                    help="the game whose rounds' hands are laid out (classic)")
     ap.add_argument("--first-round", type=int, default=1,
                     help="the hands' rounds are this one and those after it (each round's seed)")
     ap.add_argument("--spread", type=float, default=9.0)
@@ -149,7 +158,7 @@ def main(argv=None) -> int:
         result["discard"] = discard_pile(faces, args.piles, args.spread, args.turn)
         print("discard pile:", json.dumps(result["discard"]), flush=True)
     if "hands" in parts:
-        result["hands"] = [hands(faces, args.rounds, style, scale, args.tilt, args.first_round)
+        result["hands"] = [hands(faces, args.rounds, style, scale, args.tilt, args.first_round, args.game)
                            for style in ("spread", "fan")
                            for scale in (0.0, args.still_scale)]
         for h in result["hands"]:

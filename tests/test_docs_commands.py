@@ -43,7 +43,7 @@ OTHER_TOOLS = {
     # python -m vision.train.index_points (the index finder's trainer)
     "--minutes", "--tables-cache",
     # benchmarks/laid_cards.py and benchmarks/fanned_camera.py (a leaning camera)
-    "--tilt", "--lean", "--first-round",
+    "--tilt", "--lean", "--first-round", "--game",
 }
 
 
