@@ -107,9 +107,9 @@ def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
     for seed in range(first, first + rounds):
         host = Host(EventLog(":memory:"))
         dealt = round_to_show(host, game, seed=seed)
-        sides[face_set_of_table(host.table)] += 1
-        extras = laid_hands(dealt, Seating.around(host.table.seats), face_set_of_table(host.table),
-                            style=style, seed=seed)
+        side = face_set_of_table(host.table)   # the Flip side showing at the round's end
+        sides[side] += 1
+        extras = laid_hands(dealt, Seating.around(host.table.seats), side, style=style, seed=seed)
         camera = SyntheticTable(1280, 720, seed=seed, faces=faces, pose=CameraPose(tilt=tilt))
         scene = Scene(extras=extras)
         still = None

@@ -677,8 +677,10 @@ def _indexless_judged(sighting, width: float) -> bool:
 
 
 def _shown_judged(sighting) -> bool:
-    """Whether :data:`SHOWN_OVER` judges a face read whole: one read at HIDDEN_BELOW or more."""
-    return SHOWN_OVER is not None and sighting.confidence >= HIDDEN_BELOW
+    """Whether :data:`SHOWN_OVER` judges a face read whole: one read at HIDDEN_BELOW or more, on
+    an outline of a card's proportions (:data:`SHOWN_CARD_SHAPED`)."""
+    return (SHOWN_OVER is not None and sighting.confidence >= HIDDEN_BELOW
+            and not (SHOWN_CARD_SHAPED and _odd_proportions(np.asarray(sighting.quad, np.float32))))
 
 
 def _corner_rulings(image_bgr: np.ndarray, whole: list, index_reader, width: float) -> tuple[frozenset, tuple]:
@@ -695,8 +697,7 @@ def _corner_rulings(image_bgr: np.ndarray, whole: list, index_reader, width: flo
     indexless = frozenset(i for i, p in at.items() if _indexless_judged(whole[i], width) and (p < INDEXLESS).all())
     shown = tuple((q, index_point(q, k)) for i, p in at.items()
                   if _shown_judged(whole[i]) and (p >= OWN_CORNERS).all()
-                  for q in (np.asarray(whole[i].quad, np.float32),)
-                  if not (SHOWN_CARD_SHAPED and _odd_proportions(q)) for k in (0, 1))
+                  for q in (np.asarray(whole[i].quad, np.float32),) for k in (0, 1))
     return indexless, shown
 
 
