@@ -36,11 +36,20 @@ from vision.corners import (WIDTH_SURE, card_width_of, card_width_on_edges, corn
 from vision.detect import quad_iou
 from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, index_points, width_from_indices
 
-__all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "IndexReader", "partly_covered", "read_outlines",
+__all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "HANDS_INDEX_MODEL_PATH", "IndexReader", "partly_covered", "read_outlines",
            "select", "settle", "reshaped_whole", "shared_reader", "Thresholds", "Outlines", "Candidate"]
 
 PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
 INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index.onnx"
+#: The index model the hands laid open are read with (:func:`vision.hands.read_zone`): trained
+#: also on indices that the card over them cuts (half of the index or more showing,
+#: ``python -m vision.train.index --cut 0.5``), as a tight fan cuts them. On the synthetic
+#: table's fanned hands it found 21 cards more of 1,163 and made 4 extra readings fewer; on
+#: the composed tables of separated and fanned photos it read 8 more extra cards than the
+#: general model (mostly backs on wilds, which a hand's zone drops: its faces only count) and,
+#: on the held-out single photos, 4 labels wrong more. So only the hands' zones read with it
+#: (docs/vision.md, issue #17's twenty-third session).
+HANDS_INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index_hands.onnx"
 #: An outline overlapping a card read whole by more than this is that card (not read again).
 KNOWN_IOU = 0.7
 #: A corner is read by both models, the index model's probabilities weighted by this in their
@@ -1030,13 +1039,17 @@ def _agreed(cands: list, t: Thresholds, width: float, whole: list) -> set:
 
 
 def partly_covered(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto",
-                   model_path: Path | None = None, thresholds: Thresholds | None = None) -> list:
+                   model_path: Path | None = None, thresholds: Thresholds | None = None,
+                   index_model_path: Path | None = INDEX_MODEL_PATH) -> list:
     """Every card of ``image_bgr`` given the ``whole`` sightings already read: those (an odd
     outline reshaped, :func:`reshaped_whole`) and the partly covered cards
     (:class:`vision.recognize.CardSighting`, with ``visible="partial"``). The outlines' size is
     the card width of :func:`read_outlines` (the cards read whole, checked by the index finder,
-    or the finder's alone); only ``whole`` without the partial model's file."""
-    return settle(read_outlines(reader, image_bgr, whole, deck, model_path), thresholds or Thresholds())
+    or the finder's alone); only ``whole`` without the partial model's file. The corner indices
+    are read with the index model of ``index_model_path`` (:data:`HANDS_INDEX_MODEL_PATH` for a
+    hand laid open)."""
+    return settle(read_outlines(reader, image_bgr, whole, deck, model_path, index_model_path=index_model_path),
+                  thresholds or Thresholds())
 
 
 def _shrunk(quad: np.ndarray, share: float) -> np.ndarray:

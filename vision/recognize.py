@@ -152,10 +152,13 @@ class CardSighting:
 
 class CardReader:
     """Finds and reads cards. One instance is safe to share between threads (reads are serialised
-    around the network)."""
+    around the network). With ``overlap``, also the cards others partly cover
+    (:func:`vision.partial.partly_covered`), their corner indices read by the index model of
+    ``index_model_path`` (by default :data:`vision.partial.INDEX_MODEL_PATH`)."""
 
     def __init__(self, model_path: str | Path | None = None, *, min_confidence: float = 0.5,
-                 min_label_confidence: float = 0.4, runners_up: int = 3, overlap: bool = False):
+                 min_label_confidence: float = 0.4, runners_up: int = 3, overlap: bool = False,
+                 index_model_path: str | Path | None = None):
         path = Path(model_path) if model_path else MODEL_PATH
         if not path.is_file():
             raise FileNotFoundError(f"card model not found at {path} (train it: python -m vision.train)")
@@ -171,6 +174,9 @@ class CardReader:
         self.min_label_confidence = min_label_confidence  # and its best label at least this
         self.n_runners = runners_up
         self.overlap = overlap                            # also read partly covered cards
+        # the partial pass's index model (None: vision.partial's general one; the hands'
+        # zones read with vision.partial.HANDS_INDEX_MODEL_PATH)
+        self.index_model_path = Path(index_model_path) if index_model_path else None
         self._lock = threading.Lock()
         self._decks = DeckFilter(self.classes)
 
@@ -264,9 +270,10 @@ class CardReader:
 
         out = index_vote(image_bgr, out, deck)   # the corner indices' second opinion
         if self.overlap:
-            from vision.partial import partly_covered
+            from vision.partial import INDEX_MODEL_PATH, partly_covered
 
-            out = partly_covered(self, image_bgr, out, deck)
+            out = partly_covered(self, image_bgr, out, deck,
+                                 index_model_path=self.index_model_path or INDEX_MODEL_PATH)
         out.sort(key=lambda s: -s.confidence)
         return out
 

@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.cards import BACK
 from vision.card_shape import order_quad
 from vision.classes import CLASSES, NONE
 from vision.corners import INDEX_H, INDEX_REGION, INDEX_W, card_width_of, index_crop, index_point, partial_quads
@@ -77,11 +78,14 @@ def rescaled(quad: np.ndarray, corner: int, scale: float) -> np.ndarray:
     return ((quad - pivot) * np.float32(scale) + pivot).astype(np.float32)
 
 
-def samples_of_table(img, truth, rng, jitter: int = JITTER, scaled: int = 0):
+def samples_of_table(img, truth, rng, jitter: int = JITTER, scaled: int = 0, cut: float = INDEX_VISIBLE):
     """(index crops, class indices) of one composed table (see the module's docstring); with
     ``scaled``, that many outlines a card at 0.75-1.15 of its width about each index corner
     (the finder's width in tight fans is 0.73-0.81 of the true one; other prints' indices are
-    larger or smaller)."""
+    larger or smaller); a face's index of which ``cut`` or more shows is the card's (below
+    :data:`vision.overlap.INDEX_VISIBLE`: indices cut by the card over them, as a tight fan
+    cuts them; a back's corner only where INDEX_VISIBLE shows: a back's black corner cut looks
+    like a wild's, and the first model taught with cut backs read backs on wilds)."""
     whole = [t.quad for t in truth if t.visible == "whole"] or [t.quad for t in truth]
     width = card_width_of(whole) * rng.uniform(0.96, 1.04)
     xs, ys = [], []
@@ -92,7 +96,7 @@ def samples_of_table(img, truth, rng, jitter: int = JITTER, scaled: int = 0):
             share = card.index_share_near(index_point(quad, k), 0.3 * width)
             if share is None:
                 continue
-            if share >= INDEX_VISIBLE:
+            if share >= (INDEX_VISIBLE if card.label == BACK else cut):
                 xs.append(index_crop(img, quad, k))
                 ys.append(CLASSES.index(card.label))
             elif share < 0.3:
@@ -134,7 +138,7 @@ def drawn_faces(copies: int = 2, seed: int = 5) -> list:
 
 
 def _build_part(job):
-    tables, real, other, seed, scaled = job
+    tables, real, other, seed, scaled, cut = job
     from vision.train.corners import layout_cards
 
     rng = np.random.default_rng(seed)
@@ -144,15 +148,16 @@ def _build_part(job):
         img, truth = compose_hands(cards, 640, 640, rng=rng, kind=TABLES[k % len(TABLES)],
                                    hands=int(rng.integers(1, 3)), card_width=rng.uniform(90, 160),
                                    singles=int(rng.integers(0, 2)))
-        xs, ys = samples_of_table(img, truth, rng, scaled=scaled)
+        xs, ys = samples_of_table(img, truth, rng, scaled=scaled, cut=cut)
         X += xs
         Y += ys
     return np.array(X, np.uint8).reshape(-1, INDEX_H, INDEX_W, 3), np.array(Y, np.int64)
 
 
-def build(tables: int, real, other, seed: int, workers: int = 2, scaled: int = 0):
+def build(tables: int, real, other, seed: int, workers: int = 2, scaled: int = 0,
+          cut: float = INDEX_VISIBLE):
     """The samples of ``tables`` tables, made by ``workers`` processes (seeds ``seed``, ``seed`` + 1, ...)."""
-    jobs = [(n, real, other, seed + i, scaled) for i, n in enumerate(table_shares(tables, workers))]
+    jobs = [(n, real, other, seed + i, scaled, cut) for i, n in enumerate(table_shares(tables, workers))]
     return samples_of_parts(_build_part, jobs)
 
 
@@ -186,13 +191,13 @@ def samples(args, real, other):
     else built (and written there when given): trying training choices on the same samples."""
     cache = Path(args.samples) if args.samples else None
     # the options the samples are made of: a cache made with others is refused, not reused
-    made_of = json.dumps({k: getattr(args, k) for k in ("tables", "per_label", "seed", "drawn", "scaled")})
+    made_of = json.dumps({k: getattr(args, k) for k in ("tables", "per_label", "seed", "drawn", "scaled", "cut")})
     if cache is not None and cache.exists():
         with np.load(cache) as z:
             if str(z["made_of"]) != made_of:
                 raise SystemExit(f"error: {cache} holds samples made with {z['made_of']}, not {made_of}")
             return z["x"], z["y"], z["xv"], z["yv"]
-    x, y = build(args.tables, real, other, args.seed, args.workers, args.scaled)
+    x, y = build(args.tables, real, other, args.seed, args.workers, args.scaled, args.cut)
     xv, yv = build(max(8, args.tables // 10), real, other, args.seed + 1000, args.workers)
     if cache is not None:
         np.savez(cache, x=x, y=y, xv=xv, yv=yv, made_of=made_of)
@@ -318,6 +323,9 @@ def main(argv=None) -> int:
     p.add_argument("--crops", default=None, help="a pickle of (label, image) training crops (a cache)")
     p.add_argument("--scaled", type=int, default=0,
                    help="outlines a card at 0.75-1.15 of its width about an index corner (0)")
+    p.add_argument("--cut", type=float, default=INDEX_VISIBLE,
+                   help="an index of which this share or more shows is read as its card; below "
+                        f"{INDEX_VISIBLE} (an index counted as shown) it teaches cut indices ({INDEX_VISIBLE})")
     p.add_argument("--samples", default=None,
                    help="an .npz of the built samples: read where it exists, else written (a cache)")
     p.add_argument("--augment", choices=("light", "camera"), default="light",
