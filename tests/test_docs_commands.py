@@ -42,6 +42,8 @@ OTHER_TOOLS = {
     "--max-seconds", "--crops", "--samples", "--per-label",
     # python -m vision.train.index_points (the index finder's trainer)
     "--minutes", "--tables-cache",
+    # python -m vision.train.index (the index model's trainer: indices cut by the card over them)
+    "--cut",
     # benchmarks/laid_cards.py and benchmarks/fanned_camera.py (a leaning camera)
     "--tilt", "--lean", "--first-round", "--game",
 }

@@ -18,7 +18,7 @@ phone before it counts (:mod:`companion.hand_reading`).
 
 Lay the cards side by side, a finger's width apart, and every card is read (the synthetic
 table's scripted rounds: every hand exact, but for hands of 17 or more cards in rows that
-overlap); a fanned hand is read exactly about three times in five, in a still (see
+overlap); a fanned hand is read exactly three to four times in five, in a still (see
 ``docs/vision.md``, Hands laid open), and the phone's card picker completes the others.
 
 >>> from companion.seating import Seating

@@ -42,12 +42,13 @@ __all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "HANDS_INDEX_MODEL_PATH", "
 PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
 INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index.onnx"
 #: The index model the hands laid open are read with (:func:`vision.hands.read_zone`): trained
-#: also on indices that the card over them cuts (half of the index or more showing,
+#: also on the faces' indices that the card over them cuts (half of the index or more showing,
 #: ``python -m vision.train.index --cut 0.5``), as a tight fan cuts them. On the synthetic
-#: table's fanned hands it found 21 cards more of 1,163 and made 4 extra readings fewer; on
-#: the composed tables of separated and fanned photos it read 8 more extra cards than the
-#: general model (mostly backs on wilds, which a hand's zone drops: its faces only count) and,
-#: on the held-out single photos, 4 labels wrong more. So only the hands' zones read with it
+#: table's fanned hands it found 20 cards more of 1,163 on rounds 1-54 and 21 more of 1,145 on
+#: the held-out rounds 55-108, with 3-4 extra readings fewer. A first model taught so (backs
+#: cut too), read by the whole second pass, made 8 extra readings more than the general model
+#: on the composed tables (mostly backs on wilds, which a hand's zone drops) and read 4 of the
+#: 431 held-out single photos wrong more: so only the hands' zones read with it
 #: (docs/vision.md, issue #17's twenty-third session).
 HANDS_INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index_hands.onnx"
 #: An outline overlapping a card read whole by more than this is that card (not read again).
