@@ -6,7 +6,9 @@ the hand zone of each awaited seat (:func:`vision.hands.read_hands`; the seats' 
 the table's :class:`companion.seating.Seating`, as the organiser set it) when the camera sees a quiet table, every
 :attr:`HandScanner.every_s` seconds and at once when a phone asks (``POST /api/hand-read``), and
 proposes each seat's cards to :attr:`companion.host.Host.hands`, where the player confirms them.
-A seat's reading is proposed again only when what is read there changed.
+A seat's reading is proposed again only when what is read there changed. A seat reading its hand
+in parts is left alone from the keeping of a part until its phone asks for the next one
+(:meth:`companion.hand_reading.HandReadings.to_scan`).
 
 :func:`photo_reader` is what reads a phone's photo of a hand (``POST /api/hand-photo``).
 """
@@ -91,7 +93,8 @@ class HandScanner:
         due = self._last_at is None or now - self._last_at >= self.every_s
         if not due and not asked:
             return {}
-        seats = awaited if due else tuple(s for s in awaited if s in asked)
+        scannable = hands.to_scan()     # a seat whose part was just kept waits to be asked
+        seats = scannable if due else tuple(s for s in scannable if s in asked)
         image, view = _sharpest(image, view, still)
         out = self.scan(image, view, seats, force=set(asked or ()))
         # counted from the scan's end: a slow reader (seconds on a Pi) leaves the camera frames
@@ -100,6 +103,7 @@ class HandScanner:
         return out
 
     def scan(self, image, view, seats, force=()) -> dict[str, Any]:
+        from companion.hand_reading import HandReadError
         from vision.hands import read_hands, zones_for
 
         table = self.host.table
@@ -114,8 +118,11 @@ class HandScanner:
             labels = [c.label for c in cards]
             if seat not in force and self._last.get(seat) == labels:
                 continue
+            try:
+                out[seat] = self.host.hands.propose(seat, [c.to_json() for c in cards], "camera")
+            except HandReadError:   # its part was kept while the zone was read: not this one
+                continue
             self._last[seat] = labels
-            out[seat] = self.host.hands.propose(seat, [c.to_json() for c in cards], "camera")
         return out
 
 

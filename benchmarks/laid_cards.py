@@ -16,11 +16,14 @@ Two measurements, each on freshly dealt random cards, real faces where the photo
   exactly (the scores then need no correction). ``--tilt`` leans the camera (the far side of
   the mat that much smaller, the near side that much larger; 0.06 by default, 0.21 makes the
   far cards 0.65 the near ones' width, a camera about 27 degrees off the vertical).
+  ``--in-parts N``: a hand of more than N cards is laid and read in parts of N, as a phone reads
+  a hand larger than its zone (:meth:`companion.hand_reading.HandReadings.keep`, then a read
+  asked for the next part); the hand counted is the kept parts and the last reading.
 
     .venv/bin/python benchmarks/laid_cards.py [--faces art|real] [--piles 30] [--rounds 6]
                                               [--parts discard,hands] [--still-scale 2]
                                               [--tilt 0.06] [--game classic|flip]
-                                              [--first-round 1]
+                                              [--first-round 1] [--in-parts 10]
                                               [--out F.json]
 """
 
@@ -90,15 +93,18 @@ def discard_pile(faces, piles: int, spread: float, turn: float, seed: int = 7) -
 
 
 def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
-          tilt: float = CameraPose.tilt, first: int = 1, game: str = "classic") -> dict:
+          tilt: float = CameraPose.tilt, first: int = 1, game: str = "classic",
+          in_parts: int = 0) -> dict:
     """Each round's hands read by the hand scanner as the camera worker runs it: in a still
     ``still_scale`` times as wide and high as the 1280x720 frames (a Pi camera's is its sensor's
     full width), or in the frame itself (``still_scale`` 0), the camera leaning by ``tilt``
     (:class:`simulator.render.CameraPose`); rounds ``first`` to ``first + rounds - 1`` (each
     round's number is its seed) of ``game`` (``classic``, or ``flip``: its hands laid on the side
-    showing at the round's end, light or dark, and scored on it)."""
+    showing at the round's end, light or dark, and scored on it). ``in_parts``: hands of more
+    cards are laid and read that many at a time, each part kept from the phone before the next
+    is laid and asked for (0: every hand at once)."""
     from app.hand_scan import HandScanner
-    from companion.hand_reading import face_set_of_table
+    from companion.hand_reading import HandReadError, face_set_of_table
     from tests.support.hands import round_to_show
     from vision.sources import Frame
 
@@ -109,16 +115,31 @@ def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
         dealt = round_to_show(host, game, seed=seed)
         side = face_set_of_table(host.table)   # the Flip side showing at the round's end
         sides[side] += 1
-        extras = laid_hands(dealt, Seating.around(host.table.seats), side, style=style, seed=seed)
+        size = in_parts or max(len(c) for c in dealt.values()) or 1
         camera = SyntheticTable(1280, 720, seed=seed, faces=faces, pose=CameraPose(tilt=tilt))
-        scene = Scene(extras=extras)
-        still = None
-        if still_scale:
-            sharp = camera.sharper(still_scale)
-            still = lambda: Frame(sharp.render(scene), 0.0, 0)  # noqa: E731
-        read = HandScanner(host).on_frame(camera.render(scene), camera.view, "quiet", still=still)
+        sharp = camera.sharper(still_scale) if still_scale else None
+        scanner = HandScanner(host, clock=lambda: 0.0)   # due once: then only the asked seats
+        for k in range(0, max(len(c) for c in dealt.values()) or 1, size):
+            nxt = tuple(seat for seat, cards in dealt.items() if cards[k:k + size])
+            # a hand read whole stays laid out; the others lay their next part
+            part = {seat: cards[min(k, (len(cards) - 1) // size * size):][:size]
+                    for seat, cards in dealt.items() if cards}
+            if k:   # each phone keeps what was read, its player lays the next cards, asks for them
+                for seat in nxt:
+                    try:
+                        host.hands.keep(seat)
+                    except HandReadError:   # nothing read of the last part: nothing to keep
+                        pass
+                host.hands.request_scan(nxt)
+            scene = Scene(extras=laid_hands(part, Seating.around(host.table.seats), side,
+                                            style=style, seed=seed + k))
+            still = None
+            if sharp is not None:
+                still = lambda: Frame(sharp.render(scene), 0.0, 0)  # noqa: E731
+            scanner.on_frame(camera.render(scene), camera.view, "quiet", still=still)
+        read = {seat: host.hands.get(seat) for seat in dealt}
         for seat, cards in dealt.items():
-            truth, got = Counter(cards), Counter(read[seat].labels)
+            truth, got = Counter(cards), Counter(read[seat].labels if read[seat] else ())
             tp += sum((truth & got).values())
             fn += sum((truth - got).values())
             fp += sum((got - truth).values())
@@ -130,7 +151,8 @@ def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
             "read_in": f"still x{still_scale:g}" if still_scale else "frame",
             "tilt": tilt, "rounds": f"{first}-{first + rounds - 1}", "hands": total, "cards": tp + fn,
             "precision": round(p, 3), "recall": round(r, 3),
-            "f1": round(2 * p * r / max(1e-9, p + r), 3), "hands_exact": exact}
+            "f1": round(2 * p * r / max(1e-9, p + r), 3), "hands_exact": exact,
+            **({"in_parts": in_parts} if in_parts else {})}
 
 
 def main(argv=None) -> int:
@@ -149,6 +171,8 @@ def main(argv=None) -> int:
                     help="hands are read in the frame and in a still this many times as wide (2)")
     ap.add_argument("--tilt", type=float, default=CameraPose.tilt,
                     help="the camera's lean: the far side of the mat this share smaller (0.06)")
+    ap.add_argument("--in-parts", type=int, default=0,
+                    help="hands of more cards are laid and read in parts of this many (0: at once)")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
     faces = faces_named(args.faces)
@@ -158,7 +182,8 @@ def main(argv=None) -> int:
         result["discard"] = discard_pile(faces, args.piles, args.spread, args.turn)
         print("discard pile:", json.dumps(result["discard"]), flush=True)
     if "hands" in parts:
-        result["hands"] = [hands(faces, args.rounds, style, scale, args.tilt, args.first_round, args.game)
+        result["hands"] = [hands(faces, args.rounds, style, scale, args.tilt, args.first_round, args.game,
+                                 args.in_parts)
                            for style in ("spread", "fan")
                            for scale in (0.0, args.still_scale)]
         for h in result["hands"]:

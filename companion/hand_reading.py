@@ -10,6 +10,14 @@ corrects it with the card picker) does the phone send the ``show`` action, which
 scores. A reading is dropped once that seat's hand is entered, at the next round and when the
 match changes.
 
+A hand larger than its zone holds (a Flip loser's 30 cards) is read **in parts**: the player lays
+out what the zone holds, and once it reads right :meth:`HandReadings.keep` keeps those cards; the
+player takes them away, lays the next ones and asks for a read (:meth:`HandReadings.request_scan`)
+or sends a photo; each reading after a keep is added after the kept cards (``kept`` counts them).
+Between a keep and that request the camera proposes nothing for the seat: the cards just kept
+still lie in the zone, and reading them again would count them twice.
+:meth:`HandReadings.drop_kept` starts the hand again.
+
 The core never sees a picture: whoever reads installs :attr:`HandReadings.photo_reader` (a
 photo's bytes and a face set in, the cards read out) and :attr:`HandReadings.on_scan` (asked to
 read the table's hand zones again); :mod:`app.runner` does, with :mod:`vision.hands`.
@@ -79,6 +87,8 @@ class HandRead:
     source: str
     expected: int | None = None
     left_out: int = 0
+    #: The first ``kept`` cards are earlier parts of a hand read in parts (:meth:`HandReadings.keep`).
+    kept: int = 0
 
     @property
     def total(self) -> int:
@@ -91,7 +101,7 @@ class HandRead:
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "cards": [c.to_json() for c in self.cards],
                 "total": self.total, "face_set": self.face_set, "source": self.source,
-                "expected": self.expected, "left_out": self.left_out}
+                "expected": self.expected, "left_out": self.left_out, "kept": self.kept}
 
 
 def face_set_of_table(table) -> str | None:
@@ -114,6 +124,10 @@ class HandReadings:
         self.host = host
         self._lock = threading.Lock()
         self._reads: dict[str, HandRead] = {}
+        #: seat -> the cards of the parts kept so far (a hand read in parts)
+        self._kept: dict[str, tuple[ReadCard, ...]] = {}
+        #: seats whose part was just kept: the camera waits to be asked for the next part
+        self._between: set[str] = set()
         #: ``(photo bytes, face set) -> [{"label", "confidence", "visible"}, ...]``; raises
         #: ValueError for what is not a photo. None: photos cannot be read here.
         self.photo_reader: Callable[[bytes, str], list[dict[str, Any]]] | None = None
@@ -135,6 +149,14 @@ class HandReadings:
             return tuple(s for s in table.seats if s not in entered)
         _look, waiting = table.view()
         return tuple(waiting.seats) if waiting.what is Awaiting.SHOW else ()
+
+    def to_scan(self) -> tuple[str, ...]:
+        """The awaited seats the camera may read now: not those whose part was just kept (their
+        cards still lie in the zone) until the next part is asked for."""
+        awaited = self.awaited()
+        with self._lock:
+            between = set(self._between)
+        return tuple(s for s in awaited if s not in between)
 
     def face_set(self) -> str | None:
         table = self.host.table
@@ -160,7 +182,7 @@ class HandReadings:
             raise HandReadError(f"unknown source {source!r}: expected {' or '.join(SOURCES)}")
         fs = FACE_SETS[face_set]
         read, left_out = [], 0
-        for c in list(cards)[:MOST_CARDS]:
+        for c in list(cards)[:MOST_CARDS]:   # a part's own cap: each part is one zone's reading
             try:
                 card = fs.parse(str(c.get("label")))
             except UnknownCard:
@@ -173,11 +195,46 @@ class HandReadings:
         if table.game.name in ("flip", "classic"):
             hands = table.state_json().get("hands") or {}
             expected = hands.get(seat) if isinstance(hands, dict) else None
-        reading = HandRead(seat, tuple(read), face_set, source, expected, left_out)
         with self._lock:
+            kept = self._kept.get(seat, ())
+            if source == "camera" and seat in self._between:
+                raise HandReadError(f"{seat}'s part was just kept: the camera waits to be asked "
+                                    "for the next part")
+            self._between.discard(seat)
+            reading = HandRead(seat, kept + tuple(read), face_set, source, expected, left_out,
+                               kept=len(kept))
             self._reads[seat] = reading
-        self.host.bus.publish("hand-read", **reading.to_json(), points=reading.total)  # after the lock
+        self._say(reading)
         return reading
+
+    def keep(self, seat: str) -> HandRead:
+        """Keep ``seat``'s reading as a part of a hand read in parts: the next reading is added
+        after it, and the camera waits to be asked for it (:meth:`request_scan`). Raises
+        :class:`HandReadError` when the seat has no reading, or nothing new since the last keep."""
+        with self._lock:
+            reading = self._reads.get(seat)
+            if reading is None or len(reading.cards) == reading.kept:
+                raise HandReadError(f"nothing new read of {seat}'s hand to keep")
+            self._kept[seat] = reading.cards
+            self._between.add(seat)
+            reading = HandRead(reading.seat, reading.cards, reading.face_set, reading.source,
+                               reading.expected, reading.left_out, kept=len(reading.cards))
+            self._reads[seat] = reading
+        self._say(reading)
+        return reading
+
+    def drop_kept(self, seat: str) -> None:
+        """Start ``seat``'s hand again: its kept parts and its reading are dropped (told as
+        ``hand-dropped``)."""
+        with self._lock:
+            self._kept.pop(seat, None)
+            self._between.discard(seat)
+            had = self._reads.pop(seat, None)
+        if had is not None:
+            self.host.bus.publish("hand-dropped", seat=seat)
+
+    def _say(self, reading: HandRead) -> None:
+        self.host.bus.publish("hand-read", **reading.to_json(), points=reading.total)  # after the lock
 
     def read_photo(self, seat: str, photo: bytes) -> HandRead:
         """Read a phone's photo of ``seat``'s hand and propose it. :class:`NoHandReader` when
@@ -201,7 +258,10 @@ class HandReadings:
         scan = self.on_scan
         if scan is None:
             return False
-        scan(tuple(seats) if seats is not None else self.awaited())
+        seats = tuple(seats) if seats is not None else self.awaited()
+        with self._lock:
+            self._between.difference_update(seats)   # asked: the next part lies there now
+        scan(seats)                                   # after the lock
         return True
 
     # --- readings out -----------------------------------------------------------------------
@@ -221,6 +281,10 @@ class HandReadings:
             seat = message.data.get("seat")
             with self._lock:
                 self._reads.pop(seat, None)
+                self._kept.pop(seat, None)
+                self._between.discard(seat)
         else:  # a new round, another match, an undo: what was read belongs to what was
             with self._lock:
                 self._reads.clear()
+                self._kept.clear()
+                self._between.clear()

@@ -3,13 +3,20 @@ points, counted only once the player sends them as ``show``."""
 
 from __future__ import annotations
 
-import pytest
+import random
+import threading
 
-from companion.cards import FACE_SETS
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.cards import CLASSIC, FACE_SETS
 from companion.eventlog import EventLog
 from companion.hand_reading import HandReadError, NoHandReader
 from companion.host import Host
 from web import create_app
+
+from app.runner import demo_setup
 
 from tests.support.hands import round_to_show
 from tests.support.phones import joined
@@ -136,3 +143,164 @@ def test_asking_the_camera_to_read_again(app, host):
     assert r.status_code == 202 and asked == [(seat,)]
     other = next(s for s in host.table.seats if s != seat)
     assert c.post("/api/hand-read", json={"seat": other}, headers=h).status_code == 403
+
+
+# --- a hand read in parts -----------------------------------------------------------------------
+
+def _cards(labels):
+    return [{"label": c, "confidence": 0.9} for c in labels]
+
+
+def test_a_hand_larger_than_its_zone_is_read_in_parts_and_scored_whole(host):
+    hands = round_to_show(host, "classic", seed=1)
+    seat, cards = max(hands.items(), key=lambda kv: len(kv[1]))
+    assert len(cards) >= 2
+    first, rest = cards[:len(cards) // 2], cards[len(cards) // 2:]
+    asked = []
+    host.hands.on_scan = asked.append
+    host.hands.propose(seat, _cards(first))
+    kept = host.hands.keep(seat)
+    assert (kept.labels, kept.kept) == (first, len(first))
+    # the kept cards still lie in the zone: the camera may not read them again until asked
+    assert seat not in host.hands.to_scan() and seat in host.hands.awaited()
+    with pytest.raises(HandReadError):
+        host.hands.propose(seat, _cards(first))
+    assert host.hands.get(seat).labels == first
+    with pytest.raises(HandReadError):                              # nothing new to keep
+        host.hands.keep(seat)
+    assert host.hands.request_scan([seat]) and asked == [(seat,)]
+    assert seat in host.hands.to_scan()
+    read = host.hands.propose(seat, _cards(rest))
+    assert (read.labels, read.kept, read.expected) == (cards, len(first), len(cards))
+    assert read.total == sum(CLASSIC.points(CLASSIC.parse(c)) for c in cards)
+    assert host.hands.to_json()[seat]["kept"] == len(first)
+    shown = []
+    host.bus.subscribe(shown.append, {"hand-shown"})
+    assert host.table.act({"do": "show", "by": seat, "cards": read.labels}).ok
+    host.bus.join()
+    assert host.hands.get(seat) is None
+    assert [(m.data["seat"], m.data["points"]) for m in shown] == [(seat, read.total)]
+
+
+def test_without_a_keep_each_reading_replaces_the_last(host):
+    hands = round_to_show(host, "classic", seed=1)
+    seat, cards = next(iter(hands.items()))
+    host.hands.propose(seat, _cards(cards[:1]))
+    read = host.hands.propose(seat, _cards(cards))
+    assert (read.labels, read.kept) == (cards, 0)
+    assert seat in host.hands.to_scan()
+
+
+def test_a_photo_after_a_keep_is_the_next_part_without_asking(host):
+    host.start_match(SCORES)
+    host.hands.photo_reader = lambda data, fs: _cards(["teal-3"] if data == b"1" else ["wild"])
+    host.hands.read_photo("ann", b"1")
+    host.hands.keep("ann")
+    read = host.hands.read_photo("ann", b"2")
+    assert (read.labels, read.kept, read.total) == (["teal-3", "wild"], 1, 3 + 40)
+
+
+def test_starting_again_drops_the_kept_parts(host):
+    hands = round_to_show(host, "classic", seed=1)
+    seat, cards = next(iter(hands.items()))
+    seen = []
+    host.bus.subscribe(seen.append, {"hand-dropped"})
+    host.hands.propose(seat, _cards(cards[:1]))
+    host.hands.keep(seat)
+    host.hands.drop_kept(seat)
+    host.bus.join()
+    assert host.hands.get(seat) is None and seat in host.hands.to_scan()
+    assert [m.data["seat"] for m in seen] == [seat]
+    read = host.hands.propose(seat, _cards(cards))               # the camera may read at once
+    assert (read.labels, read.kept) == (cards, 0)
+
+
+def test_kept_parts_end_with_the_round(host):
+    hands = round_to_show(host, "classic", seed=1)
+    seat, cards = next(iter(hands.items()))
+    host.hands.propose(seat, _cards(cards[:1]))
+    host.hands.keep(seat)
+    host.start_match(SCORES)                                      # another match
+    host.bus.join()
+    assert host.hands.to_json() == {}
+    assert host.hands.propose("ann", _cards(["teal-3"])).kept == 0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.lists(st.sampled_from(["teal-3", "pink-7", "wild", "orange-skip-everyone"]),
+                               min_size=1, max_size=5), min_size=1, max_size=5))
+def test_a_hand_read_in_any_parts_is_the_parts_in_order(parts):
+    host = Host(EventLog(":memory:"))
+    host.start_match(SCORES)
+    for part in parts[:-1]:
+        host.hands.propose("ben", _cards(part), source="photo")
+        assert host.hands.keep("ben").kept == len(host.hands.get("ben").cards)
+    read = host.hands.propose("ben", _cards(parts[-1]), source="photo")
+    assert read.labels == [c for part in parts for c in part]
+    assert read.kept == sum(len(p) for p in parts[:-1])
+    assert read.total == sum(FACE_SETS["dark"].points(FACE_SETS["dark"].parse(c))
+                             for part in parts for c in part)
+
+
+def test_racing_keeps_and_readings_never_count_a_kept_part_twice(host):
+    """The camera thread proposes while a phone keeps: whatever the interleaving, a reading is
+    the kept cards (each once, in order) and then one camera reading."""
+    host.start_match(SCORES)
+    host.hands.on_scan = lambda seats: None
+    errors, stop = [], threading.Event()
+
+    def camera():
+        while not stop.is_set():
+            try:
+                host.hands.propose("cai", _cards(["teal-3", "wild"]))
+            except HandReadError:
+                pass
+
+    def phone():
+        for _ in range(200):
+            try:
+                host.hands.keep("cai")
+            except HandReadError:
+                pass
+            host.hands.request_scan(["cai"])
+
+    threads = [threading.Thread(target=camera), threading.Thread(target=phone)]
+    for t in threads:
+        t.start()
+    threads[1].join()
+    stop.set()
+    threads[0].join()
+    read = host.hands.get("cai")
+    assert read is not None and read.kept % 2 == 0 and len(read.cards) in (read.kept, read.kept + 2)
+    assert read.labels == ["teal-3", "wild"] * (len(read.cards) // 2)
+    assert not errors
+
+
+def test_keeping_a_part_over_the_web(app, host):
+    host.start_match(SCORES)
+    host.hands.photo_reader = lambda data, fs: _cards(["teal-3"])
+    c, h = joined(app, "ben")
+    r = c.post("/api/hand-keep", json={}, headers=h)
+    assert (r.status_code, r.json["error"]) == (409, "nothing-to-keep")
+    c.post("/api/hand-photo", data=b"x", headers={**h, "Content-Type": "image/jpeg"})
+    r = c.post("/api/hand-keep", json={}, headers=h)
+    assert r.status_code == 200 and r.json["hand_read"]["kept"] == 1
+    assert c.post("/api/hand-keep", json={}, headers=h).json["error"] == "nothing-to-keep"
+    r = c.post("/api/hand-photo", data=b"x", headers={**h, "Content-Type": "image/jpeg"})
+    assert [x["label"] for x in r.json["hand_read"]["cards"]] == ["teal-3", "teal-3"]
+    assert c.post("/api/hand-keep", json={"seat": "ann"}, headers=h).status_code == 403
+    assert c.post("/api/hand-keep", json={"drop": "yes"}, headers=h).json["error"] == "bad-input"
+    assert host.hands.get("ben").kept == 1                        # a refusal changes nothing
+    r = c.post("/api/hand-keep", json={"drop": True}, headers=h)
+    assert r.status_code == 200 and r.json["hand_read"] is None
+    assert host.hands.get("ben") is None
+    o, oh = joined(app, None)                                      # the organiser names the seat
+    assert o.post("/api/hand-keep", json={}, headers=oh).json["error"] == "unknown-seat"
+    assert c.post("/api/hand-keep", json={}).status_code == 403   # no CSRF header
+
+
+def test_keeping_a_part_in_a_game_without_hands_is_refused(app, host):
+    host.start_match(demo_setup("grid", random.Random(1)))
+    c, h = joined(app, host.table.seats[0])
+    r = c.post("/api/hand-keep", json={}, headers=h)
+    assert (r.status_code, r.json["error"]) == (409, "no-hands")

@@ -166,3 +166,30 @@ def test_a_phone_photo_of_a_hand_is_read_by_the_photo_reader():
     assert sorted(c["label"] for c in read) == sorted(labels)
     with pytest.raises(ValueError):
         photo_reader()(b"not a photo", "classic")
+
+
+def test_a_hand_is_read_in_parts_and_the_kept_part_is_never_read_twice():
+    """A hand larger than its zone: the first cards are laid and read, the phone keeps them; the
+    camera leaves the zone alone (the same cards still lie there) until the phone asks for the
+    next part, then adds what it reads after the kept cards."""
+    host = Host(EventLog(":memory:"))
+    hands = round_to_show(host, "classic", seed=1)
+    seat, cards = max(hands.items(), key=lambda kv: len(kv[1]))
+    assert len(cards) >= 4
+    first, rest = cards[:len(cards) // 2], cards[len(cards) // 2:]
+    seating = Seating.around(host.table.seats)
+    camera = SyntheticTable(1280, 720, seed=1, faces=ArtFaces())
+    laid = {name: camera.render(Scene(extras=laid_hands({seat: part}, seating, "classic", seed=1)))
+            for name, part in (("first", first), ("going", first[1:]), ("rest", rest))}
+    clock = Clock()
+    scanner = HandScanner(host, clock=clock)
+    read = scanner.on_frame(laid["first"], camera.view, "quiet")
+    assert sorted(read[seat].labels) == sorted(first)
+    host.hands.keep(seat)
+    clock.t += 10                          # due again, the player taking the kept cards away
+    assert seat not in scanner.on_frame(laid["going"], camera.view, "quiet")
+    assert host.hands.get(seat).labels == read[seat].labels        # not counted twice
+    host.hands.request_scan([seat])                                 # the phone: read the next
+    read = scanner.on_frame(laid["rest"], camera.view, "quiet")
+    assert sorted(read[seat].labels) == sorted(cards) and read[seat].kept == len(first)
+    assert host.table.act({"do": "show", "by": seat, "cards": read[seat].labels}).ok

@@ -108,3 +108,46 @@ def test_another_seat_confirming_leaves_the_buttons_under_a_finger_in_place(brow
         page.context.close()
     finally:
         server.shutdown()
+
+
+def test_a_phone_reads_a_hand_too_large_for_its_zone_in_parts(browser, tmp_path):
+    """The first cards read are kept, the next read after them: the phone shows them all, the
+    total of all, and confirms the whole hand; "Start again" drops what was kept."""
+    host, server = _served(tmp_path)
+    try:
+        hands = round_to_show(host, "classic", seed=1)
+        seat, cards = max(hands.items(), key=lambda kv: len(kv[1]))
+        first, rest = cards[:len(cards) // 2], cards[len(cards) // 2:]
+        parts = iter([first, rest])
+        # the camera, asked for the next part, reads it
+        host.hands.on_scan = lambda seats: host.hands.propose(seat, [{"label": c} for c in next(parts)])
+        shown = []
+        host.bus.subscribe(shown.append, {"hand-shown"})
+        page = phone(browser, server, seat)
+        for attempt in ("dropped", "kept"):
+            host.hands.propose(seat, [{"label": c, "confidence": 0.9} for c in first])
+            page.wait_for_selector('.hand-read [data-do="hand-keep"]', timeout=WAIT)
+            assert page.locator('[data-do="hand-confirm"]').is_disabled()   # not the whole hand
+            page.locator('[data-do="hand-keep"]').click()
+            page.wait_for_selector(f'.hand-read[data-kept="{len(first)}"] [data-do="hand-drop"]', timeout=WAIT)
+            assert page.locator('[data-do="hand-keep"]').count() == 0
+            assert page.locator(".hand-card.kept").count() == len(first)
+            if attempt == "dropped":
+                page.locator('[data-do="hand-drop"]').click()
+                page.locator("dialog.sheet [data-yes]").click()
+                page.wait_for_selector(".hand-read .hand-card", state="detached", timeout=WAIT)
+                assert host.hands.get(seat) is None
+                parts = iter([rest])
+        page.locator('[data-do="hand-rescan"]').click()                      # "Read the next cards"
+        page.wait_for_selector(f'.hand-read .hand-card >> nth={len(cards) - 1}', timeout=WAIT)
+        labels = page.locator(".hand-card").evaluate_all("els => els.map(e => e.dataset.label)")
+        assert labels == cards
+        total = page.locator(".hand-total[data-total]").get_attribute("data-total")
+        assert int(total) == points(cards)
+        page.locator('[data-do="hand-confirm"]').click()
+        page.wait_for_selector(".hand-read", state="detached", timeout=WAIT)
+        host.bus.join()
+        assert [(m.data["seat"], m.data["points"]) for m in shown] == [(seat, points(cards))]
+        page.context.close()
+    finally:
+        server.shutdown()

@@ -6,12 +6,16 @@
   :data:`MAX_PHOTO_BYTES`), from a seated phone for its own seat, or from the organiser for
   ``?seat=``; answers ``{"ok": true, "hand_read": reading}``;
 * ``POST /api/hand-read``: ``{"seat": S}`` (or ``{}``: every awaited seat) asks the table's camera
-  to read the hand zones again now; 202 ``{"ok": true, "asked": [seats]}``.
+  to read the hand zones again now; 202 ``{"ok": true, "asked": [seats]}``;
+* ``POST /api/hand-keep``: ``{"seat": S}`` keeps the seat's reading as a part of a hand read in
+  parts (the next reading is added after it), ``{"seat": S, "drop": true}`` drops the kept parts
+  and the reading; answers ``{"ok": true, "hand_read": reading}`` (null once dropped).
 
 A reading is only a proposal: the phone shows it card by card with the points, and the player
 sends it (or corrects it with the card picker) as the usual ``show`` action (``POST
 /api/action``); only then is it scored. Refusals: 400 ``bad-input`` / ``bad-photo`` (not a photo),
-404 ``unknown-seat``, 409 ``no-match`` / ``no-hands`` (no game with hands), 413 ``too-large``,
+404 ``unknown-seat``, 409 ``no-match`` / ``no-hands`` (no game with hands) / ``nothing-to-keep``
+(nothing new read to keep), 413 ``too-large``,
 503 ``no-reader`` / ``no-camera`` (nothing here reads photos or the table).
 """
 
@@ -91,3 +95,27 @@ def api_hand_read(phone: Phone, data: dict[str, Any], table):
         raise ApiError(503, "no-camera", "no camera reads the table here: send a photo instead")
     return jsonify({"ok": True, "asked": list(seats)}), 202
 
+
+
+@bp.post("/api/hand-keep")
+@post_guard(table=True)
+def api_hand_keep(phone: Phone, data: dict[str, Any], table):
+    hands = _host().hands
+    if hands.face_set() is None:
+        raise ApiError(409, "no-hands", f"the {table.game.name} game has no hands to score")
+    seat = data.get("seat", phone.seat)
+    if not isinstance(seat, str) or seat not in table.seats:
+        raise ApiError(404, "unknown-seat", f"no seat {str(seat)[:60]!r} in this match")
+    if phone.seat is not None and seat != phone.seat:
+        raise ApiError(403, "wrong-seat", f"this phone plays {phone.seat}")
+    drop = data.get("drop", False)
+    if not isinstance(drop, bool):
+        raise ApiError(400, "bad-input", "drop is true or false")
+    if drop:
+        hands.drop_kept(seat)
+        return jsonify({"ok": True, "hand_read": None})
+    try:
+        reading = hands.keep(seat)
+    except HandReadError as exc:
+        raise ApiError(409, "nothing-to-keep", str(exc)) from None
+    return jsonify({"ok": True, "hand_read": reading.to_json()})

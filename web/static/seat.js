@@ -300,18 +300,26 @@ function myHandRead(s) {
 function handReadHtml(s, deck, camera) {
   const r = myHandRead(s);
   const photo = `<label class="btn photo-btn">${esc(T("hand_photo"))}<input type="file" accept="image/jpeg,image/png" capture="environment" data-hand-photo hidden></label>`;
-  const again = camera ? `<button class="btn ghost" data-do="hand-rescan">${esc(T("hand_read_again"))}</button>` : "";
+  const kept = r ? r.kept || 0 : 0;
+  const between = r && kept > 0 && kept === r.cards.length;       // a part kept, the next not read yet
+  const again = camera ? `<button class="btn ${between ? "primary" : "ghost"}" data-do="hand-rescan">${esc(T(between ? "hand_read_next" : "hand_read_again"))}</button>` : "";
   if (!r) return `<div class="hand-read">${photo}${again}</div>`;
   const side = deck === DECKS.dark ? "dark" : "light";
-  const rows = r.cards.map((c) => `<li class="hand-card ${c.visible === "partial" ? "partial" : ""}" data-label="${esc(c.label)}">${cardHtml(c.label, { side })}<span class="card-words">${esc(cardWords(c.label))}</span><b class="card-points">${c.points}</b></li>`).join("");
-  const count = r.expected !== null && r.expected !== undefined && r.expected !== r.cards.length
-    ? `<p class="note">${esc(T("hand_read_count", { read: r.cards.length, held: r.expected }))}</p>` : "";
-  return `<div class="hand-read" data-source="${esc(r.source)}">
+  const rows = r.cards.map((c, i) => `<li class="hand-card ${c.visible === "partial" ? "partial" : ""} ${i < kept ? "kept" : ""}" data-label="${esc(c.label)}">${cardHtml(c.label, { side })}<span class="card-words">${esc(cardWords(c.label))}</span><b class="card-points">${c.points}</b></li>`).join("");
+  const known = r.expected !== null && r.expected !== undefined;
+  const short = known && r.cards.length < r.expected;
+  const count = known && r.expected !== r.cards.length
+    ? `<p class="note">${esc(between ? T("hand_kept", { kept, held: r.expected }) : T("hand_read_count", { read: r.cards.length, held: r.expected }))}</p>` : "";
+  // a hand larger than its zone is read in parts: keep what reads right, lay the next cards
+  const keep = !between && (short || !known)
+    ? `<button class="btn" data-do="hand-keep">${esc(T("hand_keep", { n: r.cards.length - kept }))}</button>` : "";
+  const drop = kept ? `<button class="btn ghost" data-do="hand-drop">${esc(T("hand_drop"))}</button>` : "";
+  return `<div class="hand-read" data-source="${esc(r.source)}" data-kept="${kept}">
     <h4>${esc(r.source === "photo" ? T("hand_read_photo") : T("hand_read_camera"))}</h4>
     <ol class="hand-cards">${rows}</ol>
     <p class="hand-total" data-total="${r.total}">${esc(T("hand_total", { points: r.total }))}</p>${count}
     <div class="button-row"><button class="btn go big" data-do="hand-confirm" ${count ? "disabled" : ""}>✓ ${esc(T("hand_confirm"))}</button>
-    <button class="btn" data-do="hand-correct">${esc(T("hand_correct"))}</button></div>${photo}${again}</div>`;
+    <button class="btn" data-do="hand-correct">${esc(T("hand_correct"))}</button></div>${keep}${photo}${again}${drop}</div>`;
 }
 
 async function sendHandPhoto(file) {
@@ -426,6 +434,11 @@ root.addEventListener("click", async (e) => {
       return;
     }
     case "hand-rescan": return post("/api/hand-read", {});
+    case "hand-keep": return post("/api/hand-keep", {});
+    case "hand-drop": {
+      if (await confirmDialog(T("hand_drop_q"), { yes: T("hand_drop"), danger: true })) post("/api/hand-keep", { drop: true });
+      return;
+    }
     case "other-card": return answerOtherCard(s);
     case "won": return act({ do: "round" });
     case "uno": return act({ do: "uno" });
