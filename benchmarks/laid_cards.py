@@ -24,6 +24,7 @@ Two measurements, each on freshly dealt random cards, real faces where the photo
                                               [--parts discard,hands] [--still-scale 2]
                                               [--tilt 0.06] [--game classic|flip]
                                               [--first-round 1] [--in-parts 10]
+                                              [--styles spread,fan]
                                               [--out F.json]
 """
 
@@ -171,6 +172,8 @@ def main(argv=None) -> int:
                     help="hands are read in the frame and in a still this many times as wide (2)")
     ap.add_argument("--tilt", type=float, default=CameraPose.tilt,
                     help="the camera's lean: the far side of the mat this share smaller (0.06)")
+    ap.add_argument("--styles", default="spread,fan",
+                    help="how the hands are laid: spread (side by side), fan, or both")
     ap.add_argument("--in-parts", type=int, default=0,
                     help="hands of more cards are laid and read in parts of this many (0: at once)")
     ap.add_argument("--out")
@@ -184,7 +187,7 @@ def main(argv=None) -> int:
     if "hands" in parts:
         result["hands"] = [hands(faces, args.rounds, style, scale, args.tilt, args.first_round, args.game,
                                  args.in_parts)
-                           for style in ("spread", "fan")
+                           for style in args.styles.split(",")
                            for scale in (0.0, args.still_scale)]
         for h in result["hands"]:
             print("hands laid open:", json.dumps(h), flush=True)
