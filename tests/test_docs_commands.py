@@ -45,7 +45,9 @@ OTHER_TOOLS = {
     # python -m vision.train.index (the index model's trainer: indices cut by the card over them)
     "--cut",
     # benchmarks/laid_cards.py and benchmarks/fanned_camera.py (a leaning camera)
-    "--tilt", "--lean", "--first-round", "--game",
+    "--tilt", "--lean", "--first-round", "--game", "--in-parts", "--styles",
+    # python -m vision.train.fanned_misses (which step loses each card of the composed tables)
+    "--index-model",
 }
 
 

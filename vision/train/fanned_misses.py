@@ -89,9 +89,10 @@ def bins(truth, outlines, sightings, thresholds) -> list[tuple[str, str, dict]]:
     return out
 
 
-def read_tables(scenes: int, seed: int, model=None, split: str = "validation"):
+def read_tables(scenes: int, seed: int, model=None, split: str = "validation",
+                index_model=None):
     from vision.evaluate import fanned_tables
-    from vision.partial import read_outlines
+    from vision.partial import INDEX_MODEL_PATH, read_outlines
     from vision.recognize import CardReader
 
     reader = CardReader(overlap=False)
@@ -99,18 +100,19 @@ def read_tables(scenes: int, seed: int, model=None, split: str = "validation"):
     read = []
     for img, truth in tables:
         whole = reader.read(img)
-        read.append((img, truth, read_outlines(reader, img, whole, model_path=model)))
+        read.append((img, truth, read_outlines(reader, img, whole, model_path=model,
+                                               index_model_path=index_model or INDEX_MODEL_PATH)))
     return read
 
 
 def cached_readings(scenes: int, seed: int, model=None, cache: str | None = None,
-                    split: str = "validation") -> list:
+                    split: str = "validation", index_model=None) -> list:
     """:func:`read_tables`, or the readings ``cache`` (a pickle) holds; written there when it
     is missing, so that rules and thresholds can be tried again without reading
     (``vision.train.tune_partial`` reads the same file)."""
     if cache and Path(cache).is_file():
         return pickle.loads(Path(cache).read_bytes())
-    read = read_tables(scenes, seed, model, split=split)
+    read = read_tables(scenes, seed, model, split=split, index_model=index_model)
     if cache:
         Path(cache).write_bytes(pickle.dumps(read))
     return read
@@ -124,13 +126,17 @@ def main(argv=None) -> int:
     ap.add_argument("--scenes", type=int, default=24)
     ap.add_argument("--seed", type=int, default=606)
     ap.add_argument("--model", default=None, help="the partial model (default: the committed one)")
+    ap.add_argument("--index-model", default=None,
+                    help="the index model (default: the general one, vision/models/index.onnx; "
+                         "vision/models/index_hands.onnx is the hand zones')")
     ap.add_argument("--cache", default=None, help="a pickle of the readings, written once, then read")
     ap.add_argument("--list", action="store_true", help="print every card lost, a JSON line each")
     ap.add_argument("--split", choices=("validation", "test"), default="validation",
                     help="the photos the tables' crops are cut from: the validation photos (the "
                          "default: choose on these) or the held-out test photos (measure only)")
     args = ap.parse_args(argv)
-    read = cached_readings(args.scenes, args.seed, args.model, args.cache, args.split)
+    read = cached_readings(args.scenes, args.seed, args.model, args.cache, args.split,
+                           args.index_model)
     t = Thresholds()
     tally = FannedTally(args.split)
     lost = []
