@@ -54,6 +54,7 @@ def test_a_phone_confirms_the_hand_read_and_another_corrects_a_misread(browser, 
         host.hands.propose(bad, [{"label": c, "confidence": 0.9} for c in misread])
         page = pages[good]
         page.wait_for_selector(".hand-read .hand-card", timeout=WAIT)
+        assert len(good_cards) <= 10 and page.locator("[data-in-parts]").count() == 0
         shown = page.locator(".hand-card").evaluate_all("els => els.map(e => e.dataset.label)")
         assert shown == good_cards
         total = page.locator(".hand-total[data-total]").get_attribute("data-total")
@@ -124,6 +125,8 @@ def test_a_phone_reads_a_hand_too_large_for_its_zone_in_parts(browser, tmp_path)
         shown = []
         host.bus.subscribe(shown.append, {"hand-shown"})
         page = phone(browser, server, seat)
+        assert len(cards) > 10                                  # more than a zone holds: in parts
+        page.wait_for_selector("[data-in-parts]", timeout=WAIT)
         for attempt in ("dropped", "kept"):
             host.hands.propose(seat, [{"label": c, "confidence": 0.9} for c in first])
             page.wait_for_selector('.hand-read [data-do="hand-keep"]', timeout=WAIT)

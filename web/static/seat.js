@@ -6,6 +6,8 @@ const ME = root.dataset.seat;
 const JOINED = root.dataset.joined === "yes";
 let legal = { key: "", actions: [] };
 let gridPick = null; // the grid cell tapped last
+/* The cards a hand zone holds a finger apart (docs/vision.md, Hands laid open: 10, 12 beside the mat). */
+const HAND_ZONE_HOLDS = 10;
 
 function act(body) {
   return post("/api/action", Object.assign({ by: ME }, body)).then((r) => {
@@ -280,7 +282,10 @@ function renderPrompt(s) {
   } else if (JOINED && p.what === "draw" && p.seat === ME) {
     html = `<h3>${esc(T("draw_count_q", { color: colorWords(p.color) }))}</h3><button class="btn primary big" data-do="draw-count">${esc(T("draw"))}</button>`;
   } else if (JOINED && p.what === "show" && (p.seats || []).includes(ME)) {
-    html = `<h3>${esc(T("round_over"))}</h3><p class="small">${esc(T("lay_hand_hint"))}</p>${handReadHtml(s, deckFor(s), true)}
+    // a zone reads about 10 cards laid a finger apart: a larger hand is read in parts
+    const held = (s.hands || {})[ME] || 0;
+    const inParts = held > HAND_ZONE_HOLDS ? `<p class="note" data-in-parts>${esc(T("hand_in_parts", { held, holds: HAND_ZONE_HOLDS }))}</p>` : "";
+    html = `<h3>${esc(T("round_over"))}</h3><p class="small">${esc(T("lay_hand_hint"))}</p>${inParts}${handReadHtml(s, deckFor(s), true)}
       <button class="btn ${myHandRead(s) ? "" : "primary big"}" data-do="show">${esc(T("show_hand"))}</button>`;
   } else if (s.over && !(s.champions && s.champions.length)) {
     html = `<h3>${esc(s.game === "grid" ? T("game_over") : T("round_over"))}</h3><p>${esc(T("winners", { seats: (s.winners || []).join(", ") }))}</p><p class="muted small">${esc(T("next_round_hint"))}</p>`;
