@@ -79,35 +79,34 @@ def api_hand_photo(phone: Phone, table):
     return jsonify({"ok": True, "hand_read": reading.to_json()})
 
 
-@bp.post("/api/hand-read")
-@post_guard(table=True)
-def api_hand_read(phone: Phone, data: dict[str, Any], table):
+def _hands_for(phone: Phone, data: dict[str, Any], table, *, seat_needed: bool):
+    """The host's hand readings and the seat a JSON request names (a seated phone's own when it
+    names none; None when it names none and ``seat_needed`` is False), refused as the API says."""
     hands = _host().hands
     if hands.face_set() is None:
         raise ApiError(409, "no-hands", f"the {table.game.name} game has no hands to score")
     seat = data.get("seat", phone.seat)
-    if seat is not None and (not isinstance(seat, str) or seat not in table.seats):
+    if (seat is not None or seat_needed) and (not isinstance(seat, str) or seat not in table.seats):
         raise ApiError(404, "unknown-seat", f"no seat {str(seat)[:60]!r} in this match")
     if phone.seat is not None and seat not in (None, phone.seat):
         raise ApiError(403, "wrong-seat", f"this phone plays {phone.seat}")
+    return hands, seat
+
+
+@bp.post("/api/hand-read")
+@post_guard(table=True)
+def api_hand_read(phone: Phone, data: dict[str, Any], table):
+    hands, seat = _hands_for(phone, data, table, seat_needed=False)
     seats = (seat,) if seat is not None else hands.awaited()
     if not hands.request_scan(seats):
         raise ApiError(503, "no-camera", "no camera reads the table here: send a photo instead")
     return jsonify({"ok": True, "asked": list(seats)}), 202
 
 
-
 @bp.post("/api/hand-keep")
 @post_guard(table=True)
 def api_hand_keep(phone: Phone, data: dict[str, Any], table):
-    hands = _host().hands
-    if hands.face_set() is None:
-        raise ApiError(409, "no-hands", f"the {table.game.name} game has no hands to score")
-    seat = data.get("seat", phone.seat)
-    if not isinstance(seat, str) or seat not in table.seats:
-        raise ApiError(404, "unknown-seat", f"no seat {str(seat)[:60]!r} in this match")
-    if phone.seat is not None and seat != phone.seat:
-        raise ApiError(403, "wrong-seat", f"this phone plays {phone.seat}")
+    hands, seat = _hands_for(phone, data, table, seat_needed=True)
     drop = data.get("drop", False)
     if not isinstance(drop, bool):
         raise ApiError(400, "bad-input", "drop is true or false")
