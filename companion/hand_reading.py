@@ -168,8 +168,10 @@ class HandReadings:
         """Keep what was read of ``seat``'s hand (``cards``: ``{"label", "confidence",
         "visible"}`` each) and say it (``hand-read``). Cards that are no face of the side scored
         are counted in ``left_out``, not scored. Raises :class:`HandReadError` (and keeps
-        nothing) when there is no match with hands, the seat is not in it, or the source is
-        unknown."""
+        nothing) when there is no match with hands, the seat is not in it, the source is
+        unknown, or the camera reads a seat whose part was just kept (until
+        :meth:`request_scan` asks for the next part). After a :meth:`keep` the cards read are
+        added after the kept ones."""
         table = self.host.table
         if table is None:
             raise HandReadError("no match is being played")
