@@ -116,14 +116,15 @@ def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
         dealt = round_to_show(host, game, seed=seed)
         side = face_set_of_table(host.table)   # the Flip side showing at the round's end
         sides[side] += 1
-        size = in_parts or max(len(c) for c in dealt.values()) or 1
+        longest = max(len(c) for c in dealt.values()) or 1
+        size = in_parts or longest
         camera = SyntheticTable(1280, 720, seed=seed, faces=faces, pose=CameraPose(tilt=tilt))
         sharp = camera.sharper(still_scale) if still_scale else None
         scanner = HandScanner(host, clock=lambda: 0.0)   # due once: then only the asked seats
-        for k in range(0, max(len(c) for c in dealt.values()) or 1, size):
+        for k in range(0, longest, size):
             nxt = tuple(seat for seat, cards in dealt.items() if cards[k:k + size])
-            # a hand read whole stays laid out; the others lay their next part
-            part = {seat: cards[min(k, (len(cards) - 1) // size * size):][:size]
+            # a hand all read leaves its last part laid out (it starts at a multiple of size)
+            part = {seat: cards[k:k + size] if seat in nxt else cards[(len(cards) - 1) // size * size:]
                     for seat, cards in dealt.items() if cards}
             if k:   # each phone keeps what was read, its player lays the next cards, asks for them
                 for seat in nxt:

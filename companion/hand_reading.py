@@ -123,9 +123,7 @@ class HandReadings:
     def __init__(self, host):
         self.host = host
         self._lock = threading.Lock()
-        self._reads: dict[str, HandRead] = {}
-        #: seat -> the cards of the parts kept so far (a hand read in parts)
-        self._kept: dict[str, tuple[ReadCard, ...]] = {}
+        self._reads: dict[str, HandRead] = {}   # a hand read in parts: its first ``kept`` cards
         #: seats whose part was just kept: the camera waits to be asked for the next part
         self._between: set[str] = set()
         #: ``(photo bytes, face set) -> [{"label", "confidence", "visible"}, ...]``; raises
@@ -198,7 +196,8 @@ class HandReadings:
             hands = table.state_json().get("hands") or {}
             expected = hands.get(seat) if isinstance(hands, dict) else None
         with self._lock:
-            kept = self._kept.get(seat, ())
+            last = self._reads.get(seat)
+            kept = last.cards[:last.kept] if last is not None else ()
             if source == "camera" and seat in self._between:
                 raise HandReadError(f"{seat}'s part was just kept: the camera waits to be asked "
                                     "for the next part")
@@ -217,7 +216,6 @@ class HandReadings:
             reading = self._reads.get(seat)
             if reading is None or len(reading.cards) == reading.kept:
                 raise HandReadError(f"nothing new read of {seat}'s hand to keep")
-            self._kept[seat] = reading.cards
             self._between.add(seat)
             reading = HandRead(reading.seat, reading.cards, reading.face_set, reading.source,
                                reading.expected, reading.left_out, kept=len(reading.cards))
@@ -229,7 +227,6 @@ class HandReadings:
         """Start ``seat``'s hand again: its kept parts and its reading are dropped (told as
         ``hand-dropped``)."""
         with self._lock:
-            self._kept.pop(seat, None)
             self._between.discard(seat)
             had = self._reads.pop(seat, None)
         if had is not None:
@@ -283,10 +280,8 @@ class HandReadings:
             seat = message.data.get("seat")
             with self._lock:
                 self._reads.pop(seat, None)
-                self._kept.pop(seat, None)
                 self._between.discard(seat)
         else:  # a new round, another match, an undo: what was read belongs to what was
             with self._lock:
                 self._reads.clear()
-                self._kept.clear()
                 self._between.clear()
