@@ -27,17 +27,32 @@ $(STAMP): pyproject.toml $(LOCK)
 	$(if $(ON_PI),$(BIN)/pip install --quiet -e '.$(EXTRAS)')
 	touch $(STAMP)
 
-# After changing a dependency in pyproject.toml: pip resolves the pins afresh in a scratch venv
-# and the lock takes every version it installed.
+# After changing a dependency in pyproject.toml: `make lock` writes both locks afresh.
+# - requirements/test.lock: pip resolves the pins in a scratch venv and the lock takes every
+#   version it installed (what `make test` installs, scripts/install-venv.sh).
+# - requirements/runtime.lock: what runs on the Pi, with the sha256 of every file PyPI has of
+#   each version (every platform: the Pi's aarch64 wheels too) and the build backend, for
+#   deploy/install.sh's `pip install --require-hashes`. pip-tools' pip-compile makes it, from a
+#   venv of its own (its own dependencies stay out of the test lock).
+RUNTIME_LOCK := requirements/runtime.lock
+PIP_TOOLS := pip-tools==7.7.0
 lock:
-	rm -rf build/lock-venv
+	rm -rf build/lock-venv build/pip-tools-venv
 	$(PYTHON) -m venv build/lock-venv
 	build/lock-venv/bin/pip install --quiet -e '.[test]'
 	mkdir -p requirements
 	{ echo "# Every distribution 'make test' installs, at one version each: made by 'make lock' from"; \
 	  echo "# pyproject.toml's pins, installed by scripts/install-venv.sh. Do not edit by hand."; \
 	  build/lock-venv/bin/pip freeze --exclude-editable; } > $(LOCK)
-	rm -rf build/lock-venv
+	$(PYTHON) -m venv build/pip-tools-venv
+	build/pip-tools-venv/bin/pip install --quiet '$(PIP_TOOLS)'
+	{ echo "# What runs on the Pi, with every file's sha256: made by 'make lock' from pyproject.toml"; \
+	  echo "# (pip-compile --generate-hashes), installed by deploy/install.sh with --require-hashes."; \
+	  echo "# Do not edit by hand."; \
+	  build/pip-tools-venv/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	    --all-build-deps --no-emit-index-url --no-emit-find-links --no-header -o - pyproject.toml; \
+	} > $(RUNTIME_LOCK)
+	rm -rf build/lock-venv build/pip-tools-venv
 
 $(TEST_STAMP): $(STAMP)
 	$(if $(ON_PI),$(BIN)/pip install --quiet -e '.[test]')

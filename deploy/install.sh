@@ -16,7 +16,8 @@
 #      python3-venv, avahi-daemon
 #   2. the user uno-companion, in the groups video (camera) and gpio (pins)
 #   3. a virtual environment /opt/uno-companion/venv that sees the system's picamera2
-#      (--system-site-packages), with the project and its pinned dependencies
+#      (--system-site-packages), with the project and its dependencies from the hashed lock
+#      (requirements/runtime.lock)
 #   4. /etc/uno-companion/companion.toml from deploy/companion.toml, if there is none yet
 #   5. the systemd unit uno-companion.service, and uno-companion-doctor
 #   6. the web port announced on the network (avahi) and opened in ufw where ufw is active
@@ -167,9 +168,14 @@ else
     if [ -n "$WHEELS" ]; then
         pip_opts+=(--no-index --find-links "$WHEELS")
     fi
+    # Every distribution from the hashed lock (made by `make lock` from pyproject.toml's pins):
+    # pip refuses a file whose hash is not in it, so a re-upload or a mirror cannot change what
+    # runs on the table. The lock holds the build backend too, and the project itself is then
+    # built with it (no build isolation: an isolated build would fetch an unhashed setuptools).
     # A directory is always rebuilt and reinstalled: a re-run after `git pull` updates it.
-    # The dependencies are pinned in pyproject.toml.
-    run "$(R "$VENV")/bin/python" -m pip install "${pip_opts[@]}" "$SRC"
+    run "$(R "$VENV")/bin/python" -m pip install "${pip_opts[@]}" --require-hashes \
+        -r "$SRC/requirements/runtime.lock"
+    run "$(R "$VENV")/bin/python" -m pip install "${pip_opts[@]}" --no-deps --no-build-isolation "$SRC"
 fi
 run install -d -m 0755 "$(R "$APP_DIR")/docs"
 for doc in install.md hardware-guide.md hardware.md configuration.md; do
