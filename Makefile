@@ -70,8 +70,8 @@ run: install
 
 # Every test and doctest (pyproject.toml), on every core and one worker more (pytest-xdist: the
 # browser and server tests spend much of their time waiting; on 2 cores 3 workers took 2:31
-# where 2 took 2:47), the slow ones handed out first (tests/conftest.py), each browser test module on
-# one worker (--dist loadgroup).
+# where 2 took 2:47), the slow ones handed out first, every browser test module (`*_browser.py`) on
+# one worker (tests/conftest.py, through pytest-xdist's scheduler hook).
 # One file: `.venv/bin/python -m pytest tests/test_bus.py`; no slow ones: `-m "not slow"`.
 WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 # Plugins named, not autoloaded: an autoloaded plugin's whole distribution is assert-rewritten in
@@ -88,7 +88,7 @@ test: $(TEST_STAMP)
 	sh scripts/install-browser.sh
 	sh scripts/install-test-tools.sh
 	mkdir -p build
-	$(PYTEST) -n $(WORKERS) --dist loadgroup --durations=15 --basetemp=build/pytest-tmp
+	$(PYTEST) -n $(WORKERS) --dist load --durations=15 --basetemp=build/pytest-tmp
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -6,6 +6,8 @@
 * The tests marked ``slow`` (``@pytest.mark.slow``; registered in pyproject.toml) run first: with
   ``-n auto`` (pytest-xdist) the long ones are then spread over the workers from the start
   instead of one of them ending the run alone. ``-m "not slow"`` leaves them out.
+* The browser tests (modules named ``*_browser.py``) all run on one worker, which shares one
+  Chromium between them (``pytest_xdist_make_scheduler``).
 * OpenCV works on one thread in each test process (and in the processes tests start): the
   workers already use every core, and OpenCV's own thread pool on top of them only makes the
   threads wait for one another (a scripted game took 2.4 times as long on a loaded machine).
@@ -42,25 +44,43 @@ def pytest_collection_finish(session):
     gc.freeze()
 
 
-def pytest_collection_modifyitems(config, items):
-    """The slow tests first, each group in its collected order; with ``--dist loadgroup``, each
-    test of an ``xdist_group`` named for its group, as pytest-xdist would name it."""
+def pytest_collection_modifyitems(items):
+    """The slow tests first, each in its collected order."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-    if config.getoption("loadgroup", default=False):
-        _name_groups(items)
 
 
-def _name_groups(items) -> None:
-    """pytest-xdist 3.8 sends a test of a group to the group's worker by the name it gives the
-    test ("path::test@group"), but sets a field pytest 9 no longer reads, so every group was
-    spread over the workers: the name is set here, where pytest 9 reads it."""
-    from _pytest.nodeid import NodeId
+#: The browser test modules: their file names end so. They run on one worker, one after the
+#: other, sharing its one Chromium (a second Chromium costs more than the waits it would overlap).
+BROWSER_MODULE_SUFFIX = "_browser.py"
 
-    for item in items:
-        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
-                         for m in item.iter_markers("xdist_group")})
-        if groups and "@" not in item.nodeid:
-            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")
+
+def browser_scope(nodeid: str) -> str:
+    """The unit of work a test is handed out in: every browser test together, any other test
+    alone.
+
+    >>> browser_scope("tests/web/test_seat_page_browser.py::test_join[en]")
+    'browser'
+    >>> browser_scope("tests/test_bus.py::test_order")
+    'tests/test_bus.py::test_order'
+    """
+    module = nodeid.split("::", 1)[0]
+    return "browser" if module.endswith(BROWSER_MODULE_SUFFIX) else nodeid
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """With ``--dist load`` (the Makefile's), hand the tests out one by one as pytest-xdist does,
+    but every browser test to one worker: pytest-xdist's public scheduler hook, with its scope
+    scheduler told the scope by :func:`browser_scope` (the controller sees only test ids, so the
+    browser modules are known by their names, not by a marker)."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return browser_scope(nodeid)
+
+    return BrowserTogether(config, log)
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from companion.config import load_config
 from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
 from league.service import League  # noqa: E402
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.slow
 
 EVIL = '<img src=x onerror="document.title=\'pwned\'">'
 

@@ -26,8 +26,8 @@ from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
 from web import serve  # noqa: E402
 
 # The tests in their written order, and every browser module on one worker with one Chromium
-# (--dist loadgroup, see the Makefile): a Chromium more costs more than the waits it would overlap.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+# (tests/conftest.py, by the module's name): a Chromium more costs more than the waits it would overlap.
+pytestmark = pytest.mark.slow
 
 TIMER = {"setup": {"game": "timer", "seats": ["ann", "ben", "cai"], "first": "ann",
                    "options": {"turn_seconds": 45}}}

@@ -14,7 +14,7 @@ from tests.support.browser import WAIT, browser  # noqa: F401 (a fixture)
 from tests.support.hands import round_to_show
 from web import serve
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.slow
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "bypass_csp": True}  # CSP blocks the eval of wait_for_function

@@ -22,7 +22,7 @@ SIZES = [(390, 844), (768, 1024), (1366, 768), (1920, 1080)]
 from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
 from web import serve  # noqa: E402
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.slow
 
 #: The widest faces ("W+4", "+2", "⊘") and the longest names ("wild draw four"), red and green
 #: side by side, the pawn on a green card.

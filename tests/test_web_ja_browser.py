@@ -31,7 +31,7 @@ from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
 from web import serve  # noqa: E402
 from web.reach import SERVE_ON_NETWORK  # noqa: E402
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.slow
 
 SEATS = ["ann", "ben", "cai"]
 GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
