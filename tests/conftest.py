@@ -83,6 +83,17 @@ def pytest_xdist_make_scheduler(config, log):
     return BrowserTogether(config, log)
 
 
+@pytest.fixture
+def rig():
+    """The signals of a three-seat Flip table on mock pins and a manual clock
+    (:class:`tests.support.pins.SignalsRig`)."""
+    from tests.support.pins import SignalsRig
+
+    r = SignalsRig(seats=["ann", "ben", "cai"], game="flip")
+    yield r
+    r.signals.close()
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """One Chromium for every browser test module this process runs (``tests/support/browser``:
