@@ -72,7 +72,7 @@ run: install
 # browser and server tests spend much of their time waiting; on 2 cores 3 workers took 2:31
 # where 2 took 2:47), the slow ones handed out first, every browser test module (`*_browser.py`) on
 # one worker (tests/conftest.py, through pytest-xdist's scheduler hook).
-# One file: `.venv/bin/python -m pytest tests/test_bus.py`; no slow ones: `-m "not slow"`.
+# One file: `.venv/bin/python -m pytest tests/companion/test_bus.py`; no slow ones: `-m "not slow"`.
 WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 # Plugins named, not autoloaded: an autoloaded plugin's whole distribution is assert-rewritten in
 # every process (all of hypothesis: 6 CPU-s per worker where bytecode is not cached), a named one

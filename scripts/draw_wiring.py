@@ -6,7 +6,7 @@
 The diagram is the Pi's 40-pin header seen from above (pin 1 top left, the SD card end at the
 top), each wired pin with its part: odd pins (the left column) wire to the left, even pins to
 the right. Every wire is a ``<g class="wire">`` with ``data-key``, ``data-bcm`` and
-``data-board`` attributes, so tests/test_deploy_wiring.py checks it against the pin map.
+``data-board`` attributes, so tests/deploy/test_wiring.py checks it against the pin map.
 Changing a default pin in hardware/pinmap.py means running this script again.
 """
 
@@ -197,7 +197,7 @@ def render(pinmap: PinMap | None = None) -> str:
         "Buttons: GPIO → push button → GND; the Pi's internal pull-up does the rest. "
         "The camera uses its own CSI connector, no header pin.",
         "Drawn by scripts/draw_wiring.py from hardware.pinmap.PinMap() defaults; "
-        "tests/test_deploy_wiring.py checks that they agree. Do not edit by hand.",
+        "tests/deploy/test_wiring.py checks that they agree. Do not edit by hand.",
     ]
     note_y = HEADER_Y + 20 * ROW + 36
     note_svg = "".join(f'<text class="note" x="40" y="{note_y + i * 18}">{escape(n)}</text>'

@@ -11,7 +11,7 @@
 # such package in this release, no network), the tests drive chromium and nothing fails. Where
 # neither is there and the release has no chromium-headless-shell, chromium is installed.
 set -eu
-# (the paths can be given: tests/test_install_browser.py runs the script against fakes)
+# (the paths can be given: tests/project/test_install_browser.py runs the script against fakes)
 SHELL_BIN=${CHROMIUM_SHELL_BIN:-/usr/bin/chromium-headless-shell}
 FULL_BIN=${CHROMIUM_FULL_BIN:-/usr/bin/chromium}
 FONT_DIR=${JAPANESE_FONT_DIR:-/usr/share/fonts/opentype/ipafont-gothic}

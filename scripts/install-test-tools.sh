@@ -1,9 +1,9 @@
 #!/bin/sh
-# Installs the Debian tools the deploy tests use (tests/test_deploy*.py):
+# Installs the Debian tools the deploy tests use (tests/deploy/):
 #   ShellCheck   lints deploy/*.sh and scripts/*.sh
 #   debootstrap  builds a clean Debian root for the opt-in slow install test (UNO_SLOW_TESTS=1)
 #   mosquitto    the MQTT broker the league's tests start on a free loopback port
-#                (tests/test_league_broker.py; only the binary is used, no service is started)
+#                (tests/league/test_broker.py; only the binary is used, no service is started)
 # systemd-analyze (for `systemd-analyze verify` of the unit) comes with the systemd package and
 # is not installed here: where it is missing, the unit test parses the file instead.
 # Idempotent: installs only what is missing. Without root (or apt-get) it only says what to do;

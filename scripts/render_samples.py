@@ -8,7 +8,7 @@ camera's perspective, light and noise) with the procedural card drawings of
     .venv/bin/companion recognize samples/*.jpg
 
 ``samples/labels.json`` says which cards lie on each photo (and with which ``--deck`` to read
-it); ``tests/test_samples.py`` reads the photos and checks them against it. The output is the
+it); ``tests/vision/test_samples.py`` reads the photos and checks them against it. The output is the
 same on every run (fixed seeds), so re-rendering changes nothing unless the renderer changed.
 """
 

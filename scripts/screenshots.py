@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/screenshots.py            # writes artifacts/board-fit/*.png
 
-Not part of ``make test`` (``tests/test_web_fit_browser.py`` checks the fit itself): it serves the app
+Not part of ``make test`` (``tests/web/test_board_fit_browser.py`` checks the fit itself): it serves the app
 on 127.0.0.1 with a grid match and an UNO Flip match, opens Debian's Chromium (Playwright) at a
 phone (390x844), a tablet (768x1024), a laptop (1366x768) and a TV (1920x1080), and saves each
 page there in English and Japanese.

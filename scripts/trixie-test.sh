@@ -5,7 +5,7 @@
 #
 #     sudo bash scripts/trixie-test.sh                  # as deploy/install.sh installs the Pi
 #     sudo bash scripts/trixie-test.sh --debian         # Debian's own numpy, OpenCV, Flask ...
-#     sudo bash scripts/trixie-test.sh -- -x tests/test_sources.py   # pytest's arguments after --
+#     sudo bash scripts/trixie-test.sh -- -x tests/vision/test_sources.py   # pytest's arguments after --
 #
 # What it does:
 #   1. debootstrap a minimal Trixie into build/trixie (ignored by git; kept and reused, delete it
@@ -142,6 +142,6 @@ PY
 say "pytest (no browser tests: Debian's Chromium is not installed there)"
 status=0
 in_root sh -c 'cd /src && exec /venv/bin/python -m pytest -p no:cacheprovider -n 2 -rfEs \
-    --ignore=tests/test_web_browser.py "$@"' pytest "$@" || status=$?
+    --ignore=tests/web/test_pages_browser.py "$@"' pytest "$@" || status=$?
 say "trixie-test: pytest exit status $status"
 exit "$status"

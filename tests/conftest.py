@@ -60,8 +60,8 @@ def browser_scope(nodeid: str) -> str:
 
     >>> browser_scope("tests/web/test_seat_page_browser.py::test_join[en]")
     'browser'
-    >>> browser_scope("tests/test_bus.py::test_order")
-    'tests/test_bus.py::test_order'
+    >>> browser_scope("tests/companion/test_bus.py::test_order")
+    'tests/companion/test_bus.py::test_order'
     """
     module = nodeid.split("::", 1)[0]
     return "browser" if module.endswith(BROWSER_MODULE_SUFFIX) else nodeid

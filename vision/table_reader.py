@@ -701,7 +701,7 @@ class TableReader:
             region = self.layout.regions[name]
             # the piles too: a card lying well off a pile's place (a messy pile, a card dropped
             # askew) is read whole from the askew finder's wider look; a 20 mm margin for the
-            # piles hid such a card from it (read as no card: tests/test_torture_fixes.py)
+            # piles hid such a card from it (read as no card: tests/referee/test_hard_light_and_noise.py)
             patch = self.view.warp_region(frame, region, self.read_px, margin=NARROW_MARGIN)
             quad = locate_card(patch, self.read_px, self._patches.get(name))
             self._pending_patches[name] = patch

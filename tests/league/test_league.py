@@ -1,6 +1,6 @@
 """The league without a broker: its configuration, the log read as a feed, the view (repeats,
 order, undos, bad messages), the standings of a real match, the page and the command line.
-The broker itself is tests/test_league_broker.py's."""
+The broker itself is tests/league/test_broker.py's."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The league page in Chromium: every table, the standings and a match's history drawn from
 ``/api/league``, in English and Japanese, and what tables send shown as text, never as HTML.
-No broker: the view is fed directly (tests/test_league_broker.py does the broker)."""
+No broker: the view is fed directly (tests/league/test_broker.py does the broker)."""
 
 from __future__ import annotations
 

@@ -183,7 +183,7 @@ def test_with_no_card_read_whole_the_hand_is_read_at_the_finders_width():
 
 def test_the_strip_map_of_a_reading_is_made_at_strip_px_pixels_a_card():
     """read_outlines hands the selection the strip map at ``STRIP_PX`` pixels a card's width
-    (a tight fan's strips are lost on a coarser one: tests/test_vision_overlap.py)."""
+    (a tight fan's strips are lost on a coarser one: tests/vision/test_overlap.py)."""
     from vision.partial import STRIP_PX, read_outlines
     from vision.recognize import CardReader
 

@@ -5,7 +5,7 @@ coordinates of the event sentences; a colour cue besides the colour that the paw
 "your turn" said in a live region; and no pulse when the phone asks for less motion.
 
 One server and one Chromium for the module, in the ``browser`` xdist group (see
-tests/test_web_browser.py). ``scripts/screenshots.py`` writes the same pages to ``artifacts/``.
+tests/web/test_pages_browser.py). ``scripts/screenshots.py`` writes the same pages to ``artifacts/``.
 """
 
 from __future__ import annotations
