@@ -67,6 +67,7 @@ def browser_scope(nodeid: str) -> str:
     return "browser" if module.endswith(BROWSER_MODULE_SUFFIX) else nodeid
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: a run without xdist has no such hook
 def pytest_xdist_make_scheduler(config, log):
     """With ``--dist load`` (the Makefile's), hand the tests out one by one as pytest-xdist does,
     but every browser test to one worker: pytest-xdist's public scheduler hook, with its scope
