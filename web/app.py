@@ -50,7 +50,7 @@ from .reach import HOST_OPTION, MAKE_RUN, join_address
 from .scores import chart_svg, scoreboard
 from .stream import Broadcaster, TooManyClients
 
-__all__ = ["create_app", "WebState", "ApiError", "post_guard"]
+__all__ = ["create_app", "WebState", "ApiError", "post_guard", "MAX_BODY_BYTES", "MAX_PHOTO_BYTES"]
 
 #: Actions a phone may send for its own seat (``timeout`` belongs to the turn timer).
 PHONE_ACTIONS = frozenset({"play", "move", "discard", "draw", "pass", "uno", "catch", "challenge",
@@ -60,6 +60,10 @@ PHONE_ACTIONS = frozenset({"play", "move", "discard", "draw", "pass", "uno", "ca
 ORGANISER_ACTIONS = frozenset({"round", "penalty", "score"})
 #: The largest request body (a set-up with a 5x5 grid is under 2 KiB): more is refused, 413.
 MAX_BODY_BYTES = 64 * 1024
+#: The largest hand photo (``POST /api/hand-photo``; a phone's full-size JPEG is 2-6 MB, the page
+#: sends it smaller): the one route whose body may be larger than :data:`MAX_BODY_BYTES`. The
+#: server (:func:`web.serve`) takes bodies up to the larger of the two; the app refuses the rest.
+MAX_PHOTO_BYTES = 12 * 1024 * 1024
 #: The deepest JSON nesting a body may have (a set-up is 4 deep): deeper is refused unread.
 MAX_JSON_DEPTH = 16
 #: Bus events not worth a line in "what happened" (big or very frequent).
@@ -177,7 +181,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
                join_token: str | None = None, heartbeat_s: float = 15.0,
                max_streams: int = 32, table_streams: int = 8, phones_per_seat: int = 1,
                cookie_max_age_s: float = COOKIE_MAX_AGE_S, allowed_hosts: tuple[str, ...] = (),
-               max_body: int = MAX_BODY_BYTES,
+               max_body: int = MAX_BODY_BYTES, max_photo: int = MAX_PHOTO_BYTES,
                lan_address: Callable[[], str] = lan_ip, league_url: str | None = None) -> Flask:
     """The web app for ``host``.
 
@@ -190,7 +194,8 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     ``phones_per_seat`` (1) is how many phones may hold one seat (the organiser may change it when
     starting a match); ``cookie_max_age_s`` how long a join lasts. The app answers only to
     loopback, this machine's names and addresses, ``public_url``'s host and ``allowed_hosts``.
-    ``max_body`` bytes is the largest request body (413 beyond). ``lan_address`` finds this
+    ``max_body`` bytes is the largest request body (413 beyond), ``max_photo`` the largest hand
+    photo. ``lan_address`` finds this
     machine's LAN address; it is asked again for every page (:mod:`web.reach`), so the QR code
     follows the network. ``league_url`` (``http://club-pi:8100/``), where the table plays in a
     league (``companion league``), puts a link to the league's page in every page's menu.
@@ -205,6 +210,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
         JSON_SORT_KEYS=False,
         SEND_FILE_MAX_AGE_DEFAULT=300,
         MAX_CONTENT_LENGTH=max_body,
+        MAX_PHOTO_BYTES=max_photo,
     )
     public_host = urlsplit(public_url).hostname if public_url else None
     phones = Phones(app.config["SECRET_KEY"], join_token, max_age_s=cookie_max_age_s,
@@ -383,7 +389,8 @@ def post_guard(*, joined: bool = True, seat: bool = False, organiser: bool = Fal
     * ``joined``: a joined phone (401 ``not-joined``) with its ``X-CSRF-Token`` (403
       ``bad-csrf``); ``seat``: and a seat, not the organiser (403 ``no-seat``); ``organiser``:
       the organiser, not a seated phone (403 ``organiser-only``);
-    * ``body``: the body is one JSON object (400 ``bad-input``);
+    * ``body``: the body is one JSON object (400 ``bad-input``); without ``body``, a JSON body
+      sent all the same must be one too (checked before the phone's role);
     * ``table``: a match is being played (409 ``no-match``).
 
     The view is called with ``phone`` (None when ``joined`` is False), and ``data`` / ``table``
@@ -392,9 +399,14 @@ def post_guard(*, joined: bool = True, seat: bool = False, organiser: bool = Fal
     def wrap(view):
         @functools.wraps(view)
         def guarded(**kwargs: Any):
-            kwargs["phone"] = _check_phone(seat, organiser) if joined else _check_origin()
+            phone = _check_phone() if joined else _check_origin()
+            data = _json_body() if body or (request.is_json and request.get_data(cache=True)) \
+                else None
+            if joined:
+                _check_role(phone, seat, organiser)
+            kwargs["phone"] = phone
             if body:
-                kwargs["data"] = _json_body()
+                kwargs["data"] = data
             if table:
                 kwargs["table"] = _require_table()
             return view(**kwargs)
@@ -409,7 +421,8 @@ def _check_origin() -> None:
         raise ApiError(403, "bad-origin", f"requests from {shown(origin)} are not accepted")
 
 
-def _check_phone(need_seat: bool, organiser: bool = False) -> Phone:
+def _check_phone() -> Phone:
+    """The joined phone of a request that carries its CSRF token (refused otherwise)."""
     _check_origin()
     phone: Phone | None = g.phone
     if phone is None:
@@ -419,12 +432,15 @@ def _check_phone(need_seat: bool, organiser: bool = False) -> Phone:
     # The token is hex: anything else is wrong before the (ASCII-only) constant-time compare.
     if header is None or not header.isascii() or not _phones().csrf_ok(phone, header):
         raise ApiError(403, "bad-csrf", f"missing or wrong {CSRF_HEADER} header: reload the page")
+    return phone
+
+
+def _check_role(phone: Phone, need_seat: bool, organiser: bool) -> None:
     if need_seat and phone.seat is None:
         raise ApiError(403, "no-seat", "this phone joined as the organiser: it has no seat to play")
     if organiser and not phone.is_organiser:
         raise ApiError(403, "organiser-only", f"this phone plays {phone.seat}: only the organiser "
                                               f"sets up, starts and ends matches")
-    return phone
 
 
 def _json_body() -> dict[str, Any]:
