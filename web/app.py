@@ -82,6 +82,8 @@ class WebState:
         self.recent: deque[dict[str, Any]] = deque(maxlen=40)
         self.confirm: dict[str, Any] | None = None
         self.undo_request: dict[str, Any] | None = None
+        #: (table, seq) of the last undo agreed to: a tap naming it is stale at once
+        self._taking: tuple[int, int | None] | None = None
         self.lock = threading.Lock()
         self._unsubscribe = host.bus.subscribe(self._on_message)
 
@@ -104,7 +106,7 @@ class WebState:
     def pending_undo(self) -> dict[str, Any] | None:
         with self.lock:
             req = self._live_undo_request()
-            return None if req is None else {"by": req["by"]}
+            return None if req is None else {"by": req["by"], "seq": req["seq"]}
 
     def _live_undo_request(self) -> dict[str, Any] | None:
         """The undo request, dropped once stale (the caller holds the lock)."""
@@ -113,13 +115,16 @@ class WebState:
             self.undo_request = req = None
         return req
 
-    def undo_step(self, seat: str, cancel: bool) -> tuple[str, str]:
+    def undo_step(self, seat: str, cancel: bool, seq: int | None = None,
+                  table: Any = None) -> tuple[str, str]:
         """Decide and record, in one step under the lock, what ``seat``'s undo tap means.
 
-        Returns ``(what, by)``: ``asked`` (a new request by ``seat``), ``agreed`` (the request of
-        ``by`` is taken: the caller undoes, and no other tap can take it too), ``cancelled``;
-        raises :class:`ApiError` (409) when there is nothing to do. Nothing is published here:
-        the caller tells the bus after the lock is let go.
+        ``seq`` is the action the tap names (``table``'s :attr:`~Table.last_seq` when it was
+        checked). Returns ``(what, by)``: ``asked`` (a new request by ``seat``), ``agreed`` (the
+        request of ``by`` for ``seq`` is taken: the caller undoes that action, and no other tap
+        can take it too), ``cancelled``; raises :class:`ApiError` (409) when there is nothing to
+        do: ``undo-stale`` when ``seq`` is being taken back already, or another action is asked
+        about. Nothing is published here: the caller tells the bus after the lock is let go.
         """
         with self.lock:
             req = self._live_undo_request()
@@ -128,13 +133,20 @@ class WebState:
                     raise ApiError(409, "no-undo-request", "you have not asked for an undo")
                 self.undo_request = None
                 return "cancelled", seat
-            if req is None:
-                self.undo_request = {"by": seat, "at": time.monotonic()}
+            if self._taking == (id(table), seq):
+                raise ApiError(409, "undo-stale", f"action {seq} is being taken back already",
+                               params={"seq": seq})
+            if req is None or (req["by"] == seat and req["seq"] != seq):
+                self.undo_request = {"by": seat, "seq": seq, "at": time.monotonic()}
                 return "asked", seat
+            if req["seq"] != seq:
+                raise ApiError(409, "undo-stale", f"the undo asked for is of action {req['seq']}, "
+                                                  f"not {seq}: look again", params={"seq": seq})
             if req["by"] == seat:
                 raise ApiError(409, "waiting-for-agreement",
                                "another player has to agree to the undo")
             self.undo_request = None
+            self._taking = (id(table), seq)
             return "agreed", req["by"]
 
     def take_answer(self, seat: str, index: Any) -> tuple[dict[str, Any], Any]:
@@ -619,8 +631,11 @@ def api_state():
         recent = list(web.recent)
         confirm = web.confirm
     phone: Phone | None = g.phone
+    table = _host().table
     return jsonify({**_host().snapshot(), "recent": recent, "confirm": confirm,
                     "undo_request": web.pending_undo(),
+                    # the action an undo would take back (POST /api/undo names it)
+                    "undo_seq": table.last_seq if table is not None else None,
                     "me": {"joined": phone is not None, "seat": phone.seat if phone else None}})
 
 
@@ -792,25 +807,43 @@ def api_action(phone: Phone, data: dict[str, Any], table):
 @bp.post("/api/undo")
 @post_guard(seat=True, table=True)
 def api_undo(phone: Phone, data: dict[str, Any], table):
-    """Undo needs two: one seat asks, another agrees (``{"cancel": true}`` withdraws the ask).
+    """Undo needs two: one seat asks, another agrees, each naming the action meant by its
+    sequence number (``{"seq": n}``, ``undo_seq`` of ``GET /api/state``); ``{"cancel": true}``
+    withdraws the ask.
 
     The request is asked, taken or withdrawn in one step under the web state's lock
-    (:meth:`WebState.undo_step`): two seats agreeing at once undo one action, not two.
+    (:meth:`WebState.undo_step`), and the table undoes only the action named
+    (:meth:`Table.undo`): however many seats agree at once, one action is taken back. A tap
+    naming an action that is not the last one standing (taken back already, or another was
+    played since) is refused, 409 ``undo-stale``.
     """
     if phone.seat not in table.seats:
         raise ApiError(403, "wrong-seat", f"{phone.seat} has no seat in this match")
     cancel = data.get("cancel", False)
     if not isinstance(cancel, bool):
         raise ApiError(400, "bad-input", "'cancel' must be true or false")
-    what, by = _web().undo_step(phone.seat, cancel)
+    seq = data.get("seq")
+    if not cancel:
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 0 < seq < 2 ** 53:
+            raise ApiError(400, "bad-input",
+                           "'seq' must name the action to undo (undo_seq of /api/state)")
+        last = table.last_seq
+        if seq != last:
+            raise ApiError(409, "undo-stale", f"action {seq} is not the last action standing"
+                                              + (f" ({last} is)" if last else ""),
+                           params={"seq": seq})
+    what, by = _web().undo_step(phone.seat, cancel, seq, table)
     bus = _host().bus
     if what == "cancelled":
         bus.publish("undo-cancelled", by=by)
         return jsonify({"ok": True, "undo_request": None})
     if what == "asked":
-        bus.publish("undo-requested", seat=by)
-        return jsonify({"ok": True, "undo_request": {"by": by}}), 202
-    return jsonify(table.undo(by=by).to_json())
+        bus.publish("undo-requested", seat=by, seq=seq)
+        return jsonify({"ok": True, "undo_request": {"by": by, "seq": seq}}), 202
+    answer = table.undo(by=by, seq=seq)
+    if answer.error == "undo-stale":
+        raise ApiError(409, "undo-stale", answer.message or "", params={"seq": seq})
+    return jsonify(answer.to_json())
 
 
 @bp.post("/api/confirm")

@@ -408,8 +408,9 @@ root.addEventListener("click", async (e) => {
   if (!b) return;
   if (b.dataset.confirm !== undefined) return post("/api/confirm", { choice: Number(b.dataset.confirm) });
   if (b.dataset.declare) return act({ do: "declare", color: b.dataset.declare });
-  if (b.dataset.undo === "ask") return post("/api/undo", {});
-  if (b.dataset.undo === "agree") return post("/api/undo", {});
+  // an undo names the action meant: the last one (asking), the one asked about (agreeing)
+  if (b.dataset.undo === "ask") return post("/api/undo", { seq: s.undo_seq });
+  if (b.dataset.undo === "agree") return post("/api/undo", { seq: (s.undo_request || {}).seq });
   if (b.dataset.undo === "cancel") return post("/api/undo", { cancel: true });
   switch (b.dataset.do) {
     case "play": return playCard(s);
