@@ -39,10 +39,13 @@ from companion.decks import classic_deck
 from companion.engine import GAME_NAMES, RuleError, SetupError, game_class
 from companion.engine.actions import action_from_json
 from companion.engine.errors import shown
+from companion.eventlog import StoredAnswer
 from companion.host import Host, NoMatch
 from companion.referee.camera import AnswerRefused, other_card_action, other_card_attempt
 
 from . import i18n, qr
+from .idempotency import HEADER as IDEMPOTENCY_HEADER
+from .idempotency import REPLAYED_HEADER, Answers, InProgress, scope_of, valid_key
 from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
                    SeatTaken)
 from .netinfo import is_local_address, lan_ip, own_names
@@ -235,6 +238,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
         "hosts": AllowedHosts(own_names(public_host, *allowed_hosts), is_local=is_local_address),
         "stream": broadcaster,
         "web": WebState(host),
+        "answers": Answers(host.log),
         "lan_ip": lan_address,
     }
 
@@ -419,11 +423,67 @@ def post_guard(*, joined: bool = True, seat: bool = False, organiser: bool = Fal
             kwargs["phone"] = phone
             if body:
                 kwargs["data"] = data
-            if table:
-                kwargs["table"] = _require_table()
-            return view(**kwargs)
+            key = _idempotency_key()
+            if key is None:
+                return _answer(view, table, kwargs)
+            return _answer_once(view, table, kwargs, scope_of(phone), key)
         return guarded
     return wrap
+
+
+def _answer(view, table: bool, kwargs: dict[str, Any]):
+    if table:
+        kwargs["table"] = _require_table()
+    return view(**kwargs)
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is not None and not valid_key(key):
+        raise ApiError(400, "bad-input", f"{IDEMPOTENCY_HEADER} must be 1 to 100 letters, digits "
+                                         f"or _.:- (one random key per tap)")
+    return key
+
+
+def _answer_once(view, table: bool, kwargs: dict[str, Any], scope: str, key: str) -> Response:
+    """The view's answer to a request with an idempotency key (:mod:`web.idempotency`): the
+    answer kept for the key when it was seen before (nothing is applied), else the view's,
+    then kept (a refusal too: the same request is refused the same way; a 5xx is not kept)."""
+    answers: Answers = _ext()["answers"]
+    try:
+        stored = answers.claim(scope, key)
+    except InProgress as exc:
+        raise ApiError(409, "in-progress", str(exc)) from None
+    if stored is not None:
+        if stored.path is not None and stored.path != request.path:
+            raise ApiError(400, "bad-input", f"this {IDEMPOTENCY_HEADER} was sent with another "
+                                             f"request ({stored.path}): make one per tap")
+        return _replayed(stored)
+    try:
+        with _host().log.keyed(scope, key):
+            try:
+                answer = _answer(view, table, kwargs)
+            except ApiError as exc:
+                answer = _refused(exc)
+        response = current_app.make_response(answer)
+        if response.status_code < 500 and not response.is_streamed:
+            answers.keep(scope, key, response.status_code, response.get_data(),
+                         [("Set-Cookie", v) for v in response.headers.getlist("Set-Cookie")],
+                         request.path)
+    finally:
+        answers.release(scope, key)
+    return response
+
+
+def _replayed(stored: StoredAnswer) -> Response:
+    if stored.status is None:        # applied, and the companion stopped before it answered
+        response = jsonify({"ok": True, "repeated": True})
+    else:
+        response = Response(stored.body, status=stored.status, mimetype="application/json")
+        for name, value in stored.headers:
+            response.headers.add(name, value)
+    response.headers[REPLAYED_HEADER] = "true"
+    return response
 
 
 def _check_origin() -> None:
