@@ -342,8 +342,8 @@ async function sendHandPhoto(file) {
   toast(T("hand_reading"));
   let data = {};
   try {
-    const res = await fetch(`/api/hand-photo?seat=${encodeURIComponent(ME)}`, {
-      method: "POST", credentials: "same-origin", headers: { "Content-Type": type, "X-CSRF-Token": CSRF }, body });
+    const res = await sendTap(`/api/hand-photo?seat=${encodeURIComponent(ME)}`, {
+      headers: { "Content-Type": type, "X-CSRF-Token": CSRF }, body });
     data = await res.json();
   } catch (e) { data = { ok: false, error: "network" }; }
   if (!data.ok) toast(`${T("refused")}: ${reasonText(data.error, data.params, data.message)}`, true);
