@@ -88,6 +88,8 @@ def test_the_undo_buttons_name_the_action_shown(table, browser):
     ann.locator('[data-undo="ask"]').click()
     ben.wait_for_selector('[data-undo="agree"]', timeout=WAIT)
     ben.locator('[data-undo="agree"]').click()
-    ben.wait_for_selector('[data-undo="ask"]', timeout=WAIT)
+    ben.wait_for_selector('[data-undo="agree"]', state="detached", timeout=WAIT)
     assert bodies == [{"seq": seq}, {"seq": seq}]
     assert host.table.actions_taken() == []
+    # nothing left to take back: no undo button
+    ann.wait_for_selector('[data-undo]', state="detached", timeout=WAIT)

@@ -86,7 +86,7 @@ class WebState:
         self.confirm: dict[str, Any] | None = None
         self.undo_request: dict[str, Any] | None = None
         #: (table, seq) of the last undo agreed to: a tap naming it is stale at once
-        self._taking: tuple[int, int | None] | None = None
+        self._taking: tuple[Any, int | None] | None = None
         self.lock = threading.Lock()
         self._unsubscribe = host.bus.subscribe(self._on_message)
 
@@ -105,6 +105,8 @@ class WebState:
             # Anything that moves the game on makes an undo request stale.
             if m.type in ("action", "undone", "match-started", "match-ended", "undo-cancelled"):
                 self.undo_request = None
+            if m.type in ("match-started", "match-ended"):
+                self._taking = None
 
     def pending_undo(self) -> dict[str, Any] | None:
         with self.lock:
@@ -136,7 +138,7 @@ class WebState:
                     raise ApiError(409, "no-undo-request", "you have not asked for an undo")
                 self.undo_request = None
                 return "cancelled", seat
-            if self._taking == (id(table), seq):
+            if self._taking is not None and self._taking[0] is table and self._taking[1] == seq:
                 raise ApiError(409, "undo-stale", f"action {seq} is being taken back already",
                                params={"seq": seq})
             if req is None or (req["by"] == seat and req["seq"] != seq):
@@ -149,7 +151,7 @@ class WebState:
                 raise ApiError(409, "waiting-for-agreement",
                                "another player has to agree to the undo")
             self.undo_request = None
-            self._taking = (id(table), seq)
+            self._taking = (table, seq)
             return "agreed", req["by"]
 
     def take_answer(self, seat: str, index: Any) -> tuple[dict[str, Any], Any]:

@@ -361,6 +361,7 @@ function renderUndo(s) {
   const u = s.undo_request;
   if (u && u.by === ME) box.innerHTML = `<p class="note">${esc(T("undo_waiting"))}</p><button class="btn" data-undo="cancel">${esc(T("cancel"))}</button>`;
   else if (u) box.innerHTML = `<p class="note">${esc(T("undo_asked", { seat: u.by }))}</p><button class="btn primary big" data-undo="agree">${esc(T("agree"))}</button>`;
+  else if (s.undo_seq == null) box.innerHTML = "";   // nothing to take back yet
   else box.innerHTML = `<button class="btn ghost" data-undo="ask">↶ ${esc(T("undo"))}</button>`;
 }
 
