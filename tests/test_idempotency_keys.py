@@ -243,3 +243,22 @@ def test_a_retry_after_a_dropped_connection_on_the_real_server_applies_once(host
         assert host.table.actions_taken() == [{"by": "ann", "do": "pass"}]
     finally:
         web.shutdown()
+
+
+def test_a_hand_photo_sent_again_with_its_key_is_read_once():
+    host = Host(EventLog(":memory:"))
+    host.start_match({"setup": {"game": "scoreboard", "seats": ["ann", "ben"],
+                                "options": {"deck": "dark"}}})
+    reads = []
+    host.hands.photo_reader = lambda data, fs: reads.append(data) or [{"label": "teal-3"}]
+    app = create_app(host, secret_key="k", join_token="tok")
+    c, h = joined(app, "ben")
+    k = {**h, "Content-Type": "image/jpeg", "Idempotency-Key": key()}
+    first = c.post("/api/hand-photo", data=b"\xff\xd8" + b"x" * 100_000, headers=k)
+    assert first.status_code == 200 and first.json["hand_read"]["total"] == 3
+    same(first, c.post("/api/hand-photo", data=b"\xff\xd8" + b"x" * 100_000, headers=k))
+    assert len(reads) == 1
+    kk = {**h, "Idempotency-Key": key()}
+    kept = c.post("/api/hand-keep", json={}, headers=kk)
+    assert kept.json["hand_read"]["kept"] == 1
+    same(kept, c.post("/api/hand-keep", json={}, headers=kk))     # not "nothing-to-keep"

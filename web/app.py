@@ -408,7 +408,9 @@ def post_guard(*, joined: bool = True, seat: bool = False, organiser: bool = Fal
       ``bad-csrf``); ``seat``: and a seat, not the organiser (403 ``no-seat``); ``organiser``:
       the organiser, not a seated phone (403 ``organiser-only``);
     * ``body``: the body is one JSON object (400 ``bad-input``); without ``body``, a JSON body
-      sent all the same must be one too (checked before the phone's role);
+      sent all the same must be one too (the body is checked before the phone's role);
+    * an ``Idempotency-Key`` header, when sent (400 ``bad-input`` when malformed): a key seen
+      before gets its first answer back and nothing else is done (:func:`_answer_once`);
     * ``table``: a match is being played (409 ``no-match``).
 
     The view is called with ``phone`` (None when ``joined`` is False), and ``data`` / ``table``
