@@ -447,8 +447,12 @@ class Companion:
         self.faces = faces  # the demo table's card faces (simulator.faces); None: the drawings
         self.demo = demo
         self.out = out
+        #: the demo's throw-away folder for its log (no ``log_path``), removed by :meth:`stop`
+        #: (and, should the companion never get that far, when the process exits)
+        self._scratch: tempfile.TemporaryDirectory | None = None
         if log_path is None and demo:
-            log_path = Path(tempfile.mkdtemp(prefix="uno-demo-")) / "events.sqlite3"
+            self._scratch = tempfile.TemporaryDirectory(prefix="uno-demo-")
+            log_path = Path(self._scratch.name) / "events.sqlite3"
         path = log_path or config.log_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         self.event_log = EventLog(path)
@@ -564,13 +568,19 @@ class Companion:
             return False
         return self.camera is None or now - self.camera.alive_at < stale_s
 
+    def stop_on_signals(self) -> None:
+        """From now on Ctrl-C and SIGTERM ask the companion to stop (:meth:`run_until_stopped`
+        then stops it); call it before :meth:`start`, so that a signal while starting stops it
+        cleanly too. Main thread only."""
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: self._stopped.set())
+
     def run_until_stopped(self) -> None:
         """Block until Ctrl-C or SIGTERM, then stop everything. Under systemd: ``READY=1``
         now, and ``WATCHDOG=1`` at half the watchdog's interval while :meth:`healthy`."""
         from app.sdnotify import notify, watchdog_seconds
 
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: self._stopped.set())
+        self.stop_on_signals()
         self._watchdog_s = watchdog_seconds()
         notify("READY=1")
         pause = min(0.5, self._watchdog_s / 4) if self._watchdog_s else 0.5
@@ -594,6 +604,8 @@ class Companion:
         self.buttons.close()
         self.signals.close()
         self.event_log.close()
+        if self._scratch is not None:
+            self._scratch.cleanup()
 
     # --- the terminal -----------------------------------------------------------------------
 

@@ -11,15 +11,19 @@ with a clear message and a fresh log starts; nothing is deleted.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import logging
 import sqlite3
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
-__all__ = ["EventLog", "FORMAT_VERSION", "LogFileSetAside"]
+__all__ = ["EventLog", "FORMAT_VERSION", "LogFileSetAside", "StoredAnswer", "ANSWERS_PER_SCOPE",
+           "ANSWERS_KEPT"]
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +47,39 @@ CREATE TABLE IF NOT EXISTS entries (
     time REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS entries_by_match ON entries(match_id, id);
+CREATE TABLE IF NOT EXISTS answers (
+    id INTEGER PRIMARY KEY,
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    status INTEGER,
+    body BLOB,
+    headers TEXT,
+    path TEXT,
+    time REAL NOT NULL,
+    UNIQUE (scope, key)
+);
 """
+
+#: The answers kept for each scope (a seat, the organiser): a retry comes seconds after its
+#: request, so the last taps of a phone are what is needed.
+ANSWERS_PER_SCOPE = 100
+#: The answers kept in all (the oldest go first).
+ANSWERS_KEPT = 2000
+
+#: The request being answered on this thread, ``(scope, key)`` (:meth:`EventLog.keyed`).
+_KEYED: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar("keyed", default=None)
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """The answer given to a keyed request (:meth:`EventLog.answer_for`). ``status`` is None
+    when the request's change was written but its answer never was (the companion stopped in
+    between): the change stands, the words of the answer are lost."""
+
+    status: int | None
+    body: bytes
+    headers: tuple[tuple[str, str], ...]
+    path: str | None
 
 
 class LogFileSetAside(Warning):
@@ -115,6 +151,7 @@ class EventLog:
                              (self._clock(), json.dumps({"abandoned": True})))
             cur = self._db.execute("INSERT INTO matches (setup, started) VALUES (?, ?)",
                                    (json.dumps(setup), self._clock()))
+            self._mark_keyed()
             return int(cur.lastrowid)
 
     def append(self, match_id: int, action: dict[str, Any], events: Iterable[dict[str, Any]],
@@ -131,6 +168,7 @@ class EventLog:
                 (match_id, source, json.dumps(action), json.dumps(list(events)), self._clock()))
             if finish is not None:
                 self._finish(match_id, finish)
+            self._mark_keyed()
 
     def _finish(self, match_id: int, result: dict[str, Any]) -> None:
         self._db.execute("UPDATE matches SET ended=?, result=? WHERE id=? AND ended IS NULL",
@@ -141,6 +179,62 @@ class EventLog:
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._finish(match_id, result)
+            self._mark_keyed()
+
+    # --- answers to keyed requests (idempotency keys) -------------------------------------------
+
+    @contextlib.contextmanager
+    def keyed(self, scope: str, key: str) -> Iterator[None]:
+        """While in this block, what this thread writes to the log (an action, an undo, a
+        match's start or end) is written with a mark that request ``key`` of ``scope`` was
+        applied, in the same transaction: a retry after a crash between the change and
+        :meth:`keep_answer` finds the mark (:meth:`answer_for` with ``status`` None) and is
+        not applied again."""
+        token = _KEYED.set((scope, key))
+        try:
+            yield
+        finally:
+            _KEYED.reset(token)
+
+    def _mark_keyed(self) -> None:
+        """In a write transaction: mark the keyed request of this thread as applied."""
+        keyed = _KEYED.get()
+        if keyed is not None:
+            self._db.execute("INSERT OR IGNORE INTO answers (scope, key, time) VALUES (?,?,?)",
+                             (*keyed, self._clock()))
+
+    def keep_answer(self, scope: str, key: str, status: int, body: bytes,
+                    headers: Iterable[tuple[str, str]] = (), path: str | None = None) -> None:
+        """Keep the answer to request ``key`` of ``scope`` (on disk when this returns). The
+        last :data:`ANSWERS_PER_SCOPE` of a scope and :data:`ANSWERS_KEPT` in all are kept."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT INTO answers (scope, key, status, body, headers, path, time) "
+                "VALUES (?,?,?,?,?,?,?) ON CONFLICT (scope, key) DO UPDATE SET "
+                "status=excluded.status, body=excluded.body, headers=excluded.headers, "
+                "path=excluded.path",
+                (scope, key, int(status), bytes(body), json.dumps([list(h) for h in headers]),
+                 path, self._clock()))
+            self._db.execute(
+                "DELETE FROM answers WHERE scope=? AND id <= (SELECT id FROM answers WHERE "
+                "scope=? ORDER BY id DESC LIMIT 1 OFFSET ?)", (scope, scope, ANSWERS_PER_SCOPE))
+            self._db.execute(
+                "DELETE FROM answers WHERE id <= (SELECT id FROM answers ORDER BY id DESC "
+                "LIMIT 1 OFFSET ?)", (ANSWERS_KEPT,))
+
+    def answer_for(self, scope: str, key: str) -> StoredAnswer | None:
+        """The answer kept for request ``key`` of ``scope``; None when it was never applied
+        (or is older than the answers kept)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT status, body, headers, path FROM answers WHERE scope=? AND key=?",
+                (scope, key)).fetchone()
+        if row is None:
+            return None
+        status, body, headers, path = row
+        return StoredAnswer(status, bytes(body or b""),
+                            tuple(tuple(h) for h in json.loads(headers or "[]")), path)
 
     # --- reading ------------------------------------------------------------------------------
 

@@ -12,13 +12,17 @@ import threading
 import time
 from typing import Any
 
+from vision.sources import Frame, FrameSource
+
 log = logging.getLogger(__name__)
 
 __all__ = ["DemoTable"]
 
 
-class DemoTable:
-    """The synthetic table as the demo's camera sees it (a frame source).
+class DemoTable(FrameSource):
+    """The synthetic table as the demo's camera sees it (a frame source: its
+    :meth:`~vision.sources.FrameSource.still`, for reading the hands laid open, is the next
+    frame, the demo's camera having no finer mode).
 
     The table shows what the host's table holds; :meth:`perform` hands it a bot's physical
     action, which an arm then does over the following frames. The action is done when the
@@ -125,9 +129,7 @@ class DemoTable:
 
     # --- frames ------------------------------------------------------------------------------
 
-    def read(self):
-        from vision.sources import Frame
-
+    def read(self) -> Frame:
         if self.realtime:
             delay = self._next - time.monotonic()
             if delay > 0:

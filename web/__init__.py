@@ -23,7 +23,7 @@ from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress import wasyncore
 
-from .app import create_app
+from .app import MAX_BODY_BYTES, MAX_PHOTO_BYTES, create_app
 from .reach import terminal_note
 
 __all__ = ["create_app", "serve", "WebServer", "ServerLimits"]
@@ -34,7 +34,9 @@ log = logging.getLogger(__name__)
 class ServerLimits:
     """What one connection may cost (see docs/web.md). The defaults suit a Pi on a home network.
 
-    ``max_body``: the largest request body (the biggest real one, a grid set-up, is ~2 kB);
+    ``max_body``: the largest JSON request body (the biggest real one, a grid set-up, is ~2 kB);
+    ``max_photo``: the largest hand photo (``POST /api/hand-photo``); the server reads bodies up
+    to the larger of the two and the app refuses each route's excess (413);
     ``max_header``: the request line and headers together; ``request_timeout_s``: a request must
     arrive whole (headers and body) within this time once it has begun, or its connection is
     dropped (a slow-sending client holds no thread, but it would hold a connection);
@@ -44,10 +46,12 @@ class ServerLimits:
     requests; ``check_every_s``: how often the timeouts are checked.
     """
 
-    def __init__(self, *, max_body: int = 64 * 1024, max_header: int = 32 * 1024,
+    def __init__(self, *, max_body: int = MAX_BODY_BYTES, max_photo: int = MAX_PHOTO_BYTES,
+                 max_header: int = 32 * 1024,
                  request_timeout_s: float = 10.0, idle_timeout_s: int = 30,
                  connections: int = 500, spare_threads: int = 8, check_every_s: int = 2):
         self.max_body = max_body
+        self.max_photo = max_photo
         self.max_header = max_header
         self.request_timeout_s = request_timeout_s
         self.idle_timeout_s = idle_timeout_s
@@ -166,13 +170,15 @@ def serve(host, address: str = "0.0.0.0", port: int = 8000, *, block: bool = Tru
     limits = limits or ServerLimits()
     allowed = tuple(app_options.pop("allowed_hosts", ()) or ())
     app = create_app(host, allowed_hosts=(address, *allowed), max_body=limits.max_body,
-                     **app_options)
+                     max_photo=limits.max_photo, **app_options)
     app.config["BIND_ADDRESS"] = address
     streams = app.extensions["companion"]["stream"]
     adj = Adjustments(
         host=address, port=port,
         threads=streams.max_clients + streams.max_anonymous + limits.spare_threads,
-        max_request_body_size=limits.max_body, max_request_header_size=limits.max_header,
+        # the largest body any route takes: each route's own limit is the app's (413 JSON)
+        max_request_body_size=max(limits.max_body, limits.max_photo),
+        max_request_header_size=limits.max_header,
         channel_timeout=limits.idle_timeout_s, cleanup_interval=limits.check_every_s,
         connection_limit=limits.connections, ident="companion",
         # The table never sits behind a proxy: X-Forwarded-* headers are dropped, not believed.

@@ -39,10 +39,13 @@ from companion.decks import classic_deck
 from companion.engine import GAME_NAMES, RuleError, SetupError, game_class
 from companion.engine.actions import action_from_json
 from companion.engine.errors import shown
+from companion.eventlog import StoredAnswer
 from companion.host import Host, NoMatch
 from companion.referee.camera import AnswerRefused, other_card_action, other_card_attempt
 
 from . import i18n, qr
+from .idempotency import HEADER as IDEMPOTENCY_HEADER
+from .idempotency import REPLAYED_HEADER, Answers, InProgress, scope_of, valid_key
 from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
                    SeatTaken)
 from .netinfo import is_local_address, lan_ip, own_names
@@ -50,7 +53,7 @@ from .reach import HOST_OPTION, MAKE_RUN, join_address
 from .scores import chart_svg, scoreboard
 from .stream import Broadcaster, TooManyClients
 
-__all__ = ["create_app", "WebState", "ApiError", "post_guard"]
+__all__ = ["create_app", "WebState", "ApiError", "post_guard", "MAX_BODY_BYTES", "MAX_PHOTO_BYTES"]
 
 #: Actions a phone may send for its own seat (``timeout`` belongs to the turn timer).
 PHONE_ACTIONS = frozenset({"play", "move", "discard", "draw", "pass", "uno", "catch", "challenge",
@@ -60,6 +63,10 @@ PHONE_ACTIONS = frozenset({"play", "move", "discard", "draw", "pass", "uno", "ca
 ORGANISER_ACTIONS = frozenset({"round", "penalty", "score"})
 #: The largest request body (a set-up with a 5x5 grid is under 2 KiB): more is refused, 413.
 MAX_BODY_BYTES = 64 * 1024
+#: The largest hand photo (``POST /api/hand-photo``; a phone's full-size JPEG is 2-6 MB, the page
+#: sends it smaller): the one route whose body may be larger than :data:`MAX_BODY_BYTES`. The
+#: server (:func:`web.serve`) takes bodies up to the larger of the two; the app refuses the rest.
+MAX_PHOTO_BYTES = 12 * 1024 * 1024
 #: The deepest JSON nesting a body may have (a set-up is 4 deep): deeper is refused unread.
 MAX_JSON_DEPTH = 16
 #: Bus events not worth a line in "what happened" (big or very frequent).
@@ -78,6 +85,8 @@ class WebState:
         self.recent: deque[dict[str, Any]] = deque(maxlen=40)
         self.confirm: dict[str, Any] | None = None
         self.undo_request: dict[str, Any] | None = None
+        #: (table, seq) of the last undo agreed to: a tap naming it is stale at once
+        self._taking: tuple[Any, int | None] | None = None
         self.lock = threading.Lock()
         self._unsubscribe = host.bus.subscribe(self._on_message)
 
@@ -96,11 +105,13 @@ class WebState:
             # Anything that moves the game on makes an undo request stale.
             if m.type in ("action", "undone", "match-started", "match-ended", "undo-cancelled"):
                 self.undo_request = None
+            if m.type in ("match-started", "match-ended"):
+                self._taking = None
 
     def pending_undo(self) -> dict[str, Any] | None:
         with self.lock:
             req = self._live_undo_request()
-            return None if req is None else {"by": req["by"]}
+            return None if req is None else {"by": req["by"], "seq": req["seq"]}
 
     def _live_undo_request(self) -> dict[str, Any] | None:
         """The undo request, dropped once stale (the caller holds the lock)."""
@@ -109,13 +120,16 @@ class WebState:
             self.undo_request = req = None
         return req
 
-    def undo_step(self, seat: str, cancel: bool) -> tuple[str, str]:
+    def undo_step(self, seat: str, cancel: bool, seq: int | None = None,
+                  table: Any = None) -> tuple[str, str]:
         """Decide and record, in one step under the lock, what ``seat``'s undo tap means.
 
-        Returns ``(what, by)``: ``asked`` (a new request by ``seat``), ``agreed`` (the request of
-        ``by`` is taken: the caller undoes, and no other tap can take it too), ``cancelled``;
-        raises :class:`ApiError` (409) when there is nothing to do. Nothing is published here:
-        the caller tells the bus after the lock is let go.
+        ``seq`` is the action the tap names (``table``'s :attr:`~Table.last_seq` when it was
+        checked). Returns ``(what, by)``: ``asked`` (a new request by ``seat``), ``agreed`` (the
+        request of ``by`` for ``seq`` is taken: the caller undoes that action, and no other tap
+        can take it too), ``cancelled``; raises :class:`ApiError` (409) when there is nothing to
+        do: ``undo-stale`` when ``seq`` is being taken back already, or another action is asked
+        about. Nothing is published here: the caller tells the bus after the lock is let go.
         """
         with self.lock:
             req = self._live_undo_request()
@@ -124,13 +138,20 @@ class WebState:
                     raise ApiError(409, "no-undo-request", "you have not asked for an undo")
                 self.undo_request = None
                 return "cancelled", seat
-            if req is None:
-                self.undo_request = {"by": seat, "at": time.monotonic()}
+            if self._taking is not None and self._taking[0] is table and self._taking[1] == seq:
+                raise ApiError(409, "undo-stale", f"action {seq} is being taken back already",
+                               params={"seq": seq})
+            if req is None or (req["by"] == seat and req["seq"] != seq):
+                self.undo_request = {"by": seat, "seq": seq, "at": time.monotonic()}
                 return "asked", seat
+            if req["seq"] != seq:
+                raise ApiError(409, "undo-stale", f"the undo asked for is of action {req['seq']}, "
+                                                  f"not {seq}: look again", params={"seq": seq})
             if req["by"] == seat:
                 raise ApiError(409, "waiting-for-agreement",
                                "another player has to agree to the undo")
             self.undo_request = None
+            self._taking = (table, seq)
             return "agreed", req["by"]
 
     def take_answer(self, seat: str, index: Any) -> tuple[dict[str, Any], Any]:
@@ -177,7 +198,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
                join_token: str | None = None, heartbeat_s: float = 15.0,
                max_streams: int = 32, table_streams: int = 8, phones_per_seat: int = 1,
                cookie_max_age_s: float = COOKIE_MAX_AGE_S, allowed_hosts: tuple[str, ...] = (),
-               max_body: int = MAX_BODY_BYTES,
+               max_body: int = MAX_BODY_BYTES, max_photo: int = MAX_PHOTO_BYTES,
                lan_address: Callable[[], str] = lan_ip, league_url: str | None = None) -> Flask:
     """The web app for ``host``.
 
@@ -190,7 +211,8 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     ``phones_per_seat`` (1) is how many phones may hold one seat (the organiser may change it when
     starting a match); ``cookie_max_age_s`` how long a join lasts. The app answers only to
     loopback, this machine's names and addresses, ``public_url``'s host and ``allowed_hosts``.
-    ``max_body`` bytes is the largest request body (413 beyond). ``lan_address`` finds this
+    ``max_body`` bytes is the largest request body (413 beyond), ``max_photo`` the largest hand
+    photo. ``lan_address`` finds this
     machine's LAN address; it is asked again for every page (:mod:`web.reach`), so the QR code
     follows the network. ``league_url`` (``http://club-pi:8100/``), where the table plays in a
     league (``companion league``), puts a link to the league's page in every page's menu.
@@ -205,6 +227,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
         JSON_SORT_KEYS=False,
         SEND_FILE_MAX_AGE_DEFAULT=300,
         MAX_CONTENT_LENGTH=max_body,
+        MAX_PHOTO_BYTES=max_photo,
     )
     public_host = urlsplit(public_url).hostname if public_url else None
     phones = Phones(app.config["SECRET_KEY"], join_token, max_age_s=cookie_max_age_s,
@@ -217,6 +240,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
         "hosts": AllowedHosts(own_names(public_host, *allowed_hosts), is_local=is_local_address),
         "stream": broadcaster,
         "web": WebState(host),
+        "answers": Answers(host.log),
         "lan_ip": lan_address,
     }
 
@@ -383,7 +407,10 @@ def post_guard(*, joined: bool = True, seat: bool = False, organiser: bool = Fal
     * ``joined``: a joined phone (401 ``not-joined``) with its ``X-CSRF-Token`` (403
       ``bad-csrf``); ``seat``: and a seat, not the organiser (403 ``no-seat``); ``organiser``:
       the organiser, not a seated phone (403 ``organiser-only``);
-    * ``body``: the body is one JSON object (400 ``bad-input``);
+    * ``body``: the body is one JSON object (400 ``bad-input``); without ``body``, a JSON body
+      sent all the same must be one too (the body is checked before the phone's role);
+    * an ``Idempotency-Key`` header, when sent (400 ``bad-input`` when malformed): a key seen
+      before gets its first answer back and nothing else is done (:func:`_answer_once`);
     * ``table``: a match is being played (409 ``no-match``).
 
     The view is called with ``phone`` (None when ``joined`` is False), and ``data`` / ``table``
@@ -392,14 +419,75 @@ def post_guard(*, joined: bool = True, seat: bool = False, organiser: bool = Fal
     def wrap(view):
         @functools.wraps(view)
         def guarded(**kwargs: Any):
-            kwargs["phone"] = _check_phone(seat, organiser) if joined else _check_origin()
+            phone = _check_phone() if joined else _check_origin()
+            data = _json_body() if body or (request.is_json and request.get_data(cache=True)) \
+                else None
+            if joined:
+                _check_role(phone, seat, organiser)
+            kwargs["phone"] = phone
             if body:
-                kwargs["data"] = _json_body()
-            if table:
-                kwargs["table"] = _require_table()
-            return view(**kwargs)
+                kwargs["data"] = data
+            key = _idempotency_key()
+            if key is None:
+                return _answer(view, table, kwargs)
+            return _answer_once(view, table, kwargs, scope_of(phone), key)
         return guarded
     return wrap
+
+
+def _answer(view, table: bool, kwargs: dict[str, Any]):
+    if table:
+        kwargs["table"] = _require_table()
+    return view(**kwargs)
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is not None and not valid_key(key):
+        raise ApiError(400, "bad-input", f"{IDEMPOTENCY_HEADER} must be 1 to 100 letters, digits "
+                                         f"or _.:- (one random key per tap)")
+    return key
+
+
+def _answer_once(view, table: bool, kwargs: dict[str, Any], scope: str, key: str) -> Response:
+    """The view's answer to a request with an idempotency key (:mod:`web.idempotency`): the
+    answer kept for the key when it was seen before (nothing is applied), else the view's,
+    then kept (a refusal too: the same request is refused the same way; a 5xx is not kept)."""
+    answers: Answers = _ext()["answers"]
+    try:
+        stored = answers.claim(scope, key)
+    except InProgress as exc:
+        raise ApiError(409, "in-progress", str(exc)) from None
+    if stored is not None:
+        if stored.path is not None and stored.path != request.path:
+            raise ApiError(400, "bad-input", f"this {IDEMPOTENCY_HEADER} was sent with another "
+                                             f"request ({stored.path}): make one per tap")
+        return _replayed(stored)
+    try:
+        with _host().log.keyed(scope, key):
+            try:
+                answer = _answer(view, table, kwargs)
+            except ApiError as exc:
+                answer = _refused(exc)
+        response = current_app.make_response(answer)
+        if response.status_code < 500 and not response.is_streamed:
+            answers.keep(scope, key, response.status_code, response.get_data(),
+                         [("Set-Cookie", v) for v in response.headers.getlist("Set-Cookie")],
+                         request.path)
+    finally:
+        answers.release(scope, key)
+    return response
+
+
+def _replayed(stored: StoredAnswer) -> Response:
+    if stored.status is None:        # applied, and the companion stopped before it answered
+        response = jsonify({"ok": True, "repeated": True})
+    else:
+        response = Response(stored.body, status=stored.status, mimetype="application/json")
+        for name, value in stored.headers:
+            response.headers.add(name, value)
+    response.headers[REPLAYED_HEADER] = "true"
+    return response
 
 
 def _check_origin() -> None:
@@ -409,7 +497,8 @@ def _check_origin() -> None:
         raise ApiError(403, "bad-origin", f"requests from {shown(origin)} are not accepted")
 
 
-def _check_phone(need_seat: bool, organiser: bool = False) -> Phone:
+def _check_phone() -> Phone:
+    """The joined phone of a request that carries its CSRF token (refused otherwise)."""
     _check_origin()
     phone: Phone | None = g.phone
     if phone is None:
@@ -419,12 +508,15 @@ def _check_phone(need_seat: bool, organiser: bool = False) -> Phone:
     # The token is hex: anything else is wrong before the (ASCII-only) constant-time compare.
     if header is None or not header.isascii() or not _phones().csrf_ok(phone, header):
         raise ApiError(403, "bad-csrf", f"missing or wrong {CSRF_HEADER} header: reload the page")
+    return phone
+
+
+def _check_role(phone: Phone, need_seat: bool, organiser: bool) -> None:
     if need_seat and phone.seat is None:
         raise ApiError(403, "no-seat", "this phone joined as the organiser: it has no seat to play")
     if organiser and not phone.is_organiser:
         raise ApiError(403, "organiser-only", f"this phone plays {phone.seat}: only the organiser "
                                               f"sets up, starts and ends matches")
-    return phone
 
 
 def _json_body() -> dict[str, Any]:
@@ -603,8 +695,11 @@ def api_state():
         recent = list(web.recent)
         confirm = web.confirm
     phone: Phone | None = g.phone
+    table = _host().table
     return jsonify({**_host().snapshot(), "recent": recent, "confirm": confirm,
                     "undo_request": web.pending_undo(),
+                    # the action an undo would take back (POST /api/undo names it)
+                    "undo_seq": table.last_seq if table is not None else None,
                     "me": {"joined": phone is not None, "seat": phone.seat if phone else None}})
 
 
@@ -776,25 +871,43 @@ def api_action(phone: Phone, data: dict[str, Any], table):
 @bp.post("/api/undo")
 @post_guard(seat=True, table=True)
 def api_undo(phone: Phone, data: dict[str, Any], table):
-    """Undo needs two: one seat asks, another agrees (``{"cancel": true}`` withdraws the ask).
+    """Undo needs two: one seat asks, another agrees, each naming the action meant by its
+    sequence number (``{"seq": n}``, ``undo_seq`` of ``GET /api/state``); ``{"cancel": true}``
+    withdraws the ask.
 
     The request is asked, taken or withdrawn in one step under the web state's lock
-    (:meth:`WebState.undo_step`): two seats agreeing at once undo one action, not two.
+    (:meth:`WebState.undo_step`), and the table undoes only the action named
+    (:meth:`Table.undo`): however many seats agree at once, one action is taken back. A tap
+    naming an action that is not the last one standing (taken back already, or another was
+    played since) is refused, 409 ``undo-stale``.
     """
     if phone.seat not in table.seats:
         raise ApiError(403, "wrong-seat", f"{phone.seat} has no seat in this match")
     cancel = data.get("cancel", False)
     if not isinstance(cancel, bool):
         raise ApiError(400, "bad-input", "'cancel' must be true or false")
-    what, by = _web().undo_step(phone.seat, cancel)
+    seq = data.get("seq")
+    if not cancel:
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 0 < seq < 2 ** 53:
+            raise ApiError(400, "bad-input",
+                           "'seq' must name the action to undo (undo_seq of /api/state)")
+        last = table.last_seq
+        if seq != last:
+            raise ApiError(409, "undo-stale", f"action {seq} is not the last action standing"
+                                              + (f" ({last} is)" if last else ""),
+                           params={"seq": seq})
+    what, by = _web().undo_step(phone.seat, cancel, seq, table)
     bus = _host().bus
     if what == "cancelled":
         bus.publish("undo-cancelled", by=by)
         return jsonify({"ok": True, "undo_request": None})
     if what == "asked":
-        bus.publish("undo-requested", seat=by)
-        return jsonify({"ok": True, "undo_request": {"by": by}}), 202
-    return jsonify(table.undo(by=by).to_json())
+        bus.publish("undo-requested", seat=by, seq=seq)
+        return jsonify({"ok": True, "undo_request": {"by": by, "seq": seq}}), 202
+    answer = table.undo(by=by, seq=seq)
+    if answer.error == "undo-stale":
+        raise ApiError(409, "undo-stale", answer.message or "", params={"seq": seq})
+    return jsonify(answer.to_json())
 
 
 @bp.post("/api/confirm")

@@ -3,7 +3,7 @@
 * ``GET /api/hand-reads``: ``{"ok": true, "hand_reads": {seat: reading}, "awaited": [seats]}``
   (the same readings as ``GET /api/state``'s ``hand_reads``);
 * ``POST /api/hand-photo``: the body is a JPEG or PNG photo of one hand (at most
-  :data:`MAX_PHOTO_BYTES`), from a seated phone for its own seat, or from the organiser for
+  :data:`web.app.MAX_PHOTO_BYTES`), from a seated phone for its own seat, or from the organiser for
   ``?seat=``; answers ``{"ok": true, "hand_read": reading}``;
 * ``POST /api/hand-read``: ``{"seat": S}`` (or ``{}``: every awaited seat) asks the table's camera
   to read the hand zones again now; 202 ``{"ok": true, "asked": [seats]}``;
@@ -23,17 +23,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 
 from companion.hand_reading import HandReadError, NoHandReader
 
-from .app import ApiError, _host, post_guard
+from .app import MAX_PHOTO_BYTES, ApiError, _host, post_guard
 from .auth import Phone
 
 __all__ = ["bp", "MAX_PHOTO_BYTES"]
 
-#: The largest photo accepted (a phone's full-size JPEG is 2-6 MB; the page sends it smaller).
-MAX_PHOTO_BYTES = 12 * 1024 * 1024
 PHOTO_TYPES = ("image/jpeg", "image/png")
 
 bp = Blueprint("hands", __name__)
@@ -44,8 +42,9 @@ def _seat_for(phone: Phone, table) -> str:
     seat = phone.seat
     if seat is None:
         seat = request.args.get("seat")
-        if seat is None and request.is_json:
-            seat = (request.get_json(silent=True) or {}).get("seat")
+        body = request.get_json(silent=True) if request.is_json else None
+        if seat is None and isinstance(body, dict):
+            seat = body.get("seat")
     if not isinstance(seat, str) or seat not in table.seats:
         raise ApiError(404, "unknown-seat", f"no seat {str(seat)[:60]!r} in this match")
     return seat
@@ -65,7 +64,8 @@ def api_hand_photo(phone: Phone, table):
     seat = _seat_for(phone, table)
     if request.mimetype not in PHOTO_TYPES:
         raise ApiError(400, "bad-photo", "send the photo as image/jpeg or image/png")
-    request.max_content_length = MAX_PHOTO_BYTES   # a photo is larger than any JSON body
+    # a photo is larger than any JSON body (the server lets bodies this large through)
+    request.max_content_length = current_app.config["MAX_PHOTO_BYTES"]
     data = request.get_data(cache=False)
     if not data:
         raise ApiError(400, "bad-photo", "the photo is empty")

@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     companion = Companion(config, demo=True, pin_factory=MockFactory(pin_class=MockPWMPin),
                           log_path=args.log, seed=args.seed, pace=args.pace,
                           out=None if args.quiet else sys.stdout, faces=faces)
+    companion.stop_on_signals()   # Ctrl-C while starting stops it cleanly too
     try:
         companion.start()
     except OSError as exc:

@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     except CameraUnavailable as exc:  # an unknown camera source: a configuration error
         print(f"companion run: {exc}", file=sys.stderr)
         return 2
+    companion.stop_on_signals()   # Ctrl-C while starting stops it cleanly too
     try:
         companion.start()
     except OSError as exc:

@@ -62,6 +62,8 @@ class _Frame:
     action: dict[str, Any] | None
     state: Any
     events: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    #: the action's sequence number (:attr:`Table.last_seq`); 0 for the match's start
+    seq: int = 0
 
 
 class Table:
@@ -85,6 +87,7 @@ class Table:
         self.game, state = start_game(setup)
         self.seating = seating_of(setup)
         self._history: list[_Frame] = [_Frame(None, state)]
+        self._seq = 0   # the last sequence number given to an action (never given twice)
         self._lock = threading.RLock()
         # the legal actions of one state, kept: the camera referee asks for them several times a
         # reading (a grid state has some 400), and a state never changes
@@ -145,6 +148,14 @@ class Table:
                 self._legal = (state, tuple(self.game.legal_actions(state)))
             return list(self._legal[1])
 
+    @property
+    def last_seq(self) -> int | None:
+        """The sequence number of the last action standing (the one :meth:`undo` takes back),
+        None when there is none. Each action that changed the state gets the next number; one
+        taken back never comes back, so a number names one action of this table for good."""
+        with self._lock:
+            return self._history[-1].seq if len(self._history) > 1 else None
+
     def actions_taken(self) -> list[dict[str, Any]]:
         with self._lock:
             return [f.action for f in self._history[1:] if f.action is not None]
@@ -196,7 +207,8 @@ class Table:
         action_json = action.to_json()
         changed = outcome.ok or outcome.state is not self.state
         if changed:
-            self._history.append(_Frame(action_json, outcome.state, events))
+            self._seq += 1
+            self._history.append(_Frame(action_json, outcome.state, events, self._seq))
         state_json = self.game.to_json(outcome.state)
         if record and changed and self.log is not None:
             # Written (and synced) before anything is signalled: a crash loses nothing said.
@@ -218,17 +230,27 @@ class Table:
                           action_json, outcome.error.params)
         return Answer(True, events, state_json, action=action_json)
 
-    def undo(self, by: str = "table") -> Answer:
-        """Take back the last action that changed the state (the table agreed to it)."""
+    def undo(self, by: str = "table", seq: int | None = None) -> Answer:
+        """Take back the last action that changed the state (the table agreed to it).
+
+        ``seq`` names the action meant (:attr:`last_seq`): when another is last (that one was
+        taken back already, or another was played since) nothing is undone and the answer is
+        refused ``undo-stale``."""
         with self._lock:
             if len(self._history) < 2:
                 err = BadInput("nothing to undo", code="nothing-to-undo")
                 return Answer(False, (), self.state_json(), err.code, err.message)
+            last = self._history[-1].seq
+            if seq is not None and seq != last:
+                err = BadInput(f"action {seq} is not the last action standing ({last} is)",
+                               code="undo-stale", seq=seq, last=last)
+                return Answer(False, (), self.state_json(), err.code, err.message,
+                              params=err.params)
             undone = self._history.pop()
             if self.log is not None:
                 self.log.append(self.match_id, {"by": by, "do": "undo"}, (), source="table")
             state_json = self.state_json()
-            self._outbox.add([("undone", {"action": undone.action, "by": by}),
+            self._outbox.add([("undone", {"action": undone.action, "by": by, "seq": undone.seq}),
                               ("state", {"state": state_json})])
             self._restart_timer(new_turn=True)
         self._outbox.flush()

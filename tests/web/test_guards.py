@@ -160,7 +160,7 @@ def test_two_seats_agreeing_at_once_undo_exactly_one_action(app, host):
 
     def tap(seat):
         c, h = phones[seat]
-        return lambda: c.post("/api/undo", json={}, headers=h)
+        return lambda: c.post("/api/undo", json={"seq": 2}, headers=h)     # the second pass
 
     for trial in range(200):
         host.start_match(TIMER)

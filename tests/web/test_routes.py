@@ -387,13 +387,14 @@ def test_undo_needs_another_seat_to_agree(flip, app):
     ann, ha = joined(app, "ann")
     ben, hb = joined(app, "ben")
     assert ann.post("/api/action", json={"do": "play", "card": "red-7"}, headers=ha).json["ok"]
-    r = ann.post("/api/undo", json={}, headers=ha)
-    assert r.status_code == 202 and r.json["undo_request"] == {"by": "ann"}
-    assert ann.get("/api/state").json["undo_request"] == {"by": "ann"}
-    r = ann.post("/api/undo", json={}, headers=ha)
+    seq = ann.get("/api/state").json["undo_seq"]
+    r = ann.post("/api/undo", json={"seq": seq}, headers=ha)
+    assert r.status_code == 202 and r.json["undo_request"] == {"by": "ann", "seq": seq}
+    assert ann.get("/api/state").json["undo_request"] == {"by": "ann", "seq": seq}
+    r = ann.post("/api/undo", json={"seq": seq}, headers=ha)
     assert r.status_code == 409 and r.json["error"] == "waiting-for-agreement"
     assert flip.table.state_json()["turn"] == "ben"
-    r = ben.post("/api/undo", json={}, headers=hb)
+    r = ben.post("/api/undo", json={"seq": seq}, headers=hb)
     assert r.status_code == 200 and r.json["ok"]
     assert flip.table.state_json()["turn"] == "ann"
     assert ann.get("/api/state").json["undo_request"] is None
@@ -403,10 +404,12 @@ def test_undo_request_can_be_withdrawn_and_goes_stale(flip, app):
     ann, ha = joined(app, "ann")
     ben, hb = joined(app, "ben")
     assert ann.post("/api/undo", json={"cancel": True}, headers=ha).status_code == 409
-    ann.post("/api/undo", json={}, headers=ha)
+    ann.post("/api/action", json={"do": "play", "card": "red-7"}, headers=ha)
+    seq = ann.get("/api/state").json["undo_seq"]
+    ann.post("/api/undo", json={"seq": seq}, headers=ha)
     assert ann.post("/api/undo", json={"cancel": True}, headers=ha).json["undo_request"] is None
-    assert ann.post("/api/undo", json={}, headers=ha).status_code == 202  # asked again at once
-    ann.post("/api/action", json={"do": "play", "card": "red-7"}, headers=ha)   # the game moved on
+    assert ann.post("/api/undo", json={"seq": seq}, headers=ha).status_code == 202  # asked again
+    assert ben.post("/api/action", json={"do": "draw"}, headers=hb).json["ok"]   # the game moved on
     flip.bus.join()
     assert ann.get("/api/state").json["undo_request"] is None
 
@@ -416,7 +419,7 @@ def test_undo_refusals(host, app, client):
     assert r.status_code == 401
     org, h = joined(app, None)
     host.start_match(FLIP)
-    assert org.post("/api/undo", json={}, headers=h).json["error"] == "no-seat"
+    assert org.post("/api/undo", json={"seq": 1}, headers=h).json["error"] == "no-seat"
 
 
 # --- the camera's questions ------------------------------------------------------------------------

@@ -327,11 +327,35 @@ function confirmDialog(text, opts) {
   }).then((answer) => answer === true);
 }
 
+/* A random key for one tap (the Idempotency-Key header). crypto.getRandomValues works on a
+   plain-HTTP page too (randomUUID needs HTTPS). */
+function tapKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/* POST one tap: it carries a new Idempotency-Key, and when the connection fails before an answer
+   it is sent again with the same key (3 more times, 0.5, 1 and 2 s apart): the table applies it
+   once and answers a repeat as the first time. Throws when every try failed. */
+async function sendTap(path, init) {
+  const opts = Object.assign({}, init, {
+    method: "POST", credentials: "same-origin",
+    headers: Object.assign({}, init.headers, { "Idempotency-Key": tapKey() }),
+  });
+  for (let wait = 500; ; wait *= 2) {
+    try { return await fetch(path, opts); }
+    catch (e) {
+      if (wait > 2000) throw e;
+      await new Promise((ok) => setTimeout(ok, wait));
+    }
+  }
+}
+
 async function post(path, body) {
   let res;
   try {
-    res = await fetch(path, {
-      method: "POST", credentials: "same-origin",
+    res = await sendTap(path, {
       headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF },
       body: JSON.stringify(body || {}),
     });

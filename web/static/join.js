@@ -5,12 +5,14 @@ const token = document.querySelector(".join-page").dataset.token;
 for (const btn of document.querySelectorAll(".join-seat")) {
   btn.addEventListener("click", async () => {
     const seat = btn.dataset.seat || null;
-    const res = await fetch("/api/join", {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ token, seat }),
-    });
-    const data = await res.json().catch(() => ({}));
+    let data = {};
+    try {
+      const res = await sendTap("/api/join", {
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ token, seat }),
+      });
+      data = await res.json().catch(() => ({}));
+    } catch (e) { data = { error: "network" }; }
     if (data.ok) location.href = data.next;
     else toast(data.error ? reasonText(data.error, data.params, data.message) : (data.message || T("err")), true);
   });

@@ -342,8 +342,8 @@ async function sendHandPhoto(file) {
   toast(T("hand_reading"));
   let data = {};
   try {
-    const res = await fetch(`/api/hand-photo?seat=${encodeURIComponent(ME)}`, {
-      method: "POST", credentials: "same-origin", headers: { "Content-Type": type, "X-CSRF-Token": CSRF }, body });
+    const res = await sendTap(`/api/hand-photo?seat=${encodeURIComponent(ME)}`, {
+      headers: { "Content-Type": type, "X-CSRF-Token": CSRF }, body });
     data = await res.json();
   } catch (e) { data = { ok: false, error: "network" }; }
   if (!data.ok) toast(`${T("refused")}: ${reasonText(data.error, data.params, data.message)}`, true);
@@ -361,6 +361,7 @@ function renderUndo(s) {
   const u = s.undo_request;
   if (u && u.by === ME) box.innerHTML = `<p class="note">${esc(T("undo_waiting"))}</p><button class="btn" data-undo="cancel">${esc(T("cancel"))}</button>`;
   else if (u) box.innerHTML = `<p class="note">${esc(T("undo_asked", { seat: u.by }))}</p><button class="btn primary big" data-undo="agree">${esc(T("agree"))}</button>`;
+  else if (s.undo_seq == null) box.innerHTML = "";   // nothing to take back yet
   else box.innerHTML = `<button class="btn ghost" data-undo="ask">↶ ${esc(T("undo"))}</button>`;
 }
 
@@ -408,8 +409,9 @@ root.addEventListener("click", async (e) => {
   if (!b) return;
   if (b.dataset.confirm !== undefined) return post("/api/confirm", { choice: Number(b.dataset.confirm) });
   if (b.dataset.declare) return act({ do: "declare", color: b.dataset.declare });
-  if (b.dataset.undo === "ask") return post("/api/undo", {});
-  if (b.dataset.undo === "agree") return post("/api/undo", {});
+  // an undo names the action meant: the last one (asking), the one asked about (agreeing)
+  if (b.dataset.undo === "ask") return post("/api/undo", { seq: s.undo_seq });
+  if (b.dataset.undo === "agree") return post("/api/undo", { seq: (s.undo_request || {}).seq });
   if (b.dataset.undo === "cancel") return post("/api/undo", { cancel: true });
   switch (b.dataset.do) {
     case "play": return playCard(s);
