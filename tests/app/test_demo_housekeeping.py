@@ -18,7 +18,7 @@ from companion.host import Host
 from simulator.demo_table import DemoTable
 from tests.support.hands import round_to_show
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
