@@ -35,13 +35,13 @@ log = logging.getLogger(__name__)
 _LOCAL = ("signals", "reading", "timer")
 
 
-def state_message(host: Host, seq: int) -> dict[str, Any]:
+def state_message(host: Host, seq: int, epoch: str) -> dict[str, Any]:
     """The retained state of the table: the host's snapshot less what is local to the table,
-    with the match's id, the log's last sequence number and the time."""
+    with the match's id, the log's id (``epoch``) and last sequence number, and the time."""
     snapshot = {k: v for k, v in host.snapshot().items() if k not in _LOCAL}
     table = host.table
-    return {**snapshot, "match": table.match_id if table is not None else None, "seq": seq,
-            "time": round(time.time(), 3)}
+    return {**snapshot, "match": table.match_id if table is not None else None, "epoch": epoch,
+            "seq": seq, "time": round(time.time(), 3)}
 
 
 class TablePublisher:
@@ -152,7 +152,8 @@ class TablePublisher:
         if not entries and not self._changed.is_set():
             return
         self._changed.clear()  # before the snapshot: a change after it is sent next time
-        state = state_message(self.host, entries[-1]["seq"] if entries else start)
+        state = state_message(self.host, entries[-1]["seq"] if entries else start,
+                              self.feed.epoch)
         self.client.publish(self.topics.state, json.dumps(state, separators=(",", ":")),
                             qos=1, retain=True)
 
