@@ -40,10 +40,9 @@ class Broker:
     """One Mosquitto process; :meth:`stop` and :meth:`start` again keep its port and its
     persisted sessions and retained messages (a restart of the club's broker)."""
 
-    def __init__(self, folder: Path, users: dict[str, str], *, tls: "TLSFiles | None" = None,
-                 acl_extra: str = ""):
+    def __init__(self, folder: Path, users: dict[str, str], *, tls: "TLSFiles | None" = None):
         """``tls``: listen with TLS only (the server's certificate and key; the URL is then
-        ``mqtts://``); ``acl_extra``: lines added to the shipped ACL."""
+        ``mqtts://``). The ACL is ``acl`` (a copy of the shipped one)."""
         mosquitto_or_skip()
         self.folder = folder
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -55,7 +54,8 @@ class Broker:
             subprocess.run([PASSWD, "-b", str(passwd), user, password], check=True,
                            capture_output=True, timeout=10)
         acl = folder / "uno-league.acl"
-        acl.write_text((DEPLOY / "uno-league.acl").read_text() + acl_extra)
+        shutil.copy(DEPLOY / "uno-league.acl", acl)
+        self.acl = acl
         conf = (DEPLOY / "uno-league.conf").read_text()
         conf = (conf.replace("/etc/mosquitto/uno-league.passwd", str(passwd))
                     .replace("/etc/mosquitto/uno-league.acl", str(acl))
@@ -86,6 +86,10 @@ class Broker:
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError(f"mosquitto did not listen on port {self.port} within {timeout} s")
+
+    def reload(self) -> None:
+        """Reread the ACL and password file, as ``systemctl reload mosquitto`` does (SIGHUP)."""
+        self.proc.send_signal(signal.SIGHUP)
 
     def stop(self) -> None:
         """Stop it as systemd would (SIGTERM: it saves its persistence file first)."""
