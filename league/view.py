@@ -96,11 +96,13 @@ class _Match:
 
 @dataclass
 class _Stream:
-    """One log of a table (its ``epoch``): the last sequence number, time and match heard."""
+    """One log of a table (its ``epoch``): the last sequence number, time and match heard, and
+    the latest entries."""
 
     last_seq: int = 0
     last_time: float | None = None
     match: int = 0
+    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT))
 
 
 @dataclass
@@ -111,21 +113,18 @@ class _Table:
     epoch: str | None = None  # the stream the table plays in now (its latest log)
     streams: dict[str, _Stream] = field(default_factory=dict)
     entries: int = 0
-    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT))
 
     def stream(self, epoch: str) -> _Stream:
         return self.streams.setdefault(epoch, _Stream())
 
-    def move_to(self, epoch: str) -> None:
-        """The table plays in the stream ``epoch`` now (a replaced log: the old one is over)."""
-        if epoch != self.epoch:
-            self.epoch = epoch
-            self.recent.clear()
-
     def newer(self, epoch: str, when: float | None) -> bool:
-        """Whether an entry of another stream at ``when`` is later than the current stream's."""
+        """Whether an entry of another stream at ``when`` shows the table plays in that stream
+        now. Once a state has been heard, only a state says so (it names the log, and a table's
+        clock may have gone back since its old log); before, the later entry does."""
         if self.epoch is None:
             return True
+        if self.state is not None:
+            return False
         now = self.streams.get(self.epoch)
         return now is None or now.last_time is None or (when is not None and when > now.last_time)
 
@@ -181,7 +180,7 @@ class LeagueView:
         with self._lock:
             t = self._table(table)
             t.state = state
-            t.move_to(state.get("epoch", ""))
+            t.epoch = state.get("epoch", "")
             match = state.get("match")
             if isinstance(match, int):
                 stream = t.stream(t.epoch)
@@ -203,17 +202,16 @@ class LeagueView:
             t = self._table(table)
             t.entries += 1
             if epoch != t.epoch and t.newer(epoch, when):
-                t.move_to(epoch)
+                t.epoch = epoch
             stream = t.stream(epoch)
             stream.match = max(stream.match, entry["match"])
             if when is not None:
                 stream.last_time = when if stream.last_time is None else max(stream.last_time, when)
             if entry["seq"] > stream.last_seq:
                 stream.last_seq = entry["seq"]
-                if epoch == t.epoch:
-                    t.recent.append({"seq": entry["seq"], "match": entry["match"],
-                                     "source": entry.get("source"), "action": entry["action"],
-                                     "events": entry["events"]})
+                stream.recent.append({"seq": entry["seq"], "match": entry["match"],
+                                      "source": entry.get("source"), "action": entry["action"],
+                                      "events": entry["events"]})
             return True
 
     def load(self, store) -> None:
@@ -266,10 +264,12 @@ class LeagueView:
     def snapshot(self) -> dict[str, Any]:
         """``GET /api/league``: every table, each match's summary (newest first), the standings."""
         with self._lock:
-            tables = [{"name": t.name, "online": t.online, "state": t.state, "epoch": t.epoch,
-                       "last_seq": t.streams[t.epoch].last_seq if t.epoch in t.streams else 0,
-                       "entries": t.entries, "recent": list(t.recent)}
-                      for t in sorted(self._tables.values(), key=lambda t: t.name)]
+            tables = []
+            for t in sorted(self._tables.values(), key=lambda t: t.name):
+                now = t.streams.get(t.epoch, _Stream())
+                tables.append({"name": t.name, "online": t.online, "state": t.state,
+                               "epoch": t.epoch, "last_seq": now.last_seq, "entries": t.entries,
+                               "recent": list(now.recent)})
             matches = [m.summary(self._tables[m.table].superseded(m))
                        for m in self._matches.values()]
         matches.sort(key=lambda m: (m["started"] or 0, m["table"], m["match"]), reverse=True)

@@ -134,3 +134,24 @@ def test_a_store_of_a_league_without_log_ids_is_upgraded(tmp_path):
     assert [e["seq"] for e in store.match_entries("t1", 1)] == [1]
     assert store.add_entry("t1", {**body, "epoch": "abc"})  # a new stream, seq 1 again
     assert not store.add_entry("t1", body)  # the old stream's repeat
+
+
+def test_the_state_names_the_current_log_even_when_the_clock_went_back():
+    # a Pi has no clock of its own: a fresh log after a reboot may have earlier times than the
+    # old one's; late entries of the old log (a league catching up) must not bring it back
+    def sent(epoch: str, seq: int, when: float) -> bytes:
+        return json.dumps({"epoch": epoch, "seq": seq, "match": 1, "action": {"do": "pass"},
+                           "events": [], "time": when}).encode()
+
+    view = LeagueView("club")
+    for seq in (1, 2):
+        assert view.handle("uno/club/t1/events", sent("old", seq, 5000.0 + seq))
+    assert view.handle("uno/club/t1/state", json.dumps({"epoch": "old", "seq": 2}).encode())
+    for seq in (1, 2, 3):  # the new log's first entries come before its state
+        assert view.handle("uno/club/t1/events", sent("new", seq, 100.0 + seq))
+    assert view.handle("uno/club/t1/state", json.dumps({"epoch": "new", "seq": 3}).encode())
+    assert view.handle("uno/club/t1/events", sent("old", 3, 5003.0))  # late, and "later"
+    (table,) = view.snapshot()["tables"]
+    assert (table["epoch"], table["last_seq"], table["entries"]) == ("new", 3, 6)
+    assert [e["seq"] for e in table["recent"]] == [1, 2, 3]
+    assert view.last_seq("t1") == 3
