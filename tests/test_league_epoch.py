@@ -9,6 +9,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from app.runner import demo_setup
 from companion.eventlog import EventLog
 from companion.host import Host
@@ -155,3 +157,49 @@ def test_the_state_names_the_current_log_even_when_the_clock_went_back():
     assert (table["epoch"], table["last_seq"], table["entries"]) == ("new", 3, 6)
     assert [e["seq"] for e in table["recent"]] == [1, 2, 3]
     assert view.last_seq("t1") == 3
+
+
+@pytest.mark.slow
+def test_a_table_whose_log_is_replaced_through_a_real_broker(tmp_path):
+    pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is the league's extra")
+    from companion.config import load_config
+    from league.publisher import TablePublisher
+    from league.service import League
+    from tests.support.mosquitto import Broker, mosquitto_or_skip, wait_until
+
+    mosquitto_or_skip()
+    users = {"t1": "pw-t1", "league": "pw-league"}
+    broker = Broker(tmp_path / "broker", users).start()
+
+    def section(user: str, table: str = ""):
+        return load_config(None, {"league.broker": broker.url, "league.table": table,
+                                  "league.username": user, "league.password": users[user]}).league
+
+    league = League(section("league"), tmp_path / "league.sqlite3", client_id="league-epoch").start()
+    path = tmp_path / "t1.sqlite3"
+    try:
+        wait_until(league.subscriber.connected.is_set, 10, "the league to connect")
+        counts = []
+        for seed in (7, 8):  # a finished match, then the log replaced and a match begun
+            play(path, seed=seed, finish=seed == 7, moves=8)
+            host = Host(EventLog(path), mode="timer")
+            publisher = TablePublisher(host, section("t1", "t1")).start()
+            assert publisher.wait_caught_up(20)
+            counts.append(publisher.feed.last_seq())
+            publisher.stop()
+            host.close()
+            if seed == 7:
+                path.unlink()
+        wait_until(lambda: view_entries(league) == sum(counts), 20, "both logs at the league")
+        snapshot = league.view.snapshot()
+        assert league.view.last_seq("t1") == counts[1]
+        assert len({m["epoch"] for m in snapshot["matches"]}) == 2
+        assert [r["played"] for r in snapshot["standings"]["grid"]] == [1, 1, 1, 1]
+    finally:
+        league.close()
+        broker.stop()
+
+
+def view_entries(league) -> int:
+    tables = league.view.snapshot()["tables"]
+    return tables[0]["entries"] if tables else 0
