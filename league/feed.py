@@ -35,14 +35,8 @@ class LogFeed:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute(_SCHEMA)
         row = self._db.execute("SELECT value FROM meta WHERE key='epoch'").fetchone()
-        #: the log's id (a log of an older companion, with none, gets one now)
-        self.epoch: str = row[0] if row else self._new_epoch()
-
-    def _new_epoch(self) -> str:
-        import secrets
-
-        self._db.execute("INSERT OR IGNORE INTO meta VALUES ('epoch', ?)", (secrets.token_hex(8),))
-        return self._db.execute("SELECT value FROM meta WHERE key='epoch'").fetchone()[0]
+        #: the log's id (:class:`~companion.eventlog.EventLog` makes it with the log)
+        self.epoch: str = row[0] if row else ""
 
     def close(self) -> None:
         with self._lock:
