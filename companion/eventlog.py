@@ -15,6 +15,7 @@ import contextlib
 import contextvars
 import json
 import logging
+import secrets
 import sqlite3
 import threading
 import time
@@ -119,6 +120,8 @@ class EventLog:
                 db.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT_VERSION),))
             elif int(row[0]) > FORMAT_VERSION:
                 raise _NewerFormat(f"format {row[0]} is newer than this companion's ({FORMAT_VERSION})")
+            # The log's id, made with the file: a new log is a new stream of entries (league/feed.py).
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('epoch', ?)", (secrets.token_hex(8),))
             db.execute("PRAGMA quick_check").fetchone()
         except Exception:
             db.close()

@@ -2,7 +2,7 @@
 
 Opt-in with a ``[league]`` section in the configuration (docs/league.md). Each table runs a
 :class:`~league.publisher.TablePublisher` beside its companion: it reads the table's event log
-(the truth) and publishes every entry with its sequence number (QoS 1) on
+(the truth) and publishes every entry with its log's id and sequence number (QoS 1) on
 ``uno/<league>/<table>/events``, the table's state (retained) on ``.../state`` and ``online``
 (retained, ``false`` by the connection's last will) on ``.../online``. ``companion league``
 runs a :class:`~league.subscriber.LeagueSubscriber` feeding a :class:`~league.view.LeagueView`

@@ -4,7 +4,9 @@ The event log (:mod:`companion.eventlog`) is the truth; an entry's sequence numb
 id, which only grows. The publisher keeps, in the same SQLite file, the last sequence number
 the broker acknowledged (``league_watermark``), so a table restarted (even by ``kill -9``) goes
 on from there: the entries after it are published again, in order, and consumers drop the ones
-they already have. The feed has its own connection (WAL: reading never blocks the table's
+they already have. Every entry carries the log's id (``epoch``, made with the log's file and kept
+in its ``meta`` table): a table whose log is replaced numbers its entries from 1 again, and the
+league keeps them as a new stream instead of dropping them as repeats. The feed has its own connection (WAL: reading never blocks the table's
 writes; the watermark's write is one short transaction).
 """
 
@@ -32,6 +34,9 @@ class LogFeed:
                                    timeout=10)
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute(_SCHEMA)
+        row = self._db.execute("SELECT value FROM meta WHERE key='epoch'").fetchone()
+        #: the log's id (:class:`~companion.eventlog.EventLog` makes it with the log)
+        self.epoch: str = row[0] if row else ""
 
     def close(self) -> None:
         with self._lock:
@@ -67,7 +72,7 @@ class LogFeed:
         out = []
         for entry_id, match_id, source, action, events, time, setup in rows:
             head = json.loads(setup).get("setup", {})
-            out.append({"seq": entry_id, "match": match_id, "game": head.get("game"),
+            out.append({"epoch": self.epoch, "seq": entry_id, "match": match_id, "game": head.get("game"),
                         "seats": head.get("seats", []), "source": source,
                         "action": json.loads(action), "events": json.loads(events),
                         "time": round(time, 3)})

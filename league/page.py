@@ -2,7 +2,8 @@
 
 ``GET /`` is the page; it asks ``GET /api/league`` (every table, each match's summary, the
 standings: :meth:`LeagueView.snapshot <league.view.LeagueView.snapshot>`) once a second and
-``GET /api/match/<table>/<id>`` (one match's entries, from the store) when a match is opened.
+``GET /api/match/<table>/<id>?epoch=<log id>`` (one match's entries, from the store; without
+``epoch``, of the table's stream heard from last) when a match is opened.
 The page only reads: it changes nothing anywhere, so it needs no account.
 
 >>> from league.store import LeagueStore
@@ -75,11 +76,14 @@ def create_app(view: LeagueView, store: LeagueStore, *, status=lambda: "",
 
     @app.get("/api/league")
     def league_state() -> Response:
-        return jsonify({**view.snapshot(), "broker": status(), "broker_state": state()})
+        # allow_nan=False: the page's JSON.parse takes nothing else (the schema keeps NaN out)
+        body = json.dumps({**view.snapshot(), "broker": status(), "broker_state": state()},
+                          ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return Response(body, mimetype="application/json")
 
     @app.get("/api/match/<table>/<int:match>")
     def match_history(table: str, match: int) -> Any:
-        entries = store.match_entries(table, match)
+        entries = store.match_entries(table, match, request.args.get("epoch"))
         if not entries:
             return jsonify({"error": "no-such-match",
                             "message": f"no match {match} of table {table!r} was heard"}), 404

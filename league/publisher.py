@@ -9,7 +9,9 @@ sent, paho-mqtt reconnects by itself (and sends again what was unacknowledged), 
 catches up from the log when the connection is back. It never holds a lock while it publishes.
 
 The connection's last will sets ``online`` to ``false`` (retained) when the table vanishes; a
-clean stop says so itself.
+clean stop says so itself. A broker that hangs up as soon as the table publishes (its ACL does
+not let the table's account write under the table's name) is said once, with that hint, and
+tried again every 10-60 s.
 """
 
 from __future__ import annotations
@@ -31,17 +33,20 @@ __all__ = ["TablePublisher", "state_message"]
 
 log = logging.getLogger(__name__)
 
+#: A connection the broker closes within this many seconds was cut off, not lost (an ACL).
+CUT_OFF_S = 2.0
+
 #: What the table's state message leaves out of the host's snapshot (local to the table).
 _LOCAL = ("signals", "reading", "timer")
 
 
-def state_message(host: Host, seq: int) -> dict[str, Any]:
+def state_message(host: Host, seq: int, epoch: str) -> dict[str, Any]:
     """The retained state of the table: the host's snapshot less what is local to the table,
-    with the match's id, the log's last sequence number and the time."""
+    with the match's id, the log's id (``epoch``) and last sequence number, and the time."""
     snapshot = {k: v for k, v in host.snapshot().items() if k not in _LOCAL}
     table = host.table
-    return {**snapshot, "match": table.match_id if table is not None else None, "seq": seq,
-            "time": round(time.time(), 3)}
+    return {**snapshot, "match": table.match_id if table is not None else None, "epoch": epoch,
+            "seq": seq, "time": round(time.time(), 3)}
 
 
 class TablePublisher:
@@ -76,6 +81,8 @@ class TablePublisher:
         self._said: str | None = None
         self._thread: threading.Thread | None = None
         self._unsubscribe = None
+        self._connected_at = 0.0
+        self._cut_off = False  # the broker hung up right after the last connection
 
     # --- running ------------------------------------------------------------------------------
 
@@ -132,6 +139,7 @@ class TablePublisher:
                 if self._connected.is_set():
                     self._send_pending()
                 self._advance()
+                self._check_kept()
             except Exception:  # noqa: BLE001 - the league must never stop the table
                 log.exception("league: publishing failed; trying again")
                 self._stop.wait(1.0)
@@ -152,7 +160,8 @@ class TablePublisher:
         if not entries and not self._changed.is_set():
             return
         self._changed.clear()  # before the snapshot: a change after it is sent next time
-        state = state_message(self.host, entries[-1]["seq"] if entries else start)
+        state = state_message(self.host, entries[-1]["seq"] if entries else start,
+                              self.feed.epoch)
         self.client.publish(self.topics.state, json.dumps(state, separators=(",", ":")),
                             qos=1, retain=True)
 
@@ -185,11 +194,26 @@ class TablePublisher:
             self._say(f"refused by the broker {self.section.broker}: {reason_code} "
                       f"(check [league] username and password)", error=True)
             return
+        with self._lock:
+            self._connected_at = time.monotonic()
+            cut_off = self._cut_off
         client.publish(self.topics.online, "true", qos=1, retain=True)
         self._changed.set()
         self._connected.set()
-        self._say(f"connected to {self.section.broker} as table {self.section.table!r}")
+        if not cut_off:  # (after a cut-off, said once the connection has lasted: _check_kept)
+            self._say(f"connected to {self.section.broker} as table {self.section.table!r}")
         self._wake.set()
+
+    def _check_kept(self) -> None:
+        """A connection that lasted after the broker kept cutting it off: say it is back."""
+        with self._lock:
+            kept = self._cut_off and self._connected.is_set() and \
+                time.monotonic() - self._connected_at > CUT_OFF_S
+            if kept:
+                self._cut_off = False
+        if kept:
+            self.client.reconnect_delay_set(min_delay=1, max_delay=30)
+            self._say(f"connected to {self.section.broker} as table {self.section.table!r}")
 
     def _on_connect_fail(self, client, userdata) -> None:
         self._say(f"cannot reach the broker {self.section.broker}; the table plays on and "
@@ -198,7 +222,22 @@ class TablePublisher:
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
         was = self._connected.is_set()
         self._connected.clear()
-        if was and not self._stop.is_set():
+        if not was or self._stop.is_set():
+            return
+        with self._lock:
+            self._cut_off = time.monotonic() - self._connected_at < CUT_OFF_S
+            cut_off = self._cut_off
+        if cut_off:
+            # What Mosquitto does to a client that writes where its ACL does not let it: most
+            # often a table whose broker account may not write under its table's name. Said
+            # once, and tried again every 10-60 s (not every second).
+            client.reconnect_delay_set(min_delay=10, max_delay=60)
+            user = self.section.username or "(none)"
+            self._say(f"the broker {self.section.broker} hangs up as soon as table "
+                      f"{self.section.table!r} publishes: does its ACL let the account {user!r} "
+                      f"write {self.topics.base}/...? (docs/league.md, 'Broker accounts'); "
+                      "trying again", error=True)
+        else:
             self._say(f"lost the broker {self.section.broker} ({reason_code}); the table plays "
                       "on and catches up when it is back", error=True)
 

@@ -1,11 +1,14 @@
 """The league's picture of the club: every table live, each match's summary, the standings.
 
-:meth:`LeagueView.handle` takes one MQTT message (topic, payload bytes) and checks it: a topic
-that is not one of a table's, a payload that is not the JSON the tables send, or an entry with
-no sequence number is logged once as ignored, never raised. Entries are applied once per table
-and sequence number (the store drops repeats first; the view checks again), in any order: a
-match's summary is worked out from its entries in sequence order, undos resolved as the event
-log resolves them.
+:meth:`LeagueView.handle` takes one MQTT message (topic, payload bytes) and checks it against the
+league's schema (:mod:`league.schema`): a topic that is not one of a table's, or a payload that
+is not what tables send (not JSON, a wrong type, ``NaN``, a number beyond 2^53, nested too deep,
+too long) is logged once as ignored, never raised. Entries are applied once per table, log id
+(``epoch``) and sequence number (the store drops repeats first; the view checks again), in any
+order: a match's summary is worked out from its entries in sequence order, undos resolved as
+the event log resolves them. A table whose log was replaced numbers its entries from 1 again
+under a new epoch: a new stream of the same table, its matches new ones, the old stream's
+finished matches still in the standings.
 
 >>> view = LeagueView("club")
 >>> view.handle("uno/club/t1/online", b"true")
@@ -19,7 +22,6 @@ True
 from __future__ import annotations
 
 import bisect
-import json
 import logging
 import threading
 from collections import deque
@@ -27,45 +29,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .mqtt import Topics
+from .schema import MAX_PAYLOAD, Rejected, check, parse
 
-__all__ = ["LeagueView", "Rejected", "check_entry"]
+__all__ = ["LeagueView", "Rejected", "MAX_PAYLOAD"]
 
 log = logging.getLogger(__name__)
 
-#: The largest message the league reads (a grid set-up and its state are a few kB).
-MAX_PAYLOAD = 256 * 1024
 #: Entries each table shows as its latest.
 RECENT = 8
 
 
-class Rejected(ValueError):
-    """A message the league ignores; the text says why."""
-
-
-def check_entry(body: Any) -> dict[str, Any]:
-    """The entry a table published, checked (a :class:`Rejected` says what is wrong)."""
-    if not isinstance(body, dict):
-        raise Rejected("an entry must be a JSON object")
-    for key in ("seq", "match"):
-        if not isinstance(body.get(key), int) or isinstance(body.get(key), bool) or body[key] < 1:
-            raise Rejected(f"an entry needs a whole number {key} of 1 or more")
-    if not isinstance(body.get("events"), list) or not all(isinstance(e, dict) for e in body["events"]):
-        raise Rejected("an entry's events must be a list of objects")
-    if not isinstance(body.get("action"), dict):
-        raise Rejected("an entry's action must be an object")
-    seats = body.get("seats", [])
-    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise Rejected("an entry's seats must be a list of names")
-    if not isinstance(body.get("game"), (str, type(None))):
-        raise Rejected("an entry's game must be a name")
-    return body
-
-
 @dataclass
 class _Match:
-    """One match of one table: its entries' sequence numbers and what they scored."""
+    """One match of one stream of one table: its entries' sequence numbers and what they scored."""
 
     table: str
+    epoch: str
     id: int
     game: str | None = None
     seats: list[str] = field(default_factory=list)
@@ -74,7 +53,6 @@ class _Match:
     steps: dict[int, tuple[str, dict[str, Any] | None, list[str] | None]] = field(default_factory=dict)
     started: float | None = None
     last_time: float | None = None
-    superseded: bool = False  # the table has started a later match
     _summary: dict[str, Any] | None = None
 
     def add(self, entry: dict[str, Any]) -> None:
@@ -89,13 +67,14 @@ class _Match:
         self.steps[entry["seq"]] = (kind, scores, champions)
         self.game = entry.get("game") or self.game
         self.seats = entry.get("seats") or self.seats
-        when = entry.get("time") if isinstance(entry.get("time"), (int, float)) else None
+        when = entry.get("time")
         if when is not None:
             self.started = when if self.started is None else min(self.started, when)
             self.last_time = when if self.last_time is None else max(self.last_time, when)
         self._summary = None
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, superseded: bool) -> dict[str, Any]:
+        """``superseded``: the table has gone on to a later match, or to another log."""
         if self._summary is None:
             standing: list[tuple[dict[str, Any] | None, list[str] | None]] = []
             for seq in self.seqs:
@@ -108,11 +87,22 @@ class _Match:
             scores = next((s for s, _ in reversed(standing) if s is not None), {})
             champions = next((c for _, c in reversed(standing) if c is not None), [])
             self._summary = {
-                "table": self.table, "match": self.id, "game": self.game, "seats": self.seats,
-                "entries": len(self.seqs), "scores": scores, "champions": champions,
-                "over": bool(champions), "abandoned": self.superseded and not champions,
-                "started": self.started, "last_time": self.last_time}
-        return self._summary
+                "table": self.table, "epoch": self.epoch, "match": self.id, "game": self.game,
+                "seats": self.seats, "entries": len(self.seqs), "scores": scores,
+                "champions": champions, "over": bool(champions), "started": self.started,
+                "last_time": self.last_time}
+        return {**self._summary, "abandoned": superseded and not self._summary["over"]}
+
+
+@dataclass
+class _Stream:
+    """One log of a table (its ``epoch``): the last sequence number, time and match heard, and
+    the latest entries."""
+
+    last_seq: int = 0
+    last_time: float | None = None
+    match: int = 0
+    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT))
 
 
 @dataclass
@@ -120,10 +110,26 @@ class _Table:
     name: str
     online: bool | None = None
     state: dict[str, Any] | None = None
-    last_seq: int = 0
+    epoch: str | None = None  # the stream the table plays in now (its latest log)
+    streams: dict[str, _Stream] = field(default_factory=dict)
     entries: int = 0
-    match: int = 0  # the latest match heard of
-    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT))
+
+    def stream(self, epoch: str) -> _Stream:
+        return self.streams.setdefault(epoch, _Stream())
+
+    def newer(self, epoch: str, when: float | None) -> bool:
+        """Whether an entry of another stream at ``when`` shows the table plays in that stream
+        now. Once a state has been heard, only a state says so (it names the log, and a table's
+        clock may have gone back since its old log); before, the later entry does."""
+        if self.epoch is None:
+            return True
+        if self.state is not None:
+            return False
+        now = self.streams.get(self.epoch)
+        return now is None or now.last_time is None or (when is not None and when > now.last_time)
+
+    def superseded(self, match: _Match) -> bool:
+        return match.epoch != self.epoch or match.id < self.stream(match.epoch).match
 
 
 class LeagueView:
@@ -134,123 +140,138 @@ class LeagueView:
         self.league = league
         self._lock = threading.Lock()
         self._tables: dict[str, _Table] = {}
-        self._matches: dict[tuple[str, int], _Match] = {}
+        self._matches: dict[tuple[str, str, int], _Match] = {}
         self.ignored = 0
 
     # --- feeding ------------------------------------------------------------------------------
 
     def handle(self, topic: str, payload: bytes, store=None) -> bool:
-        """Apply one message; False (logged) when it is ignored. ``store``
-        (:class:`~league.store.LeagueStore`) keeps an entry or state first."""
+        """Apply one message; False (one log line: ``ignored ...: <why>``) when it is ignored.
+        ``store`` (:class:`~league.store.LeagueStore`) keeps an entry or state first."""
         try:
             where = Topics.parse(self.league, topic)
             if where is None:
                 raise Rejected("not a table's topic of this league")
             table, kind = where
-            if len(payload) > MAX_PAYLOAD:
-                raise Rejected(f"{len(payload)} bytes is more than a table ever sends")
-            text = payload.decode("utf-8")
-            if kind == "online":
-                if text not in ("true", "false"):
-                    raise Rejected("online must be true or false")
-                if store is not None:
-                    store.set_online(table, text == "true")
-                self.set_online(table, text == "true")
-                return True
-            try:
-                body = json.loads(text)
-            except ValueError as exc:
-                raise Rejected(f"not JSON ({exc})") from None
-            if kind == "state":
-                if not isinstance(body, dict):
-                    raise Rejected("a state must be a JSON object")
-                if store is not None:
-                    store.set_state(table, body)
-                self.set_state(table, body)
-                return True
-            entry = check_entry(body)
-            if store is not None and not store.add_entry(table, entry):
-                return True  # a repeat: already kept and shown
-            self.add_entry(table, entry)
-            return True
-        except (Rejected, UnicodeDecodeError) as exc:
+            body = parse(kind, payload)
+        except Rejected as exc:
             with self._lock:
                 self.ignored += 1
             log.warning("league: ignored a message on %r: %s", topic[:200], exc)
             return False
+        if kind == "online":
+            if store is not None:
+                store.set_online(table, body)
+            self.set_online(table, body)
+        elif kind == "state":
+            if store is not None:
+                store.set_state(table, body)
+            self.set_state(table, body)
+        elif store is None or store.add_entry(table, body):  # (a repeat: already kept and shown)
+            self.add_entry(table, body)
+        return True
 
     def set_online(self, table: str, online: bool) -> None:
         with self._lock:
             self._table(table).online = online
 
     def set_state(self, table: str, state: dict[str, Any]) -> None:
+        """The table's latest state: it names the stream the table plays in now."""
         with self._lock:
-            self._table(table).state = state
+            t = self._table(table)
+            t.state = state
+            t.epoch = state.get("epoch", "")
             match = state.get("match")
             if isinstance(match, int):
-                self._supersede(table, match)
+                stream = t.stream(t.epoch)
+                stream.match = max(stream.match, match)
 
     def add_entry(self, table: str, entry: dict[str, Any]) -> bool:
-        """Apply one checked entry; False when this table's sequence number was already applied."""
+        """Apply one checked entry; False when this table's stream already had its sequence
+        number."""
+        epoch = entry.get("epoch", "")
+        when = entry.get("time")
         with self._lock:
-            key = (table, entry["match"])
+            key = (table, epoch, entry["match"])
             match = self._matches.get(key)
             if match is not None and entry["seq"] in match.steps:
                 return False
             if match is None:
-                match = self._matches[key] = _Match(table, entry["match"])
+                match = self._matches[key] = _Match(table, epoch, entry["match"])
             match.add(entry)
             t = self._table(table)
             t.entries += 1
-            if entry["seq"] > t.last_seq:
-                t.last_seq = entry["seq"]
-                t.recent.append({"seq": entry["seq"], "match": entry["match"],
-                                 "source": entry.get("source"), "action": entry["action"],
-                                 "events": entry["events"]})
-            self._supersede(table, entry["match"])
+            if epoch != t.epoch and t.newer(epoch, when):
+                t.epoch = epoch
+            stream = t.stream(epoch)
+            stream.match = max(stream.match, entry["match"])
+            if when is not None:
+                stream.last_time = when if stream.last_time is None else max(stream.last_time, when)
+            if entry["seq"] > stream.last_seq:
+                stream.last_seq = entry["seq"]
+                stream.recent.append({"seq": entry["seq"], "match": entry["match"],
+                                      "source": entry.get("source"), "action": entry["action"],
+                                      "events": entry["events"]})
             return True
 
     def load(self, store) -> None:
         """Rebuild from a :class:`~league.store.LeagueStore` (the league restarted)."""
+        states = []
         for table, state, online in store.tables():
-            if state is not None:
-                self.set_state(table, state)
+            if state is not None and self._kept("state", table, state):
+                states.append((table, state))
             if online is not None:
                 self.set_online(table, online)
         for table, entry in store.all_entries():
-            self.add_entry(table, entry)
+            if self._kept("events", table, entry):
+                self.add_entry(table, entry)
+        for table, state in states:  # the latest state names the stream each table plays in
+            self.set_state(table, state)
+
+    def _kept(self, kind: str, table: str, body: Any) -> bool:
+        """Whether what the store kept passes the schema (a store of an older league may hold
+        what this one refuses); logged as ignored when not."""
+        try:
+            check(kind, body)
+            return True
+        except Rejected as exc:
+            with self._lock:
+                self.ignored += 1
+            log.warning("league: ignored a kept %s of table %r: %s", kind, table[:200], exc)
+            return False
 
     def _table(self, name: str) -> _Table:
         if name not in self._tables:
             self._tables[name] = _Table(name)
         return self._tables[name]
 
-    def _supersede(self, table: str, match: int) -> None:
-        """A table that plays ``match`` has left its earlier ones (finished or abandoned)."""
-        t = self._table(table)
-        if match <= t.match:
-            return
-        t.match = match
-        for (t, m), record in self._matches.items():
-            if t == table and m < match and not record.superseded:
-                record.superseded = True
-                record._summary = None
-
     # --- reading ------------------------------------------------------------------------------
 
     def last_seq(self, table: str) -> int:
-        """The highest sequence number heard from ``table`` (0: none)."""
+        """The highest sequence number heard from ``table``'s current log (0: none)."""
         with self._lock:
             t = self._tables.get(table)
-            return t.last_seq if t is not None else 0
+            if t is None or t.epoch not in t.streams:
+                return 0
+            return t.streams[t.epoch].last_seq
+
+    def epoch(self, table: str) -> str | None:
+        """The id of the log ``table`` plays in now (None: nothing heard)."""
+        with self._lock:
+            t = self._tables.get(table)
+            return t.epoch if t is not None else None
 
     def snapshot(self) -> dict[str, Any]:
         """``GET /api/league``: every table, each match's summary (newest first), the standings."""
         with self._lock:
-            tables = [{"name": t.name, "online": t.online, "state": t.state, "last_seq": t.last_seq,
-                       "entries": t.entries, "recent": list(t.recent)}
-                      for t in sorted(self._tables.values(), key=lambda t: t.name)]
-            matches = [m.summary() for m in self._matches.values()]
+            tables = []
+            for t in sorted(self._tables.values(), key=lambda t: t.name):
+                now = t.streams.get(t.epoch, _Stream())
+                tables.append({"name": t.name, "online": t.online, "state": t.state,
+                               "epoch": t.epoch, "last_seq": now.last_seq, "entries": t.entries,
+                               "recent": list(now.recent)})
+            matches = [m.summary(self._tables[m.table].superseded(m))
+                       for m in self._matches.values()]
         matches.sort(key=lambda m: (m["started"] or 0, m["table"], m["match"]), reverse=True)
         return {"league": self.league, "tables": tables, "matches": matches,
                 "standings": standings(matches)}

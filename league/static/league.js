@@ -81,7 +81,7 @@ async function showHistory(m) {
   const list = document.getElementById("history-list");
   list.replaceChildren();
   dialog.showModal();
-  const reply = await fetch(`api/match/${encodeURIComponent(m.table)}/${m.match}`);
+  const reply = await fetch(`api/match/${encodeURIComponent(m.table)}/${m.match}?epoch=${encodeURIComponent(m.epoch)}`);
   if (!reply.ok) return;
   for (const entry of (await reply.json()).entries) {
     const said = entry.events.map(e => e.type).join(", ");

@@ -40,12 +40,14 @@ class Broker:
     """One Mosquitto process; :meth:`stop` and :meth:`start` again keep its port and its
     persisted sessions and retained messages (a restart of the club's broker)."""
 
-    def __init__(self, folder: Path, users: dict[str, str]):
+    def __init__(self, folder: Path, users: dict[str, str], *, tls: "TLSFiles | None" = None):
+        """``tls``: listen with TLS only (the server's certificate and key; the URL is then
+        ``mqtts://``). The ACL is ``acl`` (a copy of the shipped one)."""
         mosquitto_or_skip()
         self.folder = folder
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
-        self.url = f"mqtt://127.0.0.1:{self.port}"
+        self.url = f"{'mqtts' if tls else 'mqtt'}://127.0.0.1:{self.port}"
         passwd = folder / "uno-league.passwd"
         passwd.write_text("")
         for user, password in users.items():
@@ -53,11 +55,16 @@ class Broker:
                            capture_output=True, timeout=10)
         acl = folder / "uno-league.acl"
         shutil.copy(DEPLOY / "uno-league.acl", acl)
+        self.acl = acl
         conf = (DEPLOY / "uno-league.conf").read_text()
         conf = (conf.replace("/etc/mosquitto/uno-league.passwd", str(passwd))
                     .replace("/etc/mosquitto/uno-league.acl", str(acl))
                     .replace("/var/lib/mosquitto/", f"{folder}/")
                     .replace("listener 1883", f"listener {self.port} 127.0.0.1"))
+        if tls:
+            conf = conf.replace(f"listener {self.port} 127.0.0.1",
+                                f"listener {self.port} 127.0.0.1\ncertfile {tls.cert}\n"
+                                f"keyfile {tls.key}")
         conf += f"\nlog_dest file {folder}/mosquitto.log\nlog_type all\n"
         if os.geteuid() == 0:
             conf += "user root\n"  # stay root: the files above are root's
@@ -79,6 +86,10 @@ class Broker:
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError(f"mosquitto did not listen on port {self.port} within {timeout} s")
+
+    def reload(self) -> None:
+        """Reread the ACL and password file, as ``systemctl reload mosquitto`` does (SIGHUP)."""
+        self.proc.send_signal(signal.SIGHUP)
 
     def stop(self) -> None:
         """Stop it as systemd would (SIGTERM: it saves its persistence file first)."""
@@ -109,3 +120,34 @@ def wait_until(check, timeout: float, what: str, step: float = 0.05):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(step)
+
+
+OPENSSL = shutil.which("openssl")
+
+
+class TLSFiles:
+    """A certificate authority made for one test and a server certificate it signed for
+    127.0.0.1 and localhost (``openssl``, EC P-256, valid two days): ``ca``, ``cert``, ``key``."""
+
+    def __init__(self, folder: Path, name: str = "uno test CA"):
+        if OPENSSL is None:
+            pytest.skip("the openssl command is not installed: apt-get install openssl")
+        folder.mkdir(parents=True, exist_ok=True)
+        self.ca, self.ca_key = folder / "ca.crt", folder / "ca.key"
+        self.cert, self.key = folder / "server.crt", folder / "server.key"
+        ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        self._openssl("req", "-x509", *ec, "-keyout", self.ca_key, "-out", self.ca, "-days", "2",
+                      "-subj", f"/CN={name}", "-addext", "basicConstraints=critical,CA:TRUE",
+                      "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+        csr = folder / "server.csr"
+        self._openssl("req", *ec, "-keyout", self.key, "-out", csr, "-subj", "/CN=127.0.0.1")
+        ext = folder / "server.ext"
+        ext.write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n"
+                       "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n"
+                       "subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid,issuer\n")
+        self._openssl("x509", "-req", "-in", csr, "-CA", self.ca, "-CAkey", self.ca_key,
+                      "-CAcreateserial", "-out", self.cert, "-days", "2", "-extfile", ext)
+
+    @staticmethod
+    def _openssl(*args) -> None:
+        subprocess.run([OPENSSL, *map(str, args)], check=True, capture_output=True, timeout=30)
