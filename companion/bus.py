@@ -157,7 +157,7 @@ class EventBus:
                     continue
                 try:
                     callback(message)
-                except Exception:  # noqa: BLE001 - one broken subscriber must not silence the table
+                except Exception:  # one broken subscriber must not silence the table
                     log.exception("event subscriber %r failed on %s", callback, message.type)
             with self._cond:
                 self._delivered = max(self._delivered, message.seq)

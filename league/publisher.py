@@ -132,7 +132,7 @@ class TablePublisher:
                 if self._connected.is_set():
                     self._send_pending()
                 self._advance()
-            except Exception:  # noqa: BLE001 - the league must never stop the table
+            except Exception:  # the league must never stop the table
                 log.exception("league: publishing failed; trying again")
                 self._stop.wait(1.0)
 

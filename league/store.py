@@ -76,7 +76,7 @@ class LeagueStore:
                     "ORDER BY tbl, seq LIMIT ?", (*last, batch)).fetchall()
             if not rows:
                 return
-            for table, seq, body in rows:
+            for table, _seq, body in rows:
                 yield table, json.loads(body)
             last = (rows[-1][0], rows[-1][1])
 

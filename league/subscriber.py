@@ -76,7 +76,7 @@ class LeagueSubscriber:
     def _on_message(self, client, userdata, message) -> None:
         try:
             self.view.handle(message.topic, message.payload, self.store)
-        except Exception:  # noqa: BLE001 - one bad message must not stop the league
+        except Exception:  # one bad message must not stop the league
             log.exception("league: a message on %r could not be handled", message.topic[:200])
 
     def _say(self, status: str, state: str, error: bool = False) -> None:

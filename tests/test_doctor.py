@@ -26,7 +26,7 @@ from hardware.timeline import ManualClock
 from vision.sources import CameraLost
 
 NOT_ACTIVE = lambda: False  # noqa: E731 - the companion's service is not running
-ACTIVE = lambda: True  # noqa: E731
+ACTIVE = lambda: True  # noqa: E731 - it is running
 
 
 # --- fakes ----------------------------------------------------------------------------------------

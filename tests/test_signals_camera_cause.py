@@ -11,7 +11,7 @@ def blinks(loop) -> int:
     return sum(1 for value, _ in loop.steps if value == BLUE)
 
 
-def test_not_found_is_one_long_blue_blink(rig):  # noqa: F811
+def test_not_found_is_one_long_blue_blink(rig):  # noqa: F811 - the fixture imported above
     rig.send("camera", status="lost", cause="missing", reason="no camera found")
     assert rig.freqs() == notes_of("camera-lost")
     rig.reset()
@@ -22,7 +22,7 @@ def test_not_found_is_one_long_blue_blink(rig):  # noqa: F811
     assert snap["showing"] == "camera-missing" and blinks(CAMERA_MISSING) == 1
 
 
-def test_busy_is_three_short_blue_blinks_and_a_new_cause_changes_the_pattern(rig):  # noqa: F811
+def test_busy_is_three_short_blue_blinks_and_a_new_cause_changes_the_pattern(rig):  # noqa: F811 - the fixture imported above
     rig.send("camera", status="lost", cause="busy")
     snap = rig.signals.snapshot()["status"]
     assert snap["camera"] == "busy" and snap["showing"] == "camera-busy"

@@ -1,4 +1,5 @@
-"""UNO Flip and classic Uno (docs/rules.md, UNO Flip and classic): :class:`FlipGame` and its variant :class:`ClassicGame`.
+"""UNO Flip and classic Uno (docs/rules.md, UNO Flip and classic): :class:`FlipGame` and its
+variant :class:`ClassicGame`.
 
 The engine is a pure function of (state, action). Hands are hidden: the engine knows how many
 cards each player holds, the size of the draw pile, and the cards lying open on the discard

@@ -32,8 +32,9 @@ class ChallengeRuling:
     """What a wild draw does: accepted, challenged and guilty, challenged and innocent.
 
     ``accept_draw``: cards the victim draws (``None`` = until the colour); ``innocent_extra``:
-    the penalty cards a failed challenger draws on top. ``guilty_back``: the wild goes back to the accused's hand and the
-    previous top stands again (else it stays with its colour); ``guilty_draw``: the accused draws.
+    the penalty cards a failed challenger draws on top. ``guilty_back``: the wild goes back to the
+    accused's hand and the previous top stands again (else it stays with its colour);
+    ``guilty_draw``: the accused draws.
     """
 
     accept_draw: int | None

@@ -1,4 +1,5 @@
-"""UNO Flip and classic Uno: options (docs/rules.md, UNO Flip and classic flags), the state value and the deck's physics.
+"""UNO Flip and classic Uno: options (docs/rules.md, UNO Flip and classic flags), the state value
+and the deck's physics.
 
 Everything here is an immutable value. The state keeps seats as indexes (``0`` is the first
 seat listed at set-up, seats go clockwise); :meth:`FlipGame.to_json` writes names.
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Union
 
 from ..cards import CLASSIC, DARK, LIGHT, Card, FaceSet
 from ..decks import FlipCard, classic_deck, flip_deck
@@ -32,7 +32,7 @@ HAND_SIZE = 7
 CW, CCW = 1, -1
 
 #: One physical card: a classic :class:`Card`, or an UNO Flip :class:`FlipCard`.
-Physical = Union[Card, FlipCard]
+Physical = Card | FlipCard
 #: A card lying on the discard pile: the physical cards it may be (one, once read).
 Entry = frozenset
 

@@ -896,7 +896,7 @@ class CameraReferee:
                 result = take(*payload)
             except AnswerRefused as exc:  # the caller's to say; the question stays open
                 future.set_exception(exc)
-            except Exception as exc:  # noqa: BLE001 - the caller's future carries it
+            except Exception as exc:  # the caller's future carries it
                 log.exception("answer %r failed", payload)
                 future.set_exception(exc)
             else:
@@ -1667,8 +1667,9 @@ class CameraReferee:
         """The region looks different from when it last matched the state, where a hand went
         over it (an arm not yet accounted for), or by far (:data:`NEW_FACE_LOOK`) where no hand
         was seen: a card was put down there, whatever the read says. A card read as no card
-        there (:func:`_bare`) is then asked about, not left for the light. (Sleeve gloss: a teal-draw-five put on a wild read "no card" at 0.85;
-        taken for the light, the play was missed and the next seat's draw called out of turn.)"""
+        there (:func:`_bare`) is then asked about, not left for the light. (Sleeve gloss: a
+        teal-draw-five put on a wild read "no card" at 0.85; taken for the light, the play was
+        missed and the next seat's draw called out of turn.)"""
         got = self._reading.region(region)
         _, look = self._looks.get(region, (None, None))
         if got is None or look is None:

@@ -93,8 +93,6 @@ def smeared_apart(a, b) -> bool:
     """Whether looks ``a`` and ``b`` are smeared differently: against ``b``, ``a`` is sharper
     along some direction than along another by :data:`APART` or more. (Looks smeared alike, or
     a sharper and a blurrier look of the same kind, keep the same ratio in every direction.)"""
-    import numpy as np
-
     pa, pb = edge_profile(a), edge_profile(b)
     if pa.min() <= 1e-3 or pb.min() <= 1e-3:
         return False  # a blank look (the cloth): nothing to tell a smear by
