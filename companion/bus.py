@@ -109,7 +109,7 @@ class EventBus:
             dispatcher = self._dispatcher
         if closed:
             log.warning("event %s published after the bus was closed: dropped", type)
-        elif start:
+        elif start and dispatcher is not None:
             try:
                 dispatcher.start()  # outside the lock: the new thread takes it at once
             except RuntimeError:  # the interpreter is shutting down: no new threads
