@@ -17,7 +17,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 __all__ = ["EventLog", "FORMAT_VERSION", "LogFileSetAside"]
 
@@ -57,7 +57,7 @@ class LogFileSetAside(Warning):
 class EventLog:
     """An append-only log of matches in one SQLite file (``":memory:"`` for a throw-away one)."""
 
-    def __init__(self, path: str | Path, wall_clock=time.time):
+    def __init__(self, path: str | Path, wall_clock: Callable[[], float] = time.time) -> None:
         self.path = str(path)
         self._clock = wall_clock
         self._lock = threading.Lock()
@@ -115,7 +115,8 @@ class EventLog:
                              (self._clock(), json.dumps({"abandoned": True})))
             cur = self._db.execute("INSERT INTO matches (setup, started) VALUES (?, ?)",
                                    (json.dumps(setup), self._clock()))
-            return int(cur.lastrowid)
+            assert cur.lastrowid is not None   # (the row just inserted)
+            return cur.lastrowid
 
     def append(self, match_id: int, action: dict[str, Any], events: Iterable[dict[str, Any]],
                source: str = "phone", *, finish: dict[str, Any] | None = None) -> None:
