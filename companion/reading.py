@@ -101,8 +101,9 @@ class RegionReading:
     #: card of the same face from the card that was there (see :func:`look_difference`)
     look: Any = field(default=None, compare=False, repr=False)
 
-    def p(self, label: str) -> float:
-        """Probability of ``label`` (a small floor for labels not listed)."""
+    def p(self, label: str | None) -> float:
+        """Probability of ``label`` (a small floor for labels not listed, and for None: no
+        label)."""
         for k, v in self.probs:
             if k == label:
                 return max(v, FLOOR)
