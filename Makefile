@@ -67,7 +67,7 @@ WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 # imported afresh (subprocess-heavy test files took 1.6x the CPU).
 PYTEST := PYTHONDONTWRITEBYTECODE= PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest -p xdist.plugin -p _hypothesis_pytestplugin
 # The linter and the type checker (their rules in pyproject.toml: ruff over the whole tree, mypy
-# --strict over companion/), a few seconds; `make test` runs them first, so a new finding fails it
+# --strict over companion/ and league/), a few seconds; `make test` runs them first, so a new finding fails it
 # before any test runs.
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

@@ -19,13 +19,19 @@ import logging
 import threading
 import time
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion.config import LeagueSection
+from companion.bus import BusMessage
 from companion.host import Host
 
 from .feed import LogFeed
 from .mqtt import Topics, broker_address, make_client
+
+if TYPE_CHECKING:   # (paho-mqtt: the league extra)
+    from paho.mqtt.client import Client, ConnectFlags, DisconnectFlags
+    from paho.mqtt.properties import Properties
+    from paho.mqtt.reasoncodes import ReasonCode
 
 __all__ = ["TablePublisher", "state_message"]
 
@@ -75,7 +81,7 @@ class TablePublisher:
         self.status = "connecting"
         self._said: str | None = None
         self._thread: threading.Thread | None = None
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
 
     # --- running ------------------------------------------------------------------------------
 
@@ -88,7 +94,7 @@ class TablePublisher:
         self._thread.start()
         return self
 
-    def _on_bus(self, _message) -> None:
+    def _on_bus(self, _message: BusMessage) -> None:
         """On the bus's thread: only wake the publisher."""
         self._changed.set()
         self._wake.set()
@@ -180,7 +186,8 @@ class TablePublisher:
 
     # --- paho's callbacks (its network thread) ------------------------------------------------
 
-    def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
+    def _on_connect(self, client: Client, userdata: Any, flags: ConnectFlags, reason_code: ReasonCode,
+                    properties: Properties | None = None) -> None:
         if reason_code.is_failure:
             self._say(f"refused by the broker {self.section.broker}: {reason_code} "
                       f"(check [league] username and password)", error=True)
@@ -191,11 +198,12 @@ class TablePublisher:
         self._say(f"connected to {self.section.broker} as table {self.section.table!r}")
         self._wake.set()
 
-    def _on_connect_fail(self, client, userdata) -> None:
+    def _on_connect_fail(self, client: Client, userdata: Any) -> None:
         self._say(f"cannot reach the broker {self.section.broker}; the table plays on and "
                   "tries again", error=True)
 
-    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
+    def _on_disconnect(self, client: Client, userdata: Any, flags: DisconnectFlags,
+                       reason_code: ReasonCode, properties: Properties | None = None) -> None:
         was = self._connected.is_set()
         self._connected.clear()
         if was and not self._stop.is_set():

@@ -24,9 +24,12 @@ import logging
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .mqtt import Topics
+
+if TYPE_CHECKING:
+    from .store import LeagueStore
 
 __all__ = ["LeagueView", "Rejected", "check_entry"]
 
@@ -123,7 +126,7 @@ class _Table:
     last_seq: int = 0
     entries: int = 0
     match: int = 0  # the latest match heard of
-    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT))
+    recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT))
 
 
 class LeagueView:
@@ -139,7 +142,7 @@ class LeagueView:
 
     # --- feeding ------------------------------------------------------------------------------
 
-    def handle(self, topic: str, payload: bytes, store=None) -> bool:
+    def handle(self, topic: str, payload: bytes, store: LeagueStore | None = None) -> bool:
         """Apply one message; False (logged) when it is ignored. ``store``
         (:class:`~league.store.LeagueStore`) keeps an entry or state first."""
         try:
@@ -210,7 +213,7 @@ class LeagueView:
             self._supersede(table, entry["match"])
             return True
 
-    def load(self, store) -> None:
+    def load(self, store: LeagueStore) -> None:
         """Rebuild from a :class:`~league.store.LeagueStore` (the league restarted)."""
         for table, state, online in store.tables():
             if state is not None:
@@ -231,8 +234,8 @@ class LeagueView:
         if match <= t.match:
             return
         t.match = match
-        for (t, m), record in self._matches.items():
-            if t == table and m < match and not record.superseded:
+        for (name, m), record in self._matches.items():
+            if name == table and m < match and not record.superseded:
                 record.superseded = True
                 record._summary = None
 
