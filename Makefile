@@ -10,7 +10,7 @@ ON_PI ?= $(shell test -e /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(ON_PI),--system-site-packages)
 EXTRAS := $(if $(ON_PI),,[test])
 
-.PHONY: install run test lock clean
+.PHONY: install run lint test lock clean
 
 install: $(STAMP)
 
@@ -81,14 +81,21 @@ WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 # images): the tests start `companion` in a hundred processes, and each compiled every module it
 # imported afresh (subprocess-heavy test files took 1.6x the CPU).
 PYTEST := PYTHONDONTWRITEBYTECODE= PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest -p xdist.plugin -p _hypothesis_pytestplugin
+# The linter and the type checker (their rules in pyproject.toml: ruff over the whole tree, mypy
+# --strict over companion/ and league/), a few seconds; `make test` runs them first, so a new finding fails it
+# before any test runs.
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
 # The tests' temporary folders in the clone (build/pytest-tmp, emptied at the start of each run):
 # pytest's default, /tmp/pytest-of-$USER, deletes the oldest run's folders before the first test
 # starts, thousands of them, seconds of waiting on a machine that ran the suite before.
-test: $(TEST_STAMP)
+test: lint
 	sh scripts/install-browser.sh
 	sh scripts/install-test-tools.sh
 	mkdir -p build
 	$(PYTEST) -n $(WORKERS) --dist load --durations=15 --basetemp=build/pytest-tmp
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -264,7 +264,7 @@ def check_camera(open_source: Callable[[], Any], *, spec: str = "auto", frames: 
     try:
         from vision.sources import CameraLost
     except ImportError:  # the camera sources not installed: any error is the camera's
-        CameraLost = RuntimeError  # noqa: N806
+        CameraLost = RuntimeError
     start = clock()
     try:
         source = open_source()
@@ -425,7 +425,7 @@ def check_model(load: Callable[[], Any] | None = None) -> CheckResult:
     loaded = time.monotonic() - start
     try:
         reading = reader.classify(np.full((96, 64, 3), 128, np.uint8))
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - whatever the model raises is the finding
         return _fail("model", f"the card model loads but cannot read a card: "
                               f"{type(exc).__name__}: {exc}",
                      "Train the model again (python -m vision.train) or copy a good cards.onnx.")
@@ -491,7 +491,7 @@ def check_pins(pinmap=None, pin_factory=None, *,
         for device in devices:
             try:
                 device.close()
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - closing must not hide the result
                 pass
     if failures:
         if failures[0].kind in ("no-gpio", "no-lgpio", "no-access"):

@@ -233,7 +233,7 @@ class CameraWorker(_Background):
                     self.process(frame.image)
                     self._failing = None
                 self.step()
-            except Exception as exc:  # noqa: BLE001 - the camera thread must outlive one bad frame
+            except Exception as exc:  # the camera thread must outlive one bad frame
                 # The source's own errors are ResilientSource's (camera lost); these are the
                 # reader's. The same error frame after frame is logged once, not every frame.
                 failing = f"{type(exc).__name__}: {exc}"
@@ -276,7 +276,7 @@ class CameraWorker(_Background):
         try:
             view = report.state if report is not None else "no-match"
             self.host.show_frame(annotated_jpeg(image, self.reader, report), view=view)
-        except Exception:  # noqa: BLE001 - a picture for the web page is never worth a crash
+        except Exception:  # a picture for the web page is never worth a crash
             log.exception("could not draw the camera frame")
 
 
@@ -376,7 +376,7 @@ class TableLoop(_Background):
         while not self._stop.wait(self.period):
             try:
                 self.tick(time.monotonic())
-            except Exception:  # noqa: BLE001 - the loop must outlive one bad moment
+            except Exception:  # the loop must outlive one bad moment
                 log.exception("table loop step failed")
 
     def tick(self, now: float) -> None:

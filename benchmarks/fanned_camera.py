@@ -45,7 +45,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.data import DataMissing, require_data  # noqa: E402
+from vision.data import DataMissing, require_data
 
 CAMERAS = ("soft", "light", "noise", "all", "none")
 

@@ -39,15 +39,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.cards import CLASSIC  # noqa: E402
-from companion.decks import classic_deck  # noqa: E402
-from companion.eventlog import EventLog  # noqa: E402
-from companion.host import Host  # noqa: E402
-from companion.seating import Seating  # noqa: E402
-from simulator.faces import faces_named  # noqa: E402
-from simulator.laid_hands import laid_hands, messy_discard  # noqa: E402
-from simulator.render import CameraPose, SyntheticTable  # noqa: E402
-from simulator.scene import Scene  # noqa: E402
+from companion.decks import classic_deck
+from companion.eventlog import EventLog
+from companion.host import Host
+from companion.seating import Seating
+from simulator.faces import faces_named
+from simulator.laid_hands import laid_hands, messy_discard
+from simulator.render import CameraPose, SyntheticTable
+from simulator.scene import Scene
 
 
 def _settle(reader, table, scene, t0: float, frames: int = 8):
@@ -137,7 +136,8 @@ def hands(faces, rounds: int, style: str, still_scale: float = 2.0,
                                             style=style, seed=seed + k))
             still = None
             if sharp is not None:
-                still = lambda: Frame(sharp.render(scene), 0.0, 0)  # noqa: E731
+                def still(sharp=sharp, scene=scene):  # this part's scene, taken when due
+                    return Frame(sharp.render(scene), 0.0, 0)
             scanner.on_frame(camera.render(scene), camera.view, "quiet", still=still)
         read = {seat: host.hands.get(seat) for seat in dealt}
         for seat, cards in dealt.items():

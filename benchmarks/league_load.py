@@ -28,14 +28,15 @@ import time
 import urllib.request
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from app.runner import Companion
+from companion.config import load_config
+from tests.support.mosquitto import Broker, free_port, wait_until
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: E402
-
-from app.runner import Companion  # noqa: E402
-from companion.config import load_config  # noqa: E402
-from tests.support.mosquitto import Broker, free_port, wait_until  # noqa: E402
 
 
 def peak_rss_mb(pid: int) -> float:

@@ -128,7 +128,7 @@ import numpy
 steps.append(('numpy', rss()))
 import cv2
 steps.append(('opencv', rss()))
-import app.runner, vision.table_reader, vision.recognize, web.app, web, flask, waitress  # noqa
+import app.runner, vision.table_reader, vision.recognize, web.app, web, flask, waitress
 steps.append(('companion packages (composition root, reader, web: flask, waitress)', rss()))
 from vision.recognize import CardReader
 reader = CardReader()

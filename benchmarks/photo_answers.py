@@ -32,7 +32,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.data import DataMissing, load_photos, require_data  # noqa: E402
+from vision.data import DataMissing, load_photos, require_data
 
 SPLITS = ("train", "validation", "test")
 #: A reading of another label than the photo's at least this sure counts as a false card (the

@@ -48,13 +48,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from reference import Reference, ReferenceMissing  # noqa: E402
-from vision.data import DataMissing, load_photos, require_data  # noqa: E402
-from vision.recognize import CardReader  # noqa: E402
-from vision.synth import TABLES, compose_table  # noqa: E402
+from reference import Reference, ReferenceMissing
+from vision.data import DataMissing, load_photos, require_data
+from vision.recognize import CardReader
+from vision.synth import TABLES, compose_table
 
 REAL_SOURCES = ("classic_single", "classic_more/black_surface_phone", "flip_light")
 

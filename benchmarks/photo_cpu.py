@@ -23,15 +23,16 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import cv2
+
+import photo_bench as pb
+import vision.recognize as recognize
+from vision.data import load_photos
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import cv2  # noqa: E402
-
-import photo_bench as pb  # noqa: E402
-import vision.recognize as recognize  # noqa: E402
-from vision.data import load_photos  # noqa: E402
 
 BEFORE = "3133bdd"
 
@@ -104,7 +105,8 @@ def main(argv=None) -> int:
                     same += sorted(s.label for s in a) == sorted(s.label for s in b)
         n = len(imgs)
         row = {"set": name, "photos": n,
-               "outlines_read_before": round(reads["before"] / n, 1), "outlines_read_after": round(reads["after"] / n, 1),
+               "outlines_read_before": round(reads["before"] / n, 1),
+               "outlines_read_after": round(reads["after"] / n, 1),
                "cpu_ms_before": round(statistics.median(cpu["before"]), 1),
                "cpu_ms_after": round(statistics.median(cpu["after"]), 1),
                "cpu_after_over_before": round(statistics.median(cpu["after"]) / statistics.median(cpu["before"]), 3),

@@ -40,15 +40,16 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import cv2
+
+import vision.recognize as recognize
+from photo_bench import crop_tables, real_crops
+from reference import Reference, ReferenceMissing
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import cv2  # noqa: E402
-
-import vision.recognize as recognize  # noqa: E402
-from photo_bench import crop_tables, real_crops  # noqa: E402
-from reference import Reference, ReferenceMissing  # noqa: E402
 
 BEFORE = "41f6266"
 #: The reader and detector before the second round of issue #18's changes (``cover``, ``masks``).
@@ -137,7 +138,7 @@ def main(argv=None) -> int:
     ms = {name: [] for name, _ in steps} | {"reference": []}
     cpu = {name: [] for name in ms}
     right = {name: 0 for name, _ in steps}
-    for name, read in steps:  # warm up
+    for _name, read in steps:  # warm up
         read(tables[0][0])
     for r in range(args.rounds):
         for img, truth in tables:

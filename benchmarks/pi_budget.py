@@ -13,26 +13,26 @@ stay <= 0.3 s). A quiet frame must cost <= 1/50 of the reference, a frame with a
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
 
 # before OpenCV is imported: it reads this once (names as OpenCV spells them)
-DISABLED = "AVX512-SKX,AVX512-COMMON,AVX512F,AVX2,FMA3,AVX,FP16"
-os.environ["OPENCV_CPU_DISABLE"] = DISABLED
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import platform  # noqa: E402
-import statistics  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+os.environ["OPENCV_CPU_DISABLE"] = "AVX512-SKX,AVX512-COMMON,AVX512F,AVX2,FMA3,AVX,FP16"
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import cv2  # noqa: E402
+import cv2
 
-from reference import Reference, ReferenceMissing  # noqa: E402
+from reference import Reference, ReferenceMissing
+
+DISABLED = os.environ["OPENCV_CPU_DISABLE"]
 
 #: OpenCV's CPU feature ids (cv::CpuFeatures), checked with cv2.checkHardwareSupport.
 FEATURES = {"SSE2": 2, "SSE4_2": 7, "FP16": 9, "AVX": 10, "AVX2": 11, "FMA3": 12, "AVX_512F": 13,

@@ -17,13 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from companion.cards import ALL_LABELS, BACK  # noqa: E402
-from vision.card_art import draw_card  # noqa: E402
-from vision.recognize import CardReader  # noqa: E402
-from vision.synth import compose_table  # noqa: E402
+from companion.cards import ALL_LABELS, BACK
+from vision.card_art import draw_card
+from vision.recognize import CardReader
+from vision.synth import compose_table
 
 
 def main(argv=None) -> int:
@@ -33,9 +33,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     cv2.setNumThreads(max(1, cv2.getNumThreads()))
     rng = np.random.default_rng(5)
-    labels = [l for l in ALL_LABELS if l != BACK]
+    labels = [label for label in ALL_LABELS if label != BACK]
     pick = [labels[int(i)] for i in rng.choice(len(labels), 15, replace=False)]
-    img, placed = compose_table([(l, draw_card(l, 160, 248, rng=rng)) for l in pick], 1920, 1080,
+    img, placed = compose_table([(label, draw_card(label, 160, 248, rng=rng)) for label in pick], 1920, 1080,
                                 rng=rng, kind="wood", spacing=1.9)
     reader = CardReader()
     reader.read(img)  # warm up

@@ -114,7 +114,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="suite-time-") as tmp:
         log_path = Path(args.log or Path(tmp) / "make.log")
         with open(log_path, "w") as log:
-            for n in range(args.runs):
+            for _ in range(args.runs):
                 run = one_run(Path(args.source), Path(tmp), log)
                 runs.append(run)
                 print(json.dumps(run), flush=True)

@@ -78,7 +78,7 @@ def score(beats: list, seating, reaches: list[tuple[int, object]]) -> dict:
             got.remove(match)
             pairs.append((side, lifted, match))
             out["right_side"] += 1
-        for seat, side, lifted in left:
+        for _seat, side, lifted in left:
             if not got:
                 out["missed"] += 1
                 wrong.append({"beat": b, "what": "missed", "side": side, "lifted": lifted})

@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.eventlog import EventLog  # noqa: E402
-from companion.host import Host  # noqa: E402
-from web import serve  # noqa: E402
+from companion.eventlog import EventLog
+from companion.host import Host
+from web import serve
 
 SETUP = {"setup": {"game": "flip", "seats": ["ann", "ben", "cai"], "dealer": "cai",
                    "start": "red-5", "options": {"turn_seconds": 0}}}
@@ -52,7 +52,7 @@ class Reader(threading.Thread):
         while not self.stop.is_set():
             try:
                 chunk = sock.recv(65536)
-            except socket.timeout:
+            except TimeoutError:
                 continue
             if not chunk:
                 break

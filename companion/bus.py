@@ -109,7 +109,7 @@ class EventBus:
             dispatcher = self._dispatcher
         if closed:
             log.warning("event %s published after the bus was closed: dropped", type)
-        elif start:
+        elif start and dispatcher is not None:
             try:
                 dispatcher.start()  # outside the lock: the new thread takes it at once
             except RuntimeError:  # the interpreter is shutting down: no new threads
@@ -157,7 +157,7 @@ class EventBus:
                     continue
                 try:
                     callback(message)
-                except Exception:  # noqa: BLE001 - one broken subscriber must not silence the table
+                except Exception:  # one broken subscriber must not silence the table
                     log.exception("event subscriber %r failed on %s", callback, message.type)
             with self._cond:
                 self._delivered = max(self._delivered, message.seq)

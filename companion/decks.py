@@ -60,7 +60,7 @@ def flip_deck() -> tuple[FlipCard, ...]:
 
 
 @cache
-def copies(side: str, decks: int = 1) -> Counter:
+def copies(side: str, decks: int = 1) -> Counter[Card]:
     """How many copies of each face a full deck holds: ``side`` is classic, light or dark."""
     if side == "classic":
         return Counter(classic_deck(decks))

@@ -21,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 __all__ = ["EventLog", "FORMAT_VERSION", "LogFileSetAside", "StoredAnswer", "ANSWERS_PER_SCOPE",
            "ANSWERS_KEPT"]
@@ -94,7 +94,7 @@ class LogFileSetAside(Warning):
 class EventLog:
     """An append-only log of matches in one SQLite file (``":memory:"`` for a throw-away one)."""
 
-    def __init__(self, path: str | Path, wall_clock=time.time):
+    def __init__(self, path: str | Path, wall_clock: Callable[[], float] = time.time) -> None:
         self.path = str(path)
         self._clock = wall_clock
         self._lock = threading.Lock()
@@ -155,7 +155,8 @@ class EventLog:
             cur = self._db.execute("INSERT INTO matches (setup, started) VALUES (?, ?)",
                                    (json.dumps(setup), self._clock()))
             self._mark_keyed()
-            return int(cur.lastrowid)
+            assert cur.lastrowid is not None   # (the row just inserted)
+            return cur.lastrowid
 
     def append(self, match_id: int, action: dict[str, Any], events: Iterable[dict[str, Any]],
                source: str = "phone", *, finish: dict[str, Any] | None = None) -> None:

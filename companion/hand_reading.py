@@ -38,10 +38,16 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .cards import FACE_SETS, UnknownCard
 from .engine.look import Awaiting
+from .engine.scoreboard import ScoreGame
+
+if TYPE_CHECKING:   # (the host holds the hand readings)
+    from .bus import BusMessage
+    from .host import Host
+    from .referee.table import Table
 
 __all__ = ["HandReadings", "HandRead", "ReadCard", "NoHandReader", "HandReadError",
            "SOURCES", "face_set_of_table"]
@@ -104,7 +110,7 @@ class HandRead:
                 "expected": self.expected, "left_out": self.left_out, "kept": self.kept}
 
 
-def face_set_of_table(table) -> str | None:
+def face_set_of_table(table: Table) -> str | None:
     """The face set a hand is scored on now: the Flip side showing, classic, or the scoreboard's
     ``deck``; None for a game without hands (grid, timer)."""
     name = table.game.name
@@ -112,7 +118,7 @@ def face_set_of_table(table) -> str | None:
         return table.state_json().get("side") or "light"
     if name == "classic":
         return "classic"
-    if name == "scoreboard":
+    if isinstance(table.game, ScoreGame):   # (the scoreboard)
         return table.game.options.deck
     return None
 
@@ -120,7 +126,7 @@ def face_set_of_table(table) -> str | None:
 class HandReadings:
     """The hand readings of the current match, per seat (thread-safe; see the module docs)."""
 
-    def __init__(self, host):
+    def __init__(self, host: Host) -> None:
         self.host = host
         self._lock = threading.Lock()
         self._reads: dict[str, HandRead] = {}   # a hand read in parts: its first ``kept`` cards
@@ -188,7 +194,7 @@ class HandReadings:
             except UnknownCard:
                 left_out += 1
                 continue
-            visible = c.get("visible") if c.get("visible") in ("whole", "partial") else "whole"
+            visible = "partial" if c.get("visible") == "partial" else "whole"
             read.append(ReadCard(card.name, fs.points(card), visible,
                                  float(c.get("confidence", 1.0))))
         expected = None
@@ -275,9 +281,9 @@ class HandReadings:
             reads = list(self._reads.values())
         return {r.seat: r.to_json() for r in reads}
 
-    def _on_message(self, message) -> None:
+    def _on_message(self, message: BusMessage) -> None:
         if message.type == "hand-shown":
-            seat = message.data.get("seat")
+            seat = message.data.get("seat", "")
             with self._lock:
                 self._reads.pop(seat, None)
                 self._between.discard(seat)

@@ -14,7 +14,10 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # (numpy only where two looks are compared: look_difference)
+    from numpy.typing import NDArray
 
 __all__ = ["EMPTY", "FLOOR", "SIDES", "Reach", "RegionReading", "TableReading", "PawnReading",
            "NO_PAWN", "cell_name", "look_difference"]
@@ -48,7 +51,7 @@ class PawnReading:
     def on_board(self) -> bool:
         return self.cell is not None and 0 <= self.cell[0] < 5 and 0 <= self.cell[1] < 5
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"cell": list(self.cell) if self.cell else None,
                 "mm": [round(v, 1) for v in self.mm] if self.mm else None, "seen": self.seen}
 
@@ -78,7 +81,7 @@ class Reach:
     def drew(self) -> bool:
         return bool(self.lifted)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"side": self.side, "regions": list(self.regions), "lifted": self.lifted}
 
 
@@ -98,8 +101,9 @@ class RegionReading:
     #: card of the same face from the card that was there (see :func:`look_difference`)
     look: Any = field(default=None, compare=False, repr=False)
 
-    def p(self, label: str) -> float:
-        """Probability of ``label`` (a small floor for labels not listed)."""
+    def p(self, label: str | None) -> float:
+        """Probability of ``label`` (a small floor for labels not listed, and for None: no
+        label)."""
         for k, v in self.probs:
             if k == label:
                 return max(v, FLOOR)
@@ -107,7 +111,7 @@ class RegionReading:
 
     @classmethod
     def of(cls, probs: dict[str, float], agreed: bool = True, top: int = 6,
-           look=None) -> "RegionReading":
+           look: NDArray[Any] | None = None) -> "RegionReading":
         items = sorted(probs.items(), key=lambda kv: -kv[1])[:top]
         if not items:
             return cls(EMPTY, 1.0, ((EMPTY, 1.0),), agreed, look=look)
@@ -177,7 +181,7 @@ class TableReading:
                 "reaches": [r.to_json() for r in self.reaches]}
 
 
-def look_difference(a, b) -> float | None:
+def look_difference(a: NDArray[Any] | None, b: NDArray[Any] | None) -> float | None:
     """How different two looks of a region (:attr:`RegionReading.look`) are: 0 for the same
     thing, about 4 and up for something else (1 - correlation in percent, so light drift does
     not count, plus half the mean absolute difference left after the brightness change); None

@@ -37,7 +37,7 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def read_json_line(line: str | bytes) -> Any:
+def read_json_line(line: str | bytes | bytearray) -> Any:
     """One line's JSON value; :class:`BadInput` says in words why a line cannot be read.
 
     >>> read_json_line(b'{"by": "ann", "do": "uno"}')
@@ -64,7 +64,7 @@ def read_json_line(line: str | bytes) -> Any:
                        "digits") from None
 
 
-def start_game(line: str | bytes | dict[str, Any]) -> tuple[Game, Any]:
+def start_game(line: str | bytes | dict[str, Any]) -> tuple[Game[Any], Any]:
     """Read a set-up line (text, bytes or parsed JSON) and start the game it describes."""
     if isinstance(line, (str, bytes, bytearray)):
         if isinstance(line, str):
@@ -101,14 +101,14 @@ class Replay:
             return self._refusal(outcome.error, events)
         return {"ok": True, "events": events, "state": self.game.to_json(self.state)}
 
-    def _refusal(self, error: RuleError, events: list | None = None) -> dict[str, Any]:
+    def _refusal(self, error: RuleError, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         return {"ok": False, "error": error.code, "message": error.message,
                 "events": events or [], "state": self.game.to_json(self.state)}
 
 
 def _content(line: str | bytes) -> str | bytes:
     """The line without its end (``\n`` or ``\r\n``): the end is not part of a value."""
-    return line.rstrip(b"\r\n" if isinstance(line, (bytes, bytearray)) else "\r\n")
+    return line.rstrip(b"\r\n") if isinstance(line, (bytes, bytearray)) else line.rstrip("\r\n")
 
 
 def replay_lines(lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:

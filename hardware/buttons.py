@@ -80,7 +80,7 @@ class TableButtons:
                 try:
                     button = Button(pin, pull_up=True, bounce_time=self.pinmap.bounce or None,
                                     pin_factory=pin_factory)
-                except Exception as exc:  # noqa: BLE001 - gpiozero's errors, and lgpio's own
+                except Exception as exc:  # gpiozero's errors, and lgpio's own
                     raise PinUnavailable(f"{name} button", pin, exc) from exc
                 button.when_pressed = lambda name=name: self.press(name)
                 self.buttons[name] = button
@@ -169,7 +169,7 @@ class TableButtons:
             return None
         try:
             return self._act(action)
-        except Exception:  # noqa: BLE001 - a button press must never kill the GPIO thread
+        except Exception:  # a button press must never kill the GPIO thread
             log.exception("button %s: %r failed", name, action)
             return None
 

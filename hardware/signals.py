@@ -65,8 +65,8 @@ from gpiozero.exc import PinPWMUnsupported
 from gpiozero.tones import Tone
 
 from .errors import PinUnavailable
-from .patterns import (AMBER, CAMERA_BUSY, CAMERA_ENDED, CAMERA_LOST, CAMERA_MISSING, DARK_SIDE, DIM_GREEN, GREEN, LIGHT_SIDE, OFF, RED,
-                       WIN_BLINK, colour_name, flash, full_colour, pulse)
+from .patterns import (AMBER, CAMERA_BUSY, CAMERA_ENDED, CAMERA_LOST, CAMERA_MISSING, DARK_SIDE, DIM_GREEN, GREEN,
+                       LIGHT_SIDE, OFF, RED, WIN_BLINK, colour_name, flash, full_colour, pulse)
 from .pinmap import SIDES, PinMap
 from .timeline import EPS, Loop, RealClock, Track
 from .tunes import BUZZER_MID_TONE, BUZZER_OCTAVES, tune
@@ -143,7 +143,7 @@ class _Devices:
             return build()
         except PinPWMUnsupported:
             raise
-        except Exception as exc:  # noqa: BLE001 - gpiozero's errors, and lgpio's own ("GPIO busy")
+        except Exception as exc:  # gpiozero's errors, and lgpio's own ("GPIO busy"
             raise PinUnavailable(role, pin if isinstance(pin, int) else None, exc) from exc
 
     def _build(self) -> None:
@@ -209,7 +209,7 @@ class _Devices:
             if d is not None:
                 try:
                     d.close()
-                except Exception:  # noqa: BLE001 - closing must finish
+                except Exception:  # closing must finish
                     log.exception("closing %r failed", d)
 
 
@@ -399,10 +399,10 @@ class Signals:
                         type_, data = self._inbox.popleft()
                         try:
                             getattr(self, "_on_" + type_.replace("-", "_"))(data, now)
-                        except Exception:  # noqa: BLE001 - a bad event must not stop the lights
+                        except Exception:  # a bad event must not stop the lights
                             log.exception("signals: cannot show %s %r", type_, data)
                     self._apply(now)
-                except Exception:  # noqa: BLE001 - the worker must outlive any bug
+                except Exception:  # the worker must outlive any bug
                     log.exception("signals: worker pass failed; dropping queued patterns")
                     for queue in self._tracks.values():
                         queue.clear()
@@ -441,7 +441,7 @@ class Signals:
         self._outputs[channel] = value
         try:
             self._devices.write(channel, value)
-        except Exception:  # noqa: BLE001 - a failing LED must not stop the others
+        except Exception:  # a failing LED must not stop the others
             log.exception("signals: cannot set %s to %r", channel, value)
 
     def _value(self, channel: str, t: float) -> tuple[Any, float | None, str | None]:

@@ -6,7 +6,8 @@ the broker acknowledged (``league_watermark``), so a table restarted (even by ``
 on from there: the entries after it are published again, in order, and consumers drop the ones
 they already have. Every entry carries the log's id (``epoch``, made with the log's file and kept
 in its ``meta`` table): a table whose log is replaced numbers its entries from 1 again, and the
-league keeps them as a new stream instead of dropping them as repeats. The feed has its own connection (WAL: reading never blocks the table's
+league keeps them as a new stream instead of dropping them as repeats. The feed has its own
+connection (WAL: reading never blocks the table's
 writes; the watermark's write is one short transaction).
 """
 

@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import ssl
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from companion.config import LeagueSection
+
+if TYPE_CHECKING:   # (paho-mqtt: the league extra, imported when a client is made)
+    from paho.mqtt.client import Client
 
 __all__ = ["Topics", "broker_address", "make_client", "KINDS"]
 
@@ -69,13 +73,14 @@ def broker_address(url: str) -> tuple[str, int, bool]:
     return parts.hostname or "", parts.port or (8883 if tls else 1883), tls
 
 
-def make_client(section: LeagueSection, client_id: str, *, clean_session: bool = True):
+def make_client(section: LeagueSection, client_id: str, *, clean_session: bool = True) -> Client:
     """A paho-mqtt client (MQTT 3.1.1) with the section's account and TLS; not connected yet.
 
     It reconnects by itself after a lost connection (1 s, doubling up to 30 s)."""
     import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
 
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                          clean_session=clean_session, protocol=mqtt.MQTTv311)
     if section.username:
         client.username_pw_set(section.username, section.password or None)

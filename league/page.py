@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from flask import Flask, Response, g, jsonify, render_template, request
+from flask.json.provider import DefaultJSONProvider
 
 from .store import LeagueStore
 from .view import LeagueView
@@ -34,19 +35,20 @@ _HERE = Path(__file__).parent
 
 def strings(lang: str) -> dict[str, str]:
     """The page's words in ``lang`` (English where it has none)."""
-    base = json.loads((_HERE / "i18n" / "en.json").read_text(encoding="utf-8"))
+    base: dict[str, str] = json.loads((_HERE / "i18n" / "en.json").read_text(encoding="utf-8"))
     if lang != "en":
         base.update(json.loads((_HERE / "i18n" / f"{lang}.json").read_text(encoding="utf-8")))
     return base
 
 
-def create_app(view: LeagueView, store: LeagueStore, *, status=lambda: "",
-               state=lambda: "") -> Flask:
+def create_app(view: LeagueView, store: LeagueStore, *, status: Callable[[], str] = lambda: "",
+               state: Callable[[], str] = lambda: "") -> Flask:
     """The Flask app of the league page; ``status()`` says how the broker connection is (a
     sentence for the log), ``state()`` the same as one word the page translates (``hearing``,
     ``connecting``, ``refused``, ``unreachable``, ``lost``)."""
     app = Flask(__name__)
-    app.json.ensure_ascii = False
+    if isinstance(app.json, DefaultJSONProvider):   # (Flask's own, always)
+        app.json.ensure_ascii = False
 
     @app.before_request
     def _language() -> None:

@@ -21,13 +21,19 @@ import logging
 import threading
 import time
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
+from companion.bus import BusMessage
 from companion.config import LeagueSection
 from companion.host import Host
 
 from .feed import LogFeed
 from .mqtt import Topics, broker_address, make_client
+
+if TYPE_CHECKING:   # (paho-mqtt: the league extra)
+    from paho.mqtt.client import Client, ConnectFlags, DisconnectFlags
+    from paho.mqtt.properties import Properties
+    from paho.mqtt.reasoncodes import ReasonCode
 
 __all__ = ["TablePublisher", "state_message"]
 
@@ -80,7 +86,7 @@ class TablePublisher:
         self.status = "connecting"
         self._said: str | None = None
         self._thread: threading.Thread | None = None
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._connected_at = 0.0
         self._cut_off = False  # the broker hung up right after the last connection
 
@@ -95,7 +101,7 @@ class TablePublisher:
         self._thread.start()
         return self
 
-    def _on_bus(self, _message) -> None:
+    def _on_bus(self, _message: BusMessage) -> None:
         """On the bus's thread: only wake the publisher."""
         self._changed.set()
         self._wake.set()
@@ -140,7 +146,7 @@ class TablePublisher:
                     self._send_pending()
                 self._advance()
                 self._check_kept()
-            except Exception:  # noqa: BLE001 - the league must never stop the table
+            except Exception:  # the league must never stop the table
                 log.exception("league: publishing failed; trying again")
                 self._stop.wait(1.0)
 
@@ -189,7 +195,8 @@ class TablePublisher:
 
     # --- paho's callbacks (its network thread) ------------------------------------------------
 
-    def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
+    def _on_connect(self, client: Client, userdata: Any, flags: ConnectFlags, reason_code: ReasonCode,
+                    properties: Properties | None = None) -> None:
         if reason_code.is_failure:
             self._say(f"refused by the broker {self.section.broker}: {reason_code} "
                       f"(check [league] username and password)", error=True)
@@ -215,11 +222,12 @@ class TablePublisher:
             self.client.reconnect_delay_set(min_delay=1, max_delay=30)
             self._say(f"connected to {self.section.broker} as table {self.section.table!r}")
 
-    def _on_connect_fail(self, client, userdata) -> None:
+    def _on_connect_fail(self, client: Client, userdata: Any) -> None:
         self._say(f"cannot reach the broker {self.section.broker}; the table plays on and "
                   "tries again", error=True)
 
-    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
+    def _on_disconnect(self, client: Client, userdata: Any, flags: DisconnectFlags,
+                       reason_code: ReasonCode, properties: Properties | None = None) -> None:
         was = self._connected.is_set()
         self._connected.clear()
         if not was or self._stop.is_set():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import Any
 from pathlib import Path
 
 from companion.config import LeagueSection
@@ -38,14 +39,14 @@ class League:
         self.view = LeagueView(section.league)
         self.view.load(self.store)
         self.subscriber = LeagueSubscriber(section, self.view, self.store, client_id=client_id)
-        self._server = None
+        self._server: Any = None   # waitress's server (waitress has no type hints)
         self._thread: threading.Thread | None = None
 
     def start(self) -> "League":
         self.subscriber.start()
         return self
 
-    def serve(self, address: str, port: int):
+    def serve(self, address: str, port: int) -> Any:
         """Serve the page in a daemon thread (waitress); returns the server (its
         ``effective_port`` is the port, when ``port`` was 0)."""
         from waitress import create_server
@@ -69,6 +70,7 @@ class League:
                 self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._server._map))
             except OSError:  # the loop closed the trigger first: already closed
                 pass
-            self._thread.join(5)
+            if self._thread is not None:   # (started with the server)
+                self._thread.join(5)
         self.subscriber.stop()
         self.store.close()

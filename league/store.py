@@ -1,7 +1,8 @@
 """What the league heard, kept in one SQLite file so that a restarted league loses nothing.
 
 Every table's log entries (one row per table, log id (``epoch``: a table whose log was replaced
-starts a new stream) and sequence number: a repeat is dropped by the primary key) and each table's last state and presence. ``companion league`` rebuilds its view
+starts a new stream) and sequence number: a repeat is dropped by the primary key) and each table's
+last state and presence. ``companion league`` rebuilds its view
 from here, then hears the retained states and the entries published while it was away (the
 broker keeps them for its persistent session).
 """

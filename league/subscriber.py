@@ -12,12 +12,18 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import TYPE_CHECKING, Any
 
 from companion.config import LeagueSection
 
 from .mqtt import Topics, broker_address, make_client
 from .store import LeagueStore
 from .view import LeagueView
+
+if TYPE_CHECKING:   # (paho-mqtt: the league extra)
+    from paho.mqtt.client import Client, ConnectFlags, DisconnectFlags, MQTTMessage
+    from paho.mqtt.properties import Properties
+    from paho.mqtt.reasoncodes import ReasonCode
 
 __all__ = ["LeagueSubscriber"]
 
@@ -55,7 +61,8 @@ class LeagueSubscriber:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
+    def _on_connect(self, client: Client, userdata: Any, flags: ConnectFlags, reason_code: ReasonCode,
+                    properties: Properties | None = None) -> None:
         if reason_code.is_failure:
             self._say(f"refused by the broker {self.section.broker}: {reason_code} "
                       "(check [league] username and password)", "refused", error=True)
@@ -64,19 +71,20 @@ class LeagueSubscriber:
         self.connected.set()
         self._say(f"hearing league {self.section.league!r} on {self.section.broker}", "hearing")
 
-    def _on_connect_fail(self, client, userdata) -> None:
+    def _on_connect_fail(self, client: Client, userdata: Any) -> None:
         self._say(f"cannot reach the broker {self.section.broker}; trying again", "unreachable",
                   error=True)
 
-    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
+    def _on_disconnect(self, client: Client, userdata: Any, flags: DisconnectFlags,
+                       reason_code: ReasonCode, properties: Properties | None = None) -> None:
         if self.connected.is_set():
             self.connected.clear()
             self._say(f"lost the broker ({reason_code}); retrying", "lost", error=True)
 
-    def _on_message(self, client, userdata, message) -> None:
+    def _on_message(self, client: Client, userdata: Any, message: MQTTMessage) -> None:
         try:
             self.view.handle(message.topic, message.payload, self.store)
-        except Exception:  # noqa: BLE001 - one bad message must not stop the league
+        except Exception:  # one bad message must not stop the league
             log.exception("league: a message on %r could not be handled", message.topic[:200])
 
     def _say(self, status: str, state: str, error: bool = False) -> None:

@@ -26,10 +26,13 @@ import logging
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .mqtt import Topics
 from .schema import MAX_PAYLOAD, Rejected, check, parse
+
+if TYPE_CHECKING:
+    from .store import LeagueStore
 
 __all__ = ["LeagueView", "Rejected", "MAX_PAYLOAD"]
 
@@ -102,7 +105,7 @@ class _Stream:
     last_seq: int = 0
     last_time: float | None = None
     match: int = 0
-    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT))
+    recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT))
 
 
 @dataclass
@@ -145,7 +148,7 @@ class LeagueView:
 
     # --- feeding ------------------------------------------------------------------------------
 
-    def handle(self, topic: str, payload: bytes, store=None) -> bool:
+    def handle(self, topic: str, payload: bytes, store: LeagueStore | None = None) -> bool:
         """Apply one message; False (one log line: ``ignored ...: <why>``) when it is ignored.
         ``store`` (:class:`~league.store.LeagueStore`) keeps an entry or state first."""
         try:
@@ -214,7 +217,7 @@ class LeagueView:
                                       "events": entry["events"]})
             return True
 
-    def load(self, store) -> None:
+    def load(self, store: LeagueStore) -> None:
         """Rebuild from a :class:`~league.store.LeagueStore` (the league restarted)."""
         states = []
         for table, state, online in store.tables():
@@ -266,7 +269,7 @@ class LeagueView:
         with self._lock:
             tables = []
             for t in sorted(self._tables.values(), key=lambda t: t.name):
-                now = t.streams.get(t.epoch, _Stream())
+                now = t.streams.get(t.epoch, _Stream()) if t.epoch is not None else _Stream()
                 tables.append({"name": t.name, "online": t.online, "state": t.state,
                                "epoch": t.epoch, "last_seq": now.last_seq, "entries": t.entries,
                                "recent": list(now.recent)})

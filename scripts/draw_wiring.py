@@ -17,10 +17,11 @@ import sys
 from html import escape
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hardware.pinmap import BOARD_TO_BCM, BCM_TO_BOARD, PinMap  # noqa: E402
+from hardware.pinmap import BOARD_TO_BCM, BCM_TO_BOARD, PinMap
+
+ROOT = Path(__file__).resolve().parent.parent
 
 OUT = ROOT / "deploy" / "wiring.svg"
 

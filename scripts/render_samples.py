@@ -20,10 +20,11 @@ from pathlib import Path
 
 import cv2
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simulator import Placement, Scene, SyntheticTable  # noqa: E402
+from simulator import Placement, Scene, SyntheticTable
+
+ROOT = Path(__file__).resolve().parent.parent
 
 OUT = ROOT / "samples"
 #: JPEG quality: every photo stays well under 200 KB.

@@ -15,12 +15,13 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.decks import classic_deck  # noqa: E402
-from companion.eventlog import EventLog  # noqa: E402
-from companion.host import Host  # noqa: E402
+from companion.decks import classic_deck
+from companion.eventlog import EventLog
+from companion.host import Host
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or next(
     (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")

@@ -129,8 +129,10 @@ def cup_and_phone(image: np.ndarray, n: int, ctx: FrameContext | None) -> np.nda
     cv2.circle(out, (int(cup[0]) + 4, int(cup[1]) + 5), r, (35, 35, 35), -1, cv2.LINE_AA)
     cv2.circle(out, (int(cup[0]), int(cup[1])), r, (200, 200, 215), -1, cv2.LINE_AA)
     cv2.circle(out, (int(cup[0]), int(cup[1])), int(r * 0.78), (40, 60, 90), -1, cv2.LINE_AA)
-    phone = view.to_image([(layout.width * 0.3, layout.height - 20.0), (layout.width * 0.3 + 150, layout.height - 20.0),
-                           (layout.width * 0.3 + 150, layout.height + 55.0), (layout.width * 0.3, layout.height + 55.0)])
+    phone = view.to_image([(layout.width * 0.3, layout.height - 20.0),
+                           (layout.width * 0.3 + 150, layout.height - 20.0),
+                           (layout.width * 0.3 + 150, layout.height + 55.0),
+                           (layout.width * 0.3, layout.height + 55.0)])
     cv2.fillConvexPoly(out, phone.astype(np.int32), (25, 25, 28), cv2.LINE_AA)
     return out
 

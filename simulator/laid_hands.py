@@ -119,7 +119,7 @@ def messy_discard(labels: list[str], face_set: str | None, *, seed: int = 0, spr
     rng = np.random.default_rng(seed)
     at = layout.discard_pile
     out = []
-    for i, label in enumerate(labels):
+    for label in labels:
         dx, dy = rng.uniform(-spread_mm, spread_mm, 2)
         angle = float(rng.uniform(-turn_deg, turn_deg)) + (180.0 if rng.random() < 0.5 else 0.0)
         out.append((Placement(label, float(dx), float(dy), round(angle, 2), face_set), at))

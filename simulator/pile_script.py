@@ -274,7 +274,8 @@ class PileScript(TableScript):
             action["color"] = self.rng.choice(_FACE_SETS[self.side].colors)
         hand.remove(card)
         self.discard.append(card)
-        self.discard_places.append(self._placement(name, below=self.discard_places[-1] if self.discard_places else None))
+        below = self.discard_places[-1] if self.discard_places else None
+        self.discard_places.append(self._placement(name, below=below))
         self._apply(action)
         self._add(Beat(action, True, self._scene(), self._arm(seat, self.layout.discard_pile, None),
                        distractor=self._distractor(seat), tapped="color" in action))
@@ -319,7 +320,8 @@ class PileScript(TableScript):
         name = self._face(card)
         action = {"by": seat, "do": "play", "card": name}
         places = list(self.discard_places)
-        self.discard_places.append(self._placement(name, below=self.discard_places[-1] if self.discard_places else None))
+        below = self.discard_places[-1] if self.discard_places else None
+        self.discard_places.append(self._placement(name, below=below))
         scene = self._scene()
         self.discard_places = places
         self._apply(action, ok=False)  # the card goes back, 2 cards penalty, the turn passes

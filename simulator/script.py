@@ -727,7 +727,8 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
             events_before = len(got)
             pending_latency = beat_actions[step.beat].by_camera
         report = reader.process(image, t=t)
-        (result.quiet_ms if report.state in ("quiet", "moving", "settling", "hands") else result.change_ms).append(report.ms)
+        quiet = report.state in ("quiet", "moving", "settling", "hands")
+        (result.quiet_ms if quiet else result.change_ms).append(report.ms)
         if report.reading is not None:
             referee.on_reading(report.reading)
             sync()

@@ -97,12 +97,21 @@ def rig():
 
 @pytest.fixture(scope="session")
 def chromium():
-    """One Chromium for every browser test module this process runs (``tests/support/browser``:
-    a module takes it by importing ``browser`` from there, which also skips the module where
-    Playwright or Chromium is missing)."""
+    """One Chromium for every browser test module this process runs (``tests/support/browser``,
+    which a browser test module imports: that skips the module where Playwright or Chromium is
+    missing)."""
     from tests.support.browser import launch_chromium
 
     pw, browser = launch_chromium()
     yield browser
     browser.close()
     pw.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    """The test process's Chromium for the module's tests; what the module left open (pages,
+    contexts) is closed after its last test, so that no module's pages run on in the next."""
+    yield chromium
+    for context in list(chromium.contexts):
+        context.close()

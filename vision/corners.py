@@ -17,7 +17,8 @@ import numpy as np
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.detect import quad_iou
 
-__all__ = ["refine_outline", "card_width_on_edges", "unlike_table", "strip_outside", "unexplained_cards", "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines", "index_point",
+__all__ = ["refine_outline", "card_width_on_edges", "unlike_table", "strip_outside", "unexplained_cards",
+           "card_width_of", "edge_segments", "partial_quads", "corner_crops", "corner_outlines", "index_point",
            "index_outline", "index_crop", "INDEX_REGION", "INDEX_W", "INDEX_H"]
 
 #: The work image is scaled so that a card is this many pixels wide.

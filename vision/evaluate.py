@@ -71,7 +71,7 @@ class Tally:
 
     def matrix(self) -> tuple[list[str], np.ndarray]:
         labels = sorted(set(self.per_class) | {p for _, p in self.confusions})
-        idx = {l: i for i, l in enumerate(labels)}
+        idx = {label: i for i, label in enumerate(labels)}
         m = np.zeros((len(labels), len(labels)), np.int64)
         for t, (ok, _n) in self.per_class.items():
             m[idx[t], idx[t]] += ok
@@ -143,7 +143,7 @@ def eval_renders(reader: CardReader, scenes: int = 12, per_scene: int = 15, seed
     try:
         for s in art_cards():
             art[(s.group, s.label)].append(s.image)
-    except Exception:  # no shared data: procedural cards only
+    except Exception:  # noqa: BLE001 - no shared data, or none readable: procedural cards only
         pass
     out = {}
     for fs, group in ((CLASSIC, "classic"), (LIGHT, "flip_light"), (DARK, "flip_dark")):

@@ -188,7 +188,7 @@ def compose_hands(cards: list[tuple[str, np.ndarray]], width: int = 1600, height
     for k, (_i, _q, h) in enumerate(placements):
         if h >= 0:
             last_of_hand[h] = k
-    for h, k in last_of_hand.items():
+    for k in last_of_hand.values():
         if rng.random() < thumbs:
             big = np.full((height, width), 255, np.uint8)
             _thumb(img, big, placements[k][1], rng)

@@ -36,8 +36,9 @@ from vision.corners import (WIDTH_SURE, card_width_of, card_width_on_edges, corn
 from vision.detect import quad_iou
 from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, index_points, width_from_indices
 
-__all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "HANDS_INDEX_MODEL_PATH", "IndexReader", "partly_covered", "read_outlines",
-           "select", "settle", "reshaped_whole", "shared_reader", "Thresholds", "Outlines", "Candidate"]
+__all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "HANDS_INDEX_MODEL_PATH", "IndexReader", "partly_covered",
+           "read_outlines", "select", "settle", "reshaped_whole", "shared_reader", "Thresholds", "Outlines",
+           "Candidate"]
 
 PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
 INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index.onnx"
@@ -226,9 +227,9 @@ BACK_RESHAPE_IOU = 0.5
 #: A card read whole whose outline is not a card's and that no corner reading of its label
 #: reshapes is left out unless read at least this surely, when it is unlike the other outlines
 #: of cards read whole too (:func:`_odd_among`: the whole-card pass may outline every card of a
-#: photo larger than the card): such an outline spans the strips of several cards of a hand (on the validation tables (seed 606), 13 of the 14 readings on no card
-#: were these, read below 0.9, against 9 right readings, whose cards the corner readings may
-#: then find).
+#: photo larger than the card): such an outline spans the strips of several cards of a hand (on
+#: the validation tables (seed 606), 13 of the 14 readings on no card were these, read below
+#: 0.9, against 9 right readings, whose cards the corner readings may then find).
 ODD_SURE = 0.8
 
 #: ... and one whose outline is more than this many times a card's area (of the width measured)

@@ -338,7 +338,7 @@ class PiCameraSource(FrameSource):
                  mains_hz: int = 0, read_timeout_s: float = 3.0, still_timeout_s: float = 6.0,
                  still: str = "full", clock: Callable[[], float] = time.monotonic):
         try:
-            from picamera2 import Picamera2  # noqa: PLC0415 - only on the Pi
+            from picamera2 import Picamera2  # only on the Pi
         except ImportError as exc:
             raise CameraLost("picamera2 is not installed: no Pi camera here", "missing") from exc
         self.cam = None
@@ -365,7 +365,7 @@ class PiCameraSource(FrameSource):
             self.cam.start()
             if self.controls.get("AfMode") == AF_AUTO:
                 self.cam.autofocus_cycle()  # once: the lens then stays where it found the mat
-        except Exception as exc:  # noqa: BLE001 - libcamera raises many kinds
+        except Exception as exc:  # libcamera raises many kinds
             self._close_camera()
             if isinstance(exc, CameraLost) and exc.cause == "missing":
                 raise
@@ -419,7 +419,7 @@ class PiCameraSource(FrameSource):
             image = self._wait(self.cam.capture_array("main", wait=False))
         except CameraLost:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise camera_lost("the Pi camera stopped", exc) from exc
         self._index += 1
         return Frame(np.ascontiguousarray(image[..., :3]), self.clock(), self._index - 1)
@@ -445,7 +445,7 @@ class PiCameraSource(FrameSource):
                 self.cam.set_controls(self._locked_controls)
         except CameraLost:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise camera_lost("the Pi camera's still failed", exc) from exc
         return Frame(np.ascontiguousarray(image[..., :3]), self.clock(), max(0, self._index - 1))
 
@@ -456,7 +456,7 @@ class PiCameraSource(FrameSource):
         for step in (cam.stop, cam.close):
             try:
                 step()
-            except Exception:  # noqa: BLE001 - a broken camera may fail to stop; close anyway
+            except Exception:  # a broken camera may fail to stop; close anyway
                 log.debug("picamera2 %s failed", step.__name__, exc_info=True)
 
     def close(self) -> None:
@@ -689,7 +689,7 @@ class ResilientSource(FrameSource):
         source, self.source = self.source, None
         try:
             source.close()
-        except Exception:  # noqa: BLE001 - a broken device may fail to close too
+        except Exception:  # a broken device may fail to close too
             log.debug("closing the failed camera source failed", exc_info=True)
 
     def close(self) -> None:
@@ -701,12 +701,12 @@ def pi_cameras() -> list[dict]:
     """The cameras libcamera lists (picamera2's ``global_camera_info()``: Model, Id, ...); empty
     where there is no picamera2 or it cannot ask libcamera."""
     try:
-        from picamera2 import Picamera2  # noqa: PLC0415 - only on the Pi
+        from picamera2 import Picamera2  # only on the Pi
     except Exception:  # noqa: BLE001 - ImportError, or a picamera2 broken by its numpy
         return []
     try:
         return list(Picamera2.global_camera_info())
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.debug("libcamera could not list the cameras", exc_info=True)
         return []
 

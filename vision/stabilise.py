@@ -172,7 +172,7 @@ class ChangeDetector:
     def _box_sums(self, integrals: list[np.ndarray]) -> tuple[list[str], np.ndarray, np.ndarray]:
         """Every box's sum in each integral image (rows: integrals), with the names and areas."""
         names, (x0, y0, x1, y1), area = self._index
-        sums = np.stack([I[y1, x1] - I[y0, x1] - I[y1, x0] + I[y0, x0] for I in integrals])
+        sums = np.stack([ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0] for ii in integrals])
         return names, sums, area
 
     def _box_means(self, integral: np.ndarray) -> dict[str, float]:

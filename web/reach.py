@@ -18,8 +18,9 @@ Reach(status='loopback', address='127.0.0.1')
 Reach(status='ok', address='192.168.1.20')
 >>> join_address("0.0.0.0", "localhost", lambda: "127.0.0.1")
 Reach(status='no-network', address='127.0.0.1')
->>> print(terminal_note("127.0.0.1", lambda: "192.168.1.20", 8000))
-Phones cannot reach this page: it is served on 127.0.0.1 only. To let phones join, serve it on the network: --host 0.0.0.0 (make run HOST=0.0.0.0).
+>>> print(terminal_note("127.0.0.1", lambda: "192.168.1.20", 8000))  # doctest: +NORMALIZE_WHITESPACE
+Phones cannot reach this page: it is served on 127.0.0.1 only. To let phones join, serve it on
+the network: --host 0.0.0.0 (make run HOST=0.0.0.0).
 >>> print(terminal_note("0.0.0.0", lambda: "192.168.1.20", 8000))
 Phones join at http://192.168.1.20:8000/ (scan the QR code on the table view).
 """

@@ -1,8 +1,9 @@
 """``companion bench [--json]``: time the vision pipeline on a scripted synthetic table run.
 
-A scripted game (grid, or Flip/classic with ``--game``) is rendered by the synthetic table and read by the live pipeline (reader
-and camera referee). Rendering is not timed; only the reader's work per frame is. ``accuracy`` is
-the share of scripted table actions whose events came out exactly as scripted.
+A scripted game (grid, or Flip/classic with ``--game``) is rendered by the synthetic table and read
+by the live pipeline (reader and camera referee). Rendering is not timed; only the reader's work per
+frame is. ``accuracy`` is the share of scripted table actions whose events came out exactly as
+scripted.
 """
 
 from __future__ import annotations

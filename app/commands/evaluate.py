@@ -12,19 +12,18 @@ HELP = "measure card recognition (held-out real photos, renders, composited tabl
 DESCRIPTION = """\
 Reads the fixed held-out split of the real photos of the photo data, which is not part of the
 repository (--data DIR, or $UNO_DATA; by default a shared/data folder beside the repository's
-folder: it holds photos/labels.csv and card_art/), and reports label accuracy per deck and per source folder, per-class accuracy and the
-confusions; then tables composed from art-sheet and procedural cards per face set (classic, Flip
-light, Flip dark); then tables composed from real crops of held-out photos (15 cards each,
-touching or slightly overlapping) for the recall of cards; then such tables with three drawn
-card backs among twelve real crops (backs and faces counted apart); then tables of overlapping hands
-(fans, rows, cascades, piles, thumbs over them) of real crops of held-out photos: card F1,
-recall, label accuracy and every wrong read of the cards whose corner index shows, pooled over
-the tables of eight seeds (505-512; --seeds, --seed), each seed's F1 beside it. The real,
-composite and backs parts read whole cards only, as the live table reads; --second-pass reads
-them as `companion recognize` and the hand scanner do, the second pass for partly covered cards
-included. Without the photo data only the
-renders can be measured (--parts renders, drawn cards only); the other parts stop with exit
-status 2 and say where they looked."""
+folder: it holds photos/labels.csv and card_art/), and reports label accuracy per deck and per
+source folder, per-class accuracy and the confusions; then tables composed from art-sheet and
+procedural cards per face set (classic, Flip light, Flip dark); then tables composed from real crops
+of held-out photos (15 cards each, touching or slightly overlapping) for the recall of cards; then
+such tables with three drawn card backs among twelve real crops (backs and faces counted apart);
+then tables of overlapping hands (fans, rows, cascades, piles, thumbs over them) of real crops of
+held-out photos: card F1, recall, label accuracy and every wrong read of the cards whose corner
+index shows, pooled over the tables of eight seeds (505-512; --seeds, --seed), each seed's F1 beside
+it. The real, composite and backs parts read whole cards only, as the live table reads;
+--second-pass reads them as `companion recognize` and the hand scanner do, the second pass for
+partly covered cards included. Without the photo data only the renders can be measured (--parts
+renders, drawn cards only); the other parts stop with exit status 2 and say where they looked."""
 
 #: What to do without the photo data, said after the error.
 WITHOUT_DATA = ("Without the photo data, `companion evaluate --parts renders` measures the model "

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import Game, Outcome
 from .look import Awaiting, TableLook, WaitingFor
 from .errors import BadCard, BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
@@ -18,7 +20,7 @@ __all__ = ["GAME_NAMES", "game_class", "Game", "Outcome", "RuleError", "BadInput
 GAME_NAMES = ("grid", "flip", "classic", "timer", "scoreboard")
 
 
-def game_class(name: str) -> type[Game]:
+def game_class(name: str) -> type[Game[Any]]:
     """The :class:`Game` subclass for a set-up's ``game`` word."""
     if name == "grid":
         from .grid import GridGame

@@ -1,4 +1,5 @@
-"""UNO Flip and classic Uno (docs/rules.md, UNO Flip and classic): :class:`FlipGame` and its variant :class:`ClassicGame`.
+"""UNO Flip and classic Uno (docs/rules.md, UNO Flip and classic): :class:`FlipGame` and its
+variant :class:`ClassicGame`.
 
 The engine is a pure function of (state, action). Hands are hidden: the engine knows how many
 cards each player holds, the size of the draw pile, and the cards lying open on the discard
@@ -22,16 +23,16 @@ turn passes; the outcome's state and events say so.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar, Iterator
+from typing import Any, Callable, ClassVar, Iterator
 
-from ..cards import Card, UnknownCard, parse_card
+from ..cards import Card, FaceSet, UnknownCard, parse_card
 from .actions import (Accept, Action, Catch, Challenge, Declare, Draw, Pass, Penalty, Play, Reveal,
                       Round, Show, Timeout, Uno)
 from .base import Game, Outcome, options_from_json, read_seats
 from .errors import BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
 from .events import Event, event
 from .flip_round import deal, show_hand
-from .flip_rules import (CLASSIC_VARIANT, FLIP, Variant, after_play, available_to_draw,
+from .flip_rules import (CLASSIC_VARIANT, FLIP, ChallengeRuling, Variant, after_play, available_to_draw,
                          catch_counts, check_color, check_copies, check_face, close_window, draw,
                          matches, next_seat, open_round, opening_effect, pass_turn_to, penalize,
                          reveal_copies_ok, start_showing, uno_counts, wild_back_to_hand)
@@ -90,7 +91,7 @@ class FlipGame(Game[FlipState]):
                      game._opening_flip(), [])
         return game, state
 
-    def _opening_faces(self):
+    def _opening_faces(self) -> FaceSet:
         return face_set_of("light" if self.variant.has_flip else None)
 
     def _opening_flip(self) -> str:
@@ -176,6 +177,7 @@ class FlipGame(Game[FlipState]):
     def _draw_until_color(self, state: FlipState, seat: int, count: int,
                           out: list[Event]) -> FlipState:
         pending = state.pending
+        assert pending is not None and pending.seat is not None   # (a pending draw: its seat's)
         if seat != pending.seat:
             raise NotYourTurn(f"{state.seats[pending.seat]} draws until {pending.color}")
         most = available_to_draw(state)
@@ -245,10 +247,17 @@ class FlipGame(Game[FlipState]):
         pending = state.pending
         if state.over or pending is None or pending.what != "challenge":
             raise _refuse(f"no wild draw to {word}", f"nothing-to-{word}")
+        assert pending.seat is not None   # (a challenge: its victim)
         if seat != pending.seat:
             raise _refuse(f"only {state.seats[pending.seat]}, the player hit by the "
                           f"{pending.card}, may {word}", "not-challenger")
         return pending
+
+    def _ruling(self, card: Card) -> ChallengeRuling:
+        """How a challenge of ``card``, a wild draw, is settled (only wild draws are challenged)."""
+        ruling = self.variant.ruling(card.face)
+        assert ruling is not None
+        return ruling
 
     def _accept(self, state: FlipState, seat: int, a: Accept, out: list[Event]) -> FlipState:
         pending = self._challenge_pending(state, seat, "accept")
@@ -257,13 +266,14 @@ class FlipGame(Game[FlipState]):
     def _take_wild_draw(self, state: FlipState, pending: Pending, extra: int,
                         out: list[Event]) -> FlipState:
         """The victim takes the wild draw (+ ``extra`` penalty cards) and loses the turn."""
-        victim = pending.seat
-        ruling = self.variant.ruling(pending.card.face)
+        victim, card = pending.seat, pending.card
+        assert victim is not None and card is not None   # (a challenge: its victim, the wild)
+        ruling = self._ruling(card)
         if ruling.accept_draw is None:  # draw until the colour: the victim says how many
-            return replace(state, pending=Pending("draw", victim, reason=pending.card.face,
+            return replace(state, pending=Pending("draw", victim, reason=card.face,
                                                   color=pending.color, extra=extra))
         state = replace(state, pending=None)
-        state = draw(state, victim, ruling.accept_draw, pending.card.face, out)
+        state = draw(state, victim, ruling.accept_draw, card.face, out)
         if extra:
             state = penalize(state, victim, extra, "challenge", out)
         out.append(event("skipped", seat=state.seats[victim]))
@@ -273,12 +283,13 @@ class FlipGame(Game[FlipState]):
         if a.verdict not in ("guilty", "innocent"):
             raise BadInput(f"'verdict' must be guilty or innocent, got {a.verdict!r}")
         pending = self._challenge_pending(state, seat, "challenge")
+        accused, card = pending.accused, pending.card
+        assert accused is not None and card is not None   # (a challenge: who played the wild)
         out.append(event("challenged", seat=state.seats[seat],
-                         accused=state.seats[pending.accused], verdict=a.verdict))
-        ruling = self.variant.ruling(pending.card.face)
+                         accused=state.seats[accused], verdict=a.verdict))
+        ruling = self._ruling(card)
         if a.verdict == "innocent":
             return self._take_wild_draw(state, pending, ruling.innocent_extra, out)
-        accused = pending.accused
         state = replace(state, pending=None)
         if ruling.guilty_back:
             state = wild_back_to_hand(state, pending, out)
@@ -292,6 +303,7 @@ class FlipGame(Game[FlipState]):
         if state.over or pending is None or pending.what != "reveal":
             raise _refuse("no face to reveal now", "nothing-to-reveal")
         if pending.reason == "flip" and seat != pending.seat:
+            assert pending.seat is not None   # (a flip's face: who played the flip)
             raise NotYourTurn(f"{state.seats[pending.seat]}, who played the flip, reveals")
         check_face(state, a.card)
         if a.color is not None and not (a.card.is_wild and pending.reason == "flip"):
@@ -334,6 +346,7 @@ class FlipGame(Game[FlipState]):
         if state.over or pending is None or pending.what != "declare":
             raise _refuse("no wild waits for a colour", "nothing-to-declare")
         if seat != pending.seat:
+            assert pending.seat is not None   # (a colour to declare: its seat's)
             raise NotYourTurn(f"{state.seats[pending.seat]} declares the colour")
         return self._declared(replace(state, pending=None), seat, check_color(state, a.color),
                               pending.reason, out)
@@ -382,7 +395,8 @@ class FlipGame(Game[FlipState]):
         return deal(self.variant, state.seats, dealer, a.start, state.scores,
                     state.round_no + 1, self._opening_flip(), out)
 
-    _HANDLERS: ClassVar[dict] = {
+    #: Each action's method: (self, state, seat, action, events) -> the new state.
+    _HANDLERS: ClassVar[dict[type[Action], Callable[..., FlipState]]] = {
         Play: _play, Draw: _draw, Pass: _pass, Timeout: _timeout, Uno: _uno, Catch: _catch,
         Challenge: _challenge, Accept: _accept, Reveal: _reveal, Declare: _declare,
         Penalty: _penalty, Show: _show, Round: _round,

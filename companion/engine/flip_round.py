@@ -43,6 +43,7 @@ def show_hand(options: ClassicOptions, state: FlipState, seat: int, cards: tuple
               out: list[Event]) -> FlipState:
     """``seat`` lays ``cards`` open; once every loser has, the round is scored."""
     pending = state.pending
+    assert pending is not None   # (called while the table waits for hands)
     if seat not in pending.seats:
         raise IllegalAction(f"{state.seats[seat]} has no hand to show now", "nothing-to-show")
     if len(cards) != state.hands[seat]:

@@ -32,8 +32,9 @@ class ChallengeRuling:
     """What a wild draw does: accepted, challenged and guilty, challenged and innocent.
 
     ``accept_draw``: cards the victim draws (``None`` = until the colour); ``innocent_extra``:
-    the penalty cards a failed challenger draws on top. ``guilty_back``: the wild goes back to the accused's hand and the
-    previous top stands again (else it stays with its colour); ``guilty_draw``: the accused draws.
+    the penalty cards a failed challenger draws on top. ``guilty_back``: the wild goes back to the
+    accused's hand and the previous top stands again (else it stays with its colour);
+    ``guilty_draw``: the accused draws.
     """
 
     accept_draw: int | None
@@ -95,7 +96,7 @@ def check_face(state: FlipState, card: Card) -> None:
         raise BadCard(f"{card} is not a card of the {where}")
 
 
-def copies_left(state: FlipState) -> Counter:
+def copies_left(state: FlipState) -> Counter[Card]:
     """How many copies of each face of the side showing are not certainly lying open (read
     discards, hands shown at the end of the round). Never negative for a real table."""
     left = Counter(copies("classic" if state.side is None else state.side))
@@ -394,6 +395,8 @@ def wild_back_to_hand(state: FlipState, pending: Pending, out: list[Event]) -> F
     """Light guilty ruling: the wild goes back to the accused; the previous top and colour
     stand again. (If a reshuffle took the previous top meanwhile, it is taken back out of the
     draw pile so that it lies open again.)"""
+    # (a challenged wild: who played it, and the top it was played on)
+    assert pending.accused is not None and pending.prev_top is not None
     hands = list(state.hands)
     hands[pending.accused] += 1
     discard = state.discard[:-1]

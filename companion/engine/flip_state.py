@@ -1,4 +1,5 @@
-"""UNO Flip and classic Uno: options (docs/rules.md, UNO Flip and classic flags), the state value and the deck's physics.
+"""UNO Flip and classic Uno: options (docs/rules.md, UNO Flip and classic flags), the state value
+and the deck's physics.
 
 Everything here is an immutable value. The state keeps seats as indexes (``0`` is the first
 seat listed at set-up, seats go clockwise); :meth:`FlipGame.to_json` writes names.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Union
+from typing import cast
 
 from ..cards import CLASSIC, DARK, LIGHT, Card, FaceSet
 from ..decks import FlipCard, classic_deck, flip_deck
@@ -32,12 +33,12 @@ HAND_SIZE = 7
 CW, CCW = 1, -1
 
 #: One physical card: a classic :class:`Card`, or an UNO Flip :class:`FlipCard`.
-Physical = Union[Card, FlipCard]
+Physical = Card | FlipCard
 #: A card lying on the discard pile: the physical cards it may be (one, once read).
-Entry = frozenset
+Entry = frozenset[Physical]
 
 
-def _choices(*values: str) -> dict:
+def _choices(*values: str) -> dict[str, tuple[str, ...]]:
     return {"choices": values}
 
 
@@ -128,7 +129,7 @@ class FlipState:
     draw_pile: int
     discard: tuple[Entry, ...]  # bottom first
     pending: Pending | None = None
-    called: frozenset = frozenset()  # seats whose UNO call protects them
+    called: frozenset[int] = frozenset()  # seats whose UNO call protects them
     window: int | None = None  # the seat that may be caught for not calling UNO
     over: bool = False  # the round is over
     winners: tuple[int, ...] = ()
@@ -156,13 +157,14 @@ def face_set_of(side: str | None) -> FaceSet:
 
 
 def _face(card: Physical, side: str | None) -> Card:
-    return card if side is None else card.face(side)
+    # (side is None in a classic game, whose cards are classic ones; a Flip card has two faces)
+    return cast(Card, card) if side is None else cast(FlipCard, card).face(side)
 
 
 @cache
-def _physical_by_face(side: str | None) -> dict[Card, frozenset]:
-    deck = classic_deck() if side is None else flip_deck()
-    out: dict[Card, set] = {}
+def _physical_by_face(side: str | None) -> dict[Card, Entry]:
+    deck: tuple[Physical, ...] = classic_deck() if side is None else flip_deck()
+    out: dict[Card, set[Physical]] = {}
     for card in deck:
         out.setdefault(_face(card, side), set()).add(card)
     return {face: frozenset(cards) for face, cards in out.items()}

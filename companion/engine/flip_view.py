@@ -9,7 +9,7 @@ from .actions import (Accept, Action, Catch, Challenge, Declare, Draw, Pass, Pen
 from .flip_round import representative_hands
 from .flip_rules import (available_to_draw, catch_counts, copies_left, matches, reveal_copies_ok,
                          uno_counts)
-from .flip_state import CW, FlipState, face_set_of
+from .flip_state import CW, FlipState, Pending, face_set_of
 from .look import Awaiting, TableLook, WaitingFor
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def legal_moves(game: "FlipGame", state: FlipState) -> Iterator[Action]:
     if state.pending is None or state.pending.what == "play-or-pass":
         yield from _turn_moves(game, state)
     else:
-        yield from _pending_moves(game, state)
+        yield from _pending_moves(game, state, state.pending)
 
 
 def _turn_moves(game: "FlipGame", state: FlipState) -> Iterator[Action]:
@@ -61,11 +61,31 @@ def _turn_moves(game: "FlipGame", state: FlipState) -> Iterator[Action]:
         yield Timeout(by=turn)
 
 
-def _pending_moves(game: "FlipGame", state: FlipState) -> Iterator[Action]:
+def _pending_moves(game: "FlipGame", state: FlipState, pending: Pending) -> Iterator[Action]:
     names = state.seats
-    pending = state.pending
     fs = face_set_of(state.side)
-    seat = names[pending.seat] if pending.seat is not None else None
+    what = pending.what
+    if what in ("challenge", "draw", "declare", "round"):
+        assert pending.seat is not None   # each of these waits for one seat
+        yield from _one_seat_moves(game, state, pending, names[pending.seat])
+    elif what == "reveal":
+        senders = names if pending.seat is None else (names[pending.seat],)
+        shown = fs.faces if pending.reason == "opening" else pending.faces
+        faces = [c for c in shown if reveal_copies_ok(state, c)]
+        for by in senders:
+            for card in faces:
+                yield Reveal(by=by, card=card)
+                if card.is_wild and pending.reason == "flip":
+                    for color in fs.colors:
+                        yield Reveal(by=by, card=card, color=color)
+    elif what == "show":
+        for s in pending.seats:
+            for hand in representative_hands(state, state.hands[s]):
+                yield Show(by=names[s], cards=hand)
+
+
+def _one_seat_moves(game: "FlipGame", state: FlipState, pending: Pending,
+                    seat: str) -> Iterator[Action]:
     what = pending.what
     if what == "challenge":
         yield Accept(by=seat)
@@ -78,22 +98,8 @@ def _pending_moves(game: "FlipGame", state: FlipState) -> Iterator[Action]:
         for count in range(1 if most else 0, most + 1):
             yield Draw(by=seat, count=count)
     elif what == "declare":
-        for color in fs.colors:
+        for color in face_set_of(state.side).colors:
             yield Declare(by=seat, color=color)
-    elif what == "reveal":
-        senders = names if pending.seat is None else (seat,)
-        faces = fs.faces if pending.reason == "opening" else pending.faces
-        faces = [c for c in faces if reveal_copies_ok(state, c)]
-        for by in senders:
-            for card in faces:
-                yield Reveal(by=by, card=card)
-                if card.is_wild and pending.reason == "flip":
-                    for color in fs.colors:
-                        yield Reveal(by=by, card=card, color=color)
-    elif what == "show":
-        for s in pending.seats:
-            for hand in representative_hands(state, state.hands[s]):
-                yield Show(by=names[s], cards=hand)
     elif what == "round":
         for card in game._opening_faces().faces:
             yield Round(by=seat, start=card, dealer=seat)
@@ -164,6 +170,7 @@ def waiting_for(state: FlipState) -> WaitingFor:
 
 def describe_pending(state: FlipState) -> str:
     p = state.pending
+    assert p is not None   # (said of a wait)
     seat = state.seats[p.seat] if p.seat is not None else "any seat"
     return f"{p.what} by {seat}"
 
@@ -177,6 +184,7 @@ def pending_json(state: FlipState) -> dict[str, Any] | None:
     if p.reason:
         out["reason"] = p.reason
     if p.what == "challenge":
+        assert p.card is not None and p.accused is not None   # (a challenge's wild and its player)
         out.update(card=p.card.name, accused=names[p.accused], color=p.color)
     elif p.what == "draw":
         out.update(color=p.color, extra=p.extra, most=available_to_draw(state))

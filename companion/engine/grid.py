@@ -63,7 +63,7 @@ class GridGame(Game[GridState]):
 
     def __init__(self, options: GridOptions | None = None):
         self.options = options or GridOptions()
-        self._copies: Counter = copies("classic", self.options.decks)
+        self._copies: Counter[Card] = copies("classic", self.options.decks)
         # the faces that fit on each top card, worked out once: the rule depends on the two cards
         # and the options only, and legal_actions asks it for every face on every cell
         self._fitting: dict[Card, tuple[bool, ...]] = {}

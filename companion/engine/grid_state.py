@@ -115,9 +115,9 @@ class GridState:
         return sum(len(stack) - 1 for stack in self.stacks)
 
 
-def visible_counts(state: GridState) -> Counter:
+def visible_counts(state: GridState) -> Counter[Card]:
     """Copies of each face lying face up: every grid card (covered ones too) and the discards."""
-    seen: Counter = Counter(state.discards)
+    seen: Counter[Card] = Counter(state.discards)
     for stack in state.stacks:
         seen.update(stack)
     return seen

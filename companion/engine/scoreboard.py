@@ -24,7 +24,7 @@ from ..cards import FACE_SETS, UnknownCard
 from .actions import Action, Round, Score, Show
 from .base import Game, Outcome, options_from_json, read_seats
 from .errors import BadCard, BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
-from .events import event
+from .events import Event, event
 from .look import Awaiting, TableLook, WaitingFor
 
 __all__ = ["ScoreGame", "ScoreOptions", "ScoreState"]
@@ -77,7 +77,7 @@ class ScoreGame(Game[ScoreState]):
         except RuleError as error:
             return Outcome(state, (), error)
 
-    def _accept(self, state: ScoreState, action: Action):
+    def _accept(self, state: ScoreState, action: Action) -> tuple[ScoreState, tuple[Event, ...]]:
         if action.by not in state.seats:
             raise NotYourTurn(f"{action.by!r} is not seated: the seats are {', '.join(state.seats)}")
         if state.champions:
@@ -115,14 +115,15 @@ class ScoreGame(Game[ScoreState]):
             raise BadCard(f"{exc}: this scoreboard counts {self.options.deck} cards") from None
 
     @staticmethod
-    def _enter(state: ScoreState, seat: int, points: int, cards):
+    def _enter(state: ScoreState, seat: int, points: int,
+               cards: list[str] | None) -> tuple[ScoreState, tuple[Event, ...]]:
         hands = state.hands[:seat] + (points,) + state.hands[seat + 1:]
         data = {"seat": state.seats[seat], "points": points}
         if cards is not None:
             data["cards"] = cards
         return replace(state, hands=hands), (event("hand-shown", **data),)
 
-    def _close_round(self, state: ScoreState, winner: int):
+    def _close_round(self, state: ScoreState, winner: int) -> tuple[ScoreState, tuple[Event, ...]]:
         missing = [state.seats[i] for i, h in enumerate(state.hands) if h is None and i != winner]
         if missing:
             raise IllegalAction(f"still waiting for the hands of {', '.join(missing)}",

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from .actions import Action, Pass, Timeout
 from .base import Game, Outcome, options_from_json, read_seats
 from .errors import BadInput, IllegalAction, NotYourTurn, RuleError, SetupError
-from .events import event
+from .events import Event, event
 from .look import Awaiting, TableLook, WaitingFor
 
 __all__ = ["TimerGame", "TimerOptions", "TimerState", "read_seats"]
@@ -69,7 +69,7 @@ class TimerGame(Game[TimerState]):
         except RuleError as error:
             return Outcome(state, (), error)
 
-    def _accept(self, state: TimerState, action: Action):
+    def _accept(self, state: TimerState, action: Action) -> tuple[TimerState, tuple[Event, ...]]:
         if action.by not in state.seats:
             raise NotYourTurn(f"{action.by!r} is not seated: the seats are {', '.join(state.seats)}")
         if action.by != state.seats[state.turn]:
@@ -86,7 +86,7 @@ class TimerGame(Game[TimerState]):
         raise self.malformed(action) or BadInput(f"the timer has no {action.do!r} action")
 
     @staticmethod
-    def _next(state: TimerState, events: list):
+    def _next(state: TimerState, events: list[Event]) -> tuple[TimerState, tuple[Event, ...]]:
         new = replace(state, turn=(state.turn + 1) % len(state.seats), turns=state.turns + 1)
         return new, tuple(events + [event("turn", seat=new.seats[new.turn])])
 

@@ -46,7 +46,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Iterable, TypeAlias, TypeGuard
 
 
 from ..bus import BusMessage, EventBus
@@ -54,9 +54,13 @@ from ..cards import Card
 from ..engine.errors import BadCard, BadInput, RuleError
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play, Reveal, action_from_json
 from ..engine.look import Awaiting, TableLook, WaitingFor
-from ..reading import FLOOR, Reach, cell_name
+from ..reading import FLOOR, Reach, RegionReading, TableReading, cell_name
 from .hands import DRAW_PILE, DrawLedger, Hand, hand_of, lifter, lifts, over
 from .looks import look_apart
+
+if TYPE_CHECKING:
+    from ..host import Host
+    from .table import Answer, Table
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
@@ -116,7 +120,8 @@ def expected_of(look: TableLook) -> Expected:
     for (r, c), name in look.cells():
         labels[cell_name(r, c)] = name
     labels["discard"] = look.discard or EMPTY
-    return Expected(labels, tuple(look.pawn) if look.pawn is not None else None)
+    pawn = look.pawn
+    return Expected(labels, (pawn[0], pawn[1]) if pawn is not None else None)
 
 
 def acting_seat(waiting: WaitingFor) -> str | None:
@@ -153,7 +158,7 @@ class Candidate:
     gain: float
 
 
-def differing(expected: Expected, reading, regions: Iterable[str] | None = None) -> dict[str, str]:
+def differing(expected: Expected, reading: TableReading, regions: Iterable[str] | None = None) -> dict[str, str]:
     """Regions whose reading differs from the expectation: name -> label read (pawn: the cell)."""
     out: dict[str, str] = {}
     pawn_cell = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
@@ -180,7 +185,7 @@ def differing(expected: Expected, reading, regions: Iterable[str] | None = None)
     return out
 
 
-def pawn_hidden_cells(expected: Expected, reading) -> set[str]:
+def pawn_hidden_cells(expected: Expected, reading: TableReading) -> set[str]:
     """While the pawn's marker is not seen, the cells where a read that shows no card (no card
     likeliest, or no face at even odds) and that no legal play explains says nothing yet: the
     one the state has the pawn on (its body reads as a card) and the cells one step from it
@@ -198,7 +203,7 @@ def pawn_hidden_cells(expected: Expected, reading) -> set[str]:
     return {cell_name(r, c)} | _next_to([cell_name(r, c)])
 
 
-def score_actions(actions: Iterable[Action], expected: Expected, reading,
+def score_actions(actions: Iterable[Action], expected: Expected, reading: TableReading,
                   diffs: dict[str, str]) -> list[Candidate]:
     """Every action that shows up in a differing region, scored; best first."""
     out = []
@@ -206,11 +211,13 @@ def score_actions(actions: Iterable[Action], expected: Expected, reading,
         region = region_of(action)
         if region is None or region not in diffs:
             continue
-        if region == "pawn":
-            if tuple(reading.pawn.cell) == tuple(action.to):
+        if region == "pawn":   # (a step: the pawn's cell read differs, so it was seen)
+            cell = reading.pawn.cell
+            if isinstance(action, Move) and cell is not None and tuple(cell) == tuple(action.to):
                 out.append(Candidate(action, region, PAWN_GAIN))
             continue
         got = reading.region(region)
+        assert got is not None   # (a region that differs was read)
         want = expected.labels.get(region, EMPTY)
         gain = math.log(got.p(_label_of(action))) - math.log(got.p(want))
         out.append(Candidate(action, region, gain))
@@ -269,10 +276,11 @@ class Decision:
         the camera's word alone is not enough there); any other decision as it is."""
         if self.kind not in (DecisionKind.COMMIT, DecisionKind.ILLEGAL):
             return self
+        assert self.action is not None   # (a commit's or a call's action)
         return Decision(DecisionKind.ASK, self.region, choices=(self.action,), reason=reason, read=self.read)
 
 
-def decide(actions: list[Action], expected: Expected, reading, actionable: set[str], seat: str | None,
+def decide(actions: list[Action], expected: Expected, reading: TableReading, actionable: set[str], seat: str | None,
            *, commit_gain: float = math.log(8.0), margin: float = math.log(8.0),
            illegal_confidence: float = 0.97) -> Decision | None:
     """The next thing to do about the reading, or None when it shows nothing new.
@@ -365,7 +373,7 @@ def decide(actions: list[Action], expected: Expected, reading, actionable: set[s
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
 
 
-def _plausible(got, action: Action, margin: float, illegal: float = 0.0) -> bool:
+def _plausible(got: RegionReading, action: Action, margin: float, illegal: float = 0.0) -> bool:
     """The card ``action`` puts down is read about as likely as the likeliest label (which may
     be a card the rules refuse) and well clear of "no card", each within ``margin`` / 2: a
     legal card at 1 % beside an illegal one at 94 % is no legal play, and a card and no card at
@@ -376,7 +384,7 @@ def _plausible(got, action: Action, margin: float, illegal: float = 0.0) -> bool
             and likely >= math.log(max(_no_card(got), illegal)) + margin / 2)
 
 
-def _cover_spread(choices: tuple[Action, ...], here: list[Candidate], got, want: str,
+def _cover_spread(choices: tuple[Action, ...], here: list[Candidate], got: RegionReading, want: str,
                   margin: float) -> tuple[Action, ...]:
     """``choices`` and, while what they leave out of the read is still within the margin of the
     likeliest label (an eighth of it or more), the next legal plays in the order they explain
@@ -387,7 +395,7 @@ def _cover_spread(choices: tuple[Action, ...], here: list[Candidate], got, want:
     the turns after it were called illegal; 640x480 seed 13: ben's blue-9 read fourth at 0.045
     the same way). A read sure of its first few (together all but an eighth of the likeliest)
     offers no more."""
-    listed = dict(got.probs)
+    listed: dict[str | None, float] = dict(got.probs)
     offered = {_label_of(a) for a in choices} | {want}
     out = list(choices)
     for c in here:
@@ -418,7 +426,7 @@ def _likeliest(here: list[Candidate], margin: float) -> tuple[Action, ...]:
     return tuple(out)
 
 
-def _no_card(got) -> float:
+def _no_card(got: RegionReading) -> float:
     """How likely the read says the region shows no card (a hand, a shadow, a face the reader
     cannot name): a play read there must be about as much likelier than that as it must be
     than the best read (:func:`decide`'s ``plausible``). (The torture's real-faced yellow-5
@@ -427,7 +435,7 @@ def _no_card(got) -> float:
     return max(got.p(label) for label in _NOT_A_CARD)
 
 
-def _illegal_rival(got, here: list[Candidate], expected: Expected, region: str) -> float:
+def _illegal_rival(got: RegionReading, here: list[Candidate], expected: Expected, region: str) -> float:
     """How likely the read says the region shows a card no legal action of the acting seat puts
     there (nor the card the state has there): the likeliest such card. A play read there must
     be about as much likelier than that as than "no card" (:func:`decide`'s ``plausible``):
@@ -438,7 +446,7 @@ def _illegal_rival(got, here: list[Candidate], expected: Expected, region: str) 
     return max((p for name, p in got.probs if name not in legal), default=FLOOR)
 
 
-def _bare(diffs: dict[str, str], expected: Expected, reading, margin: float) -> set[str]:
+def _bare(diffs: dict[str, str], expected: Expected, reading: TableReading, margin: float) -> set[str]:
     """Regions where a card lies that read "no card" well above any card (by the margin): a
     card never leaves a grid cell or the discard pile but by a change the state knows (a new
     layout, a card taken back), so no play shows there; the light hid the card (in dim light a
@@ -449,25 +457,33 @@ def _bare(diffs: dict[str, str], expected: Expected, reading, margin: float) -> 
         if region == "pawn" or label not in _NOT_A_CARD or expected.labels.get(region, EMPTY) in _NOT_A_CARD:
             continue
         got = reading.region(region)
+        assert got is not None   # (a region that differs was read)
         cards = [p for name, p in got.probs if name not in _NOT_A_CARD]
         if math.log(got.confidence) - math.log(max(cards, default=FLOOR)) >= margin:
             out.add(region)
     return out
 
 
-def _clear(got) -> bool:
+def _read(reading: TableReading, region: str) -> RegionReading:
+    """The reading of ``region``, one that was read (a region that differs from the state)."""
+    got = reading.region(region)
+    assert got is not None
+    return got
+
+
+def _clear(got: RegionReading | None) -> TypeGuard[RegionReading]:
     """A region read clearly enough to call on or ask about at once."""
     return got is not None and got.agreed and got.confidence >= NAMED_CONFIDENCE
 
 
-def _formless(got) -> bool:
+def _formless(got: RegionReading | None) -> bool:
     """A read that shows no card: no card likeliest, or no face at even odds (the pawn's body,
     a hand). A card read at better odds, if weakly (a smeared green-7 read green-1 at 0.64),
     is a play to ask about at once."""
     return got is not None and not _clear(got) and (got.label in _NOT_A_CARD or got.confidence < 0.5)
 
 
-def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) -> float:
+def legal_mass(got: RegionReading, actions: Iterable[Action], region: str, expected: Expected) -> float:
     """How likely the reading of ``region`` is, at most, to show something no illegal call may
     be made on: a card any seat may legally put there, or the card the state says lies there
     (nothing happened). The reading lists its likeliest labels only; a label it leaves out is
@@ -484,7 +500,7 @@ def legal_mass(got, actions: Iterable[Action], region: str, expected: Expected) 
         FLOOR * unlisted, min(left_over, least * unlisted))
 
 
-def _read_again_whole(reading, expected: Expected) -> bool:
+def _read_again_whole(reading: TableReading, expected: Expected) -> bool:
     """The reading read most of a grid's regions again (more than half of those the state has,
     and more than five: a pile game's one or two regions are never a whole table): the camera
     was nudged and the whole table is seen through a new view."""
@@ -510,7 +526,7 @@ def _next_to(regions: Iterable[str]) -> set[str]:
 
 #: The step (rows, columns) from a cell towards each side of the mat: row 0 lies along the
 #: north side, column 0 along the west.
-_TOWARDS = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
+_TOWARDS: dict[str | None, tuple[int, int]] = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
 
 
 def short_of(reach: Reach, region: str) -> bool:
@@ -540,7 +556,7 @@ def _one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool
     return max(abs(to[0] - start[0]), abs(to[1] - start[1])) == 1
 
 
-def _step_cells(start, to) -> set[str]:
+def _step_cells(start: tuple[int, int] | None, to: tuple[int, int]) -> set[str]:
     """The grid regions of the cell a pawn's step left and the one it came to."""
     return {cell_name(*cell) for cell in ((start, to) if start is not None else (to,))}
 
@@ -564,8 +580,8 @@ def _action_read(region: str, label: str, seat: str | None, expected: Expected) 
             r, c = (int(v) for v in label.split(","))
             return action_from_json({"by": seat, "do": "move", "to": [r, c]})
         if region.startswith("cell-"):
-            _, r, c = region.split("-")
-            return action_from_json({"by": seat, "do": "play", "card": label, "cell": [int(r), int(c)]})
+            _, row, col = region.split("-")
+            return action_from_json({"by": seat, "do": "play", "card": label, "cell": [int(row), int(col)]})
         if region == "discard":
             grid = any(k.startswith("cell-") for k in expected.labels)
             return action_from_json({"by": seat, "do": "discard" if grid else "play", "card": label})
@@ -646,7 +662,7 @@ class AnswerRefused(Exception):
         self.params = dict(params or {})
 
 
-def other_card_refusal(table, action: Action) -> AnswerRefused | None:
+def other_card_refusal(table: Table, action: Action) -> AnswerRefused | None:
     """Why another card named (``action``, from :func:`other_card_action`) is not taken on
     ``table`` (a :class:`~.table.Table`) now, nothing applied: the rules' own refusal
     (:meth:`~.table.Table.check`). Only a play they refuse is ``illegal`` (a player may say it
@@ -661,7 +677,7 @@ def other_card_refusal(table, action: Action) -> AnswerRefused | None:
                          illegal=not isinstance(problem, (BadCard, BadInput)))
 
 
-def other_card_attempt(table, action: Action, illegal: bool = False) -> bool:
+def other_card_attempt(table: Table, action: Action, illegal: bool = False) -> bool:
     """Whether another card named (``action``) goes to ``table`` as an illegal attempt: False
     when the rules take it; True when they refuse the play there and the player said it was put
     down all the same (``illegal``). Any other refusal is raised (:class:`AnswerRefused`, from
@@ -768,7 +784,7 @@ class Question:
         return tuple(c.action for c in self.choices if c.action is not None)
 
     @property
-    def signature(self) -> tuple:
+    def signature(self) -> tuple[str, str | None, tuple[str, ...], str | None]:
         """Equal for the same question asked again (the id aside)."""
         return (self.region, self.card, tuple(repr(a.to_json()) for a in self.actions), self.by)
 
@@ -785,6 +801,12 @@ class Question:
         if self.other is not None:
             out["other"] = self.other
         return out
+
+
+#: A wild whose colour its player's phone is expected to give: (region, label read, reading
+#: seq, since, the decision[, what the table waited for]).
+_ColourWait: TypeAlias = (tuple[str, str | None, int, float, Decision]
+                          | tuple[str, str | None, int, float, Decision, WaitingFor])
 
 
 class CameraReferee:
@@ -804,21 +826,22 @@ class CameraReferee:
     :attr:`has_baseline` and :attr:`stats` (snapshots; never changed from outside).
     """
 
-    def __init__(self, table_of: Callable[[], Any], bus: EventBus, *, host=None,
+    def __init__(self, table_of: Callable[[], Table | None], bus: EventBus, *, host: Host | None = None,
                  commit_ratio: float = 8.0, margin_ratio: float = 8.0,
-                 illegal_confidence: float = 0.97, clock: Callable[[], float] = time.monotonic):
+                 illegal_confidence: float = 0.97, clock: Callable[[], float] = time.monotonic) -> None:
         self.table_of = table_of
         self.clock = clock
-        #: (region, label, reading seq, since): a wild seen whose colour its player's phone
-        #: is expected to give (no question yet)
-        self._colour_wait: tuple | None = None
+        #: (region, label, reading seq, since, decision[, waiting]): a wild seen whose colour its
+        #: player's phone is expected to give (no question yet)
+        self._colour_wait: _ColourWait | None = None
         self.bus = bus
         self.host = host
         self.commit_gain = math.log(commit_ratio)
         self.margin = math.log(margin_ratio)
         self.illegal_confidence = illegal_confidence
-        self._inbox: queue.SimpleQueue = queue.SimpleQueue()  # (kind, payload, future)
-        self._reading = None
+        self._inbox: queue.SimpleQueue[tuple[str, Any, Future[Answer | None] | None]] = queue.SimpleQueue()
+        # (kind, payload, future)
+        self._reading: TableReading | None = None
         self._actionable: set[str] = set()
         self._doubts: set[str] = set()    # baseline regions that may show an early move
         #: regions that changed together while the camera could not look (several at once):
@@ -832,7 +855,7 @@ class CameraReferee:
         self._pawn_left_at: int = -1
         #: the cells next to it where the pawn's body read then (no card): where it went
         self._pawn_body: set[str] = set()
-        self._pawn_noted: tuple | None = None  # (reading, cell) last looked at for it
+        self._pawn_noted: tuple[int, tuple[int, int] | None] | None = None  # (reading, cell) last looked at
         self._question: Question | None = None
         self._ids = itertools.count(1)
         self._recheck = False
@@ -844,11 +867,11 @@ class CameraReferee:
         self._own_action = False
         self._asked_waiting: WaitingFor | None = None  # the state a draw-pile question was asked in
         #: a phone's tap the rules refused as out of turn while a seat kept its drawn card
-        self._refused_tap: dict | None = None
+        self._refused_tap: dict[str, Any] | None = None
         self.stats = {"commits": 0, "illegal": 0, "questions": 0, "readings": 0,
                       "draws-seen": 0, "passes-inferred": 0, "counts-seen": 0}
         #: the latest decisions (seq of the reading, Decision), for the live view and debugging
-        self.decisions: deque = deque(maxlen=200)
+        self.decisions: deque[tuple[int, Decision]] = deque(maxlen=200)
         #: called with each Decision as it is taken (the scripted runs trace them)
         self.on_decision: Callable[[Decision], None] | None = None
         self._unsubscribe = bus.subscribe(self._on_event, {"action", "undone", "match-started",
@@ -868,6 +891,12 @@ class CameraReferee:
     @property
     def question(self) -> Question | None:
         return self._question
+
+    @property
+    def _latest(self) -> TableReading:
+        """The reading being settled (on the referee's thread, once there is one)."""
+        assert self._reading is not None
+        return self._reading
 
     @property
     def has_baseline(self) -> bool:
@@ -891,12 +920,13 @@ class CameraReferee:
             if kind == "event":
                 self._event(payload)
                 continue
+            assert future is not None   # (an answer comes with its future)
             try:
                 take = self._answer if kind == "answer" else self._answer_other
                 result = take(*payload)
             except AnswerRefused as exc:  # the caller's to say; the question stays open
                 future.set_exception(exc)
-            except Exception as exc:  # noqa: BLE001 - the caller's future carries it
+            except Exception as exc:  # the caller's future carries it
                 log.exception("answer %r failed", payload)
                 future.set_exception(exc)
             else:
@@ -942,7 +972,7 @@ class CameraReferee:
             return
         self.ledger.engine_drew(seat, count)
 
-    def _feed(self, answer) -> None:
+    def _feed(self, answer: Answer | None) -> None:
         """The cards the referee's own action dealt (its bus copies are not counted again)."""
         for e in getattr(answer, "events", ()):
             if e.get("type") == "drew":
@@ -950,7 +980,7 @@ class CameraReferee:
 
     # --- readings -------------------------------------------------------------------------
 
-    def on_reading(self, reading) -> list[Decision]:
+    def on_reading(self, reading: TableReading) -> list[Decision]:
         """A new stable reading: settle what it shows. Returns the decisions taken (for tests)."""
         self.run_pending()
         self.stats["readings"] += 1
@@ -979,10 +1009,10 @@ class CameraReferee:
         if not waiting.camera_watches:
             return
         expected = expected_of(look)
-        diffs = differing(expected, self._reading)
+        diffs = differing(expected, self._latest)
         seat = acting_seat(waiting)
         mine = [a for a in table.legal_actions() if seat is None or a.by == seat]
-        explained = {c.region for c in score_actions(mine, expected, self._reading, diffs)
+        explained = {c.region for c in score_actions(mine, expected, self._latest, diffs)
                      if c.gain >= self.commit_gain}
         # so does every card region that reads another card than the deal's, however weakly: a
         # clearer read of it later is the same first look (motion blur, grid seed 11, real
@@ -1025,7 +1055,7 @@ class CameraReferee:
         for _ in range(12):  # a few actions may show up in one reading (forced plays, draws)
             look, waiting = table.view()
             expected = expected_of(look)
-            diffs = differing(expected, self._reading, self._actionable)
+            diffs = differing(expected, self._latest, self._actionable)
             spilled = spill_over(diffs, {d.region for d in done if d.kind is DecisionKind.COMMIT})
             if pawn_was is not None and look.pawn is not None and tuple(look.pawn) != tuple(pawn_was):
                 # the cell the pawn just stepped off reads no card: its card was under the pawn
@@ -1039,7 +1069,7 @@ class CameraReferee:
                 self._actionable -= spilled
                 diffs = {r: v for r, v in diffs.items() if r not in spilled}
             untouched = (self._untouched(diffs, expected)
-                         | {r for r in _bare(diffs, expected, self._reading, self.margin)
+                         | {r for r in _bare(diffs, expected, self._latest, self.margin)
                             if not self._put_down_there(r)}
                          | self._looks_as_before(diffs, expected)) if self._question is None else set()
             if untouched:
@@ -1052,7 +1082,7 @@ class CameraReferee:
                 if waiting != wait[5]:  # the phone played it: the region is explained
                     self._actionable.discard(wait[0])
                     self._end_colour_wait(table)
-                elif (wait[2] != self._reading.seq or self.clock() - wait[3] >= COLOUR_WAIT_S) \
+                elif (wait[2] != self._latest.seq or self.clock() - wait[3] >= COLOUR_WAIT_S) \
                         and self._question is None:
                     self._colour_wait = None  # no phone: the same face is asked after all
                     done.append(wait[4])
@@ -1067,26 +1097,26 @@ class CameraReferee:
                     and self._overlaid(diffs, table):
                 # the next card came before the wild's colour: the wild is asked first (the card
                 # on it is then asked in turn: who put it there the camera did not see settle)
-                decision, self._colour_wait = self._colour_wait[4], None
-                done.append(decision)
-                self._trace(decision)
-                self._ask(decision, waiting)
+                wild, self._colour_wait = self._colour_wait[4], None
+                done.append(wild)
+                self._trace(wild)
+                self._ask(wild, waiting)
                 break
             decided = {d.region for d in done}
             # (weak reads by the pawn whose marker is unseen wait until it is seen again)
-            held = pawn_hidden_cells(expected, self._reading)
+            held = pawn_hidden_cells(expected, self._latest)
             # regions that now look as expected are settled (a fresh cell reading the same card
             # is looked at once more below: the same face may have been played on it)
             for region in list(self._actionable):
                 if region not in diffs and region not in held and not (
-                        region in self._reading.changed and region != "pawn" and region not in decided):
+                        region in self._latest.changed and region != "pawn" and region not in decided):
                     self._actionable.discard(region)
             q = self._question
             if q is not None and q.region == DRAW_PILE:
                 if waiting != self._asked_waiting:  # the table moved on: the question is stale
                     self._close_question(None, "table", Closed.OVERTAKEN)
             elif q is not None and q.region not in diffs and not (
-                    q.region == "pawn" and not (self._reading.pawn and self._reading.pawn.seen)):
+                    q.region == "pawn" and not (self._latest.pawn and self._latest.pawn.seen)):
                 # (a step asked about while the marker is hidden stays asked: no sighting
                 # says it is settled)
                 self._close_question(None, "table", Closed.NO_CHANGE)
@@ -1112,7 +1142,7 @@ class CameraReferee:
                         break
                     if self._question is None and self._same_wild(same):
                         # a wild on a wild: its player plays it from the phone (its colour)
-                        self._colour_wait = (same.region, same.read, self._reading.seq,
+                        self._colour_wait = (same.region, same.read, self._latest.seq,
                                              self.clock(), same, waiting)
                         table.pause_timer()
                         break
@@ -1144,7 +1174,7 @@ class CameraReferee:
                 if decision is not None and decision.kind is DecisionKind.ASK:
                     self._blind |= set(diffs)
             if decision is None:
-                decision = decide(legal, expected, self._reading, looking_at,
+                decision = decide(legal, expected, self._latest, looking_at,
                                   acting_seat(waiting), commit_gain=self.commit_gain, margin=self.margin,
                                   illegal_confidence=self.illegal_confidence)
             if decision is None:
@@ -1176,6 +1206,7 @@ class CameraReferee:
             done.append(decision)
             self._trace(decision)
             if decision.kind is DecisionKind.COMMIT:
+                assert decision.action is not None   # (a commit's action)
                 hands_used = self._arms_over(decision, table)  # (a step's: over its two cells)
                 answer = table.act(decision.action, source="camera")
                 self._feed(answer)
@@ -1195,6 +1226,7 @@ class CameraReferee:
                     self._actionable.discard(decision.region)
                 continue
             if decision.kind is DecisionKind.ILLEGAL:
+                assert decision.action is not None   # (the action called)
                 self._feed(table.act(decision.action, source="camera"))
                 self._take_reach_over(decision.region)
                 self.stats["illegal"] += 1
@@ -1212,7 +1244,7 @@ class CameraReferee:
         return done
 
     @staticmethod
-    def _uncovered(pawn_was, look: TableLook) -> str | None:
+    def _uncovered(pawn_was: tuple[int, int] | None, look: TableLook) -> str | None:
         """The cell the pawn stood on when this reading came and has left since (a step
         committed in this reading): its card shows now for the first time since the pawn
         covered it. None when the pawn has not moved."""
@@ -1221,7 +1253,7 @@ class CameraReferee:
         return cell_name(*pawn_was)
 
     def _trace(self, decision: Decision) -> None:
-        self.decisions.append((self._reading.seq, decision))
+        self.decisions.append((self._latest.seq, decision))
         if self.on_decision is not None:
             self.on_decision(decision)
 
@@ -1241,15 +1273,15 @@ class CameraReferee:
         self._reaches.extend(kept)
 
     @staticmethod
-    def _draws(table) -> bool:
+    def _draws(table: Table) -> bool:
         """The game has draws the camera can see (Flip, classic: not the grid)."""
         return getattr(table.game, "name", None) in ("flip", "classic")
 
-    def _draws_first(self, diffs: dict[str, str], table) -> bool:
+    def _draws_first(self, diffs: dict[str, str], table: Table) -> bool:
         """The draws seen before the first arm over a changed region. True when one changed the
         state or asked the table (look again)."""
         # (a region read again that shows what it held may hold the same face played again)
-        fresh = set(diffs) | (set(self._reading.changed) & self._actionable)
+        fresh = set(diffs) | (set(self._latest.changed) & self._actionable)
         while self._reaches:
             reach = self._reaches[0]
             # (an arm seen a cell short of a changed cell may be the hand that changed it)
@@ -1268,11 +1300,11 @@ class CameraReferee:
             self._reaches.popleft()
         return False
 
-    def _draws_after(self, table) -> None:
+    def _draws_after(self, table: Table) -> None:
         """The draws seen after the plays (nothing is being asked). An arm over a region still
         to be settled (a card waiting for a phone's tap) is kept as that play's evidence."""
         look, _ = table.view()
-        diffs = differing(expected_of(look), self._reading, self._actionable)
+        diffs = differing(expected_of(look), self._latest, self._actionable)
         kept: list[Reach] = []
         while self._reaches:
             reach = self._reaches.popleft()
@@ -1283,7 +1315,7 @@ class CameraReferee:
                 break  # asked: the arms after this one wait for the answer
         self._reaches.extendleft(reversed(kept))
 
-    def _seen_lift(self, reach: Reach, table) -> bool:
+    def _seen_lift(self, reach: Reach, table: Table) -> bool:
         """An arm that took cards from the draw pile (``lifted``; None: it was there, the count
         unseen). Cards the rules already dealt that seat are no new draw; a new one by the seat
         that must act is its ``draw``; a lift by a seat at its own side that is not on turn is
@@ -1298,7 +1330,7 @@ class CameraReferee:
         if who is None:
             self.stats["lifts-unplaced"] = self.stats.get("lifts-unplaced", 0) + 1
             return False
-        if waiting.what is Awaiting.DRAW_COUNT and who != seat and hand.strong \
+        if waiting.what is Awaiting.DRAW_COUNT and seat is not None and who != seat and hand.strong \
                 and self._count_done(seat, who, table):
             # the drawer was done counting: the next seat's hand at the pile is its own draw
             _, waiting = table.view()
@@ -1339,7 +1371,7 @@ class CameraReferee:
                            by=who, did="draw", after="turn"), waiting)
         return True
 
-    def _whose(self, decision: Decision, waiting: WaitingFor, table
+    def _whose(self, decision: Decision, waiting: WaitingFor, table: Table
                ) -> tuple[Decision, tuple[Action, ...]]:
         """Check a decision about a play or a move against the hand seen over its region.
 
@@ -1374,7 +1406,8 @@ class CameraReferee:
             after = table.what_if([Pass(by=seat)])
             if after is not None and after.what is Awaiting.TURN and after.seat in hand.seats:
                 return decision, (Pass(by=seat),)
-        by, missed, did_after = hand.seats[0], (), "turn"
+        by, did_after = hand.seats[0], "turn"
+        missed: tuple[Action, ...] = ()
         if waiting.what is Awaiting.PLAY_OR_PASS:
             did_after = "passed"
         elif waiting.what is Awaiting.TURN and self._draws(table):
@@ -1393,7 +1426,7 @@ class CameraReferee:
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
                         after=did_after), ()
 
-    def _arms_over(self, decision: Decision, table) -> list[Reach]:
+    def _arms_over(self, decision: Decision, table: Table) -> list[Reach]:
         """The arms not yet accounted for that were over the decision's region; for a step of
         the pawn, over the cells it left or came to (an arm over a card elsewhere is no hand on
         the pawn: the next seat's card, seen in the reading that first saw the step)."""
@@ -1407,7 +1440,7 @@ class CameraReferee:
         """The pawn's marker hidden (a hand resting by it) and the cell the state has it on read
         again, clearly showing the card under it: the pawn's body no longer covers that card,
         the pawn was stepped off it unseen (noted once per reading; a sighting clears it)."""
-        reading = self._reading
+        reading = self._latest
         if reading.pawn is not None and reading.pawn.seen:
             self._pawn_left = None
             return
@@ -1435,7 +1468,7 @@ class CameraReferee:
         next seat acted, or the pawn stepped again: its body left the cell it was read on)."""
         if expected.pawn is None or self._pawn_left != tuple(expected.pawn):
             return None
-        reading = self._reading
+        reading = self._latest
         if reading.pawn is not None and reading.pawn.seen:
             return None
         held = pawn_hidden_cells(expected, reading)
@@ -1459,14 +1492,15 @@ class CameraReferee:
         return Decision(DecisionKind.ASK, "pawn", choices=tuple(moves), reason=Reason.UNSURE)
 
     def _step_first(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
-                    seat: str | None, table) -> Decision | None:
+                    seat: str | None, table: Table) -> Decision | None:
         """Several regions changed at once, the pawn seen one step from its cell among them
         (its marker was hidden when it moved): the acting seat's step is committed first when
         the arms tell the order -- the first arm seen over any changed region went over the
         pawn's cells only, from the acting seat's side. The rest is then decided as usual (the
         next seat's card after it). None otherwise (the table is asked which came first)."""
-        pawn = self._reading.pawn
-        if "pawn" not in diffs or pawn is None or not pawn.seen or not _one_step(expected.pawn, pawn.cell):
+        pawn = self._latest.pawn
+        if "pawn" not in diffs or pawn is None or not pawn.seen or pawn.cell is None \
+                or not _one_step(expected.pawn, pawn.cell):
             return None
         step = next((a for a in legal if isinstance(a, Move) and a.by == seat
                      and tuple(a.to) == tuple(pawn.cell)), None)
@@ -1486,7 +1520,7 @@ class CameraReferee:
                             read=diffs["pawn"], gain=PAWN_GAIN)
         return None
 
-    def _hidden_steps(self, seat: str | None, table) -> tuple[Action, ...]:
+    def _hidden_steps(self, seat: str | None, table: Table) -> tuple[Action, ...]:
         """The acting seat's steps onto the cells held beside the pawn whose marker is unseen
         (:func:`pawn_hidden_cells`: a read there shows no card): offered first when another
         seat's card shows up, since the step the camera could not see would make it that
@@ -1494,12 +1528,12 @@ class CameraReferee:
         out of turn with no step to choose, and answered "taken back" though it stayed)."""
         look, _ = table.view()
         expected = expected_of(look)
-        hidden = pawn_hidden_cells(expected, self._reading)
+        hidden = pawn_hidden_cells(expected, self._latest)
         return tuple(a for a in table.legal_actions() if isinstance(a, Move) and a.by == seat
                      and cell_name(*a.to) in hidden
-                     and _formless(self._reading.region(cell_name(*a.to))))
+                     and _formless(self._latest.region(cell_name(*a.to))))
 
-    def _facing_pair(self, region: str, table) -> tuple[str, ...] | None:
+    def _facing_pair(self, region: str, table: Table) -> tuple[str, ...] | None:
         """The seats whose arms of this reading may each have put down what lies in ``region``,
         when there are two or more (each arm one seat's): every arm seen over it (arms at once:
         the camera cannot tell which hand let go of the card), and an arm from the facing side
@@ -1518,14 +1552,16 @@ class CameraReferee:
                     seats.append(hand.seats[0])
         return tuple(seats) if len(seats) > 1 else None
 
-    def _unseen_hand(self, decision: Decision, waiting: WaitingFor, table) -> Decision | None:
+    def _unseen_hand(self, decision: Decision, waiting: WaitingFor, table: Table) -> Decision | None:
         """No arm seen over the card, none from the acting seat's side, but other seats' arms
         in this reading, seen over no region (real classic seed 9: cai's arm putting the card
         down and ann's reaching past it, both read as over nothing): one of them may have put it
         there. Asked (an out-of-turn question; after a draw the pass is offered first), never
         credited to the seat on turn. None when the acting seat's arm is among them or no other
         seat's arm was seen."""
-        seat = decision.action.by
+        action = decision.action
+        assert action is not None   # (a commit or a call: see _whose)
+        seat = action.by
         arms = tuple(getattr(self._reading, "reaches", ()) or ())
         hands = [hand_of(r, table.seating) for r in arms]
         if any(h.known and not h.excludes(seat) for h in hands):
@@ -1543,13 +1579,13 @@ class CameraReferee:
         if waiting.what is Awaiting.PLAY_OR_PASS:
             after = table.what_if([Pass(by=seat)])
             nxt = after.seat if after is not None and after.what is Awaiting.TURN else None
-        missed = (Pass(by=seat),) if nxt in idle else ()
+        missed: tuple[Action, ...] = (Pass(by=seat),) if nxt in idle else ()
         self.stats["out-of-turn"] = self.stats.get("out-of-turn", 0) + 1
-        return Decision(DecisionKind.ASK, decision.region, choices=missed + (decision.action,),
+        return Decision(DecisionKind.ASK, decision.region, choices=missed + (action,),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=nxt if nxt in idle else idle[0],
                         did="play", after="passed" if waiting.what is Awaiting.PLAY_OR_PASS else "turn")
 
-    def _either_arm(self, pair: tuple[str, ...], decision: Decision, waiting: WaitingFor, table
+    def _either_arm(self, pair: tuple[str, ...], decision: Decision, waiting: WaitingFor, table: Table
                     ) -> tuple[Decision, tuple[Action, ...]]:
         """A play that either of two facing arms may have made (:meth:`_facing_pair`), checked
         against the turn: the seat that must act, when its arm is one of them and no pass can
@@ -1567,13 +1603,14 @@ class CameraReferee:
         if seat not in pair and nxt in pair:
             return decision, (Pass(by=seat),)
         other = next(s for s in pair if s != seat) if seat in pair else pair[0]
-        missed = (Pass(by=seat),) if nxt in pair else ()
+        missed: tuple[Action, ...] = (Pass(by=seat),) if nxt in pair else ()
         self.stats["out-of-turn"] = self.stats.get("out-of-turn", 0) + 1
+        assert decision.action is not None   # (a commit or a call: see _whose)
         return Decision(DecisionKind.ASK, decision.region, choices=missed + (decision.action,),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=nxt if nxt in pair else other,
                         did="play", after="passed" if waiting.what is Awaiting.PLAY_OR_PASS else "turn"), ()
 
-    def _later_lift(self, seat: str, table) -> bool:
+    def _later_lift(self, seat: str, table: Table) -> bool:
         """A card lifted by ``seat``'s own hand (its side, no one else's) among the arms not yet
         taken, beyond what the rules dealt it: taken now (the caller makes it ``seat``'s draw)."""
         for reach in list(self._reaches):
@@ -1584,7 +1621,7 @@ class CameraReferee:
                 return True
         return False
 
-    def _pass_before_tap(self, table) -> None:
+    def _pass_before_tap(self, table: Table) -> None:
         """A phone's tap the rules refused as out of turn (ben taps his card, his draw, UNO)
         while the seat on turn is still in play-or-pass (ann drew and kept her card, with no
         tap): the tap says ann's turn is over. Her pass is made and the tap played again --
@@ -1604,13 +1641,15 @@ class CameraReferee:
         if self._commit_seen(Pass(by=waiting.seat)):
             table.act(action, source="phone")
 
-    def _count_closed(self, diffs: dict[str, str], waiting: WaitingFor, table) -> bool:
+    def _count_closed(self, diffs: dict[str, str], waiting: WaitingFor, table: Table) -> bool:
         """A draw-until-colour being counted, and a card played since: the drawer is done. The
         count seen is committed (less the challenge's extra cards, which the rules add) when
         it leads to the turn of the hand that played; otherwise the phone enters it."""
         seat = waiting.seat
+        if seat is None:
+            return False
         counted = self.ledger.unexplained(seat)
-        if seat is None or counted < 1 or seat in self.ledger.unsure:
+        if counted < 1 or seat in self.ledger.unsure:
             return False
         i = next((i for i, r in enumerate(self._reaches)
                   if any(over(r, region) for region in diffs)), None)
@@ -1619,18 +1658,18 @@ class CameraReferee:
             return False  # the drawer's own hand at the pile: not a play by the next seat
         return self._count_done(seat, hand.seats, table)
 
-    def _count_done(self, seat: str, then, table) -> bool:
+    def _count_done(self, seat: str, then: str | Iterable[str], table: Table) -> bool:
         """``seat``'s draw-until-colour is over (a hand of ``then``, a seat or seats, was seen
         acting next; empty: anyone): its count seen is committed, less the challenge's extra
         cards, which the rules add, when that leads to ``then``'s turn."""
         counted = self.ledger.unexplained(seat)
         if seat is None or counted < 1 or seat in self.ledger.unsure:
             return False
-        then = (then,) if isinstance(then, str) else tuple(then)
+        seats = (then,) if isinstance(then, str) else tuple(then)
         pending = table.state_json().get("pending") or {}
         count = max(1, counted - int(pending.get("extra") or 0))
         after = table.what_if([Draw(by=seat, count=count)])
-        if after is None or (then and after.seat not in then):
+        if after is None or (seats and after.seat not in seats):
             return False
         self.stats["counts-seen"] += 1
         return self._commit_seen(Draw(by=seat, count=count))
@@ -1638,6 +1677,7 @@ class CameraReferee:
     def _commit_seen(self, action: Action) -> bool:
         """Make a draw or a pass the camera saw (or inferred from whose hand played)."""
         table = self.table_of()
+        assert table is not None   # (seen while a match is played)
         decision = Decision(DecisionKind.COMMIT, DRAW_PILE, action, reason=Reason.HAND)
         self._trace(decision)
         answer = table.act(action, source="camera")
@@ -1667,9 +1707,10 @@ class CameraReferee:
         """The region looks different from when it last matched the state, where a hand went
         over it (an arm not yet accounted for), or by far (:data:`NEW_FACE_LOOK`) where no hand
         was seen: a card was put down there, whatever the read says. A card read as no card
-        there (:func:`_bare`) is then asked about, not left for the light. (Sleeve gloss: a teal-draw-five put on a wild read "no card" at 0.85;
-        taken for the light, the play was missed and the next seat's draw called out of turn.)"""
-        got = self._reading.region(region)
+        there (:func:`_bare`) is then asked about, not left for the light. (Sleeve gloss: a
+        teal-draw-five put on a wild read "no card" at 0.85; taken for the light, the play was
+        missed and the next seat's draw called out of turn.)"""
+        got = self._latest.region(region)
         _, look = self._looks.get(region, (None, None))
         if got is None or look is None:
             return False
@@ -1690,7 +1731,7 @@ class CameraReferee:
         asked about four times with arms elsewhere, "misread" each time). A read that clearly
         shows another card is still looked at (an arm may have been missed), and so is every
         region of a reading with no arms at all."""
-        reading = self._reading
+        reading = self._latest
         out = set()
         for region in diffs:
             if region == "pawn" or not self._no_hand_over(region):
@@ -1715,7 +1756,7 @@ class CameraReferee:
         for region in diffs:
             if region == "pawn":
                 continue
-            got = self._reading.region(region)
+            got = self._latest.region(region)
             if _clear(got) and self._arm_over(region):
                 continue
             seen_as, look = self._looks.get(region, (None, None))
@@ -1727,13 +1768,13 @@ class CameraReferee:
         return out
 
     def _same_face_play(self, waiting: WaitingFor, expected: Expected,
-                        legal: Iterable[Action] = (), left_out: set[str] = frozenset()
+                        legal: Iterable[Action] = (), left_out: AbstractSet[str] = frozenset()
                         ) -> Decision | None:
         """A region that visibly changed, reads the card it held, and looks different from when
         it last matched the state: the same face played on it (decks hold two of most faces),
         or a card only nudged. Only the table can say: ask. (A card taken back after an illegal
         attempt leaves the region looking as before: no question.)"""
-        reading = self._reading
+        reading = self._latest
         fresh = [r for r in reading.changed if r in expected.labels and r in self._actionable
                  and r not in left_out]
         if not fresh:
@@ -1791,8 +1832,8 @@ class CameraReferee:
                               or (scores[r] > NEW_FACE_LOOK and self._arm_short_of(r))),
                              key=lambda r: -scores[r]) + ([] if whole else never_seen)
         for region in looking_new:
-            got = reading.region(region)
-            want = expected.labels.get(region)
+            got = _read(reading, region)
+            want = expected.labels[region]   # (both checked above)
             play = _action_read(region, want, seat, expected)
             if play is None:
                 continue
@@ -1818,12 +1859,12 @@ class CameraReferee:
         likely (within the margin: a blurred red-8 read red-0 at 0.39, red-5 at 0.28 and red-8
         at 0.24 offers all three), so that the one done can be named."""
         mine = [a for a in legal if seat is None or a.by == seat]
-        cands = score_actions(mine, expected, self._reading, diffs)
+        cands = score_actions(mine, expected, self._latest, diffs)
         choices: list[Action] = []
         regions = 0
         for region in sorted(diffs, key=lambda r: (r != "pawn", r)):
             here = [c for c in cands if c.region == region and c.gain >= self.commit_gain]
-            if here and region != "pawn" and not _plausible(self._reading.region(region), here[0].action,
+            if here and region != "pawn" and not _plausible(_read(self._latest, region), here[0].action,
                                                             self.margin):
                 # no legal action is read there about as likely as what is (a red-2 read at
                 # 0.96 on a blue-9: an illegal attempt, called on its own): no action to order
@@ -1849,7 +1890,7 @@ class CameraReferee:
         played on it, once the question that came first is answered -- glare, a card the hand
         passed over asked about first, and the same face played beside it then looked "as
         before".)"""
-        reading = self._reading
+        reading = self._latest
         expected = expected_of(look)
         diffs = differing(expected, reading)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
@@ -1868,7 +1909,7 @@ class CameraReferee:
 
     # --- a wild's colour comes from its player's phone ---------------------------------------
 
-    def _awaits_colour(self, decision: Decision, table) -> bool:
+    def _awaits_colour(self, decision: Decision, table: Table) -> bool:
         """A wild lies where the camera expected a play, and only its colour is unknown: its
         player plays it from the seat page, which asks the colour (the normal path; no
         question). Wait for that while this reading stands and for :data:`COLOUR_WAIT_S`; the
@@ -1876,10 +1917,10 @@ class CameraReferee:
         key = (decision.region, decision.read)
         wait = self._colour_wait
         if wait is None or wait[:2] != key:
-            self._colour_wait = (*key, self._reading.seq, self.clock(), decision)
+            self._colour_wait = (*key, self._latest.seq, self.clock(), decision)
             table.pause_timer()
             return True
-        if wait[2] == self._reading.seq and self.clock() - wait[3] < COLOUR_WAIT_S:
+        if wait[2] == self._latest.seq and self.clock() - wait[3] < COLOUR_WAIT_S:
             return True
         self._colour_wait = None  # ask (the question keeps the timer paused)
         return False
@@ -1893,16 +1934,18 @@ class CameraReferee:
         return (decision.reason is Reason.SAME_FACE and card is not None and card.is_wild
                 and getattr(first, "color", None) is not None)
 
-    def _overlaid(self, diffs: dict[str, str], table) -> bool:
+    def _overlaid(self, diffs: dict[str, str], table: Table) -> bool:
         """The wild awaited lies under another card now (a later reading shows another card in
         its region) and its colour is still owed (the play is still legal)."""
-        region, label, seq, _, decision = self._colour_wait
-        if seq == self._reading.seq or diffs.get(region) in (None, label) or diffs[region] in _NOT_A_CARD:
+        wait = self._colour_wait
+        assert wait is not None and len(wait) == 5   # (a wild's own wait: see _settle)
+        region, label, seq, _, decision = wait
+        if seq == self._latest.seq or diffs.get(region) in (None, label) or diffs[region] in _NOT_A_CARD:
             return False
         legal = table.legal_actions()
         return any(a in legal for a in decision.choices)
 
-    def _end_colour_wait(self, table) -> None:
+    def _end_colour_wait(self, table: Table) -> None:
         self._colour_wait = None
         if self._question is None and table.timer.paused:
             table.resume_timer()
@@ -1910,7 +1953,7 @@ class CameraReferee:
     # --- questions ------------------------------------------------------------------------
 
     def _ask(self, decision: Decision, waiting: WaitingFor) -> None:
-        got = self._reading.region(decision.region) if decision.region != "pawn" else None
+        got = self._latest.region(decision.region) if decision.region != "pawn" else None
         card = got.label if got is not None else None
         if decision.region == DRAW_PILE:
             self._asked_waiting = waiting  # asked until the table moves on
@@ -1932,20 +1975,20 @@ class CameraReferee:
         self.bus.publish("confirm-needed", **question.to_json())
 
     def answer(self, choice: int, by: str = "phone", question_id: int | None = None, *,
-               act: bool = True) -> "Future":
+               act: bool = True) -> Future[Answer | None]:
         """A phone's (or a table button's) answer to the open question, from any thread. It is
         queued for the referee's thread; the returned future gets the table's
         :class:`~.table.Answer` for an action, None otherwise, once that thread handled it (its
         next :meth:`tick`, :meth:`on_reading` or :meth:`run_pending`). ``act=False``: the
         chosen action was already sent to the table (the web page does that); only close the
         question."""
-        future: Future = Future()
+        future: Future[Answer | None] = Future()
         self._inbox.put(("answer", (choice, by, question_id, act), future))
         return future
 
     def answer_other(self, card: Card | str, by: str = "phone", question_id: int | None = None,
                      *, color: str | None = None, illegal: bool = False,
-                     act: bool = True) -> "Future":
+                     act: bool = True) -> Future[Answer | None]:
         """A phone's answer "another card": the open question's seat put ``card`` (a card or its
         name; ``color``: a wild's colour) where the question asks, a card the choices did not offer
         (:attr:`Question.other`; from any thread, queued like :meth:`answer`).
@@ -1961,12 +2004,12 @@ class CameraReferee:
         their penalty). ``act=False``: the web page checked and sent the action itself
         (``illegal`` then says whether the rules refused it); only the question is closed. The
         future gets the table's :class:`~.table.Answer` (None with ``act=False``)."""
-        future: Future = Future()
+        future: Future[Answer | None] = Future()
         self._inbox.put(("other", (card, color, by, question_id, illegal, act), future))
         return future
 
     def _answer_other(self, card: Card | str, color: str | None, by: str,
-                      question_id: int | None, illegal: bool, act: bool):
+                      question_id: int | None, illegal: bool, act: bool) -> Answer | None:
         q = self._question
         if q is None or (question_id is not None and question_id != q.id):
             raise AnswerRefused("no-question", "the camera is not asking that question now")
@@ -1983,7 +2026,9 @@ class CameraReferee:
         if not illegal:
             # how the region looks now is how the card named looks (the camera misread it):
             # the same look read again is no new play (:meth:`_looks_as_before`)
-            self._remember_look(region, action.card.name)
+            name = _label_of(action)
+            assert name is not None   # (another card: a play or a discard)
+            self._remember_look(region, name)
         self._take_reach_over(region)
         self._recheck = True
         self._close_question(action.to_json(), by, Closed.ANSWERED)
@@ -1993,7 +2038,7 @@ class CameraReferee:
         self._feed(result)
         return result
 
-    def _answer(self, choice: int, by: str, question_id: int | None, act: bool):
+    def _answer(self, choice: int, by: str, question_id: int | None, act: bool) -> Answer | None:
         q = self._question
         if q is None or (question_id is not None and question_id != q.id):
             return None
@@ -2030,7 +2075,7 @@ class CameraReferee:
             if picked.nothing in (NothingHappened.MISREAD, NothingHappened.LAID_OUT):
                 self._remember_misread(region, table)
             card = getattr(picked.action, "card", None)
-            if card is not None and region_of(picked.action) == region:
+            if card is not None and picked.action is not None and region_of(picked.action) == region:
                 self._remember_look(region, card.name)
             # the hand over it is accounted for by the answer (where nothing happened there,
             # only its visit: it may have gone on to play further in)
@@ -2063,7 +2108,7 @@ class CameraReferee:
         if got is not None and got.look is not None:
             self._looks[region] = (card, got.look)
 
-    def _remember_misread(self, region: str, table) -> None:
+    def _remember_misread(self, region: str, table: Table | None) -> None:
         """``region`` answered "nothing happened" (misread, or laid out so): how it looks now is
         how the card the state has there looks, misread or not, so the same look read again is
         no play (:meth:`_looks_as_before`). (Motion blur, grid seed 11, real faces: the red-6
@@ -2093,9 +2138,10 @@ class CameraReferee:
         """A pawn move chosen that does not end where the pawn is seen now."""
         reading = self._reading
         return (isinstance(action, Move) and reading is not None and reading.pawn is not None
-                and reading.pawn.seen and tuple(action.to) != tuple(reading.pawn.cell))
+                and reading.pawn.seen and reading.pawn.cell is not None   # (seen: on a cell)
+                and tuple(action.to) != tuple(reading.pawn.cell))
 
-    def _close_question(self, action, by: str, why: "Closed") -> None:
+    def _close_question(self, action: dict[str, Any] | None, by: str, why: "Closed") -> None:
         q = self._question
         if q is None:
             return

@@ -28,7 +28,7 @@ Hand(side='west', seats=('ben',))
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from ..reading import SIDES, Reach
 from ..seating import Seating, SeatingError
@@ -110,7 +110,7 @@ def lifts(reach: Reach) -> bool:
     return bool(reach.lifted) or (reach.lifted is None and DRAW_PILE in reach.regions)
 
 
-def lifter(hand: Hand, seat: str | None, seats, ledger: "DrawLedger") -> str | None:
+def lifter(hand: Hand, seat: str | None, seats: Iterable[str], ledger: "DrawLedger") -> str | None:
     """Whose hand took cards from the pile: one the rules dealt cards to (``ledger``) among the
     seats at that side (all ``seats`` when the side tells nothing), else the seat that must act
     (``seat``) when it may be its hand, else the one seat at that side; None when that cannot be

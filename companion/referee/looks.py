@@ -32,8 +32,13 @@ True
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 from ..reading import look_difference
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["smear", "edge_profile", "smeared_apart", "smear_free_difference", "look_apart",
            "SMEAR_LENGTHS",
@@ -61,7 +66,7 @@ def _line(length: int, angle: float) -> list[tuple[int, int]]:
     return out
 
 
-def smear(image, length: int, angle: float):
+def smear(image: NDArray[Any], length: int, angle: float) -> NDArray[np.floating[Any]]:
     """``image`` (2-D) smeared along a straight line ``length`` px long at ``angle`` degrees
     (the mean of the shifted copies; edges repeated)."""
     import numpy as np
@@ -79,7 +84,7 @@ def smear(image, length: int, angle: float):
     return out / len(offsets)
 
 
-def edge_profile(image):
+def edge_profile(image: NDArray[Any]) -> NDArray[np.float32]:
     """How sharp ``image`` is along 0, 45, 90 and 135 degrees: the 99th percentile of its step
     to the next pixel in that direction (a smear flattens the steps along it)."""
     import numpy as np
@@ -89,12 +94,10 @@ def edge_profile(image):
     return np.array([np.percentile(np.abs(s), 99) if s.size else 0.0 for s in steps], np.float32)
 
 
-def smeared_apart(a, b) -> bool:
+def smeared_apart(a: NDArray[Any], b: NDArray[Any]) -> bool:
     """Whether looks ``a`` and ``b`` are smeared differently: against ``b``, ``a`` is sharper
     along some direction than along another by :data:`APART` or more. (Looks smeared alike, or
     a sharper and a blurrier look of the same kind, keep the same ratio in every direction.)"""
-    import numpy as np
-
     pa, pb = edge_profile(a), edge_profile(b)
     if pa.min() <= 1e-3 or pb.min() <= 1e-3:
         return False  # a blank look (the cloth): nothing to tell a smear by
@@ -102,33 +105,36 @@ def smeared_apart(a, b) -> bool:
     return bool(ratio.max() / ratio.min() >= APART)
 
 
-def smear_free_difference(a, b) -> float | None:
+def smear_free_difference(a: NDArray[Any] | None, b: NDArray[Any] | None) -> float | None:
     """:func:`~companion.reading.look_difference` of ``a`` and ``b`` with the smears taken out
     of the comparison: when the two looks are smeared differently (:func:`smeared_apart`),
     the least difference of ``a`` smeared like ``b`` may be and ``b`` smeared like ``a`` may
     be, over the bank of straight smears (none included); otherwise the plain difference."""
     plain = look_difference(a, b)
-    if plain is None or not smeared_apart(a, b):
+    if plain is None or a is None or b is None or not smeared_apart(a, b):   # (None: so is plain)
         return plain
     return least_smeared_difference(a, b, plain)
 
 
-def least_smeared_difference(a, b, plain: float | None = None) -> float | None:
+def least_smeared_difference(a: NDArray[Any] | None, b: NDArray[Any] | None,
+                             plain: float | None = None) -> float | None:
     """The least :func:`~companion.reading.look_difference` of ``a`` smeared like ``b`` may be
     and ``b`` smeared like ``a`` may be, over the bank of straight smears (none included),
     whether or not the looks seem smeared apart (``plain``: their plain difference, if known)."""
     plain = look_difference(a, b) if plain is None else plain
     if plain is None:
         return None
+    assert a is not None and b is not None   # (looks that were compared)
     import numpy as np
 
     bank = [(1, 0)] + [(n, t) for n in SMEAR_LENGTHS for t in SMEAR_ANGLES]
     sa = np.stack([smear(a, n, t).ravel() for n, t in bank])
     sb = np.stack([smear(b, n, t).ravel() for n, t in bank])
 
-    def unit(rows):
+    def unit(rows: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
         rows = rows - rows.mean(1, keepdims=True)
-        return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+        units: NDArray[np.floating[Any]] = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+        return units
 
     # a smeared by bank[j] against b smeared by bank[i]: the likeliest pairs by correlation
     corr = unit(sb) @ unit(sa).T
@@ -143,7 +149,7 @@ def least_smeared_difference(a, b, plain: float | None = None) -> float | None:
     return found
 
 
-def look_apart(a, b, alike: float) -> float | None:
+def look_apart(a: NDArray[Any] | None, b: NDArray[Any] | None, alike: float) -> float | None:
     """How far apart looks ``a`` and ``b`` are: their plain
     :func:`~companion.reading.look_difference` when it is ``alike`` or less, else
     :func:`smear_free_difference` (the smear bank is worked only for looks that differ)."""

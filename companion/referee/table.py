@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..bus import EventBus, Outbox
 from ..engine.actions import Action, Timeout, action_from_json
@@ -29,6 +29,9 @@ from ..engine.look import TableLook, WaitingFor
 from ..replay import start_game
 from .hands import seating_of
 from .timer import TurnTimer
+
+if TYPE_CHECKING:
+    from ..eventlog import EventLog
 
 __all__ = ["Table", "Answer"]
 
@@ -78,8 +81,9 @@ class Table:
     event log, and read by the camera referee as :attr:`seating`.
     """
 
-    def __init__(self, setup: dict[str, Any], bus: EventBus | None = None, *, log=None,
-                 clock: Callable[[], float] = time.monotonic, resume_actions=None):
+    def __init__(self, setup: dict[str, Any], bus: EventBus | None = None, *,
+                 log: EventLog | None = None, clock: Callable[[], float] = time.monotonic,
+                 resume_actions: Iterable[dict[str, Any]] | None = None) -> None:
         self.setup = setup
         self.bus = bus or EventBus()
         self._outbox = Outbox(self.bus)
@@ -94,16 +98,17 @@ class Table:
         self._legal: tuple[Any, tuple[Action, ...]] = (None, ())
         options = setup["setup"].get("options") or {}
         self.timer = TurnTimer(int(options.get("turn_seconds", 30)), clock=clock)
-        self.match_id = None
+        self.match_id: int | None = None
         if log is not None:
             self.match_id = log.start_match(setup) if resume_actions is None else log.current_match_id()
+            assert self.match_id is not None   # (resumed: the unfinished match)
         for action in resume_actions or ():
             self._apply(action_from_json(action), [], record=False)
         self.bus.publish("table-ready", game=self.game.name, state=self.state_json())
         self._restart_timer(new_turn=True)
 
     @classmethod
-    def resume(cls, log, bus: EventBus | None = None, *,
+    def resume(cls, log: EventLog, bus: EventBus | None = None, *,
                clock: Callable[[], float] = time.monotonic) -> "Table | None":
         """The unfinished match in ``log``, replayed to exactly where it stopped; None if none.
 
@@ -117,7 +122,9 @@ class Table:
         try:
             start_game(setup)
         except SetupError as exc:
-            log.finish_match(log.current_match_id(), {"ended_by": "unresumable", "reason": str(exc)})
+            match_id = log.current_match_id()
+            assert match_id is not None   # (the unfinished match just found)
+            log.finish_match(match_id, {"ended_by": "unresumable", "reason": str(exc)})
             return None
         return cls(setup, bus, log=log, clock=clock, resume_actions=actions)
 
@@ -211,6 +218,7 @@ class Table:
             self._history.append(_Frame(action_json, outcome.state, events, self._seq))
         state_json = self.game.to_json(outcome.state)
         if record and changed and self.log is not None:
+            assert self.match_id is not None   # (set with the log)
             # Written (and synced) before anything is signalled: a crash loses nothing said.
             # The action that wins the match closes it in the same transaction.
             finish = ({"champions": state_json["champions"], "scores": state_json.get("scores")}
@@ -219,7 +227,7 @@ class Table:
         out.append(("action", {"action": action_json, "source": source, "ok": outcome.ok,
                                "error": outcome.error.code if outcome.error else None}))
         out.extend((e["type"], {k: v for k, v in e.items() if k != "type"}) for e in events)
-        if not outcome.ok:
+        if outcome.error is not None:   # (not outcome.ok)
             out.append(("refused", {"code": outcome.error.code, "message": outcome.error.message,
                                     "params": outcome.error.params, "seat": action.by,
                                     "source": source}))
@@ -248,6 +256,7 @@ class Table:
                               params=err.params)
             undone = self._history.pop()
             if self.log is not None:
+                assert self.match_id is not None   # (set with the log)
                 self.log.append(self.match_id, {"by": by, "do": "undo"}, (), source="table")
             state_json = self.state_json()
             self._outbox.add([("undone", {"action": undone.action, "by": by, "seq": undone.seq}),

@@ -94,7 +94,8 @@ class TurnTimer:
 
     def poll(self) -> list[TimerSignal]:
         """The signals due since the last poll, in order (several if polls were late)."""
-        if not self.running:
+        seat = self.seat
+        if not self.running or seat is None:   # (running: a seat's turn started)
             return []
         left = self.seconds - self.elapsed()
         signals = []
@@ -105,10 +106,10 @@ class TurnTimer:
                 continue
             self._announced.add(s)
             if s == WARNING_AT:
-                signals.append(TimerSignal("warning", self.seat, s))
+                signals.append(TimerSignal("warning", seat, s))
             elif 0 < s <= TICKS_FROM:
-                signals.append(TimerSignal("tick", self.seat, s))
+                signals.append(TimerSignal("tick", seat, s))
             elif s == 0:
-                signals.append(TimerSignal("expired", self.seat, 0))
+                signals.append(TimerSignal("expired", seat, 0))
                 self._expired = True
         return signals

@@ -7,13 +7,12 @@ import logging
 import random
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.config import Config, load_config
+from companion.config import load_config
 from simulator.bots import Bot
 from companion.host import Host
 from app.runner import CameraWorker, Companion, TableLoop, demo_setup

@@ -27,7 +27,7 @@ from tests.support.pins import RecordingPWMPin
 from vision.sources import CameraLost
 
 NOT_ACTIVE = lambda: False  # noqa: E731 - the companion's service is not running
-ACTIVE = lambda: True  # noqa: E731
+ACTIVE = lambda: True  # noqa: E731 - it is running
 
 
 # --- fakes ----------------------------------------------------------------------------------------

@@ -63,8 +63,9 @@ def test_a_false_card_is_a_sure_reading_of_another_label(bench):
     assert bench.false_cards([], "red-1") == 0
 
 
-@pytest.mark.parametrize("args, says", [(["--constant", "NO_SUCH_RULING"], "vision.index_vote has no constant NO_SUCH_RULING"),
-                                        (["--module", "vision.no_such_module"], "no module vision.no_such_module")])
+@pytest.mark.parametrize("args, says", [
+    (["--constant", "NO_SUCH_RULING"], "vision.index_vote has no constant NO_SUCH_RULING"),
+    (["--module", "vision.no_such_module"], "no module vision.no_such_module")])
 def test_a_ruling_it_cannot_find_is_named_before_any_photo_is_read(tmp_path, args, says):
     r = _run_without_data(tmp_path, args)
     assert r.returncode == 2

@@ -85,11 +85,13 @@ def test_the_draw_button_draws_then_passes_for_the_seat_on_turn(table):
     table_ = host.start_match(flip())
     host.bus.join()  # the buttons follow the table through the bus
     pin = factory.pin(DRAW)
-    pin.drive_low(); pin.drive_high()
+    pin.drive_low()
+    pin.drive_high()
     state = table_.state_json()
     assert state["hands"]["ann"] == 8 and state["turn"] == "ann"
     host.bus.join()
-    pin.drive_low(); pin.drive_high()
+    pin.drive_low()
+    pin.drive_high()
     state = table_.state_json()
     assert state["turn"] == "ben" and state["hands"]["ann"] == 8
     assert [a["do"] for a in table_.actions_taken()] == ["draw", "pass"]

@@ -17,15 +17,15 @@ import pytest
 
 pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is the league's extra: pip install -e '.[league]'")
 
-from app.runner import demo_setup  # noqa: E402
-from companion.config import load_config  # noqa: E402
-from companion.eventlog import EventLog  # noqa: E402
-from companion.host import Host  # noqa: E402
-from league.mqtt import make_client  # noqa: E402
-from league.publisher import TablePublisher  # noqa: E402
-from league.service import League  # noqa: E402
-from simulator.bots import Bot  # noqa: E402
-from tests.support.mosquitto import Broker, mosquitto_or_skip, wait_until  # noqa: E402
+from app.runner import demo_setup
+from companion.config import load_config
+from companion.eventlog import EventLog
+from companion.host import Host
+from league.mqtt import make_client
+from league.publisher import TablePublisher
+from league.service import League
+from simulator.bots import Bot
+from tests.support.mosquitto import Broker, mosquitto_or_skip, wait_until
 
 pytestmark = pytest.mark.slow
 

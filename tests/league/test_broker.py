@@ -23,16 +23,16 @@ import pytest
 
 pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is the league's extra: pip install -e '.[league]'")
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: E402
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from app.runner import Companion  # noqa: E402
-from companion.config import load_config  # noqa: E402
-from companion.eventlog import EventLog  # noqa: E402
-from companion.host import Host  # noqa: E402
-from league.mqtt import make_client  # noqa: E402
-from league.publisher import TablePublisher  # noqa: E402
-from league.service import League  # noqa: E402
-from tests.support.mosquitto import Broker, mosquitto_or_skip, wait_until  # noqa: E402
+from app.runner import Companion
+from companion.config import load_config
+from companion.eventlog import EventLog
+from companion.host import Host
+from league.mqtt import make_client
+from league.publisher import TablePublisher
+from league.service import League
+from tests.support.mosquitto import Broker, mosquitto_or_skip, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -99,7 +99,7 @@ def test_three_tables_and_a_league_restarted(broker, tmp_path):
             t.stop()
     try:
         for name in tables:
-            wait_until(lambda: heard_all(league, name, tmp_path / f"{name}.sqlite3"), 20,
+            wait_until(lambda name=name: heard_all(league, name, tmp_path / f"{name}.sqlite3"), 20,
                        f"every entry of {name} at the league")
         # each table said it was going as it stopped (after its last entries)
         wait_until(lambda: all(t["online"] is False for t in league.view.snapshot()["tables"]), 10,

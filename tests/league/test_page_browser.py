@@ -9,8 +9,8 @@ import json
 import pytest
 
 from companion.config import load_config
-from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
-from league.service import League  # noqa: E402
+from tests.support.browser import WAIT
+from league.service import League
 
 pytestmark = pytest.mark.slow
 

@@ -11,10 +11,10 @@ import json
 import pytest
 
 from companion.config import load_config
-from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
-from league.service import League  # noqa: E402
+from tests.support.browser import WAIT
+from league.service import League
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.slow
 
 HOSTILE = [
     ("state", b'{"match": 1, "game": "grid", "turn": "ben", "scores": {"ann": NaN, "ben": 1}}'),

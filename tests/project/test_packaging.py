@@ -136,7 +136,8 @@ echo "venv pip: $*" >> {log}
 if [ "$1 $2" = "-m venv" ]; then
     if [ "$3" = --without-pip ]; then dir=$4; else dir=$3; fi
     mkdir -p "$dir/bin"
-    printf '#!/bin/sh\\necho "venv python: $*" >> {log}\\ncat > "$(dirname "$0")/pip" <<"PIP"\\n{venv_pip}PIP\\nchmod +x "$(dirname "$0")/pip"\\n' > "$dir/bin/python"
+    printf '#!/bin/sh\\necho "venv python: $*" >> {log}\\ncat > "$(dirname "$0")/pip" <<"PIP"\\n{venv_pip}PIP\\n\
+chmod +x "$(dirname "$0")/pip"\\n' > "$dir/bin/python"
     chmod +x "$dir/bin/python"
     if [ "$3" != --without-pip ]; then "$dir/bin/python" -m ensurepip; fi
     exit 0

@@ -321,7 +321,10 @@ def test_a_card_answered_while_misread_is_remembered_by_its_look_so_the_same_fac
 
     bus, table, referee, asked = classic_pile_table()
     rng = np.random.default_rng(36)
-    look = lambda: rng.integers(0, 255, (20, 14)).astype(np.float32)  # noqa: E731
+
+    def look():
+        return rng.integers(0, 255, (20, 14)).astype(np.float32)
+
     referee.on_reading(pile_reading(1, "red-5", look()))
     seat = table.state_json()["turn"]
     unsure = RegionReading.of({"red-7": 0.45, "red-1": 0.40, "empty": 0.02}, look=look())

@@ -6,9 +6,11 @@ the seat that must act. Each rule is tested with and without the hand evidence."
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.bus import EventBus
-from companion.reading import PawnReading, Reach, RegionReading, TableReading
+from companion.reading import SIDES, PawnReading, Reach, RegionReading, TableReading
 from companion.referee.camera import CameraReferee, NothingHappened, QuestionKind
 from companion.referee.hands import seating_of
 from companion.referee.table import Table
@@ -402,11 +404,6 @@ def test_a_tapped_draw_seen_late_is_neither_a_draw_nor_out_of_turn():
 
 
 # --- the property: no play credited to a seat whose side did not reach when another's did ---------
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from companion.reading import SIDES  # noqa: E402
 
 CARDS = ["red-7", "red-9", "blue-7", "blue-9", "green-7", "yellow-3", "red-skip",
          "red-draw-two", "red-reverse", "wild", "wild-draw-four"]

@@ -10,7 +10,6 @@ from simulator.conditions import (CONDITIONS, FrameContext, GlossyFaces, cup_and
                                   low_contrast, motion_blur)
 from simulator.faces import ArtFaces
 from simulator.render import SyntheticTable
-from simulator.scene import Scene
 from simulator.script import GridScript
 from tests.support.torture import torture_module
 

@@ -2,8 +2,9 @@
 per test process.
 
 Importing this module skips the importing test module, with the reason, where Playwright or
-Chromium is missing (``scripts/install-browser.sh`` installs Chromium). A module takes the
-``browser`` fixture by importing it: ``from tests.support.browser import browser``.
+Chromium is missing (``scripts/install-browser.sh`` installs Chromium): a browser test module
+imports it (``from tests.support.browser import WAIT``) and takes the ``browser`` fixture
+(``tests/conftest.py``).
 """
 
 from __future__ import annotations
@@ -106,12 +107,3 @@ class _Kept:
         self.context.clear_cookies()
         self.parked = True
         self._park()
-
-
-@pytest.fixture(scope="module")
-def browser(chromium):
-    """The test process's Chromium for the module's tests; what the module left open (pages,
-    contexts) is closed after its last test, so that no module's pages run on in the next."""
-    yield chromium
-    for context in list(chromium.contexts):
-        context.close()

@@ -147,7 +147,7 @@ class FakePicamera2:
         try:
             if world.held_elsewhere or world.held is not None:
                 raise RuntimeError("Failed to acquire camera: Device or resource busy")
-        except Exception:
+        except RuntimeError:
             raise RuntimeError("Camera __init__ sequence did not complete.")  # noqa: B904 - as picamera2
         world.held = self
         self.is_open = True
@@ -169,16 +169,17 @@ class FakePicamera2:
 
     # --- configuration --------------------------------------------------------------------------
 
-    def create_video_configuration(self, main={}, lores=None, raw={}, transform=None,  # noqa: B006
-                                   colour_space=None, buffer_count=6, controls={}, display="main",
-                                   encode="main", queue=True, sensor={}, use_case="video") -> dict:
+    # (picamera2's defaults are {}: None here, so that no two configurations share a dict)
+    def create_video_configuration(self, main=None, lores=None, raw=None, transform=None,
+                                   colour_space=None, buffer_count=6, controls=None, display="main",
+                                   encode="main", queue=True, sensor=None, use_case="video") -> dict:
         self._check_open()
-        main = {"format": "XBGR8888", "size": (1280, 720), "preserve_ar": True, **main}
+        main = {"format": "XBGR8888", "size": (1280, 720), "preserve_ar": True, **(main or {})}
         for key in sensor or {}:
             if key not in ("output_size", "bit_depth"):
                 raise ValueError(f"Bad key {key!r} in sensor configuration")
-        return {"use_case": use_case, "main": main, "lores": lores, "raw": raw,
-                "controls": {"FrameDurationLimits": (33333, 33333), **controls},
+        return {"use_case": use_case, "main": main, "lores": lores, "raw": {} if raw is None else raw,
+                "controls": {"FrameDurationLimits": (33333, 33333), **(controls or {})},
                 "sensor": dict(sensor or {}), "buffer_count": buffer_count}
 
     def configure(self, config: dict) -> None:
@@ -198,13 +199,13 @@ class FakePicamera2:
         self.camera_config = config
         self.active_controls = dict(config.get("controls") or {})
 
-    def create_still_configuration(self, main={}, lores=None, raw={}, transform=None,  # noqa: B006
-                                   colour_space=None, buffer_count=1, controls={}, display=None,
-                                   encode=None, queue=True, sensor={}, use_case="still") -> dict:
+    def create_still_configuration(self, main=None, lores=None, raw=None, transform=None,
+                                   colour_space=None, buffer_count=1, controls=None, display=None,
+                                   encode=None, queue=True, sensor=None, use_case="still") -> dict:
         self._check_open()
-        main = {"format": "BGR888", "size": tuple(self._modes[-1]["size"]), **main}
-        return {"use_case": use_case, "main": main, "lores": lores, "raw": raw,
-                "controls": {"FrameDurationLimits": (100, 1000000000), **controls},
+        main = {"format": "BGR888", "size": tuple(self._modes[-1]["size"]), **(main or {})}
+        return {"use_case": use_case, "main": main, "lores": lores, "raw": {} if raw is None else raw,
+                "controls": {"FrameDurationLimits": (100, 1000000000), **(controls or {})},
                 "sensor": dict(sensor or {}), "buffer_count": buffer_count}
 
     def _libcamera_choice(self, size: tuple[int, int]) -> dict:

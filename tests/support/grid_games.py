@@ -103,7 +103,7 @@ _GRIDS = st.lists(st.sampled_from(CLASSIC.faces), min_size=25, max_size=25).map(
     lambda cs: tuple(tuple(cs[r * 5:r * 5 + 5]) for r in range(5)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def any_action(turn: str):
     """Actions of every grid kind, mostly nonsense: any face, any cell in -2..6, mostly by the
     seat to act, ``turn`` (so that rule refusals, not only ``not-your-turn``, come up). One

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from types import ModuleType
 
-from tests.support.scripts import ROOT, load_script  # noqa: F401  (ROOT: the harness tests take it from here)
+from tests.support.scripts import ROOT, load_script  # noqa: F401 - ROOT: the harness tests take it from here
 
 
 @cache

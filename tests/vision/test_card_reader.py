@@ -57,8 +57,8 @@ def test_sightings_carry_confidence_runners_up_quad_center(reader):
     assert len(s.quad) == 4 and len(s.runners_up) >= 1
     assert all(p <= s.confidence for _, p in s.runners_up)
     assert np.hypot(s.center[0] - placed[0].center[0], s.center[1] - placed[0].center[1]) < 10
-    with pytest.raises(Exception):
-        s.label = "x"  # frozen
+    with pytest.raises(AttributeError):  # frozen (dataclasses.FrozenInstanceError)
+        s.label = "x"
 
 
 @pytest.mark.parametrize("label", ["red-6", "blue-9", "teal-6", "orange-9", "yellow-6", "green-9"])

@@ -14,7 +14,7 @@ from vision.card_art import draw_card
 from vision.corners import index_point, partial_quads
 from vision.detect import quad_iou
 from vision.evaluate import FannedTally
-from vision.overlap import HandCard, compose_hands
+from vision.overlap import HandCard
 from vision.recognize import CardReader, CardSighting
 
 from tests.support.drawn_hands import drawn_hand as _hand
@@ -593,7 +593,10 @@ def test_a_card_read_whole_on_its_oval_takes_the_corner_outline_that_holds_it():
 
     h = 100 * CARD_RATIO
     card = _row_under(150, "green-3", mass=0.99, conf=0.99)
-    oval = lambda conf: CardSighting("green-3", conf, (), ((175, 90), (225, 90), (225, 160), (175, 160)), (200, 125))
+
+    def oval(conf):
+        return CardSighting("green-3", conf, (), ((175, 90), (225, 90), (225, 160), (175, 160)), (200, 125))
+
     other = CardSighting("red-5", 0.99, (), ((400, 50), (500, 50), (500, 50 + h), (400, 50 + h)), (450, 125))
     unlike = np.ones((400, 600), np.uint8)
 

@@ -34,7 +34,7 @@ def test_json_contract(tmp_path):
     path, placed = _table(tmp_path, ["red-7", "wild", "back"], "t.png")
     r = _run(path, "--json")
     assert r.returncode == 0, r.stderr
-    lines = [l for l in r.stdout.splitlines() if l.strip()]
+    lines = [line for line in r.stdout.splitlines() if line.strip()]
     assert len(lines) == 1
     out = json.loads(lines[0])
     assert out["image"] == path and out["width"] == 1280 and out["height"] == 720
@@ -56,7 +56,7 @@ def test_bad_images_are_reported_and_the_rest_read(tmp_path):
     missing = str(tmp_path / "missing.png")
     r = _run(str(corrupt), good, missing, "--json")
     assert r.returncode == 1
-    outs = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
+    outs = [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
     assert [o["image"] for o in outs] == [good]
     assert [c["label"] for c in outs[0]["cards"]] == ["blue-3"]
     assert "corrupt.jpg" in r.stderr and "missing.png" in r.stderr

@@ -90,9 +90,9 @@ class Script(FrameSource):
 
     name = "script"
 
-    def __init__(self, script, error=CameraLost("unplugged"), finite=False):
+    def __init__(self, script, error=None, finite=False):
         self.script = iter(script)
-        self.error = error
+        self.error = CameraLost("unplugged") if error is None else error
         self.finite = finite
         self.reads = 0
 

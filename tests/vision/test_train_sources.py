@@ -19,8 +19,10 @@ def _scene(rng):
     """A red-7 held up over a desk: two grey keys, a small blue icon, and a blue card as big as
     the red one (another card in the photo, which must not be taught as a non-card)."""
     img = table("white", 1000, 700, rng)
-    quad = lambda x, y, w: np.array([[x, y], [x + w, y], [x + w, y + 1.55 * w], [x, y + 1.55 * w]],
-                                    np.float32)
+
+    def quad(x, y, w):
+        return np.array([[x, y], [x + w, y], [x + w, y + 1.55 * w], [x, y + 1.55 * w]], np.float32)
+
     paste_card(img, draw_card("red-7", 160, 248, rng=rng), quad(120, 150, 220))
     paste_card(img, draw_card("blue-2", 160, 248, rng=rng), quad(420, 150, 220))
     for x in (720, 830):  # keys

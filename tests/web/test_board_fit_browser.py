@@ -10,17 +10,16 @@ tests/web/test_pages_browser.py). ``scripts/screenshots.py`` writes the same pag
 
 from __future__ import annotations
 
-
 import pytest
 
 from companion.eventlog import EventLog
 from companion.host import Host
 
+from tests.support.browser import WAIT
+from web import serve
+
 SIZES = [(390, 844), (768, 1024), (1366, 768), (1920, 1080)]
 
-
-from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
-from web import serve  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

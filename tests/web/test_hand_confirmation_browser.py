@@ -10,7 +10,7 @@ from companion.cards import CLASSIC
 from companion.eventlog import EventLog
 from companion.host import Host
 
-from tests.support.browser import WAIT, browser  # noqa: F401 (a fixture)
+from tests.support.browser import WAIT
 from tests.support.hands import round_to_show
 from web import serve
 

@@ -22,14 +22,14 @@ import pytest
 from companion.eventlog import EventLog
 from companion.host import Host
 
+from tests.support.browser import WAIT
+from web import serve
+from web.reach import SERVE_ON_NETWORK
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "bypass_csp": True}
 I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
 
-
-from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
-from web import serve  # noqa: E402
-from web.reach import SERVE_ON_NETWORK  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -71,7 +71,8 @@ SPOKEN = """(root) => {
   const said = [el.innerText];
   // (a .mono field's placeholder is an example of the input's own syntax: card names as typed)
   for (const a of el.querySelectorAll("[aria-label], [title], [placeholder]:not(.mono)"))
-    for (const name of ["aria-label", "title", "placeholder"]) if (a.hasAttribute(name)) said.push(a.getAttribute(name));
+    for (const name of ["aria-label", "title", "placeholder"])
+      if (a.hasAttribute(name)) said.push(a.getAttribute(name));
   for (const d of document.querySelectorAll("dialog[open]")) said.push(d.innerText);
   return said.join("\\n");
 }"""

@@ -17,13 +17,13 @@ from companion.decks import classic_deck
 from companion.eventlog import EventLog
 from companion.host import Host
 
+from tests.support.browser import WAIT
+from web import serve
+
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True, "bypass_csp": True}  # CSP blocks the eval of wait_for_function
 
-
-from tests.support.browser import WAIT, browser  # noqa: E402,F401 (a fixture)
-from web import serve  # noqa: E402
 
 # The tests in their written order, and every browser module on one worker with one Chromium
 # (tests/conftest.py, by the module's name): a Chromium more costs more than the waits it would overlap.

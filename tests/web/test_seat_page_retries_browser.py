@@ -10,10 +10,10 @@ import pytest
 
 from companion.eventlog import EventLog
 from companion.host import Host
-from tests.support.browser import WAIT, browser  # noqa: F401 (a fixture)
+from tests.support.browser import WAIT
 from web import serve
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.slow
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "bypass_csp": True}

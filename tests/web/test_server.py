@@ -60,7 +60,7 @@ def _closed_by_server(sock: socket.socket, within_s: float) -> bool:
     try:
         while sock.recv(4096):
             pass
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:
         return False
     except OSError:            # reset by the server: closed too
         return True

@@ -66,7 +66,7 @@ def test_three_phones_agreeing_at_once_take_back_exactly_one_action(host, app):
         assert isinstance(seq, int)
         r = _undo(phones, "ann", seq=seq)
         assert r.status_code == 202 and r.json["undo_request"] == {"by": "ann", "seq": seq}
-        answers = race(*(lambda s=s: _undo(phones, s, seq=seq) for s in ("ben", "cai", "dee")))
+        answers = race(*(lambda s=s, phones=phones, seq=seq: _undo(phones, s, seq=seq) for s in ("ben", "cai", "dee")))
         host.bus.join()
         assert len(host.table.actions_taken()) == 2, f"trial {trial}: {len(host.table.actions_taken())}"
         assert sorted(a.status_code for a in answers) == [200, 409, 409], \

@@ -55,8 +55,8 @@ def ready_to_train(data: str | None) -> int:
     if data:
         os.environ["UNO_DATA"] = data
     try:
-        import onnx  # noqa: F401
-        import torch  # noqa: F401
+        import onnx  # noqa: F401 - only: is the train extra installed?
+        import torch  # noqa: F401 - the same
     except ImportError:
         print("error: training needs the train extra: pip install -e '.[train]'", file=sys.stderr)
         return 2

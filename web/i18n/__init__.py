@@ -7,7 +7,7 @@ The language comes from ``?lang=`` (remembered in a cookie), else the browser's
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ DEFAULT = "en"
 _HERE = Path(__file__).parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def strings(lang: str) -> dict[str, str]:
     """Every string of ``lang`` (English where it has none)."""
     base = json.loads((_HERE / "en.json").read_text(encoding="utf-8"))
