@@ -48,6 +48,8 @@ OTHER_TOOLS = {
     "--tilt", "--lean", "--first-round", "--game", "--in-parts", "--styles",
     # python -m vision.train.fanned_misses (which step loses each card of the composed tables)
     "--index-model",
+    # mypy (make lint)
+    "--strict",
 }
 
 
