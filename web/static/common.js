@@ -209,6 +209,8 @@ function eventLi(ev) {
   if (!text) return "";
   const t = ev.time ? new Date(ev.time * 1000).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
   const bad = ev.type === "illegal" || ev.type === "refused" || ev.type === "penalty" ? "bad" : "";
+  // what the camera decided opens the frame it was decided on (evidence.js)
+  if (typeof ev.evidence === "string") return `<li class="${bad} has-evidence"><time>${esc(t)}</time><button type="button" class="evidence-open" data-evidence="${esc(ev.evidence)}" title="${esc(T("evidence_open"))}">${esc(text)}</button></li>`;
   return `<li class="${bad}"><time>${esc(t)}</time><span>${esc(text)}</span></li>`;
 }
 
