@@ -181,3 +181,21 @@ def test_without_a_store_the_web_answers_no_evidence():
     client = create_app(Host(), secret_key="t").test_client()
     got = client.get("/api/evidence/1-1.jpg")
     assert got.status_code == 404 and got.get_json()["error"] == "no-evidence"
+
+
+def test_the_frames_of_two_matches_back_are_dropped_as_the_third_match_decides(tmp_path):
+    host, store, worker, seen = _camera(tmp_path)
+    kept = []
+    for match in range(3):
+        if match:
+            host.start_match(SETUP)
+            host.bus.join()  # the referee hears of the new match
+            worker.process(worker.source.read().image)  # the new layout is read
+            worker.referee.on_reading(reading(GRID, seq=1, changed=ALL_CELLS))
+        worker.referee.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2,
+                                          changed=("cell-0-0",)))
+        host.bus.join()
+        kept.append(host.table.last_evidence)
+        assert kept[-1] is not None and kept[-1].startswith(f"{host.table.match_id}-")
+    assert store.jpeg(kept[0]) is None and not (tmp_path / "evidence" / f"{kept[0]}.jpg").exists()
+    assert store.jpeg(kept[1]) and store.jpeg(kept[2])
