@@ -218,7 +218,11 @@ function renderEvents(list, el, newestFirst) {
   if (!el) return;
   const items = list.map(eventLi).filter(Boolean);
   if (newestFirst) items.reverse();
-  el.innerHTML = items.slice(0, 30).join("");
+  const html = items.slice(0, 30).join("");
+  // drawn again only when it changed: a tap on an event (evidence.js) is not lost to a redraw
+  if (el._html === html) return;
+  el._html = html;
+  el.innerHTML = html;
 }
 
 function toast(text, bad) {
