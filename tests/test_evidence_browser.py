@@ -27,8 +27,9 @@ def _serve(host, store):
 
 
 def _open_evidence(page, url, steady=False):
-    page.goto(url)
-    page.wait_for_selector('#conn[data-state="on"]', timeout=WAIT)
+    if url is not None:
+        page.goto(url)
+        page.wait_for_selector('#conn[data-state="on"]', timeout=WAIT)
     link = page.locator('.evidence-open').first
     link.wait_for(timeout=WAIT)
     if steady:
@@ -53,17 +54,21 @@ def test_tapping_a_camera_decided_event_shows_its_frame_also_after_a_restart(tmp
     store = EvidenceStore(tmp_path / "evidence")
     table = DemoTable(host, 1280, 720, seed=1, realtime=False)
     worker = CameraWorker(host, lambda: table, first=table, evidence=store)
-    worker.process(table.read().image)
-    worker.referee.on_reading(reading(GRID, seq=1, changed=ALL_CELLS))
-    worker.referee.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2, changed=("cell-0-0",)))
-    host.bus.join()
-    evidence = host.table.last_evidence
-    assert evidence is not None
     server = _serve(host, store)
     ctx = browser.new_context(**PHONE)
     try:
         page = ctx.new_page()
-        img = _open_evidence(page, server.url + "/", steady=True)
+        page.goto(server.url + "/")
+        page.wait_for_selector('#conn[data-state="on"]', timeout=WAIT)
+        # the camera decides while the page is open: the event comes on the live stream
+        worker.process(table.read().image)
+        worker.referee.on_reading(reading(GRID, seq=1, changed=ALL_CELLS))
+        worker.referee.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), seq=2,
+                                          changed=("cell-0-0",)))
+        host.bus.join()
+        evidence = host.table.last_evidence
+        assert evidence is not None
+        img = _open_evidence(page, None, steady=True)
         assert img.get_attribute("src") == f"/api/evidence/{evidence}.jpg"
         assert page.evaluate("document.querySelector('#sheet [data-evidence-img]').naturalWidth") == 640
         # the table view holds no seat: it says how to ask for the undo
@@ -83,6 +88,24 @@ def test_tapping_a_camera_decided_event_shows_its_frame_also_after_a_restart(tmp
         host.bus.join()
         assert asked == [{"seat": "south"}]
         assert host.table.last_evidence == evidence  # asked only: nothing undone yet
+
+        # a question: its frame and the question asked, and nothing to undo yet
+        played = with_cell(GRID, 0, 0, "red-7")
+        worker.referee.on_reading(reading(with_cell(played, 4, 4, "blue-9"), seq=3,
+                                          changed=("cell-4-4",),
+                                          probs={"cell-4-4": {"blue-9": 0.55, "blue-6": 0.45}}))
+        host.bus.join()
+        question = worker.referee.question
+        assert question is not None and question.evidence not in (None, evidence)
+        link = page.locator(f'#events .evidence-open[data-evidence="{question.evidence}"]')
+        link.wait_for(timeout=WAIT)
+        link.click()
+        page.wait_for_function(
+            "(() => { const i = document.querySelector('#sheet [data-evidence-img]');"
+            " return i && i.complete && i.naturalWidth > 0; })()", timeout=WAIT)
+        assert "(4, 4)" in page.locator("#sheet .evidence-question").inner_text()
+        assert page.locator("#sheet [data-evidence-undo]").count() == 0
+        page.keyboard.press("Escape")
     finally:
         ctx.close()
         server.shutdown()

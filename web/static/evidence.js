@@ -8,10 +8,10 @@ function evidenceEvents(id) {
   return (App.recent || []).filter((ev) => ev.evidence === id);
 }
 
-function evidenceUndoHtml(id) {
+function evidenceUndoHtml(id, acted) {
   const s = App.state || {};
   const me = s.me && s.me.seat;
-  if (!s.playing) return "";
+  if (!s.playing || !acted) return "";  // (a question not answered yet: nothing to undo)
   if (!me) return `<p class="muted small">${esc(T("evidence_undo_seat"))}</p>`;
   if (s.last_evidence !== id) return `<p class="muted small">${esc(T("evidence_undo_last"))}</p>`;
   const u = s.undo_request;
@@ -29,7 +29,7 @@ function evidenceHtml(id) {
     <p class="note" data-evidence-gone hidden>${esc(T("evidence_gone"))}</p></figure>
     ${asked ? `<p class="evidence-question">${esc(T("evidence_asked", { question: questionText(asked) }))}</p>` : ""}
     ${lines.length ? `<ul class="evidence-lines">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : ""}
-    <div class="button-row">${evidenceUndoHtml(id)}
+    <div class="button-row">${evidenceUndoHtml(id, lines.length > 0)}
       <button type="button" class="btn ghost" data-cancel>${esc(T("ok"))}</button></div>`;
 }
 
