@@ -65,6 +65,39 @@ def test_no_frames_are_kept_with_a_bound_of_zero_and_ids_are_checked(tmp_path):
     assert store.jpeg("../../etc/passwd") is None and store.jpeg("1-x") is None
 
 
+def test_racing_writers_and_readers_keep_the_bound_and_every_id_once(tmp_path):
+    import threading
+
+    store = EvidenceStore(tmp_path / "evidence", max_bytes=20_000)
+    ids: list[str] = []
+    lock = threading.Lock()
+    start = threading.Barrier(6)
+
+    def write(match: int) -> None:
+        start.wait()
+        for i in range(40):
+            got = store.add(_blob(1000, i % 200), match=match)
+            with lock:
+                ids.append(got)
+
+    def read() -> None:
+        start.wait()
+        for _ in range(200):
+            for kept in store.ids():
+                data = store.jpeg(kept)
+                assert data is None or data[:2] == b"\xff\xd8"  # whole, or already dropped
+
+    threads = [threading.Thread(target=write, args=(m,)) for m in (1, 1, 2, 2)]
+    threads += [threading.Thread(target=read) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(ids) == 160 and len(set(ids)) == 160
+    on_disk = sorted(p.stem for p in (tmp_path / "evidence").iterdir())
+    assert on_disk == sorted(store.ids()) and store.size <= 20_000 and len(on_disk) == 20
+
+
 # --- the camera referee keeps its frames ---------------------------------------------------
 
 def _camera(tmp_path, setup=SETUP):
