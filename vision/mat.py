@@ -399,10 +399,12 @@ def _mat_at_full_size(layout: Layout, dpi: int, tiles: Tiling) -> _Page:
         x = tiles.origin(0, col)[0] + TILE_OVERLAP_MM / 2
         for y in (20.0, *(gy + k * py for k in range(6)), h - 15.0):
             _cross(page, x, y)
+    columns = [tiles.origin(0, col)[0] + TILE_OVERLAP_MM / 2 for col in range(1, cols)]
     for row in range(1, rows):
         y = tiles.origin(row, 0)[1] + TILE_OVERLAP_MM / 2
         for x in (20.0, *(gx + k * px for k in range(6)), w - 20.0):
-            _cross(page, x, y)
+            if all(abs(x - c) > 12 for c in columns):  # (not over a column strip's cross)
+                _cross(page, x, y)
     return page
 
 
