@@ -232,3 +232,31 @@ def test_the_frames_of_two_matches_back_are_dropped_as_the_third_match_decides(t
         assert kept[-1] is not None and kept[-1].startswith(f"{host.table.match_id}-")
     assert store.jpeg(kept[0]) is None and not (tmp_path / "evidence" / f"{kept[0]}.jpg").exists()
     assert store.jpeg(kept[1]) and store.jpeg(kept[2])
+
+
+def test_a_phones_answer_to_a_question_is_played_with_the_questions_frame(tmp_path):
+    from tests.support.phones import joined
+
+    log = EventLog(tmp_path / "events.sqlite3")
+    host = Host(log)
+    host.start_match(SETUP)
+    store = EvidenceStore(tmp_path / "evidence")
+    table = DemoTable(host, 1280, 720, seed=1, realtime=False)
+    worker = CameraWorker(host, lambda: table, first=table, evidence=store)
+    app = create_app(host, secret_key="t", join_token="tok", evidence=store)
+    worker.process(table.read().image)
+    actions = []
+    host.bus.subscribe(lambda m: actions.append(m.data), {"action"})
+    # a play before the camera's first look: asked; north's phone answers it
+    worker.referee.on_reading(reading(with_cell(GRID, 0, 0, "red-7"), changed=("cell-0-0",)))
+    host.bus.join()
+    evidence = worker.referee.question.evidence
+    c, h = joined(app, "north")
+    confirm = c.get("/api/state").get_json()["confirm"]
+    assert confirm["evidence"] == evidence
+    yes = next(i for i, ch in enumerate(confirm["choices"])
+               if ch["action"] and ch["action"].get("card") == "red-7")
+    assert c.post("/api/confirm", json={"choice": yes}, headers=h).get_json()["ok"]
+    host.bus.join()
+    assert actions[-1]["source"] == "phone" and actions[-1]["evidence"] == evidence
+    assert c.get("/api/state").get_json()["last_evidence"] == evidence

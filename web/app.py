@@ -861,8 +861,15 @@ def api_confirm(phone: Phone, data: dict[str, Any]):
         if table is None:
             raise ApiError(409, "no-match",
                            "no match is being played: start one on the set-up page")
-        return jsonify(table.act(choice["action"], source="phone").to_json())
+        return jsonify(table.act(choice["action"], source="phone",
+                                 evidence=_evidence_of(question)).to_json())
     return jsonify({"ok": True}), 202
+
+
+def _evidence_of(question: dict[str, Any]) -> str | None:
+    """The id of the frame the camera asked ``question`` on (its answer is played with it)."""
+    evidence = question.get("evidence")
+    return evidence if isinstance(evidence, str) and _EVIDENCE_ID.fullmatch(evidence) else None
 
 
 @bp.post("/api/confirm-card")
@@ -904,7 +911,7 @@ def api_confirm_card(phone: Phone, data: dict[str, Any], table):
     _web().take_question(question)
     _host().bus.publish("confirm-answer", seat=phone.seat, question=question.get("id"),
                         other=action.to_json(), illegal=attempt)
-    return jsonify(table.act(action, source="phone").to_json())
+    return jsonify(table.act(action, source="phone", evidence=_evidence_of(question)).to_json())
 
 
 @bp.post("/api/match")
