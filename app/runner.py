@@ -126,13 +126,17 @@ class CameraWorker(_Background):
 
     def __init__(self, host, open_source: Callable[[], Any], *, first=None, jpeg_per_s: float = 3.0,
                  classifier_for: Callable[[str], Any] | None = None, retry_s: float = 1.0,
-                 lost_after: int = 3, ok_after: int = 5):
+                 lost_after: int = 3, ok_after: int = 5, evidence=None):
         from vision.sources import ResilientSource
 
         from companion.referee.camera import CameraReferee
 
         self.host = host
-        self.referee = CameraReferee(lambda: host.table, host.bus, host=host)
+        #: where the frames of the referee's decisions are kept (an app.evidence.EvidenceStore)
+        self.evidence = evidence
+        self._image = None  # the frame being read (the camera thread's)
+        self.referee = CameraReferee(lambda: host.table, host.bus, host=host,
+                                     witness=self._witness if evidence is not None else None)
         self._init_background()
         #: monotonic time the camera thread last made progress (a frame, a failed read, a retry)
         self.alive_at = time.monotonic()
@@ -262,11 +266,21 @@ class CameraWorker(_Background):
         report = self.reader.process(image)
         self.frames += 1
         self.last_report = report
+        self._image = image
         if report.reading is not None:
             self.referee.on_reading(report.reading)
         self.hand_scan.on_frame(image, self.reader.view, report.state, still=self.source.still)
         self._publish_jpeg(image, report)
         return report
+
+    def _witness(self, regions: tuple[str, ...]) -> str | None:
+        """The referee's ``witness`` (camera thread): keep the frame a decision is taken on,
+        with ``regions`` outlined thick; its id, or None before the first frame."""
+        if self._image is None:
+            return None
+        table = self.host.table
+        jpeg = annotated_jpeg(self._image, self.reader, self.last_report, quality=70, focus=regions)
+        return self.evidence.add(jpeg, table.match_id if table is not None else None)
 
     def _publish_jpeg(self, image, report) -> None:
         now = time.monotonic()
@@ -304,8 +318,10 @@ def _short(label: str) -> str:
     return color[:1] + _SHORT_FACES.get(face, face)
 
 
-def annotated_jpeg(image, reader, report, width: int = 640) -> bytes:
-    """The frame, shrunk to ``width``, with the regions and what was read there drawn on it."""
+def annotated_jpeg(image, reader, report, width: int = 640, *, quality: int = 75,
+                   focus: tuple[str, ...] = ()) -> bytes:
+    """The frame, shrunk to ``width``, with the regions and what was read there drawn on it;
+    the regions named in ``focus`` (a decision's: :mod:`app.evidence`) in a thick line."""
     import cv2
     import numpy as np
 
@@ -319,14 +335,19 @@ def annotated_jpeg(image, reader, report, width: int = 640) -> bytes:
             quad = view.region_quad(reader.layout.regions[name]) * scale
             got = reading.region(name) if reading is not None else None
             color = (0, 200, 0) if got is not None and got.confidence >= 0.9 else (0, 200, 255)
-            cv2.polylines(small, [quad.astype(np.int32)], True, color, 1, cv2.LINE_AA)
+            if name in focus:
+                color, thick = (0, 0, 255), 3
+            else:
+                thick = 1
+            cv2.polylines(small, [quad.astype(np.int32)], True, color, thick, cv2.LINE_AA)
             if got is not None and got.label != "empty":
                 x, y = quad.min(0)
                 cv2.putText(small, _short(got.label), (int(x) + 2, int(y) + 11), cv2.FONT_HERSHEY_PLAIN,
                             0.9, (255, 255, 255), 1, cv2.LINE_AA)
         if reading is not None and reading.pawn.seen:
             at = view.to_image([reader.layout.cell_center(*reading.pawn.cell)])[0] * scale
-            cv2.circle(small, (int(at[0]), int(at[1])), 9, (0, 0, 255), 2, cv2.LINE_AA)
+            cv2.circle(small, (int(at[0]), int(at[1])), 9, (0, 0, 255), 4 if "pawn" in focus else 2,
+                       cv2.LINE_AA)
     # The calibration preview: the ArUco markers found, outlined, with their ids.
     from vision.geometry import detect_markers
 
@@ -338,7 +359,7 @@ def annotated_jpeg(image, reader, report, width: int = 640) -> bytes:
                     (255, 0, 255), 1, cv2.LINE_AA)
     # What the camera is doing is not written here: the page says it in its own language
     # (Host.show_frame's view).
-    ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 75])
+    ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return buf.tobytes() if ok else b""
 
 
@@ -483,7 +504,13 @@ class Companion:
             self.signals, self.buttons = self._pins(pinmap, pin_factory)
         self.camera: CameraWorker | None = None
         self.demo_table = None
+        #: the frames the camera's calls were taken on, beside the event log (app.evidence)
+        self.evidence = None
         if config.table.mode == "referee":
+            from app.evidence import EvidenceStore
+
+            self.evidence = EvidenceStore(path.parent / "evidence",
+                                          max_bytes=config.camera.evidence_mb * 2**20)
             try:
                 self.camera = self._camera(config, demo, seed)
             except Exception:
@@ -525,11 +552,12 @@ class Companion:
             from simulator.demo_table import DemoTable
 
             self.demo_table = DemoTable(self.host, cam.width, cam.height, seed=seed, faces=self.faces)
-            worker = CameraWorker(self.host, lambda: self.demo_table, first=self.demo_table)
+            worker = CameraWorker(self.host, lambda: self.demo_table, first=self.demo_table,
+                                  evidence=self.evidence)
             self.demo_table.attach(worker.referee)
             return worker
         return CameraWorker(self.host, camera_opener(cam), lost_after=cam.lost_after,
-                            ok_after=cam.ok_after)
+                            ok_after=cam.ok_after, evidence=self.evidence)
 
     def start(self) -> "Companion":
         if self._want_web:
@@ -540,7 +568,8 @@ class Companion:
                                     public_url=self.config.web.public_url or None,
                                     phones_per_seat=self.config.web.phones_per_seat,
                                     allowed_hosts=self.config.web.allowed_hosts,
-                                    league_url=self.config.league.page_url or None)
+                                    league_url=self.config.league.page_url or None,
+                                    evidence=self.evidence)
             if self.out is not None:
                 print(f"table view on {self.web_server.url}/\n{self.web_server.phones_note()}",
                       file=self.out, flush=True)

@@ -228,7 +228,7 @@ def undo_trios(phones: dict[str, Phone], stats: Stats, rng: random.Random, every
             answers: list = [None] * 3
             barrier = threading.Barrier(3)
 
-            def agree_now(i: int, seat: str) -> None:
+            def agree_now(i: int, seat: str, barrier=barrier, answers=answers, seq=seq) -> None:
                 barrier.wait()
                 answers[i] = phones[seat].request("POST", "/api/undo", {"seq": seq}, key=uuid.uuid4().hex)
 

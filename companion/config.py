@@ -75,6 +75,9 @@ class CameraSection:
     #: full (the hands laid open at a round's end are read in a still at the sensor's full width)
     #: or off (in the frames: a Pi without the memory for a full-resolution picture).
     still: str = "full"
+    #: MB of disk the frames the camera's calls were taken on may take (beside the event log;
+    #: the current match's and the one before; the oldest dropped first). 0: none kept.
+    evidence_mb: int = 50
 
 
 @dataclass(frozen=True)
@@ -208,6 +211,9 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
         if section.mains_hz not in (0, 50, 60):
             raise ConfigError(f"[camera] mains_hz must be 50, 60 or 0 (no flicker handling), got "
                               f"{section.mains_hz}")
+        if not 0 <= section.evidence_mb <= 100_000:
+            raise ConfigError(f"[camera] evidence_mb must be 0-100000 (MB of frames kept; 0: none), "
+                              f"got {section.evidence_mb}")
         if section.height_cm != 0 and not 20 <= section.height_cm <= 300:
             raise ConfigError(f"[camera] height_cm must be 20-300 (the lens above the mat), or 0 "
                               f"(leave the focus alone), got {section.height_cm}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import re
 import secrets
 import threading
 import time
@@ -89,6 +90,26 @@ class WebState:
         self._taking: tuple[Any, int | None] | None = None
         self.lock = threading.Lock()
         self._unsubscribe = host.bus.subscribe(self._on_message)
+        self._recall()
+
+    def _recall(self) -> None:
+        """After a restart: the resumed match's events so far, from the event log (what the
+        camera decided keeps its ``evidence``; the questions asked were not logged)."""
+        table = self.host.table
+        if table is None or table.match_id is None:
+            return
+        recalled: list[dict[str, Any]] = []
+        for entry in self.host.log.entries(table.match_id):
+            action, at = entry["action"], entry["time"]
+            if action.get("do") == "undo":
+                recalled.append({"seq": 0, "type": "undone", "time": at, "by": action.get("by")})
+                continue
+            for e in entry["events"]:
+                if isinstance(e, dict) and isinstance(e.get("type"), str):
+                    recalled.append({"seq": 0, **e, "time": at})
+        with self.lock:
+            if not self.recent:  # (nothing said since: the bus's events are newer)
+                self.recent.extend(recalled)
 
     def _on_message(self, m: BusMessage) -> None:
         with self.lock:
@@ -199,7 +220,8 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
                max_streams: int = 32, table_streams: int = 8, phones_per_seat: int = 1,
                cookie_max_age_s: float = COOKIE_MAX_AGE_S, allowed_hosts: tuple[str, ...] = (),
                max_body: int = MAX_BODY_BYTES, max_photo: int = MAX_PHOTO_BYTES,
-               lan_address: Callable[[], str] = lan_ip, league_url: str | None = None) -> Flask:
+               lan_address: Callable[[], str] = lan_ip, league_url: str | None = None,
+               evidence: Any = None) -> Flask:
     """The web app for ``host``.
 
     ``secret_key`` signs the phone cookies (a random one per run when not given). Joined phones
@@ -216,6 +238,9 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     machine's LAN address; it is asked again for every page (:mod:`web.reach`), so the QR code
     follows the network. ``league_url`` (``http://club-pi:8100/``), where the table plays in a
     league (``companion league``), puts a link to the league's page in every page's menu.
+    ``evidence`` is where the frames of the camera's calls are kept (anything with
+    ``jpeg(id) -> bytes | None``, e.g. ``app.evidence.EvidenceStore``): ``GET
+    /api/evidence/<id>.jpg`` serves them; None: that answers 404.
     """
     if league_url and urlsplit(league_url).scheme not in ("http", "https"):
         raise ValueError(f"league_url must be an http(s) address, got {league_url!r}")
@@ -242,6 +267,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
         "web": WebState(host),
         "answers": Answers(host.log),
         "lan_ip": lan_address,
+        "evidence": evidence,
     }
 
     def revoke_seats_on_a_new_match(message: BusMessage) -> None:
@@ -700,6 +726,7 @@ def api_state():
                     "undo_request": web.pending_undo(),
                     # the action an undo would take back (POST /api/undo names it)
                     "undo_seq": table.last_seq if table is not None else None,
+                    "last_evidence": table.last_evidence if table is not None else None,
                     "me": {"joined": phone is not None, "seat": phone.seat if phone else None}})
 
 
@@ -731,6 +758,25 @@ def api_frame():
     if isinstance(view, str) and view.replace("-", "").isalpha() and len(view) < 40:
         headers["X-Camera-View"] = view
     return Response(jpeg, mimetype="image/jpeg", headers=headers)
+
+
+#: What an evidence id looks like in a path (``app.evidence``: ``<match>-<n>``).
+_EVIDENCE_ID = re.compile(r"\d{1,12}-\d{1,12}")
+
+
+@bp.get("/api/evidence/<evidence_id>.jpg")
+def api_evidence(evidence_id: str):
+    """The frame a camera call was taken on (its events' ``evidence``), with the regions read
+    outlined; 404 once dropped (only the current match's and the one before are kept)."""
+    if _EVIDENCE_ID.fullmatch(evidence_id) is None:
+        return error(400, "bad-input", "an evidence id looks like 12-345")
+    store = _ext()["evidence"]
+    jpeg = store.jpeg(evidence_id) if store is not None else None
+    if not jpeg:
+        return error(404, "no-evidence", f"no frame {evidence_id} is kept (only the current "
+                                         "match's and the one before)")
+    return Response(jpeg, mimetype="image/jpeg",
+                    headers={"Cache-Control": "private, max-age=86400"})
 
 
 @bp.get("/api/qr.svg")
@@ -927,8 +973,15 @@ def api_confirm(phone: Phone, data: dict[str, Any]):
         if table is None:
             raise ApiError(409, "no-match",
                            "no match is being played: start one on the set-up page")
-        return jsonify(table.act(choice["action"], source="phone").to_json())
+        return jsonify(table.act(choice["action"], source="phone",
+                                 evidence=_evidence_of(question)).to_json())
     return jsonify({"ok": True}), 202
+
+
+def _evidence_of(question: dict[str, Any]) -> str | None:
+    """The id of the frame the camera asked ``question`` on (its answer is played with it)."""
+    evidence = question.get("evidence")
+    return evidence if isinstance(evidence, str) and _EVIDENCE_ID.fullmatch(evidence) else None
 
 
 @bp.post("/api/confirm-card")
@@ -970,7 +1023,7 @@ def api_confirm_card(phone: Phone, data: dict[str, Any], table):
     _web().take_question(question)
     _host().bus.publish("confirm-answer", seat=phone.seat, question=question.get("id"),
                         other=action.to_json(), illegal=attempt)
-    return jsonify(table.act(action, source="phone").to_json())
+    return jsonify(table.act(action, source="phone", evidence=_evidence_of(question)).to_json())
 
 
 @bp.post("/api/match")

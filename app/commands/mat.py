@@ -16,6 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "docs/hardware-guide.md, 'The mat'.")
     p.add_argument("--out", default="uno-mat", help="folder to write into (default: ./uno-mat)")
     p.add_argument("--dpi", type=int, default=150, help="resolution of the pages (default 150)")
+    p.add_argument("--tiled", choices=("a4", "letter"), default=None,
+                   help="also write the layout at 1:1 (actual size) on pages of this paper, "
+                        "to trim and tape together (crosses where two pages overlap)")
     p.set_defaults(run=run)
 
 
@@ -27,7 +30,7 @@ PRINT_HINT = ("Print at 100 % (actual size), then measure the 100 mm ruler on a 
 def run(args: argparse.Namespace) -> int:
     from vision.mat import write_kit
 
-    for path in write_kit(args.out, dpi=args.dpi):
+    for path in write_kit(args.out, dpi=args.dpi, tiled=args.tiled):
         print(path)
     print(PRINT_HINT)
     return 0

@@ -36,6 +36,7 @@ plus one :class:`NothingHappened` choice). The page renders them in the reader's
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 from collections import deque
@@ -751,6 +752,8 @@ class Question:
     #: the ``do`` word of the action another card names (``play``, or ``discard`` for the grid
     #: game's discard pile); None: the question takes no other card (:meth:`other_action`)
     other: str | None = None
+    #: the id of the camera frame the question was asked on (:attr:`CameraReferee.witness`)
+    evidence: str | None = None
 
     @classmethod
     def of(cls, id: int, decision: Decision, seat: str | None, card: str | None,
@@ -800,6 +803,8 @@ class Question:
             out.update(by=self.by, did=self.did, after=self.after)
         if self.other is not None:
             out["other"] = self.other
+        if self.evidence is not None:
+            out["evidence"] = self.evidence
         return out
 
 
@@ -824,12 +829,20 @@ class CameraReferee:
     :meth:`on_reading`, :meth:`tick` or :meth:`run_pending`. So the referee needs no lock, and
     it calls the table and publishes holding none. Other threads may read :attr:`question`,
     :attr:`has_baseline` and :attr:`stats` (snapshots; never changed from outside).
+
+    ``witness`` (optional, called on the referee's thread) keeps the frame a decision was taken
+    on: it is called with the regions the decision is about when the referee commits an action,
+    calls one illegal or asks a question, and returns an id (or None); the action's events and
+    the question carry it as ``evidence``, and an answer to the question is played with the
+    question's. The referee handles no pixels: what the id names is the caller's.
     """
 
     def __init__(self, table_of: Callable[[], Table | None], bus: EventBus, *, host: Host | None = None,
                  commit_ratio: float = 8.0, margin_ratio: float = 8.0,
-                 illegal_confidence: float = 0.97, clock: Callable[[], float] = time.monotonic) -> None:
+                 illegal_confidence: float = 0.97, clock: Callable[[], float] = time.monotonic,
+                 witness: Callable[[tuple[str, ...]], str | None] | None = None) -> None:
         self.table_of = table_of
+        self.witness = witness
         self.clock = clock
         #: (region, label, reading seq, since, decision[, waiting]): a wild seen whose colour its
         #: player's phone is expected to give (no question yet)
@@ -1208,7 +1221,8 @@ class CameraReferee:
             if decision.kind is DecisionKind.COMMIT:
                 assert decision.action is not None   # (a commit's action)
                 hands_used = self._arms_over(decision, table)  # (a step's: over its two cells)
-                answer = table.act(decision.action, source="camera")
+                answer = table.act(decision.action, source="camera",
+                                   evidence=self._witness(decision))
                 self._feed(answer)
                 if isinstance(decision.action, Move):
                     # (an arm over a card elsewhere stays the evidence of whose hand put it)
@@ -1227,7 +1241,8 @@ class CameraReferee:
                 continue
             if decision.kind is DecisionKind.ILLEGAL:
                 assert decision.action is not None   # (the action called)
-                self._feed(table.act(decision.action, source="camera"))
+                self._feed(table.act(decision.action, source="camera",
+                                     evidence=self._witness(decision)))
                 self._take_reach_over(decision.region)
                 self.stats["illegal"] += 1
                 # the card lies there until it is taken back: not a new action meanwhile
@@ -1251,6 +1266,22 @@ class CameraReferee:
         if pawn_was is None or look.pawn is None or tuple(look.pawn) == tuple(pawn_was):
             return None
         return cell_name(*pawn_was)
+
+    def _witness(self, decision: Decision) -> str | None:
+        """The id of the frame ``decision`` is taken on (:attr:`witness`), or None."""
+        if self.witness is None:
+            return None
+        regions = [decision.region]
+        for action in (decision.action, *decision.choices):
+            found = [region_of(action)] if action is not None else []
+            if isinstance(action, Move) and all(0 <= i < 5 for i in action.to):
+                found.append(cell_name(*action.to))  # where the pawn went
+            regions += [r for r in found if r is not None and r not in regions]
+        try:
+            return self.witness(tuple(regions))
+        except Exception:  # a lost picture never stops the referee (logged)
+            log.exception("could not keep the frame of a decision")
+            return None
 
     def _trace(self, decision: Decision) -> None:
         self.decisions.append((self._latest.seq, decision))
@@ -1680,7 +1711,7 @@ class CameraReferee:
         assert table is not None   # (seen while a match is played)
         decision = Decision(DecisionKind.COMMIT, DRAW_PILE, action, reason=Reason.HAND)
         self._trace(decision)
-        answer = table.act(action, source="camera")
+        answer = table.act(action, source="camera", evidence=self._witness(decision))
         self._feed(answer)
         self.stats["commits"] += 1
         if isinstance(action, Pass):
@@ -1965,7 +1996,9 @@ class CameraReferee:
             return
         if self._question is not None:
             self._close_question(None, "camera", Closed.REPLACED)
-        question = Question.of(next(self._ids), decision, acting_seat(waiting), card, pile)
+        question = dataclasses.replace(
+            Question.of(next(self._ids), decision, acting_seat(waiting), card, pile),
+            evidence=self._witness(decision))
         self._question = question
         self.stats["questions"] += 1
         key = f"questions-{question.kind.value}"
@@ -2034,7 +2067,7 @@ class CameraReferee:
         self._close_question(action.to_json(), by, Closed.ANSWERED)
         if not act:
             return None
-        result = table.act(action, source="confirm")
+        result = table.act(action, source="confirm", evidence=q.evidence)
         self._feed(result)
         return result
 
@@ -2093,7 +2126,7 @@ class CameraReferee:
                 self._blind.discard(shown)
         self._close_question(picked.to_json()["action"], by, Closed.ANSWERED)
         if act and picked.action is not None and table is not None:
-            result = table.act(picked.action, source="confirm")
+            result = table.act(picked.action, source="confirm", evidence=q.evidence)
             if q.by is None and q.kind is not QuestionKind.DREW:
                 self._feed(result)
         return result

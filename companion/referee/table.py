@@ -67,6 +67,8 @@ class _Frame:
     events: tuple[dict[str, Any], ...] = field(default_factory=tuple)
     #: the action's sequence number (:attr:`Table.last_seq`); 0 for the match's start
     seq: int = 0
+    #: the id of the camera frame the action was decided on (:meth:`Table.act`'s ``evidence``)
+    evidence: str | None = None
 
 
 class Table:
@@ -126,7 +128,25 @@ class Table:
             assert match_id is not None   # (the unfinished match just found)
             log.finish_match(match_id, {"ended_by": "unresumable", "reason": str(exc)})
             return None
-        return cls(setup, bus, log=log, clock=clock, resume_actions=actions)
+        table = cls(setup, bus, log=log, clock=clock, resume_actions=actions)
+        assert table.match_id is not None   # (resumed from the log)
+        table._resume_evidence(log.entries(table.match_id))
+        return table
+
+    def _resume_evidence(self, entries: list[dict[str, Any]]) -> None:
+        """Each standing action's evidence id, as its logged events carry it (undos resolved)."""
+        standing: list[str | None] = []
+        for entry in entries:
+            if entry["action"].get("do") == "undo":
+                if standing:
+                    standing.pop()
+                continue
+            standing.append(next((e["evidence"] for e in entry["events"]
+                                  if isinstance(e.get("evidence"), str)), None))
+        with self._lock:
+            frames = [f for f in self._history[1:] if f.action is not None]
+            for frame, evidence in zip(frames, standing[-len(frames):] if frames else ()):
+                frame.evidence = evidence
 
     # --- what the table knows ---------------------------------------------------------------
 
@@ -163,6 +183,12 @@ class Table:
         with self._lock:
             return self._history[-1].seq if len(self._history) > 1 else None
 
+    @property
+    def last_evidence(self) -> str | None:
+        """The evidence id of the last standing action (the one an undo takes back), if the
+        camera decided it."""
+        return self._history[-1].evidence
+
     def actions_taken(self) -> list[dict[str, Any]]:
         with self._lock:
             return [f.action for f in self._history[1:] if f.action is not None]
@@ -188,8 +214,12 @@ class Table:
 
     # --- acting -------------------------------------------------------------------------------
 
-    def act(self, action: Action | dict[str, Any], source: str = "phone") -> Answer:
-        """Apply one action (an :class:`Action` or its replay JSON form) and tell everyone."""
+    def act(self, action: Action | dict[str, Any], source: str = "phone", *,
+            evidence: str | None = None) -> Answer:
+        """Apply one action (an :class:`Action` or its replay JSON form) and tell everyone.
+
+        ``evidence`` is the id of the camera frame the action was decided on: every event the
+        action gives (and its logged events) carry it as ``evidence``."""
         out: list[tuple[str, dict[str, Any]]] = []
         with self._lock:
             try:
@@ -200,22 +230,25 @@ class Table:
                 answer = Answer(False, (), self.state_json(), exc.code, exc.message,
                                 action if isinstance(action, dict) else None, exc.params)
             else:
-                answer = self._apply(parsed, out, source=source)
+                answer = self._apply(parsed, out, source=source, evidence=evidence)
             self._outbox.add(out)
         self._outbox.flush()
         return answer
 
     def _apply(self, action: Action, out: list[tuple[str, dict[str, Any]]], *,
-               source: str = "phone", record: bool = True) -> Answer:
+               source: str = "phone", record: bool = True,
+               evidence: str | None = None) -> Answer:
         """Under the lock: apply ``action``, log it (``record``), and add the events to say to
         ``out`` (published by the caller after the lock is released)."""
         outcome = self.game.apply(self.state, action)
         events = tuple(e.to_json() for e in outcome.events)
         action_json = action.to_json()
         changed = outcome.ok or outcome.state is not self.state
+        if evidence is not None:
+            events = tuple({**e, "evidence": evidence} for e in events)
         if changed:
             self._seq += 1
-            self._history.append(_Frame(action_json, outcome.state, events, self._seq))
+            self._history.append(_Frame(action_json, outcome.state, events, self._seq, evidence))
         state_json = self.game.to_json(outcome.state)
         if record and changed and self.log is not None:
             assert self.match_id is not None   # (set with the log)
@@ -224,13 +257,14 @@ class Table:
             finish = ({"champions": state_json["champions"], "scores": state_json.get("scores")}
                       if state_json.get("champions") else None)
             self.log.append(self.match_id, action_json, events, source=source, finish=finish)
+        said = {"evidence": evidence} if evidence is not None else {}
         out.append(("action", {"action": action_json, "source": source, "ok": outcome.ok,
-                               "error": outcome.error.code if outcome.error else None}))
+                               "error": outcome.error.code if outcome.error else None, **said}))
         out.extend((e["type"], {k: v for k, v in e.items() if k != "type"}) for e in events)
         if outcome.error is not None:   # (not outcome.ok)
             out.append(("refused", {"code": outcome.error.code, "message": outcome.error.message,
                                     "params": outcome.error.params, "seat": action.by,
-                                    "source": source}))
+                                    "source": source, **said}))
         out.append(("state", {"state": state_json}))
         self._restart_timer(new_turn=any(e["type"] == "turn" for e in events))
         if outcome.error is not None:

@@ -209,6 +209,8 @@ function eventLi(ev) {
   if (!text) return "";
   const t = ev.time ? new Date(ev.time * 1000).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
   const bad = ev.type === "illegal" || ev.type === "refused" || ev.type === "penalty" ? "bad" : "";
+  // what the camera decided opens the frame it was decided on (evidence.js)
+  if (typeof ev.evidence === "string") return `<li class="${bad} has-evidence"><time>${esc(t)}</time><button type="button" class="evidence-open" data-evidence="${esc(ev.evidence)}" title="${esc(T("evidence_open"))}">${esc(text)}</button></li>`;
   return `<li class="${bad}"><time>${esc(t)}</time><span>${esc(text)}</span></li>`;
 }
 
@@ -216,7 +218,11 @@ function renderEvents(list, el, newestFirst) {
   if (!el) return;
   const items = list.map(eventLi).filter(Boolean);
   if (newestFirst) items.reverse();
-  el.innerHTML = items.slice(0, 30).join("");
+  const html = items.slice(0, 30).join("");
+  // drawn again only when it changed: a tap on an event (evidence.js) is not lost to a redraw
+  if (el._html === html) return;
+  el._html = html;
+  el.innerHTML = html;
 }
 
 function toast(text, bad) {
