@@ -47,9 +47,18 @@ DEMO_GAMES = {"referee": ("grid", "flip", "classic"), "timer": ("timer",),
               "scoreboard": ("scoreboard",)}
 
 
+#: The rules flags that say how long a demo match of each game lasts.
+_MATCH_LENGTH = {"grid": ("match_points",), "flip": ("target", "rounds"),
+                 "classic": ("target", "rounds")}
+
+
 def demo_setup(game: str, rng: random.Random, rules: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A set-up line for a demo match of ``game``, dealt with ``rng``."""
-    options = {k: v for k, v in (rules or {}).items() if k in ("turn_seconds", "timeout_action")}
+    """A set-up line for a demo match of ``game``, dealt with ``rng``. Of ``rules`` it takes
+    the turn timer's flags and how long a match lasts (the grid's ``match_points``, Flip's and
+    classic's ``target`` and ``rounds``)."""
+    rules = rules or {}
+    keep = ("turn_seconds", "timeout_action", *_MATCH_LENGTH.get(game, ()))
+    options = {k: v for k, v in rules.items() if k in keep}
     if game == "grid":
         return {"setup": {"game": "grid", "seats": ["north", "east", "south", "west"],
                           "first": "north", "grid": deal_grid(rng), "options": options}}
@@ -126,13 +135,13 @@ class CameraWorker(_Background):
 
     def __init__(self, host, open_source: Callable[[], Any], *, first=None, jpeg_per_s: float = 3.0,
                  classifier_for: Callable[[str], Any] | None = None, retry_s: float = 1.0,
-                 lost_after: int = 3, ok_after: int = 5):
+                 lost_after: int = 3, ok_after: int = 5, clock: Callable[[], float] = time.monotonic):
         from vision.sources import ResilientSource
 
-        from companion.referee.camera import CameraReferee
+        from companion.referee.camera import NEW_LAYOUT, CameraReferee
 
         self.host = host
-        self.referee = CameraReferee(lambda: host.table, host.bus, host=host)
+        self.referee = CameraReferee(lambda: host.table, host.bus, host=host, clock=clock)
         self._init_background()
         #: monotonic time the camera thread last made progress (a frame, a failed read, a retry)
         self.alive_at = time.monotonic()
@@ -156,7 +165,12 @@ class CameraWorker(_Background):
         self._last_jpeg = -math.inf
         self._forget = False
         self._failing: str | None = None  # the error the last frames failed with, said once
-        self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started"})
+        # a new match, the grid's next game or a new round is a new layout: read it all again
+        # (the referee takes the next reading as its baseline; without a fresh read, cards that
+        # came with no hand over them are taken as the same cards in other light, and the
+        # referee waits for a baseline for ever)
+        self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started",
+                                                                *NEW_LAYOUT})
         from app.hand_scan import HandScanner
 
         #: reads the seats' hand zones at a round's end (app.hand_scan)
@@ -165,7 +179,7 @@ class CameraWorker(_Background):
     # --- the bus (dispatcher thread: only queue) -----------------------------------------------
 
     def _on_event(self, message) -> None:
-        if message.type == "match-started":
+        if message.type != "confirm-answer":  # a new layout (match-started, NEW_LAYOUT)
             self._forget = True
             return
         data = message.data
