@@ -261,12 +261,12 @@ class DemoTable:
         return (x, y)
 
     def _arm(self, seat: str, target, t: float):
-        from .scene import SIDES_OF_SEATS, Arm
+        from .scene import Arm
 
         table = self.host.table
         seats = list(table.seats) if table is not None else [seat]
-        side = seat if seat in ("north", "east", "south", "west") else \
-            SIDES_OF_SEATS[seats.index(seat) % len(SIDES_OF_SEATS)] if seat in seats else "south"
+        # the arm comes in by the side the set-up seats its player at (companion.seating)
+        side = table.seating.side_of(seat) if table is not None and seat in seats else "south"
         L = self.layout
         out = {"north": (target[0], -260.0), "south": (target[0], L.height + 260.0),
                "west": (-260.0, target[1]), "east": (L.width + 260.0, target[1])}[side]
