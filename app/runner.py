@@ -483,10 +483,11 @@ class Companion:
             if not mock_pins_on_fault:
                 raise
             self.gpio_fault = exc
-            log.warning("GPIO: %s", exc)
-            print(f"companion: GPIO: {exc} Until then the LEDs, buzzer and buttons run on mock pins "
-                  "(the web page shows them); restart the companion after the fix.",
-                  file=sys.stderr, flush=True)
+            log.info("GPIO: %s", exc)  # (said once, below: not twice on a terminal)
+            after = ("" if exc.kind == "no-gpio"
+                     else " Restart the companion after the fix.")
+            print(f"companion: GPIO: {exc} Meanwhile the LEDs, buzzer and buttons run on mock "
+                  f"pins, shown on the web page.{after}", file=sys.stderr, flush=True)
             from gpiozero.pins.mock import MockFactory, MockPWMPin
 
             pin_factory = MockFactory(pin_class=MockPWMPin)
@@ -622,9 +623,9 @@ class Companion:
             if message.type in self._QUIET and not (message.type == "timer"
                                                     and message.data.get("kind") == "expired"):
                 continue
-            fields = " ".join(f"{k}={v}" for k, v in message.data.items()
-                              if k not in ("state", "message") and v not in (None, "", [], {}))
-            line = f"{time.strftime('%H:%M:%S')} {message.type:<14} {fields}"
+            from app.terminal import event_fields
+
+            line = f"{time.strftime('%H:%M:%S')} {message.type:<14} {event_fields(message.type, message.data)}"
             try:
                 print(line, file=self.out, flush=True)
             except (UnicodeError, ValueError, OSError):
