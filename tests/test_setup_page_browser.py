@@ -1,0 +1,62 @@
+"""The set-up page in a real browser (Debian's Chromium driven by Playwright): ending the match
+being played is apart from starting one, and both ask before a match is ended."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.eventlog import EventLog
+from companion.host import Host
+from tests.support.browser import WAIT, browser  # noqa: F401 (a fixture)
+from web import serve
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+
+TIMER = {"setup": {"game": "timer", "seats": ["ann", "ben"], "first": "ann"}}
+
+
+@pytest.fixture()
+def served(tmp_path):
+    host = Host(EventLog(tmp_path / "log.db"))
+    server = serve(host, "127.0.0.1", 0, block=False, secret_key="setup-test",
+                   join_token="join-me", heartbeat_s=5)
+    yield host, server
+    server.shutdown()
+
+
+def organiser(browser, server):  # noqa: F811
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                               has_touch=True, bypass_csp=True).new_page()
+    page.goto(f"{server.url}/join/join-me")
+    page.locator('.join-seat[data-seat=""]').click()
+    page.wait_for_url("**/setup", timeout=WAIT)
+    page.wait_for_selector('#conn[data-state="on"]', timeout=WAIT)
+    return page
+
+
+def test_end_the_match_is_apart_from_start_and_both_ask_before_ending_one(served, browser):  # noqa: F811
+    host, server = served
+    table = host.start_match(TIMER)
+    page = organiser(browser, server)
+    page.wait_for_selector("#match-now:not([hidden])", timeout=WAIT)
+    start, end = page.locator("#start-match"), page.locator("#end-match")
+    # not a neighbour of "Start the match": out of its form and row, well below it
+    assert page.evaluate("!document.querySelector('#end-match').closest('form')")
+    a, b = start.bounding_box(), end.bounding_box()
+    assert b["y"] - (a["y"] + a["height"]) >= 40, (a, b)
+    # starting a new match while one plays asks first; Esc keeps the match
+    start.click()
+    page.wait_for_selector("dialog.sheet[open]", timeout=WAIT)
+    assert "a new one ends it" in page.locator("dialog.sheet h3").inner_text()
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog.sheet[open]", state="detached", timeout=WAIT)
+    assert host.table is table
+    # ending asks too; yes ends it, and the part is gone until a match plays again
+    end.click()
+    page.locator("dialog.sheet[open] [data-yes]").click()
+    page.wait_for_selector("#match-now", state="hidden", timeout=WAIT)
+    assert host.table is None
+    start.click()                       # nothing to end: no question
+    page.wait_for_url(server.url + "/", timeout=WAIT)
+    assert host.table is not None and host.table is not table
+    page.context.close()
