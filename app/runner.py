@@ -383,6 +383,8 @@ class TableLoop(_Background):
         self._next_bot: float | None = None  # set from the first tick's clock
         self._games = iter(())
         self._match_over_since: float | None = None
+        self._turn_key: tuple | None = None  # (seat, turns) of the timer game's turn seen last
+        self._hold_until: float | None = None  # the bot on turn thinks until then
 
     thread_name = "table-loop"
 
@@ -410,9 +412,29 @@ class TableLoop(_Background):
         if table is None or table.state_json().get("champions"):
             self._start_next_demo_match(now)
             return
+        if table.game.name == "timer" and self._thinking(table.state_json(), now):
+            return
         action = self.bots.choose(table.game, table.state)
         if action is not None and not (self.hands is not None and self.hands.perform(action)):
             table.act(action, source="bot")
+
+    #: The timer game's demo: the share of turns a bot thinks into the last 10 s (the warning,
+    #: the ticks), and of turns it lets run out (the time-up tune); the others end at ``pace``.
+    SLOW_TURNS, LOST_TURNS = 0.08, 0.04
+
+    def _thinking(self, state: dict[str, Any], now: float) -> bool:
+        """Whether the timer game's bot on turn still thinks: a new turn draws how long."""
+        from companion.referee.timer import WARNING_AT
+
+        key = (state.get("turn"), state.get("turns"))
+        if key != self._turn_key:
+            self._turn_key = key
+            seconds = state.get("turn_seconds") or 0
+            r = self.rng.random()
+            self._hold_until = (None if seconds <= WARNING_AT or r >= self.SLOW_TURNS + self.LOST_TURNS
+                                else math.inf if r < self.LOST_TURNS
+                                else now + seconds - WARNING_AT + 4)
+        return self._hold_until is not None and now < self._hold_until
 
     def _start_next_demo_match(self, now: float) -> None:
         # Leave the winner's fanfare a moment before the next match.
