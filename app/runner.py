@@ -431,8 +431,10 @@ class TableLoop(_Background):
             self._turn_key = key
             seconds = state.get("turn_seconds") or 0
             r = self.rng.random()
+            # (a turn let run out is ended by the table's timer; should it not run, the bot
+            # ends the turn a little after the time is up)
             self._hold_until = (None if seconds <= WARNING_AT or r >= self.SLOW_TURNS + self.LOST_TURNS
-                                else math.inf if r < self.LOST_TURNS
+                                else now + seconds + 3 if r < self.LOST_TURNS
                                 else now + seconds - WARNING_AT + 4)
         return self._hold_until is not None and now < self._hold_until
 
