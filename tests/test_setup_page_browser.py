@@ -60,3 +60,23 @@ def test_end_the_match_is_apart_from_start_and_both_ask_before_ending_one(served
     page.wait_for_url(server.url + "/", timeout=WAIT)
     assert host.table is not None and host.table is not table
     page.context.close()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_the_setup_pages_default_seating_is_the_tables(served, browser, n):  # noqa: F811
+    """The side each seat is offered by default is where the table seats it when nobody
+    changes it (companion.seating: the LEDs, the camera's arms)."""
+    from companion.seating import Seating
+
+    host, server = served
+    page = organiser(browser, server)
+    page.locator('input[name="game"][value="classic"]').check(force=True)
+    seats = [f"p{i}" for i in range(1, n + 1)]
+    page.locator('textarea[name="seats"]').fill("\n".join(seats))
+    page.wait_for_function(f"document.querySelectorAll('select[name=seat-side]').length === {n}",
+                           timeout=WAIT)
+    offered = page.locator('select[name="seat-side"] option:first-child').all_inner_texts()
+    for seat, text in zip(seats, offered):
+        side = Seating.default(seats).side_of(seat)
+        assert side in text, f"{seat}: the page offers {text!r}, the table seats it {side}"
+    page.context.close()
