@@ -47,9 +47,18 @@ DEMO_GAMES = {"referee": ("grid", "flip", "classic"), "timer": ("timer",),
               "scoreboard": ("scoreboard",)}
 
 
+#: The rules flags that say how long a demo match of each game lasts.
+_MATCH_LENGTH = {"grid": ("match_points",), "flip": ("target", "rounds"),
+                 "classic": ("target", "rounds")}
+
+
 def demo_setup(game: str, rng: random.Random, rules: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A set-up line for a demo match of ``game``, dealt with ``rng``."""
-    options = {k: v for k, v in (rules or {}).items() if k in ("turn_seconds", "timeout_action")}
+    """A set-up line for a demo match of ``game``, dealt with ``rng``. Of ``rules`` it takes
+    the turn timer's flags and how long a match lasts (the grid's ``match_points``, Flip's and
+    classic's ``target`` and ``rounds``)."""
+    rules = rules or {}
+    keep = ("turn_seconds", "timeout_action", *_MATCH_LENGTH.get(game, ()))
+    options = {k: v for k, v in rules.items() if k in keep}
     if game == "grid":
         return {"setup": {"game": "grid", "seats": ["north", "east", "south", "west"],
                           "first": "north", "grid": deal_grid(rng), "options": options}}
@@ -126,16 +135,17 @@ class CameraWorker(_Background):
 
     def __init__(self, host, open_source: Callable[[], Any], *, first=None, jpeg_per_s: float = 3.0,
                  classifier_for: Callable[[str], Any] | None = None, retry_s: float = 1.0,
-                 lost_after: int = 3, ok_after: int = 5, evidence=None):
+                 lost_after: int = 3, ok_after: int = 5, evidence=None,
+                 clock: Callable[[], float] = time.monotonic):
         from vision.sources import ResilientSource
 
-        from companion.referee.camera import CameraReferee
+        from companion.referee.camera import NEW_LAYOUT, CameraReferee
 
         self.host = host
         #: where the frames of the referee's decisions are kept (an app.evidence.EvidenceStore)
         self.evidence = evidence
         self._image = None  # the frame being read (the camera thread's)
-        self.referee = CameraReferee(lambda: host.table, host.bus, host=host,
+        self.referee = CameraReferee(lambda: host.table, host.bus, host=host, clock=clock,
                                      witness=self._witness if evidence is not None else None)
         self._init_background()
         #: monotonic time the camera thread last made progress (a frame, a failed read, a retry)
@@ -160,7 +170,12 @@ class CameraWorker(_Background):
         self._last_jpeg = -math.inf
         self._forget = False
         self._failing: str | None = None  # the error the last frames failed with, said once
-        self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started"})
+        # a new match, the grid's next game or a new round is a new layout: read it all again
+        # (the referee takes the next reading as its baseline; without a fresh read, cards that
+        # came with no hand over them are taken as the same cards in other light, and the
+        # referee waits for a baseline for ever)
+        self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started",
+                                                                *NEW_LAYOUT})
         from app.hand_scan import HandScanner
 
         #: reads the seats' hand zones at a round's end (app.hand_scan)
@@ -169,7 +184,7 @@ class CameraWorker(_Background):
     # --- the bus (dispatcher thread: only queue) -----------------------------------------------
 
     def _on_event(self, message) -> None:
-        if message.type == "match-started":
+        if message.type != "confirm-answer":  # a new layout (match-started, NEW_LAYOUT)
             self._forget = True
             return
         data = message.data
@@ -390,6 +405,8 @@ class TableLoop(_Background):
         self._next_bot: float | None = None  # set from the first tick's clock
         self._games = iter(())
         self._match_over_since: float | None = None
+        self._turn_key: tuple | None = None  # (seat, turns) of the timer game's turn seen last
+        self._hold_until: float | None = None  # the bot on turn thinks until then
 
     thread_name = "table-loop"
 
@@ -417,9 +434,31 @@ class TableLoop(_Background):
         if table is None or table.state_json().get("champions"):
             self._start_next_demo_match(now)
             return
+        if table.game.name == "timer" and self._thinking(table.state_json(), now):
+            return
         action = self.bots.choose(table.game, table.state)
         if action is not None and not (self.hands is not None and self.hands.perform(action)):
             table.act(action, source="bot")
+
+    #: The timer game's demo: the share of turns a bot thinks into the last 10 s (the warning,
+    #: the ticks), and of turns it lets run out (the time-up tune); the others end at ``pace``.
+    SLOW_TURNS, LOST_TURNS = 0.08, 0.04
+
+    def _thinking(self, state: dict[str, Any], now: float) -> bool:
+        """Whether the timer game's bot on turn still thinks: a new turn draws how long."""
+        from companion.referee.timer import WARNING_AT
+
+        key = (state.get("turn"), state.get("turns"))
+        if key != self._turn_key:
+            self._turn_key = key
+            seconds = state.get("turn_seconds") or 0
+            r = self.rng.random()
+            # (a turn let run out is ended by the table's timer; should it not run, the bot
+            # ends the turn a little after the time is up)
+            self._hold_until = (None if seconds <= WARNING_AT or r >= self.SLOW_TURNS + self.LOST_TURNS
+                                else now + seconds + 3 if r < self.LOST_TURNS
+                                else now + seconds - WARNING_AT + 4)
+        return self._hold_until is not None and now < self._hold_until
 
     def _start_next_demo_match(self, now: float) -> None:
         # Leave the winner's fanfare a moment before the next match.
@@ -494,10 +533,11 @@ class Companion:
             if not mock_pins_on_fault:
                 raise
             self.gpio_fault = exc
-            log.warning("GPIO: %s", exc)
-            print(f"companion: GPIO: {exc} Until then the LEDs, buzzer and buttons run on mock pins "
-                  "(the web page shows them); restart the companion after the fix.",
-                  file=sys.stderr, flush=True)
+            log.info("GPIO: %s", exc)  # (said once, below: not twice on a terminal)
+            after = ("" if exc.kind == "no-gpio"
+                     else " Restart the companion after the fix.")
+            print(f"companion: GPIO: {exc} Meanwhile the LEDs, buzzer and buttons run on mock "
+                  f"pins, shown on the web page.{after}", file=sys.stderr, flush=True)
             from gpiozero.pins.mock import MockFactory, MockPWMPin
 
             pin_factory = MockFactory(pin_class=MockPWMPin)
@@ -649,9 +689,9 @@ class Companion:
             if message.type in self._QUIET and not (message.type == "timer"
                                                     and message.data.get("kind") == "expired"):
                 continue
-            fields = " ".join(f"{k}={v}" for k, v in message.data.items()
-                              if k not in ("state", "message") and v not in (None, "", [], {}))
-            line = f"{time.strftime('%H:%M:%S')} {message.type:<14} {fields}"
+            from app.terminal import event_fields
+
+            line = f"{time.strftime('%H:%M:%S')} {message.type:<14} {event_fields(message.type, message.data)}"
             try:
                 print(line, file=self.out, flush=True)
             except (UnicodeError, ValueError, OSError):

@@ -107,7 +107,8 @@ class Host:
         table = Table(setup, self.bus, log=self.log, clock=self.clock)  # publishes table-ready
         with self._lock:
             self._table = table
-            self._outbox.add([("match-started", {"game": table.game.name, "seats": table.seats})])
+            self._outbox.add([("match-started", {"game": table.game.name, "seats": table.seats,
+                                                  "seating": table.seating.to_json()})])
         self._outbox.flush()
         return table
 

@@ -55,6 +55,21 @@ class Seating:
         return cls(tuple((seat, CLOCKWISE[i // per_side]) for i, seat in enumerate(seats)))
 
     @classmethod
+    def default(cls, seats: list[str] | tuple[str, ...]) -> "Seating":
+        """Where the seats sit when nobody said: seats named after the mat's sides (the grid
+        game's ``north``...) at their own side, others round the table (:meth:`around`). The
+        one mapping the set-up, the seat LEDs, the camera's arms and the pages follow.
+
+        >>> Seating.default(["north", "west"]).to_json()
+        {'north': 'north', 'west': 'west'}
+        >>> Seating.default(["ann", "ben", "cai", "dee"]).to_json()
+        {'ann': 'south', 'ben': 'west', 'cai': 'north', 'dee': 'east'}
+        """
+        if seats and all(s in SIDES for s in seats):
+            return cls(tuple((s, s) for s in seats))
+        return cls.around(seats)
+
+    @classmethod
     def of(cls, sides: dict[str, str]) -> "Seating":
         """A seating the organiser set: ``{seat: side}``."""
         return cls(tuple(sides.items()))

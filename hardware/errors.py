@@ -89,8 +89,9 @@ _FIXES = {
                  "the service's own user is in it (deploy/install.sh).",
     "no-lgpio": "Install it: sudo apt install python3-lgpio, with a venv made with "
                 "--system-site-packages (deploy/install.sh does both).",
-    "no-gpio": "Run with mock pins: GPIOZERO_PIN_FACTORY=mock, or pin_factory=MockFactory() "
-               "(`companion doctor --mock-pins`).",
+    "no-gpio": "Is this a Raspberry Pi? To try the table on another computer, run `companion "
+               "demo` (bots, a simulated camera, the lights on the web page); `companion doctor "
+               "--mock-pins` checks the pins' logic on mock pins (GPIOZERO_PIN_FACTORY=mock).",
     "error": "Is another program or device using it? Change it in the [pins] section of the "
              "configuration (see docs/hardware.md).",
 }

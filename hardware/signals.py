@@ -64,6 +64,8 @@ from gpiozero import LED, RGBLED, Buzzer, TonalBuzzer
 from gpiozero.exc import PinPWMUnsupported
 from gpiozero.tones import Tone
 
+from companion.seating import Seating
+
 from .errors import PinUnavailable
 from .patterns import (AMBER, CAMERA_BUSY, CAMERA_ENDED, CAMERA_LOST, CAMERA_MISSING, DARK_SIDE, DIM_GREEN, GREEN,
                        LIGHT_SIDE, OFF, RED, WIN_BLINK, colour_name, flash, full_colour, pulse)
@@ -90,30 +92,28 @@ _GAP = 0.05
 
 
 def seat_sides(seats: Iterable[str], game: str | None = None,
-               overrides: dict[str, str] | None = None) -> dict[str, str]:
-    """Which seat LED (side) each seat lights.
-
-    In the grid game seats are side names and light their own side. In flip and classic,
-    seats are player names, listed clockwise: up to four take north, east, south, west in
-    order; with more than four, the players are spread over the four sides as they sit
-    (player ``i`` of ``n`` on side ``i * 4 // n``), so two or three neighbours share the LED
-    on their side of the table and the phones say exactly who. ``overrides`` (seat -> side)
-    wins over both.
+               overrides: dict[str, str] | None = None,
+               seating: dict[str, str] | None = None) -> dict[str, str]:
+    """Which seat LED (side) each seat lights: the side it sits at, as the table's set-up says
+    (``seating``, seat -> side: :attr:`companion.referee.table.Table.seating`), else
+    :meth:`companion.seating.Seating.default` (the set-up page's, the camera's and the pages'
+    default): seats named after sides (the grid game) at their own side, players round the
+    table in play order from the south side, clockwise seen from above; with more than four,
+    neighbours share a side's LED and the phones say exactly who. ``overrides`` (seat -> side)
+    wins over both. (``game`` is kept for callers; the seats' names say it all.)
 
     >>> seat_sides(["ann", "ben", "cai"])
-    {'ann': 'north', 'ben': 'east', 'cai': 'south'}
-    >>> list(seat_sides([f"p{i}" for i in range(6)]).values())
-    ['north', 'north', 'east', 'south', 'south', 'west']
+    {'ann': 'south', 'ben': 'west', 'cai': 'north'}
+    >>> seat_sides(["ann", "ben"], seating={"ann": "east", "ben": "west"})
+    {'ann': 'east', 'ben': 'west'}
     >>> seat_sides(["south", "north"], "grid")
     {'south': 'south', 'north': 'north'}
     """
     seats = list(seats)
-    if game == "grid" or (seats and all(s in SIDES for s in seats)):
-        mapping = {s: s for s in seats if s in SIDES}
-    elif len(seats) <= len(SIDES):
-        mapping = dict(zip(seats, SIDES))
-    else:
-        mapping = {s: SIDES[i * len(SIDES) // len(seats)] for i, s in enumerate(seats)}
+    mapping = Seating.default(seats).to_json()
+    for seat, side in (seating or {}).items():
+        if seat in mapping and side in SIDES:
+            mapping[seat] = side
     for seat, side in (overrides or {}).items():
         if side not in SIDES:
             raise ValueError(f"seat {seat!r}: {side!r} is not a side ({', '.join(SIDES)})")
@@ -219,7 +219,9 @@ class Signals:
     ``pinmap`` says where things are wired (default :class:`PinMap`), ``pin_factory`` is a
     gpiozero pin factory (None: gpiozero's default, i.e. the real pins; tests pass a
     ``MockFactory``). ``seats`` and ``game`` describe a match already running (a resumed one);
-    ``state`` its replay state. ``seat_overrides`` (seat -> side) pins seats to LEDs by hand.
+    ``state`` its replay state, ``seating`` where its seats sit (seat -> side; a new match's
+    comes with its ``match-started``). ``seat_overrides`` (seat -> side) pins seats to LEDs by
+    hand.
     ``clock`` is a :class:`~hardware.timeline.RealClock` (default) or a
     :class:`~hardware.timeline.ManualClock`.
 
@@ -228,7 +230,7 @@ class Signals:
 
     def __init__(self, bus=None, pinmap: PinMap | None = None, pin_factory=None, *,
                  seats: Iterable[str] | None = None, game: str | None = None,
-                 state: dict[str, Any] | None = None,
+                 state: dict[str, Any] | None = None, seating: dict[str, str] | None = None,
                  seat_overrides: dict[str, str] | None = None, clock=None):
         self.pinmap = pinmap or PinMap()
         self._clock = clock or RealClock()
@@ -246,7 +248,8 @@ class Signals:
         self._overrides = dict(seat_overrides or {})
         self._game = game
         self._seats = list(seats or [])
-        self._sides = seat_sides(self._seats, game, self._overrides)
+        self._seating = dict(seating or {})
+        self._sides = seat_sides(self._seats, game, self._overrides, self._seating)
         self._turn: str | None = None
         self._winners: list[str] = []
         self._win_anchor = 0.0
@@ -273,6 +276,7 @@ class Signals:
         if table is not None:
             kwargs.setdefault("seats", table.seats)
             kwargs.setdefault("game", table.game.name)
+            kwargs.setdefault("seating", table.seating.to_json())
             kwargs.setdefault("state", table.state_json())
         signals = cls(host.bus, pinmap, pin_factory, **kwargs)
         host.show_signals(signals.snapshot)
@@ -507,17 +511,22 @@ class Signals:
 
     # --- events -------------------------------------------------------------------------------
 
-    def _set_seats(self, seats: Iterable[str], game: str | None) -> None:
+    def _set_seats(self, seats: Iterable[str], game: str | None,
+                   seating: dict[str, str] | None = None) -> None:
         self._seats = list(seats)
         self._game = game or self._game
-        self._sides = seat_sides(self._seats, self._game, self._overrides)
+        if seating is not None:
+            self._seating = dict(seating)
+        self._sides = seat_sides(self._seats, self._game, self._overrides, self._seating)
 
     def _set_winners(self, seats: Iterable[str], now: float) -> None:
         self._winners = list(seats or [])
         self._win_anchor = now
 
     def _on_match_started(self, data: dict, now: float) -> None:
-        self._set_seats(data.get("seats") or self._seats, data.get("game"))
+        seating = data.get("seating")
+        self._set_seats(data.get("seats") or self._seats, data.get("game"),
+                        seating if isinstance(seating, dict) else {})
         self._winners, self._confirming = [], False
         if self._game != "flip":
             self._side = None

@@ -38,7 +38,7 @@ class DemoTable(FrameSource):
 
     def __init__(self, host, width: int = 1280, height: int = 720, *, fps: float = 10.0,
                  seed: int | None = None, give_up_s: float = 8.0, answer_after_s: float = 0.6,
-                 realtime: bool = True, faces=None):
+                 realtime: bool = True, faces=None, clock=time.monotonic):
         from .render import SyntheticTable
 
         self.host = host
@@ -49,6 +49,8 @@ class DemoTable(FrameSource):
         self.give_up_s = give_up_s
         self.answer_after_s = answer_after_s
         self.realtime = realtime
+        #: the clock of the arms' and the players' waits (a test's may run faster than time)
+        self.clock = clock
         self.referee = None  # questions are answered through it (:meth:`attach`)
         self._lock = threading.Lock()
         self._job: dict[str, Any] | None = None
@@ -83,14 +85,14 @@ class DemoTable(FrameSource):
         state = table.state_json() if table is not None else None  # (the table's lock, not under ours)
         placement = self._placement(action)
         with self._lock:
-            self._job = {"action": action, "region": region, "frame": 0, "started": time.monotonic(),
+            self._job = {"action": action, "region": region, "frame": 0, "started": self.clock(),
                          "table": table, "state": state, "seat": action.by,
                          "placement": placement}
         return True
 
     def _on_event(self, message) -> None:
         if message.type == "confirm-needed":
-            self._question = (time.monotonic(), message.data)
+            self._question = (self.clock(), message.data)
         else:
             self._question = None
 
@@ -99,7 +101,7 @@ class DemoTable(FrameSource):
         if pending is None or self.referee is None:
             return
         since, q = pending
-        if time.monotonic() - since < self.answer_after_s:
+        if self.clock() - since < self.answer_after_s:
             return
         self._question = None
         job = self._job
@@ -193,8 +195,8 @@ class DemoTable(FrameSource):
             # camera sees) a moment after the arm left: the referee waits for that
             tap = (not moved_on and getattr(job["action"], "color", None) is not None
                    and job["frame"] >= 10
-                   and time.monotonic() - job["started"] > self.answer_after_s + 10 / self.fps)
-            if moved_on or tap or time.monotonic() - job["started"] > self.give_up_s:
+                   and self.clock() - job["started"] > self.answer_after_s + 10 / self.fps)
+            if moved_on or tap or self.clock() - job["started"] > self.give_up_s:
                 with self._lock:
                     self._job = None
                 if not moved_on:  # the colour's tap, or the camera did not see it: the phone
@@ -219,7 +221,8 @@ class DemoTable(FrameSource):
             top = (state.get("discard_pile") or {}).get("top")
         else:
             top = state.get("top")
-        lying = self._lies("discard", top, fs) if top else self._lying.get("discard")
+        # (no card on the pile, as the grid's next game starts: the pile was cleared away)
+        lying = self._lies("discard", top, fs)
         discard = (lying,) if lying is not None else ()
         draw_count = state.get("draw_pile") if isinstance(state.get("draw_pile"), int) else 40
         arms = ()
@@ -260,12 +263,12 @@ class DemoTable(FrameSource):
         return (x, y)
 
     def _arm(self, seat: str, target, t: float):
-        from .scene import SIDES_OF_SEATS, Arm
+        from .scene import Arm
 
         table = self.host.table
         seats = list(table.seats) if table is not None else [seat]
-        side = seat if seat in ("north", "east", "south", "west") else \
-            SIDES_OF_SEATS[seats.index(seat) % len(SIDES_OF_SEATS)] if seat in seats else "south"
+        # the arm comes in by the side the set-up seats its player at (companion.seating)
+        side = table.seating.side_of(seat) if table is not None and seat in seats else "south"
         L = self.layout
         out = {"north": (target[0], -260.0), "south": (target[0], L.height + 260.0),
                "west": (-260.0, target[1]), "east": (L.width + 260.0, target[1])}[side]

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-__all__ = ["Placement", "Arm", "Scene", "SIDES_OF_SEATS"]
-
-#: The side of the table each seat sits on, by seat index, when seats are not side names.
-SIDES_OF_SEATS = ("south", "west", "north", "east", "south", "west", "north", "east")
+__all__ = ["Placement", "Arm", "Scene"]
 
 
 @dataclass(frozen=True)

@@ -630,7 +630,8 @@ def scoreboard_page():
             match = {"id": None, "setup": table.setup, "rounds": []}
         live = table.state_json()
         current = scoreboard(match, live)
-    chart = chart_svg(current, title=_t("scores_over_rounds")) if current and current.rounds else ""
+    chart = (chart_svg(current, title=_t("scores_over_rounds"), seat_name=_seat_name)
+             if current and current.rounds else "")
     history = [(m, scoreboard(m)) for m in matches]
     return _page("scoreboard.html", page="scoreboard", current=current, chart=chart,
                  live=live, history=history, fmt_time=_fmt_time)

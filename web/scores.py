@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["Scoreboard", "scoreboard", "chart_svg", "SERIES_COLORS"]
 
@@ -70,8 +70,10 @@ def scoreboard(match: dict[str, Any] | None, state: dict[str, Any] | None = None
     return Scoreboard(match.get("id"), setup.get("game"), seats, rounds, totals, champions)
 
 
-def chart_svg(board: Scoreboard, *, width: int = 480, height: int = 300, title: str = "") -> str:
-    """A line chart of each seat's total after every round (round 0 = the start, all zero)."""
+def chart_svg(board: Scoreboard, *, width: int = 480, height: int = 300, title: str = "",
+              seat_name: Callable[[str], str] = str) -> str:
+    """A line chart of each seat's total after every round (round 0 = the start, all zero).
+    ``seat_name`` says a seat as the page does (the grid game's sides in its language)."""
     seats = board.seats
     series = {s: [0] + [int(r["scores"].get(s, 0)) for r in board.rounds] for s in seats}
     n = len(board.rounds)
@@ -107,7 +109,7 @@ def chart_svg(board: Scoreboard, *, width: int = 480, height: int = 300, title: 
             out.append(_marker(_MARKERS[k % len(_MARKERS)], px, py, color))
         lx = pts[-1][0]
         out.append(f'<text x="{lx + 10:.1f}" y="{label_y[seat] + 5:.1f}" class="label" '
-                   f'fill="{color}">{escape(seat)} {series[seat][-1]}</text>')
+                   f'fill="{color}">{escape(seat_name(seat))} {series[seat][-1]}</text>')
     out.append("</svg>")
     return "".join(out)
 

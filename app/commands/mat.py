@@ -10,7 +10,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "mat", help="write the printable kit: corner markers, pawn marker, layout (PDF and PNG)",
         description="Writes the printable kit into a folder: one page per corner marker, a page "
                     "of pawn markers and the layout guide (the grid's and the piles' places in "
-                    "millimetres, a scale bar), as PNG pages and one PDF. Print at 100 %% "
+                    "millimetres, a scale bar), as PNG pages and one PDF. Print at 100 % "
                     "(actual size), cut each marker along its grey cut line and check a marker "
                     "with a ruler against the sizes printed beside it. See "
                     "docs/hardware-guide.md, 'The mat'.")

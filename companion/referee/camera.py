@@ -66,8 +66,8 @@ if TYPE_CHECKING:
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
            "NothingHappened", "Closed", "CameraReferee", "EMPTY", "legal_mass", "spill_over",
-           "AnswerRefused", "OTHER_CARD_KINDS", "other_card_action", "other_card_attempt",
-           "other_card_refusal"]
+           "AnswerRefused", "NEW_LAYOUT", "OTHER_CARD_KINDS", "other_card_action",
+           "other_card_attempt", "other_card_refusal"]
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +76,10 @@ EMPTY = "empty"
 PAWN_GAIN = math.log(200.0)
 #: What the referee treats as "no card here" when reading a region.
 _NOT_A_CARD = {EMPTY, "back", "none"}
-#: Engine events after which the table is laid out anew (the grid's next game, a new round).
-_NEW_LAYOUT = ("new-game", "round")
+#: Engine events after which the table is laid out anew (the grid's next game, a new round):
+#: what the camera reads next is the new layout, not a play.
+NEW_LAYOUT = ("new-game", "round")
+_NEW_LAYOUT = NEW_LAYOUT
 #: The side across the mat from each side.
 _FACING = {"north": "south", "south": "north", "east": "west", "west": "east"}
 #: Refusals of a phone's tap that mean "not your turn yet" (a pass nobody tapped may explain them).

@@ -51,9 +51,7 @@ def seating_of(setup: dict[str, Any]) -> Seating:
     seats = list(setup["setup"]["seats"])
     given = setup.get("seating")
     if given is None:
-        if seats and all(s in SIDES for s in seats):
-            return Seating(tuple((s, s) for s in seats))
-        return Seating.around(seats)
+        return Seating.default(seats)
     if not isinstance(given, dict):
         raise SeatingError('"seating" must be an object {seat: side}, e.g. {"ann": "south"}')
     unknown = [s for s in given if s not in seats]

@@ -24,23 +24,25 @@ def test_turn_lights_the_seat_led_and_moves_with_the_turn(rig):
     rig.send("turn", seat="ann")
     rig.send("turn", seat="ben")
     rig.send("turn", seat="cai")
-    assert rig.states(NORTH) == [0, 1, 0]
-    assert rig.states(EAST) == [0, 1, 0]
-    assert rig.states(SOUTH) == [0, 1]
-    assert rig.states(WEST) == [0]
+    # ann sits south, ben west, cai north (play order round the table from the south side)
+    assert rig.states(SOUTH) == [0, 1, 0]
+    assert rig.states(WEST) == [0, 1, 0]
+    assert rig.states(NORTH) == [0, 1]
+    assert rig.states(EAST) == [0]
     assert rig.freqs() == []  # a turn is silent
 
 
 def test_seat_sides_rulings():
     assert seat_sides(["north", "west"], "grid") == {"north": "north", "west": "west"}
     assert seat_sides(["ann", "ben", "cai", "dee"]) == {
-        "ann": "north", "ben": "east", "cai": "south", "dee": "west"}
-    # More than four players: spread over the sides as they sit, neighbours share an LED.
+        "ann": "south", "ben": "west", "cai": "north", "dee": "east"}
+    # More than four players: neighbours share the LED of their side.
     eight = seat_sides([f"p{i}" for i in range(8)])
-    assert list(eight.values()) == ["north", "north", "east", "east", "south", "south", "west", "west"]
-    ten = seat_sides([f"p{i}" for i in range(10)])
-    assert [list(ten.values()).count(s) for s in ("north", "east", "south", "west")] == [3, 2, 3, 2]
-    assert seat_sides(["ann", "ben"], overrides={"ben": "south"}) == {"ann": "north", "ben": "south"}
+    assert list(eight.values()) == ["south", "south", "west", "west", "north", "north", "east", "east"]
+    # the set-up's seating, then a by-hand override
+    assert seat_sides(["ann", "ben"], seating={"ann": "east", "ben": "west"}) == {
+        "ann": "east", "ben": "west"}
+    assert seat_sides(["ann", "ben"], overrides={"ben": "south"}) == {"ann": "south", "ben": "south"}
     with pytest.raises(ValueError, match="not a side"):
         seat_sides(["ann"], overrides={"ann": "up"})
 
@@ -48,13 +50,13 @@ def test_seat_sides_rulings():
 def test_six_players_share_the_leds_of_their_side():
     r = Rig(seats=[f"p{i}" for i in range(6)], game="flip")
     try:
-        r.send("turn", seat="p1")  # p0 and p1 sit north
+        r.send("turn", seat="p1")  # p0 and p1 sit south
         r.send("turn", seat="p2")
         r.send("turn", seat="p5")
-        assert r.states(NORTH) == [0, 1, 0]
-        assert r.states(EAST) == [0, 1, 0]
-        assert r.states(WEST) == [0, 1]
-        assert r.signals.snapshot()["seats"]["north"]["seats"] == ["p0", "p1"]
+        assert r.states(SOUTH) == [0, 1, 0]
+        assert r.states(WEST) == [0, 1, 0]
+        assert r.states(NORTH) == [0, 1]
+        assert r.signals.snapshot()["seats"]["south"]["seats"] == ["p0", "p1"]
     finally:
         r.signals.close()
 
@@ -207,14 +209,14 @@ def test_a_win_blinks_the_winners_led_with_a_fanfare_until_the_next_round(rig):
     rig.reset()
     rig.advance(1.0)
     # The blink is anchored at the win: find where we are in it, then expect whole blinks.
-    ups = rig.states(NORTH)
+    ups = rig.states(SOUTH)  # ann's
     assert set(ups) <= {0, 1} and len(ups) == 1 + round(1.0 / 0.25)
     assert all(a != b for a, b in zip(ups, ups[1:]))
-    assert rig.states(EAST) == [0]  # the next seat's LED stays off while the win shows
-    assert rig.signals.snapshot()["seats"]["north"]["pattern"] == "blink"
-    assert "N:◐" in rig.signals.describe()
+    assert rig.states(WEST) == [0]  # the next seat's LED stays off while the win shows
+    assert rig.signals.snapshot()["seats"]["south"]["pattern"] == "blink"
+    assert "S:◐" in rig.signals.describe()
     rig.send("state", state={"turn": "ben", "over": False, "winners": []})
-    assert rig.states(EAST)[-1] == 1 and rig.states(NORTH)[-1] == 0
+    assert rig.states(WEST)[-1] == 1 and rig.states(SOUTH)[-1] == 0
     assert WIN_BLINK.duration == 0.5
 
 
@@ -244,7 +246,7 @@ def test_uno_and_match_start_have_their_tunes(rig):
 def test_match_end_turns_the_table_dark(rig):
     rig.send("state", state={"turn": "ben", "side": "dark", "over": False})
     rig.send("match-ended")
-    assert rig.states(EAST) == [0, 1, 0]
+    assert rig.states(WEST) == [0, 1, 0]  # ben's
     assert rig.states(SIDE_R) == [0, 0.5, 0] and rig.states(SIDE_B) == [0, 1, 0]
     assert rig.states(ST_G) == [DIM]
 
@@ -263,12 +265,12 @@ def test_snapshot_and_describe(rig):
     snap = rig.signals.snapshot()
     assert snap["turn"] == "ben" and snap["pins"] == "MockFactory" and snap["winners"] == []
     assert snap["side"] == {"side": "light", "rgb": [1, 1, 1], "color": "white"}
-    assert snap["seats"]["east"] == {"on": True, "pattern": "on", "seats": ["ben"]}
-    assert snap["seats"]["west"] == {"on": False, "pattern": "off", "seats": []}
+    assert snap["seats"]["west"] == {"on": True, "pattern": "on", "seats": ["ben"]}
+    assert snap["seats"]["east"] == {"on": False, "pattern": "off", "seats": []}
     assert snap["status"] == {"mode": "ok", "rgb": [0, DIM, 0], "color": "green", "showing": None,
                               "camera": None}
     assert snap["buzzer"] == {"kind": "tonal", "playing": None, "note": None}
-    assert rig.signals.describe() == "N:○ E:● S:○ W:○ side:light status:green buzzer:-"
+    assert rig.signals.describe() == "N:○ E:○ S:○ W:● side:light status:green buzzer:-"
 
 
 def test_describe_while_a_tune_plays():
@@ -279,7 +281,7 @@ def test_describe_while_a_tune_plays():
         assert r.bus.join()
         with r.signals._cond:  # let the worker take the events, without ending the tone
             r.signals._cond.wait_for(r.signals._settled, 5)
-            assert r.signals.describe() == "N:● E:○ S:○ W:○ side:- status:red/time-up buzzer:time-up"
+            assert r.signals.describe() == "N:○ E:○ S:● W:○ side:- status:red/time-up buzzer:time-up"
             assert r.signals.snapshot()["buzzer"]["note"] == "A4"
     finally:
         r.signals.close()
@@ -385,7 +387,7 @@ def test_a_bad_event_is_logged_and_the_lights_go_on(rig, caplog):
     rig.send("won", seats=None, points=0)
     rig.send("state", state=None)
     rig.send("turn", seat="ann")
-    assert rig.states(NORTH)[-1] == 1
+    assert rig.states(SOUTH)[-1] == 1
 
 
 def test_loop_patterns_are_as_documented():
@@ -405,8 +407,10 @@ def test_unannounced_seats_are_learnt_from_the_turns():
     try:
         for seat in ("ann", "ben", "cai"):
             r.send("turn", seat=seat)
-        assert r.states(NORTH) == [0, 1, 0] and r.states(EAST) == [0, 1, 0]
-        assert r.states(SOUTH) == [0, 1]
+        # (the seats as learnt so far sit round the table: ann south, ben west, cai north)
+        assert r.states(SOUTH) == [0, 1, 0] and r.states(NORTH)[-1] == 1
+        assert {side: led["seats"] for side, led in r.signals.snapshot()["seats"].items()} == {
+            "north": ["cai"], "east": [], "south": ["ann"], "west": ["ben"]}
     finally:
         r.signals.close()
     r = Rig()

@@ -11,7 +11,7 @@ from hardware import PinMap
 from hardware.buttons import TableButtons
 from hardware.signals import Signals
 from hardware.timeline import ManualClock
-from tests.support.pins import BUZZER, EAST, NORTH, SIDE_G, SOUTH, ST_G, ST_R, RecordingPWMPin
+from tests.support.pins import BUZZER, NORTH, SIDE_G, SOUTH, ST_G, ST_R, WEST, RecordingPWMPin
 
 DRAW = 24
 
@@ -48,7 +48,7 @@ def test_a_flip_round_on_the_lights(table):
     table_ = host.start_match(flip())
     host.bus.join()
     assert signals.flush()
-    assert states(factory, NORTH) == [0, 1]  # ann starts (left of the dealer cai)
+    assert states(factory, SOUTH) == [0, 1]  # ann (south) starts, left of the dealer cai
     assert states(factory, SIDE_G)[-1] == 1  # the light side: white
     clear(factory)
 
@@ -57,7 +57,7 @@ def test_a_flip_round_on_the_lights(table):
     assert signals.flush()
     assert states(factory, ST_G) == [0.15, 1, 0.15]  # a legal play: green flash ...
     assert factory.pin(BUZZER).frequencies == [Tone("E6").frequency, None]  # ... and a click
-    assert states(factory, NORTH) == [1, 0] and states(factory, EAST) == [0, 1]
+    assert states(factory, SOUTH) == [1, 0] and states(factory, WEST) == [0, 1]
     clear(factory)
 
     answer = table_.act({"by": "ben", "do": "play", "card": "blue-3"})  # wrong card: penalty
@@ -66,7 +66,7 @@ def test_a_flip_round_on_the_lights(table):
     assert signals.flush()
     assert states(factory, ST_R) == [0, 1, 0]  # one red flash, one low buzz
     assert factory.pin(BUZZER).frequencies == [Tone("A3").frequency, None]
-    assert states(factory, EAST) == [1, 0] and states(factory, SOUTH) == [0, 1]
+    assert states(factory, WEST) == [1, 0] and states(factory, NORTH) == [0, 1]
     clear(factory)
 
     assert table_.act({"by": "cai", "do": "play", "card": "red-flip"}).ok
@@ -77,7 +77,7 @@ def test_a_flip_round_on_the_lights(table):
         Tone(n).frequency if n else None for n in ("E6", None, "E6", "C6", "A5", "E5", None)]
     snap = host.snapshot()["signals"]
     assert snap["side"]["side"] == "dark" and snap["side"]["color"] == "purple"
-    assert snap["seats"]["south"]["pattern"] == "on"  # cai reveals the new top card
+    assert snap["seats"]["north"]["pattern"] == "on"  # cai reveals the new top card
 
 
 def test_the_draw_button_draws_then_passes_for_the_seat_on_turn(table):
@@ -107,7 +107,7 @@ def test_signals_pick_up_a_resumed_match():
     signals = Signals.for_host(host, PinMap(), pin_factory=factory, clock=ManualClock())
     try:
         assert signals.flush()
-        assert states(factory, EAST) == [0, 1]  # ben's turn, known before any new event
-        assert signals.describe() == "N:○ E:● S:○ W:○ side:light status:green buzzer:-"
+        assert states(factory, NORTH) == [0, 1]  # ben's (facing ann) turn, known before any event
+        assert signals.describe() == "N:● E:○ S:○ W:○ side:light status:green buzzer:-"
     finally:
         signals.close()

@@ -84,6 +84,14 @@ def join(browser, server, seat: str | None, *, from_table_view: bool = False,
     return page
 
 
+def start_from_setup(page, host) -> None:
+    """Start the match set up on the page; one being played is ended (the page asks first)."""
+    playing = host.table is not None
+    page.locator("#start-match").click()
+    if playing:
+        page.locator("dialog.sheet[open] [data-yes]").click()
+
+
 def wait_live(page) -> None:
     page.wait_for_selector('#conn[data-state="on"]', timeout=WAIT)
 
@@ -222,7 +230,7 @@ def test_table_view_and_setup_screens(table, browser):
     organiser.wait_for_selector("#grid-preview .grid5")
     assert organiser.locator("#deal-camera").is_disabled()
     shot(organiser, "setup")
-    organiser.locator("#start-match").click()
+    start_from_setup(organiser, host)
     organiser.wait_for_url(server.url + "/", timeout=WAIT)
     assert host.table.game.name == "grid" and host.table.seats == ["north", "south"]
     organiser.context.close()
@@ -258,7 +266,7 @@ def test_timer_match_end_my_turn_arrives_live(table, browser):
     assert organiser.locator("#options select, #options input").count() == 2
     organiser.locator('input[name="opt-turn_seconds"]').fill("45")
     shot(organiser, "setup-timer")
-    organiser.locator("#start-match").click()
+    start_from_setup(organiser, host)
     organiser.wait_for_url(server.url + "/", timeout=WAIT)
     assert host.table.game.name == "timer" and host.table.seats == ["ann", "ben", "cai"]
     organiser.wait_for_selector(".timer-board .bigclock", timeout=WAIT)
@@ -312,7 +320,7 @@ def test_scoreboard_round_from_the_phones(table, browser):
     organiser.locator('select[name="opt-deck"]').select_option("light")
     organiser.locator('input[name="opt-target"]').fill("300")
     shot(organiser, "setup-scoreboard")
-    organiser.locator("#start-match").click()
+    start_from_setup(organiser, host)
     organiser.wait_for_url(server.url + "/", timeout=WAIT)
     assert host.table.game.name == "scoreboard"
     assert host.table.state_json()["deck"] == "light"
@@ -582,7 +590,7 @@ def test_setup_seats_a_player_at_another_side(table, browser):
     # each seat offers its default (play order round the table) and the four sides
     assert "west" in sides.nth(1).locator("option").first.inner_text()
     sides.nth(1).select_option("east")
-    organiser.locator("#start-match").click()
+    start_from_setup(organiser, host)
     organiser.wait_for_url(server.url + "/", timeout=WAIT)
     assert host.table.seating.to_json() == {"ann": "south", "ben": "east", "cai": "north"}
     organiser.context.close()

@@ -222,6 +222,7 @@ function renderScoreboard(s) {
   else if (!JOINED) say = T("round_n", { n: s.round || 1 });
   else if (mineMissing && others.length) { say = T("sb_banner_enter"); act = true; }
   else if (mineMissing) { say = T("sb_banner_close"); act = true; }
+  else if (!waiting.length) { say = T("sb_all_in"); act = true; }   // whoever won closes it
   else say = T("sb_banner_wait", { seats: waiting.join(", ") });
   $("#banner").dataset.mine = act ? "yes" : "no";
   $("#banner-text").textContent = say;

@@ -124,6 +124,9 @@ $("#deal-camera").addEventListener("click", () => getGrid("/api/camera-grid"));
 
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
+  // a new match ends the one being played: asked first, as "End the match" is
+  if (App.state && App.state.playing
+      && !(await confirmDialog(T("start_confirm"), { yes: T("start_match") }))) return;
   const g = game();
   const setup = { game: g, seats: seats(), options: readOptions() };
   if (g === "grid") {
@@ -170,6 +173,7 @@ App.onChange((s) => {
   const waiting = s && s.playing && s.pending && s.pending.what === "round";
   $("#round-box").hidden = !waiting;
   $("#end-match").disabled = !(s && s.playing);
+  $("#match-now").hidden = !(s && s.playing);   // apart from "Start the match", while one plays
 });
 
 renderOptions();
