@@ -7,11 +7,13 @@ choices, numbered as the page and the confirm button take them.
 
 >>> event_fields("moved", {"seat": "east", "from": [2, 2], "to": [1, 2]})
 'seat=east from=2,2 to=1,2'
->>> event_fields("confirm-needed", {"id": 3, "kind": "unsure", "seat": "ann", "region": "discard",
-...     "card": "red-5", "choices": [
+>>> said = event_fields("confirm-needed", {"id": 3, "kind": "unsure", "seat": "ann",
+...     "region": "discard", "card": "red-5", "choices": [
 ...         {"id": 0, "action": {"by": "ann", "do": "play", "card": "red-5"}},
 ...         {"id": 1, "action": None, "nothing": "misread"}]})
-'question 3 (unsure) for ann about the discard pile, read red-5: 0) ann plays red-5; 1) nothing happened (misread). Answer on a phone or the table view; the confirm button takes choice 0'
+>>> print(*said.split(". "), sep="\n")
+question 3 (unsure) for ann about the discard pile, read red-5: 0) ann plays red-5; 1) nothing happened (misread)
+Answer on a phone or the table view; the confirm button takes choice 0
 """
 
 from __future__ import annotations
