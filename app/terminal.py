@@ -11,7 +11,8 @@ choices, numbered as the page and the confirm button take them.
 ...     "region": "discard", "card": "red-5", "choices": [
 ...         {"id": 0, "action": {"by": "ann", "do": "play", "card": "red-5"}},
 ...         {"id": 1, "action": None, "nothing": "misread"}]})
->>> print(*said.split(". "), sep="\n")
+>>> for part in said.split(". "):
+...     print(part)
 question 3 (unsure) for ann about the discard pile, read red-5: 0) ann plays red-5; 1) nothing happened (misread)
 Answer on a phone or the table view; the confirm button takes choice 0
 """
