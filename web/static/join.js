@@ -5,10 +5,12 @@ const token = document.querySelector(".join-page").dataset.token;
 for (const btn of document.querySelectorAll(".join-seat")) {
   btn.addEventListener("click", async () => {
     const seat = btn.dataset.seat || null;
+    const body = { token, seat };
+    if (seat === null) body.pin = document.querySelector("#organiser-pin").value.trim();
     const res = await fetch("/api/join", {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ token, seat }),
+      body: JSON.stringify(body),
     });
     const data = await res.json().catch(() => ({}));
     if (data.ok) location.href = data.next;
