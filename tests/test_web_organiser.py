@@ -294,3 +294,34 @@ def test_joining_and_reading_a_cookie_do_not_grow_with_40000_phones():
     few, many = work(10), work(40_000)
     assert many[0] <= few[0] * 1.2 + 20, (few, many)
     assert many[1] <= few[1] * 1.2 + 20, (few, many)
+
+
+def test_racing_joins_never_pass_the_caps():
+    import threading
+
+    from web.auth import TooManyPhones
+
+    for _ in range(20):
+        gone: list[str] = []
+        phones = Phones("k", "tok", max_phones=10, max_organisers=4, per_seat=8,
+                        on_gone=gone.extend)
+        results: list[str] = []
+        start = threading.Barrier(40)
+
+        def one(n: int) -> None:
+            start.wait()
+            try:
+                phones.join(None if n % 2 else f"s{n % 3}")
+                results.append("in")
+            except TooManyPhones:
+                results.append("full")
+
+        threads = [threading.Thread(target=one, args=(n,)) for n in range(40)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        listed = phones.listed()
+        assert sum(p["seat"] is not None for p in listed) == 10
+        assert sum(p["seat"] is None for p in listed) == 4
+        assert results.count("full") == 10 and len(gone) == 20 - 4   # ended organisers told

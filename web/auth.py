@@ -248,10 +248,19 @@ class Phones:
         Raises :class:`SeatTaken` when the seat already has :attr:`per_seat` phones and
         :class:`TooManyPhones` when :attr:`max_phones` seated phones have joined."""
         phone = Phone(secrets.token_urlsafe(12), seat)
+        gone: list[str] = []
+        try:
+            return self._join(phone, replacing, address, gone)
+        finally:
+            self._tell_gone(gone)          # after the lock, refused or not
+
+    def _join(self, phone: Phone, replacing: Phone | None, address: str | None,
+              gone: list[str]) -> tuple[Phone, str]:
+        seat = phone.seat
         old = replacing.pid if replacing is not None else None
         now = self._clock()
         with self._lock:
-            gone = self._forget_expired(now)
+            gone += self._forget_expired(now)
             if old is not None and old not in self._joined:
                 old = None
             old_seat = self._joined[old].seat if old is not None else None
@@ -276,7 +285,6 @@ class Phones:
                     gone.append(oldest)
             self._joined[phone.pid] = _Joined(seat, now + self.max_age_s, address, self._wall())
             self._by_seat.setdefault(seat, {})[phone.pid] = None
-        self._tell_gone(gone)
         return phone, self._serializer.dumps({"pid": phone.pid, "seat": seat})
 
     def read_cookie(self, value: str | None) -> Phone | None:
@@ -295,9 +303,12 @@ class Phones:
             entry = self._joined.get(phone.pid)
             if entry is None or entry.seat != phone.seat:
                 return None
-            if entry.expires <= self._clock():
+            expired = entry.expires <= self._clock()
+            if expired:
                 self._drop(phone.pid)
-                return None
+        if expired:
+            self._tell_gone([phone.pid])
+            return None
         return phone
 
     def is_joined(self, pid: str) -> bool:
