@@ -611,8 +611,8 @@ class Companion:
                                     league_url=self.config.league.page_url or None,
                                     evidence=self.evidence)
             if self.out is not None:
-                print(f"table view on {self.web_server.url}/\n{self.web_server.phones_note()}",
-                      file=self.out, flush=True)
+                print(f"table view on {self.web_server.url}/\n{self.web_server.phones_note()}\n"
+                      f"{self.web_server.pin_note()}", file=self.out, flush=True)
         if self.config.league.broker and self.config.league.table:
             from league.publisher import TablePublisher
 

@@ -407,7 +407,7 @@ def main() -> int:
     stats = Stats()
     rng = random.Random(args.seed)
     phones = {seat: Phone(server.port, stats, seat) for seat in SEATS}
-    organiser = Phone(server.port, stats, None, pin=getattr(server, "organiser_pin", None))
+    organiser = Phone(server.port, stats, None, pin=server.organiser_pin)
     turn_lock = threading.Lock()
 
     def players(end: float) -> list[threading.Thread]:

@@ -47,9 +47,9 @@ from companion.referee.camera import AnswerRefused, other_card_action, other_car
 from . import i18n, qr
 from .idempotency import HEADER as IDEMPOTENCY_HEADER
 from .idempotency import REPLAYED_HEADER, Answers, InProgress, scope_of, valid_key
-from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, AllowedHosts, Phone, Phones,
-                   SeatTaken)
-from .netinfo import is_local_address, lan_ip, own_names
+from .auth import (COOKIE, COOKIE_MAX_AGE_S, CSRF_HEADER, MAX_ORGANISERS, MAX_PHONES, AllowedHosts,
+                   BadPin, Phone, Phones, SeatTaken, TooManyPhones, TooManyTries)
+from .netinfo import is_local_address, is_loopback, lan_ip, own_names
 from .reach import HOST_OPTION, MAKE_RUN, join_address
 from .scores import chart_svg, scoreboard
 from .stream import Broadcaster, TooManyClients
@@ -217,7 +217,8 @@ class WebState:
 
 def create_app(host: Host, *, secret_key: str | None = None, public_url: str | None = None,
                join_token: str | None = None, heartbeat_s: float = 15.0,
-               max_streams: int = 32, table_streams: int = 8, phones_per_seat: int = 1,
+               max_phones: int = MAX_PHONES, max_organisers: int = MAX_ORGANISERS,
+               organiser_pin: str | None = None, table_streams: int = 8, phones_per_seat: int = 1,
                cookie_max_age_s: float = COOKIE_MAX_AGE_S, allowed_hosts: tuple[str, ...] = (),
                max_body: int = MAX_BODY_BYTES, max_photo: int = MAX_PHOTO_BYTES,
                lan_address: Callable[[], str] = lan_ip, league_url: str | None = None,
@@ -228,8 +229,10 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     are remembered in memory only: after a restart they scan the QR code again. ``public_url``
     (``http://192.168.1.20:8000``) overrides the address put in the QR code; by default it is
     this machine's LAN IP address and the port the page was asked on. ``join_token`` fixes the
-    token of the join link (random by default). ``max_streams`` event streams are kept for joined
-    phones and ``table_streams`` for pages without a cookie (table screens, spectators).
+    token of the join link (random by default) and ``organiser_pin`` the organiser PIN (random
+    digits by default). At most ``max_phones`` seated phones and ``max_organisers`` organisers
+    are joined at once; each joined phone has two event streams of its own, and
+    ``table_streams`` are shared by pages without a cookie (table screens, spectators).
     ``phones_per_seat`` (1) is how many phones may hold one seat (the organiser may change it when
     starting a match); ``cookie_max_age_s`` how long a join lasts. The app answers only to
     loopback, this machine's names and addresses, ``public_url``'s host and ``allowed_hosts``.
@@ -256,9 +259,13 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     )
     public_host = urlsplit(public_url).hostname if public_url else None
     phones = Phones(app.config["SECRET_KEY"], join_token, max_age_s=cookie_max_age_s,
-                    per_seat=phones_per_seat)
-    broadcaster = Broadcaster(host.bus, heartbeat_s=heartbeat_s, max_clients=max_streams,
+                    per_seat=phones_per_seat, organiser_pin=organiser_pin,
+                    max_phones=max_phones, max_organisers=max_organisers)
+    per_phone = 2
+    broadcaster = Broadcaster(host.bus, heartbeat_s=heartbeat_s, per_owner=per_phone,
+                              max_clients=per_phone * (max_phones + max_organisers),
                               max_anonymous=table_streams)
+    phones.on_gone = broadcaster.close_owners     # an expired or ended join's streams end too
     app.extensions["companion"] = {
         "host": host,
         "phones": phones,
@@ -279,6 +286,9 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     from .hands import bp as hands_bp   # here: web.hands uses this module's guards
 
     app.register_blueprint(hands_bp)
+    from .phones import bp as phones_bp
+
+    app.register_blueprint(phones_bp)
     app.before_request(_before)
     app.after_request(_after)
     app.context_processor(_template_globals)
@@ -416,8 +426,12 @@ def _join() -> tuple[str, str]:
         reach = join_address(current_app.config.get("BIND_ADDRESS"), parts.hostname or "",
                              _ext()["lan_ip"])
         status = reach.status
-        port = f":{parts.port}" if parts.port else ""
-        base = f"{parts.scheme}://{reach.address}{port}"
+        # the port this server listens on, never the one the Host header names
+        port = current_app.config.get("BIND_PORT") or request.environ.get("SERVER_PORT")
+        default = "443" if parts.scheme == "https" else "80"
+        port = f":{port}" if port and str(port) != default else ""
+        host_part = f"[{reach.address}]" if ":" in reach.address else reach.address
+        base = f"{parts.scheme}://{host_part}{port}"
     return f"{base}/join/{_phones().join_token}", status
 
 
@@ -609,8 +623,11 @@ def _text_arg(name: str, most: int = 200) -> str | None:
 @bp.get("/")
 def table_view():
     url, reach = _join()
+    # the organiser PIN only on this machine's own screen (loopback), never to the network
+    pin = _phones().organiser_pin if is_loopback(request.remote_addr or "") else None
     return _page("table.html", page="table", join_url=url, reach=reach, host_option=HOST_OPTION,
-                 make_run=MAKE_RUN, qr_svg=qr.svg(url) if reach == "ok" else "")
+                 make_run=MAKE_RUN, qr_svg=qr.svg(url) if reach == "ok" else "",
+                 organiser_pin=pin)
 
 
 @bp.get("/seat/<seat>")
@@ -647,7 +664,8 @@ def setup_page():
                  options_json=json.dumps(options), games=GAME_NAMES,
                  default_game=default, mode=host.mode,
                  has_camera_grid=reading_grid is not None,
-                 phones_per_seat=_phones().per_seat)
+                 phones_per_seat=_phones().per_seat,
+                 organiser_pin=_phones().organiser_pin if g.phone and g.phone.is_organiser else None)
 
 
 @bp.get("/join/<token>")
@@ -738,6 +756,9 @@ def api_events():
         client = broadcaster.open(g.phone.pid if g.phone else None)
     except TooManyClients as exc:
         return error(503, "too-many-streams", str(exc))
+    if g.phone is not None and not _phones().is_joined(g.phone.pid):
+        broadcaster.close_client(client)          # removed while this request began: no stream
+        return error(401, "not-joined", "join the table first: scan the QR code on the table view")
     response = Response(stream_with_context(broadcaster.stream(client)),
                         mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache, no-transform"
@@ -858,9 +879,17 @@ def api_join(phone: None, data: dict[str, Any]):
         table = _host().table
         if not isinstance(seat, str) or table is None or seat not in table.seats:
             raise ApiError(404, "unknown-seat", f"no seat {shown(seat)} in the match being played")
+    elif not (g.phone is not None and g.phone.is_organiser):   # an organiser joining again: no PIN
+        try:
+            _phones().check_pin(data.get("pin"), request.remote_addr)
+        except TooManyTries as exc:
+            raise ApiError(429, exc.code, str(exc), retry_after_s=exc.retry_after_s,
+                           params={"seconds": exc.retry_after_s}) from None
+        except BadPin as exc:
+            raise ApiError(403, exc.code, str(exc)) from None
     try:
-        phone, cookie = _phones().join(seat, replacing=g.phone)
-    except SeatTaken as exc:
+        phone, cookie = _phones().join(seat, replacing=g.phone, address=request.remote_addr)
+    except (SeatTaken, TooManyPhones) as exc:
         raise ApiError(409, exc.code, str(exc)) from None
     if g.phone is not None:                     # this phone joined before: its old cookie ends
         _ext()["stream"].close_owners([g.phone.pid])

@@ -13,6 +13,9 @@ Each stream holds a server thread, so they are counted in two pools: ``max_clien
 phones (each phone at most ``per_owner`` at once: a phone that opens another closes its oldest,
 so a reload never locks it out) and ``max_anonymous`` for pages with no cookie (the table view on
 a TV, spectators). A client with no cookie can fill only its own small pool, never the phones'.
+The app sizes the phones' pool at ``per_owner`` streams for every phone it may let in, and ends
+the streams of every phone it drops: each joined phone's two streams are its own, and no other
+phone can take them.
 """
 
 from __future__ import annotations
@@ -114,6 +117,15 @@ class Broadcaster:
         for old in evicted:          # delivered after the lock: never call out while holding it
             _end(old)
         return client
+
+    def owners(self) -> dict[str, int]:
+        """How many streams each joined phone has open now (by phone id)."""
+        with self._lock:
+            out: dict[str, int] = {}
+            for client in self._clients.values():
+                if client.owner is not None:
+                    out[client.owner] = out.get(client.owner, 0) + 1
+        return out
 
     def close_client(self, client: Client) -> None:
         with self._lock:

@@ -286,7 +286,9 @@ class World:
         self.seats = self.host.table.seats if self.host.table else ["ann"]
         self.roles = {"nobody": (None, None), "forged": ("x.y.z", "0" * 32)}
         for seat in ([None] + self.host.table.seats if self.host.table else [None]):
-            r = self.client.post("/api/join", json={"token": "tok", "seat": seat})
+            r = self.client.post("/api/join", json={"token": "tok", "seat": seat,
+                                                    "pin": self.app.extensions["companion"]
+                                                    ["phones"].organiser_pin})
             cookie = r.headers["Set-Cookie"].split(";")[0].split("=", 1)[1]
             self.roles["organiser" if seat is None else seat] = (cookie, r.json["csrf"])
         phones = self.app.extensions["companion"]["phones"]

@@ -115,6 +115,8 @@ def phone(browser, server, seat: str | None, lang: str = "ja"):
     page = ctx.new_page()
     page.goto(f"{server.url}/join/join-me?lang={lang}")
     assert english_on(page) == set() if lang == "ja" else True
+    if seat is None:                               # the organiser types the PIN of the table
+        page.locator("#organiser-pin").fill(server.organiser_pin)
     page.locator(f'.join-seat[data-seat="{seat or ""}"]').click()
     page.wait_for_url(f"**/seat/{seat}" if seat else "**/setup")
     page.wait_for_selector('#conn[data-state="on"]', timeout=WAIT)

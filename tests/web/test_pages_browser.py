@@ -79,6 +79,8 @@ def join(browser, server, seat: str | None, *, from_table_view: bool = False,
         assert link.startswith(server.url) and link.endswith("/join/join-me")
     page.goto(link + (f"?lang={lang}" if lang else ""))
     assert page.locator("#conn").count() == 0      # no live stream here: no "reconnecting" dot
+    if seat is None:                               # the organiser types the PIN of the table
+        page.locator("#organiser-pin").fill(server.organiser_pin)
     page.locator(f'.join-seat[data-seat="{seat or ""}"]').click()
     page.wait_for_url(f"**/seat/{seat}" if seat else "**/setup")
     return page

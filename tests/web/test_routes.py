@@ -132,7 +132,8 @@ def test_public_url_overrides_the_join_link(host):
     html = app.test_client().get("/").get_data(as_text=True)
     assert "http://10.1.2.3:9000/join/tok" in html
     organiser = app.test_client()
-    organiser.post("/api/join", json={"token": "tok", "seat": None})
+    organiser.post("/api/join", json={"token": "tok", "seat": None,
+                                      "pin": app.extensions["companion"]["phones"].organiser_pin})
     svg = organiser.get("/api/qr.svg")
     assert svg.mimetype == "image/svg+xml" and b"http://10.1.2.3:9000/join/tok" in svg.data
 

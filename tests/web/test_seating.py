@@ -22,7 +22,8 @@ def rig(tmp_path):
     host = Host(EventLog(tmp_path / "log.db"))
     app = create_app(host, secret_key="test-secret", join_token="tok", public_url=None)
     c = app.test_client()
-    r = c.post("/api/join", json={"token": "tok", "seat": None})
+    r = c.post("/api/join", json={"token": "tok", "seat": None,
+                                  "pin": app.extensions["companion"]["phones"].organiser_pin})
     return host, c, {"X-CSRF-Token": r.json["csrf"]}
 
 

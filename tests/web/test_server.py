@@ -190,7 +190,7 @@ def _join(web, seat: str) -> str:
 
 
 def test_clients_without_a_cookie_cannot_hold_every_stream(host):
-    web = _start(host, max_streams=3, table_streams=2)
+    web = _start(host, max_phones=3, table_streams=2)
     socks = []
     try:
         for _ in range(2):

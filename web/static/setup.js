@@ -176,6 +176,40 @@ App.onChange((s) => {
   $("#match-now").hidden = !(s && s.playing);   // apart from "Start the match", while one plays
 });
 
+/* The organiser's list of joined phones, each with a button to remove it (GET /api/phones). */
+async function renderPhones() {
+  const list = $("#phones");
+  if (!list) return;
+  let data;
+  try {
+    data = await (await fetch("/api/phones", { credentials: "same-origin", cache: "no-store" })).json();
+  } catch (e) { return; }
+  if (!data.ok) return;
+  const seated = data.phones.filter((p) => p.seat !== null).length;
+  $("#phones-count").textContent = T("phones_count", { n: seated, max: data.max_phones });
+  list.innerHTML = data.phones.map((p) => {
+    const who = p.seat === null ? T("phones_organiser") : seatName(p.seat);
+    const when = new Date(p.joined_at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const me = p.you ? ` (${esc(T("phones_you"))})` : "";
+    return `<li class="phone-row" data-id="${esc(p.id)}"><span><strong>${esc(who)}</strong>${me}
+      <span class="muted small">${esc(when)} · ${esc(T("phones_from"))} ${esc(p.address || "?")}</span></span>
+      ${p.you ? "" : `<button type="button" class="btn small danger" data-remove="${esc(p.id)}">${esc(T("phones_remove"))}</button>`}</li>`;
+  }).join("");
+}
+const phonesList = $("#phones");
+if (phonesList) {
+  phonesList.addEventListener("click", async (e) => {
+    const btn = e.target.closest("[data-remove]");
+    if (!btn) return;
+    if (!(await confirmDialog(T("phones_remove_confirm"), { yes: T("phones_remove"), danger: true }))) return;
+    const r = await post("/api/phones/remove", { id: btn.dataset.remove });
+    if (r.ok) toast("✓ " + T("phones_removed"));
+    renderPhones();
+  });
+  renderPhones();
+  setInterval(renderPhones, 5000);
+}
+
 renderOptions();
 App.start();
 followFrame($("#frame"), $("#frame-none"), 1000);
