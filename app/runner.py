@@ -384,15 +384,19 @@ class TableLoop(_Background):
     """The referee's heartbeat: polls the turn timer and lets bots act, in its own thread.
 
     ``pace`` is the seconds between two bot actions; with ``bots`` None nobody plays for the
-    table (the real table: phones, buttons and the camera act).
+    table (the real table: phones, buttons and the camera act). ``slow_turns``: in the timer
+    game, some bots think into their turn's last 10 s or let it run out, so that a person watching
+    the demo sees the warning and hears the time-up tune (``companion demo``); off, every bot
+    acts at ``pace`` (tests and benchmarks that want the actions).
     """
 
     def __init__(self, host: Host, *, bots: Bot | None = None, pace: float = 1.5,
                  rules: dict[str, Any] | None = None, seed: int | None = None,
                  step: Callable[[], None] | None = None, period: float = 0.05,
-                 hands=None):
+                 hands=None, slow_turns: bool = False):
         self.host = host
         self.bots = bots
+        self.slow_turns = slow_turns
         #: the demo's physical table (``perform(action) -> bool``, ``busy``): bots' card plays
         #: and pawn moves are done there for the camera; None: bots act straight on the table
         self.hands = hands
@@ -434,7 +438,7 @@ class TableLoop(_Background):
         if table is None or table.state_json().get("champions"):
             self._start_next_demo_match(now)
             return
-        if table.game.name == "timer" and self._thinking(table.state_json(), now):
+        if self.slow_turns and table.game.name == "timer" and self._thinking(table.state_json(), now):
             return
         action = self.bots.choose(table.game, table.state)
         if action is not None and not (self.hands is not None and self.hands.perform(action)):
@@ -498,7 +502,7 @@ class Companion:
 
     def __init__(self, config: Config, *, demo: bool, pin_factory=None, log_path: Path | None = None,
                  seed: int | None = None, pace: float = 1.5, out: TextIO | None = None, faces=None,
-                 web: bool = True, mock_pins_on_fault: bool = False):
+                 web: bool = True, mock_pins_on_fault: bool = False, slow_turns: bool = False):
         from hardware.buttons import TableButtons
         from hardware.errors import HardwareError
         from hardware.pinmap import PinMap
@@ -562,7 +566,7 @@ class Companion:
                                                  confirm=self.camera.confirm)
         self.loop = TableLoop(self.host, bots=Bot(seed) if demo else None, pace=pace,
                               rules=config.rules, seed=seed,
-                              hands=self.demo_table)
+                              hands=self.demo_table, slow_turns=slow_turns)
         self.league = None  # the league publisher, when [league] names a broker and this table
         self.web_server = None
         self._want_web = web

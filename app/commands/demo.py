@@ -8,6 +8,11 @@ import sys
 from ._common import add_config_options, load_from_args, open_faces
 
 
+#: Seconds between bot actions from which the demo is watched by a person; a shorter pace is a
+#: script's run (tests, timing), where every turn ends at its pace.
+HUMAN_PACE_S = 1.0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "demo", help="the simulated table: bots play the three games, mock pins, web page",
@@ -18,7 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "the web page and in this terminal. Stop with Ctrl-C.")
     add_config_options(p, default_host="127.0.0.1")
     p.add_argument("--seed", type=int, default=None, help="seed the bots and the deals")
-    p.add_argument("--pace", type=float, default=1.5, help="seconds between two bot actions")
+    p.add_argument("--pace", type=float, default=1.5,
+                   help="seconds between two bot actions; at a person's pace (1 s or more) some "
+                        "turns of the timer game run into their last 10 s or run out")
     p.add_argument("--quiet", action="store_true", help="do not print events in the terminal")
     p.add_argument("--faces", choices=["art", "real"], default="art",
                    help="the demo table's card faces: the drawings (default) or real photographed "
@@ -39,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     companion = Companion(config, demo=True, pin_factory=MockFactory(pin_class=MockPWMPin),
                           log_path=args.log, seed=args.seed, pace=args.pace,
-                          out=None if args.quiet else sys.stdout, faces=faces)
+                          out=None if args.quiet else sys.stdout, faces=faces,
+                          slow_turns=args.pace >= HUMAN_PACE_S)
     companion.stop_on_signals()   # Ctrl-C while starting stops it cleanly too
     try:
         companion.start()

@@ -86,7 +86,7 @@ def test_tapping_a_camera_decided_event_shows_its_frame_also_after_a_restart(tmp
         page.locator("#sheet [data-evidence-undo]").click()
         page.wait_for_function("!document.querySelector('#sheet').open", timeout=WAIT)
         host.bus.join()
-        assert asked == [{"seat": "south"}]
+        assert asked == [{"seat": "south", "seq": host.table.last_seq}]
         assert host.table.last_evidence == evidence  # asked only: nothing undone yet
 
         # a question: its frame and the question asked, and nothing to undo yet

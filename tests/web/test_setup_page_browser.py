@@ -28,6 +28,7 @@ def organiser(browser, server):
     page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                has_touch=True, bypass_csp=True).new_page()
     page.goto(f"{server.url}/join/join-me")
+    page.locator("#organiser-pin").fill(server.organiser_pin)
     page.locator('.join-seat[data-seat=""]').click()
     page.wait_for_url("**/setup", timeout=WAIT)
     page.wait_for_selector('#conn[data-state="on"]', timeout=WAIT)

@@ -52,7 +52,10 @@ function openEvidence(id) {
     onClick: async (b, done, redraw) => {
       if (!b.hasAttribute("data-evidence-undo")) return;
       b.disabled = true;
-      const res = await post("/api/undo", {});
+      // the action meant: the one asked about when agreeing, else the last one standing
+      const s = App.state || {};
+      const seq = s.undo_request ? s.undo_request.seq : s.undo_seq;
+      const res = await post("/api/undo", { seq });
       if (res && res.ok) { await App.refresh(); done(true); } else redraw();
     },
   });
