@@ -480,8 +480,9 @@ function pageLook(s, reason) {
   const seat = s && s.playing && !s.over && s.game !== "scoreboard" ? s.turn : null;
   const at = seat && s.seating ? s.seating[seat] : null;
   for (const el of document.querySelectorAll("[data-turn-where]")) {
-    el.textContent = at ? `${SIDE_ARROW[at] || ""} ${T("turn_side", { side: seatName(at) })}` : "";
-    el.hidden = !at;
+    // (a grid game's seat is named after its side: its name says it)
+    el.textContent = at && at !== seat ? `${SIDE_ARROW[at] || ""} ${T("turn_side", { side: seatName(at) })}` : "";
+    el.hidden = !el.textContent;
     const panel = el.closest("[data-seat-side]");
     if (panel) panel.dataset.seatSide = at || "";
   }
@@ -569,7 +570,7 @@ function boardHtml(s, opts) {
   if (s.game === "scoreboard") return scoreBoardHtml(s, opts);
   const side = s.side ? `<span class="pill ${s.side}">${esc(T("side_" + s.side))}</span>` : "";
   const hands = Object.entries(s.hands || {}).map(([seat, n]) =>
-    `<span class="hand ${seat === s.turn ? "turn" : ""}">${esc(seatName(seat))}<b>${n}</b></span>`).join("");
+    `<span class="hand ${seat === s.turn ? "turn" : ""}" data-seat-side="${esc((s.seating || {})[seat] || "")}">${esc(seatName(seat))}<b>${n}</b></span>`).join("");
   const wild = s.top && s.color && !parseCard(s.top).color ? chosenHtml(s.color, true) : "";
   return `<div class="pile-row">${cardHtml(s.top, { cls: "big", side: s.side })}${wild}
     <div class="facts">
@@ -588,7 +589,7 @@ function boardHtml(s, opts) {
    opts.targets / opts.picked: cells lit as the pawn's moves / the one tapped. */
 function gridHtml(s, opts) {
   const seats = s.seats || [];
-  const tag = (side) => `<span class="side-tag ${seats.includes(side) ? "seated" : ""} ${s.turn === side ? "turn" : ""}">${esc(seatName(side))}</span>`;
+  const tag = (side) => `<span class="side-tag ${seats.includes(side) ? "seated" : ""} ${s.turn === side ? "turn" : ""}" data-seat-side="${side}">${esc(seatName(side))}</span>`;
   const pawn = s.pawn, last = s.last_cell;
   const targets = opts.targets || {};
   const size = opts.withExits ? 7 : 5;
