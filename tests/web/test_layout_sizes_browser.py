@@ -199,3 +199,20 @@ def test_the_last_ten_seconds_turn_the_clock_red_and_pulse_unless_less_motion_is
     assert red > 150 and green < 80 and blue < 80, f"the turn's panel is not red: {look}"
     assert look["pulse"] == ("none" if motion == "reduce" else "clock-pulse"), look
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_with_no_match_the_table_view_says_the_three_ways_to_use_it_first(table, browser, lang):
+    host, server = table
+    host.end_match()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    page.wait_for_selector('.table-layout[data-game=""]', timeout=WAIT)
+    uses = page.locator(".uses-panel")
+    box = uses.bounding_box()
+    assert uses.locator("li").count() == 3 and box["y"] < 844, box   # on the first screen
+    said = uses.inner_text()
+    assert (page.locator(".uses-panel a[href='/setup']").count() == 1
+            and (lang == "ja") == ("タイマーのみ" in said)), said
+    ctx.close()
