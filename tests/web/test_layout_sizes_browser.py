@@ -4,7 +4,8 @@ joined phone's seat page, in each mode (the referee's grid game, UNO Flip on its
 turn timer only, the scoreboard only):
 
 * the seat on turn and its timer show whole without scrolling, and the turn is the page's
-  largest text (card faces are pictures, not text);
+  largest text (card faces are pictures, not text); the join code starts on the first screen of
+  a tablet, a laptop or a TV;
 * nothing scrolls sideways, and no text is clipped (cut by its box's overflow, or outside the
   window);
 * a Japanese page shows no English word of the pages' vocabulary;
@@ -165,6 +166,9 @@ def test_the_turn_and_its_timer_show_whole_on_every_screen_in_every_mode(table, 
             page.goto(f"{server.url}/?lang={lang}")
             timer = ".turn-panel #timer" if mode != "scoreboard" else None
             m = _check(page, f"table view {where}", "#turn", timer, lang)
+            if not phone:   # the join code is found on the first screen of a tablet, laptop, TV
+                join = page.locator("#join-panel").bounding_box()
+                assert join["y"] < height - 100, f"{where}: the join code starts at {join['y']} px"
             if mode == "flip-dark":
                 assert _luminance(m["bg"]) < 0.3, f"{where}: the Dark side's page is light: {m['bg']}"
                 led = page.evaluate("""() => { const i = document.querySelector('.led.side-led i');
