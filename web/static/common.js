@@ -524,7 +524,7 @@ function nextSeat(s) {
 function timerBoardHtml(s) {
   const next = nextSeat(s);
   return `<div class="timer-board">
-    <div class="clock"><div class="clock-face"><div class="clock-seat">${esc(s.turn ? seatName(s.turn) : "—")}</div><div data-clock data-base="bigclock"></div>
+    <div class="clock" data-seat-side="${esc((s.seating || {})[s.turn] || "")}"><div class="clock-face"><div class="clock-seat">${esc(s.turn ? seatName(s.turn) : "—")}</div><div data-clock data-base="bigclock"></div>
       <div class="clock-turn">${esc(T("turn_n", { n: (s.turns || 0) + 1 }))}</div></div></div>
     ${next && next !== s.turn ? `<p class="next-up">${esc(T("next_up", { seat: next }))}</p>` : ""}
     ${orderHtml(s)}</div>`;
