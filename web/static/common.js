@@ -9,8 +9,10 @@ const CSRF = document.querySelector('meta[name="csrf-token"]').content;
 const COLOR_SYMBOL = { red: "▲", yellow: "●", green: "■", blue: "◆", pink: "♥", teal: "✚", orange: "★", purple: "⬟" };
 const FACE_MARK = {
   "skip": "⊘", "reverse": "⇄", "draw-two": "+2", "draw-one": "+1", "draw-five": "+5", "flip": "↻",
-  "skip-everyone": "⊘⊘", "wild": "W", "wild-draw-four": "W+4", "wild-draw-two": "W+2", "wild-draw-color": "W+?",
+  "skip-everyone": "⊘⊘", "wild": "W", "wild-draw-four": "W+4", "wild-draw-two": "W+2", "wild-draw-color": "W+",
 };
+/* A face whose mark needs words under it, on every card however small ("W+" and "until a colour"). */
+const FACE_SUB = { "wild-draw-color": "mark_until_color" };
 
 /* The words of key in the page's language, {name} filled from vals. A value that names seats
    (seat, seats, by, accused, ...: "north, south") is said in the page's language too. */
@@ -77,8 +79,16 @@ function cardHtml(name, opts) {
     ? `<span class="corner" aria-hidden="true">${COLOR_SYMBOL[c.color]}<b>${esc(T("letter_" + c.color))}</b></span>` : "";
   const words = c.color ? `${colorName(c.color)}${/^\d$/.test(c.face) ? "" : " " + faceName(c.face)}` : faceName(c.face);
   const title = esc(cardWords(name));
-  return `<span class="card ${cls} ${opts.cls || ""}" title="${title}" role="img" aria-label="${title}">${corner}<span class="face">${esc(mark)}</span>` +
+  const sub = FACE_SUB[c.face] ? `<span class="face-sub">${esc(T(FACE_SUB[c.face]))}</span>` : "";
+  return `<span class="card ${cls} ${opts.cls || ""}" title="${title}" role="img" aria-label="${title}">${corner}<span class="face">${esc(mark)}</span>${sub}` +
     (opts.noName ? "" : `<span class="cname">${esc(words)}</span>`) + `</span>`;
+}
+
+/* A wild's chosen colour, as large as the card beside it: the colour, its symbol, its name. */
+function chosenHtml(color, big) {
+  return `<span class="chosen c-${color} ${big ? "big" : ""}" style="--c:var(--${color})" role="img" aria-label="${esc(T("chosen_color") + ": " + colorWords(color))}">` +
+    `<span class="chosen-label">${esc(T("chosen_color"))}</span><span class="chosen-mark" aria-hidden="true">${COLOR_SYMBOL[color] || ""}</span>` +
+    `<span class="chosen-name">${esc(colorName(color))}</span></span>`;
 }
 
 function swatch(color) {
@@ -379,7 +389,7 @@ async function post(path, body) {
 const App = {
   state: null,
   recent: [],
-  listeners: [],
+  listeners: [pageLook],
   timer: null, // {seat, left, seconds, paused, at}
   onChange(fn) { this.listeners.push(fn); },
   emit(reason) { for (const fn of this.listeners) fn(this.state, reason); },
@@ -457,6 +467,27 @@ const App = {
   },
 };
 
+/* The page's look follows the table: UNO Flip's Dark side darkens the whole page (body
+   data-side), and each [data-turn-where] says where the seat on turn sits (its side, an arrow
+   pointing there) in its side's colour (--seat on the element's panel). */
+const SIDE_ARROW = { north: "↑", east: "→", south: "↓", west: "←" };
+function pageLook(s, reason) {
+  if (reason === "tick") return;
+  const side = s && s.playing && s.side ? s.side : "";
+  if (document.body.dataset.side !== side) document.body.dataset.side = side;
+  const meta = document.querySelector('meta[name="theme-color"]');
+  if (meta) meta.content = side === "dark" ? "#1a0b2e" : "#14213d";
+  const seat = s && s.playing && !s.over && s.game !== "scoreboard" ? s.turn : null;
+  const at = seat && s.seating ? s.seating[seat] : null;
+  for (const el of document.querySelectorAll("[data-turn-where]")) {
+    // (a grid game's seat is named after its side: its name says it)
+    el.textContent = at && at !== seat ? `${SIDE_ARROW[at] || ""} ${T("turn_side", { side: seatName(at) })}` : "";
+    el.hidden = !el.textContent;
+    const panel = el.closest("[data-seat-side]");
+    if (panel) panel.dataset.seatSide = at || "";
+  }
+}
+
 function renderTimer(el) {
   if (!el) return;
   const base = el.dataset.base ? el.dataset.base + " " : "";
@@ -493,7 +524,7 @@ function nextSeat(s) {
 function timerBoardHtml(s) {
   const next = nextSeat(s);
   return `<div class="timer-board">
-    <div class="clock"><div class="clock-face"><div class="clock-seat">${esc(s.turn ? seatName(s.turn) : "—")}</div><div data-clock data-base="bigclock"></div>
+    <div class="clock" data-seat-side="${esc((s.seating || {})[s.turn] || "")}"><div class="clock-face"><div class="clock-seat">${esc(s.turn ? seatName(s.turn) : "—")}</div><div data-clock data-base="bigclock"></div>
       <div class="clock-turn">${esc(T("turn_n", { n: (s.turns || 0) + 1 }))}</div></div></div>
     ${next && next !== s.turn ? `<p class="next-up">${esc(T("next_up", { seat: next }))}</p>` : ""}
     ${orderHtml(s)}</div>`;
@@ -539,8 +570,9 @@ function boardHtml(s, opts) {
   if (s.game === "scoreboard") return scoreBoardHtml(s, opts);
   const side = s.side ? `<span class="pill ${s.side}">${esc(T("side_" + s.side))}</span>` : "";
   const hands = Object.entries(s.hands || {}).map(([seat, n]) =>
-    `<span class="hand ${seat === s.turn ? "turn" : ""}">${esc(seatName(seat))}<b>${n}</b></span>`).join("");
-  return `<div class="pile-row">${cardHtml(s.top, { cls: "big", side: s.side })}
+    `<span class="hand ${seat === s.turn ? "turn" : ""}" data-seat-side="${esc((s.seating || {})[seat] || "")}">${esc(seatName(seat))}<b>${n}</b></span>`).join("");
+  const wild = s.top && s.color && !parseCard(s.top).color ? chosenHtml(s.color, true) : "";
+  return `<div class="pile-row">${cardHtml(s.top, { cls: "big", side: s.side })}${wild}
     <div class="facts">
       <div>${esc(T("active_color"))}: ${swatch(s.color) || "—"}</div>
       ${side ? `<div>${esc(T("side"))}: ${side}</div>` : ""}
@@ -557,7 +589,7 @@ function boardHtml(s, opts) {
    opts.targets / opts.picked: cells lit as the pawn's moves / the one tapped. */
 function gridHtml(s, opts) {
   const seats = s.seats || [];
-  const tag = (side) => `<span class="side-tag ${seats.includes(side) ? "seated" : ""} ${s.turn === side ? "turn" : ""}">${esc(seatName(side))}</span>`;
+  const tag = (side) => `<span class="side-tag ${seats.includes(side) ? "seated" : ""} ${s.turn === side ? "turn" : ""}" data-seat-side="${side}">${esc(seatName(side))}</span>`;
   const pawn = s.pawn, last = s.last_cell;
   const targets = opts.targets || {};
   const size = opts.withExits ? 7 : 5;
@@ -618,7 +650,7 @@ function signalsHtml(sig) {
     else if (led.showing) name = STR["sig_" + led.showing] !== undefined ? T("sig_" + led.showing) : led.showing;
     else if (led.mode) name = STR["status_" + led.mode] !== undefined ? T("status_" + led.mode) : led.mode;
     else name = ledName(led.color);
-    out.push(`<span class="led ${css ? "on" : ""}" style="--c:${css || "#888"}"><i></i>${esc(label)}: ${esc(name || T("led_off"))}</span>`);
+    out.push(`<span class="led ${key}-led ${css ? "on" : ""}" style="--c:${css || "#888"}"><i></i>${esc(label)}: ${esc(name || T("led_off"))}</span>`);
   }
   const buzz = sig.buzzer || {};
   const playing = buzz.playing ? `${tuneName(buzz.playing)}${buzz.note ? ` (${buzz.note})` : ""}` : T("silent");
