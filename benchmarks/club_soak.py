@@ -12,6 +12,9 @@ league`` process (its own page) listens to. Then, for ``--seconds``:
   the page does;
 * every ``--undo-every`` seconds one phone asks to undo the last action and three others agree
   at the same moment;
+* every ``--question-every`` seconds the camera asks the table a question (a ``confirm-needed``
+  on the bus, as the camera referee publishes it: "did a card go on the pile, or was it a
+  misread?") and three phones answer it at the same moment: it must be taken exactly once;
 * ``--slow`` connections from 127.0.0.2 trickle a request header a byte at a time;
 * a stranger on 127.0.0.3 tries to join as organiser with wrong PINs and to open event streams;
 * a table named ``hostile`` publishes junk to the league (``NaN``, huge numbers, deep nesting,
@@ -21,10 +24,12 @@ league`` process (its own page) listens to. Then, for ``--seconds``:
 Before the soak, the same phones play ``--quiet-seconds`` alone: the reference. The figures are
 the taps' round trips (p50, p99, worst, and the soak's p99 as a ratio to the reference's), the
 5xx answers, and the accounting: every key answered ``ok`` is one action in the event log
-(doubled: more in the log; lost: fewer), every undo agreed is one undo, no tap left unanswered.
+(doubled: more in the log; lost: fewer), every undo agreed is one undo, every question taken
+exactly once, no tap left unanswered.
 
     .venv/bin/python benchmarks/club_soak.py [--seconds 600] [--quiet-seconds 60] [--drop 0.2]
-        [--slow 500] [--undo-every 10] [--seed 1] [--out benchmarks/results/club_soak.json]
+        [--slow 500] [--undo-every 10] [--question-every 7] [--seed 1]
+        [--out benchmarks/results/club_soak.json]
 
 Exit status 1 if anything was doubled, lost or unanswered, any 5xx, the league page invalid
 once, or the soak's p99 over 1 s. Needs mosquitto (scripts/install-test-tools.sh) and paho-mqtt;
@@ -81,6 +86,9 @@ class Stats:
         self.undos_agreed = 0
         self.undo_trios = 0
         self.undo_refusals: Counter[str] = Counter()
+        self.questions = 0
+        self.questions_taken_once = 0
+        self.question_answers: Counter[str] = Counter()
         self.league_reads = 0
         self.league_invalid = 0
         self.stranger: Counter[int] = Counter()
@@ -245,6 +253,38 @@ def undo_trios(phones: dict[str, Phone], stats: Stats, rng: random.Random, every
                     stats.undo_refusals[a[1].get("error", str(a[0]))] += 1
 
 
+def questions(host: Host, phones: dict[str, Phone], stats: Stats, rng: random.Random, every: float,
+              end: float) -> None:
+    """The camera's questions, each answered by three phones at once ("misread": nothing is
+    played, so the accounting of actions stays the phones')."""
+    n = 10_000
+    while time.monotonic() + every < end:
+        time.sleep(every)
+        n += 1
+        top = (host.table.state_json().get("top") if host.table else None) or "red-5"
+        host.bus.publish("confirm-needed", id=n, kind="unsure", seat=None, region="discard", card=top,
+                         choices=[{"id": 0, "action": None, "nothing": "misread"}])
+        host.bus.join(timeout=5)
+        answers: list = [None] * 3
+        barrier = threading.Barrier(3)
+
+        def answer_now(i: int, seat: str, barrier=barrier, answers=answers) -> None:
+            barrier.wait()
+            answers[i] = phones[seat].request("POST", "/api/confirm", {"choice": 0}, key=uuid.uuid4().hex)
+
+        threads = [threading.Thread(target=answer_now, args=(i, s)) for i, s in enumerate(rng.sample(SEATS, 3))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        taken = sum(a is not None and a[0] == 202 for a in answers)
+        with stats.lock:
+            stats.questions += 1
+            stats.questions_taken_once += taken == 1
+            for a in answers:
+                stats.question_answers[str(a[0]) if a is not None else "none"] += 1
+
+
 def slow_connections(port: int, count: int, end: float) -> None:
     """``count`` connections from 127.0.0.2, each sending a header a byte every few seconds."""
     socks = []
@@ -394,6 +434,7 @@ def main() -> int:
     ap.add_argument("--drop", type=float, default=0.2, help="share of taps whose answer is lost")
     ap.add_argument("--slow", type=int, default=500, help="slow connections held")
     ap.add_argument("--undo-every", type=float, default=10.0)
+    ap.add_argument("--question-every", type=float, default=7.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-league", action="store_true", help="no broker, league or hostile feed")
     ap.add_argument("--out", type=Path, help="also write the figures as JSON (with this command)")
@@ -437,9 +478,11 @@ def main() -> int:
     side += [threading.Thread(target=slow_connections, args=(server.port, args.slow, end), daemon=True),
              threading.Thread(target=stranger, args=(server.port, stats, end), daemon=True),
              threading.Thread(target=undo_trios, args=(phones, stats, rng, args.undo_every, end, turn_lock),
-                              daemon=True)]
+                              daemon=True),
+             threading.Thread(target=questions, args=(host, phones, stats, random.Random(args.seed + 1),
+                                                      args.question_every, end), daemon=True)]
     threads = players(end)
-    for t in side[-3:] + threads:
+    for t in side[-4:] + threads:
         t.start()
     for t in threads + side:
         t.join(timeout=args.seconds + 120)
@@ -463,6 +506,8 @@ def main() -> int:
         "actions_in_log": actions, "doubled": max(0, actions - applied), "lost": max(0, applied - actions),
         "undo_trios": stats.undo_trios, "undos_agreed": stats.undos_agreed, "undos_in_log": undos,
         "undo_refusals": dict(stats.undo_refusals),
+        "questions": stats.questions, "questions_taken_exactly_once": stats.questions_taken_once,
+        "question_answers": dict(stats.question_answers),
         "stranger_answers": {str(k): v for k, v in sorted(stats.stranger.items())},
         "status_counts": {str(k): v for k, v in sorted(stats.statuses.items())}, "5xx": fives,
         "league_reads": stats.league_reads, "league_invalid": stats.league_invalid,
@@ -475,6 +520,7 @@ def main() -> int:
         if quiet and soak else None
     ok = (report["doubled"] == 0 and report["lost"] == 0 and stats.unanswered == 0 and fives == 0
           and undos == stats.undos_agreed and stats.league_invalid == 0
+          and stats.questions_taken_once == stats.questions
           and percentile(soak, 0.99) < 1.0 and applied > 0)
     report["ok"] = ok
     print(json.dumps(report, indent=1))
