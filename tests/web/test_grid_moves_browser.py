@@ -81,6 +81,7 @@ def test_the_phone_marks_the_legal_steps_and_the_cells_to_play_on(table, browser
     south = phone(browser, server, "south")
     south.wait_for_selector("#pile button.cell", timeout=WAIT)
     assert south.locator("#pile .step-dot, #pile .play-dot").count() == 0
+    assert south.locator("#turn-board").is_hidden()          # south is at the bottom already
     south.context.close()
     north.context.close()
 

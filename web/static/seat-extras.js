@@ -91,7 +91,7 @@ const SeatExtras = (() => {
   });
 
   /* --- the grid turned: this seat's side at the bottom ------------------------------------- */
-  function canTurn() { return Object.prototype.hasOwnProperty.call(TURN_FOR, me); }
+  function canTurn() { return (TURN_FOR[me] || 0) > 0; }   // south sits at the bottom already
   function boardTurn() { return canTurn() && stored(TURN_KEY) === "mine" ? TURN_FOR[me] : 0; }
 
   function setUp() {
@@ -105,7 +105,7 @@ const SeatExtras = (() => {
     }
     const turn = document.getElementById("turn-board");
     if (turn) {
-      const show = () => turn.setAttribute("aria-pressed", String(boardTurn() !== 0 || stored(TURN_KEY) === "mine"));
+      const show = () => turn.setAttribute("aria-pressed", String(boardTurn() !== 0));
       show();
       turn.addEventListener("click", () => {
         store(TURN_KEY, stored(TURN_KEY) === "mine" ? "north-up" : "mine");
