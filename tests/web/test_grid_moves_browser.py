@@ -73,10 +73,12 @@ def test_the_phone_marks_the_legal_steps_and_the_cells_to_play_on(table, browser
     north.wait_for_selector("#pile .step-dot", timeout=WAIT)
     assert cells(north, "#pile .step-dot") == steps and len(steps) >= 3
     assert cells(north, "#pile .play-dot") == plays and (2, 2) not in plays  # not the pawn's cell
-    # a dot is drawn in the middle of its cell, over the card
-    box = north.locator("#pile .step-dot").first.bounding_box()
-    cell = north.locator("#pile .cell.target").first.bounding_box()
-    assert abs((box["x"] + box["width"] / 2) - (cell["x"] + cell["width"] / 2)) < 2
+    # a dot is drawn on its cell, clear of the card's face
+    target = north.locator("#pile .cell.target").first
+    dot, cell = target.locator(".step-dot").bounding_box(), target.bounding_box()
+    face = target.locator(".face").bounding_box()
+    assert cell["x"] <= dot["x"] and dot["x"] + dot["width"] <= cell["x"] + cell["width"]
+    assert dot["y"] >= face["y"] + face["height"] or dot["x"] + dot["width"] <= face["x"], (dot, face)
     # the other seat, not on turn, sees no moves
     south = phone(browser, server, "south")
     south.wait_for_selector("#pile button.cell", timeout=WAIT)
