@@ -59,7 +59,7 @@ def test_the_join_page_says_where_each_seat_sits_and_which_are_taken(table, brow
     ben.context.close()
 
 
-def test_grid_sides_are_the_seats_themselves(table, browser):
+def test_grid_sides_are_the_seats_themselves_and_the_timer_has_none(table, browser):
     host, server = table
     deck = [card.name for card in classic_deck()][:25]
     host.start_match({"setup": {"game": "grid", "seats": ["north", "south"], "first": "north",
@@ -68,4 +68,8 @@ def test_grid_sides_are_the_seats_themselves(table, browser):
     page = browser.new_context(**PHONE).new_page()
     page.goto(f"{server.url}/join/join-me")
     assert seat_buttons(page) == {"north": "north free", "south": "south free"}
+    # the timer has no camera: no sides, only taken or free
+    host.start_match({"setup": {"game": "timer", "seats": ["ann", "ben"], "first": "ann"}})
+    page.goto(f"{server.url}/join/join-me")
+    assert seat_buttons(page) == {"ann": "ann free", "ben": "ben free"}
     page.context.close()
