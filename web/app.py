@@ -673,8 +673,13 @@ def join_page(token: str):
     ok = _token_ok(token)
     table = _host().table
     seats = table.seats if table is not None else []
+    # where each seat sits (the camera's games) and whether a phone holds it (only to a phone
+    # with the join code, and only "taken" or "free": never which phone)
+    sides = (table.seating.to_json()
+             if table is not None and ok and table.game.name in ("flip", "classic") else {})
+    taken = {seat: _phones().holders(seat) > 0 for seat in seats} if ok else {}
     return _page("join.html", 200 if ok else 403, page="join", token=token,
-                 token_ok=ok, seats=seats)
+                 token_ok=ok, seats=seats, sides=sides, taken=taken)
 
 
 def _token_ok(token: Any) -> bool:

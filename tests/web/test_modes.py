@@ -76,7 +76,7 @@ def test_setup_fields_are_marked_per_game():
     html = app.test_client().get("/setup").get_data(as_text=True)
     # first seat: grid and timer; dealer and opening card: flip and classic; no turns: scoreboard
     assert re.search(r'data-games="grid timer">[^<]*</span>', html)
-    assert re.search(r'<label class="row" data-games="flip classic"><span>Opening card', html)
+    assert re.search(r'<div class="row" data-games="flip classic"><span id="start-card-label">Opening card', html)
     assert 'data-games="flip classic timer scoreboard"' in html     # the seats list
 
 

@@ -219,14 +219,9 @@ def test_table_view_and_setup_screens(table, browser):
     ctx.close()
 
     organiser = join(browser, server, None)
-    # the opening card's pattern is a valid v-flag expression: Chromium really checks it
+    # the opening card is picked from the deck's faces (tests/web/test_setup_choices_browser.py)
     organiser.locator('input[name="game"][value="flip"]').check(force=True)
-    start = organiser.locator('input[name="start"]')
-    start.fill("Red 5!")
-    assert organiser.evaluate("document.querySelector('input[name=start]').validity.patternMismatch")
-    start.fill("red-draw-two")
-    assert not organiser.evaluate(
-        "document.querySelector('input[name=start]').validity.patternMismatch")
+    assert organiser.locator("#start-card").is_visible()
     organiser.locator('input[name="game"][value="grid"]').check(force=True)
     organiser.locator("#deal-random").click()
     organiser.wait_for_selector("#grid-preview .grid5")
@@ -263,7 +258,7 @@ def test_timer_match_end_my_turn_arrives_live(table, browser):
     # the timer takes seats, a first player and its own two options; no card, no grid
     assert organiser.locator('textarea[name="seats"]').is_visible()
     assert organiser.locator('select[name="first"]').is_visible()
-    assert not organiser.locator('input[name="start"]').is_visible()
+    assert not organiser.locator("#start-card").is_visible()
     assert not organiser.locator("#deal-random").is_visible()
     assert organiser.locator("#options select, #options input").count() == 2
     organiser.locator('input[name="opt-turn_seconds"]').fill("45")
@@ -318,7 +313,7 @@ def test_scoreboard_round_from_the_phones(table, browser):
     organiser.locator('input[name="game"][value="scoreboard"]').check(force=True)
     assert organiser.locator('textarea[name="seats"]').is_visible()
     assert not organiser.locator('select[name="first"]').is_visible()   # no turns, no dealer
-    assert not organiser.locator('input[name="start"]').is_visible()
+    assert not organiser.locator("#start-card").is_visible()
     organiser.locator('select[name="opt-deck"]').select_option("light")
     organiser.locator('input[name="opt-target"]').fill("300")
     shot(organiser, "setup-scoreboard")

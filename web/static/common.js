@@ -584,37 +584,59 @@ function boardHtml(s, opts) {
 
 /* The grid game's board: the 25 tops, the pawn, the last cell, the four sides, and row and column
    numbers that match the coordinates of the event sentences ("moved the pawn to (3, 1)": row 3,
-   column 1). opts.withExits: the ring of off-board cells around it (the pawn leaves there);
-   opts.buttons: every cell is a button (a joined phone: reachable by keyboard, named in words);
-   opts.targets / opts.picked: cells lit as the pawn's moves / the one tapped. */
+   column 1). opts.withExits: the ring of off-board cells around it (the pawn leaves there), each
+   arrow pointing off its own edge; opts.buttons: every cell is a button (a joined phone: reachable
+   by keyboard, named in words); opts.targets / opts.picked: cells lit as the pawn's moves (a dot,
+   as chess sites mark legal moves) / the one tapped; opts.plays: cells a card may be played on (a
+   small dot); opts.turn: quarter turns clockwise (a phone that puts its own side at the bottom). */
+const EDGE_ARROW = { "-1,-1": "↖", "-1,0": "↑", "-1,1": "↗", "0,-1": "←", "0,1": "→", "1,-1": "↙", "1,0": "↓", "1,1": "↘" };
+const GRID_SIDES = ["north", "east", "south", "west"];
+
+/* The board cell [row, col] shown at (R, C) of a size x size grid turned k quarter turns clockwise. */
+function turnedCell(size, k, R, C) {
+  const n = size - 1;
+  return k === 1 ? [n - C, R] : k === 2 ? [n - R, n - C] : k === 3 ? [C, n - R] : [R, C];
+}
+
 function gridHtml(s, opts) {
   const seats = s.seats || [];
   const tag = (side) => `<span class="side-tag ${seats.includes(side) ? "seated" : ""} ${s.turn === side ? "turn" : ""}" data-seat-side="${side}">${esc(seatName(side))}</span>`;
   const pawn = s.pawn, last = s.last_cell;
   const targets = opts.targets || {};
+  const plays = opts.plays || {};
+  const k = ((opts.turn || 0) % 4 + 4) % 4;
   const size = opts.withExits ? 7 : 5;
   const at = (i) => (opts.withExits ? i - 1 : i);
+  const edge = (i) => (i === 0 ? -1 : i === size - 1 ? 1 : 0);
   const label = (n, axis) => `<span class="axis ${axis}" aria-hidden="true">${n >= 0 && n <= 4 ? n : ""}</span>`;
   let cells = `<span class="axis corner-label" aria-hidden="true" title="${esc(T("grid_axes"))}"></span>`;
-  for (let C = 0; C < size; C++) cells += label(at(C), "col");
+  for (let C = 0; C < size; C++) { const b = turnedCell(size, k, 0, C); cells += label(at(k % 2 ? b[0] : b[1]), "col"); }
   for (let R = 0; R < size; R++) {
-    cells += label(at(R), "row");
+    const b0 = turnedCell(size, k, R, 0);
+    cells += label(at(k % 2 ? b0[1] : b0[0]), "row");
     for (let C = 0; C < size; C++) {
-      const r = at(R), c = at(C);
+      const b = turnedCell(size, k, R, C);
+      const r = at(b[0]), c = at(b[1]);
       const key = `${r},${c}`;
       const t = targets[key] ? " target" : "";
       const picked = opts.picked === key ? " picked" : "";
       if (r < 0 || r > 4 || c < 0 || c > 4) {
+        const arrow = EDGE_ARROW[`${edge(R)},${edge(C)}`] || "";
         cells += opts.buttons && t
-          ? `<button type="button" class="cell exit${t}" data-cell="${key}" aria-label="${esc(T("off_board"))}">⇲</button>`
-          : `<div class="cell exit${t}" data-cell="${key}"></div>`;
+          ? `<button type="button" class="cell exit${t}" data-cell="${key}" aria-label="${esc(T("off_board"))}">${arrow}</button>`
+          : `<div class="cell exit${t}" data-cell="${key}">${t ? arrow : ""}</div>`;
         continue;
       }
       const name = s.grid && s.grid[r] ? s.grid[r][c] : null;
       const isPawn = pawn && pawn[0] === r && pawn[1] === c;
       const isLast = last && last[0] === r && last[1] === c;
-      const cls = `cell${isLast ? " last" : ""}${t}${picked}${isPawn ? " has-pawn" : ""}`;
-      const inside = `${cardHtml(name, { noName: !!opts.compact })}${isPawn ? `<span class="pawn" role="img" aria-label="${esc(T("read_pawn"))}">♟</span>` : ""}`;
+      const cls = `cell${isLast ? " last" : ""}${t}${plays[key] ? " playable" : ""}${picked}${isPawn ? " has-pawn" : ""}`;
+      // off-board steps on a board without the ring: arrows on the pawn's cell, off its edges
+      const exits = isPawn && opts.exits && opts.exits.length ? opts.exits.map((d) => {
+        const dir = rotateStep(d, k).join(",");
+        return `<span class="exit-step" data-dir="${dir}" title="${esc(T("exit_step"))}">${EDGE_ARROW[dir] || ""}</span>`;
+      }).join("") : "";
+      const inside = `${cardHtml(name, { noName: !!opts.compact })}${isPawn ? `<span class="pawn" role="img" aria-label="${esc(T("read_pawn"))}">♟</span>` : ""}${exits}${t ? '<span class="step-dot" aria-hidden="true"></span>' : ""}${plays[key] ? '<span class="play-dot" aria-hidden="true"></span>' : ""}`;
       if (opts.buttons) {
         const words = `${T("where_cell", { cell: cellWords([r, c]) })}: ${cardWords(name)}${isPawn ? ", " + T("read_pawn") : ""}`;
         cells += `<button type="button" class="${cls}" data-cell="${key}" aria-label="${esc(words)}">${inside}</button>`;
@@ -623,9 +645,17 @@ function gridHtml(s, opts) {
       }
     }
   }
-  return `<div class="gridwrap"><div class="side n">${tag("north")}</div><div class="side w">${tag("west")}</div>
-    <div class="${size === 7 ? "grid7" : "grid5"} labelled">${cells}</div><div class="side e">${tag("east")}</div><div class="side s">${tag("south")}</div>
+  const sideAt = (j) => tag(GRID_SIDES[(j - k + 4) % 4]);   // j: 0 top, 1 right, 2 bottom, 3 left
+  return `<div class="gridwrap" data-turn="${k}"><div class="side n">${sideAt(0)}</div><div class="side w">${sideAt(3)}</div>
+    <div class="${size === 7 ? "grid7" : "grid5"} labelled">${cells}</div><div class="side e">${sideAt(1)}</div><div class="side s">${sideAt(2)}</div>
     <p class="axes-hint">${esc(T("grid_axes"))}</p></div>`;
+}
+
+/* A step [dr, dc] as drawn on a board turned k quarter turns clockwise. */
+function rotateStep(d, k) {
+  let [dr, dc] = d;
+  for (let i = 0; i < k; i++) [dr, dc] = [dc, -dr];
+  return [dr, dc];
 }
 
 // The virtual hardware, as hardware.signals.Signals.snapshot() describes it: a LED per seat

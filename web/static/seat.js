@@ -249,13 +249,14 @@ function renderScoreboard(s) {
 }
 
 function renderGrid(s, mine) {
-  const targets = {};
+  const targets = {}, plays = {};
   if (JOINED && mine) {
     for (const a of legal.actions) {
       if (a.do === "move") targets[a.to.join(",")] = true;
+      if (a.do === "play" && a.cell) plays[a.cell.join(",")] = true;
     }
   }
-  $("#pile").innerHTML = gridHtml(s, { withExits: true, targets, picked: gridPick, compact: true, buttons: JOINED });
+  $("#pile").innerHTML = gridHtml(s, { withExits: true, targets, plays, picked: gridPick, compact: true, buttons: JOINED, turn: SeatExtras.boardTurn() });
   if (!JOINED) { $("#controls").innerHTML = ""; return; }
   const forced = s.pending && s.pending.what === "forced-plays" ? `<p class="wide muted">${esc(T("forced_plays", s.pending))}</p>` : "";
   $("#controls").innerHTML = `${forced}<p class="wide muted small">${esc(T("pick_cell"))}</p>
@@ -503,8 +504,10 @@ async function tapCell(s, key) {
   gridPick = key;
   render(s, "pick");
   if (offBoard) {
-    if (canMove) act({ do: "move", to: [r, c] });
+    // leaving the board ends the game: asked first (a slip of the finger would be final)
+    if (canMove && await confirmDialog(T("leave_board_q"), { yes: T("leave_board") })) act({ do: "move", to: [r, c] });
     gridPick = null;
+    render(App.state, "pick");
     return;
   }
   const what = await openDialog({

@@ -34,6 +34,7 @@ function renderOptions() {
   }).join("");
   renderFirst();
   renderSeating();
+  renderStartCard();
 }
 
 function renderFirst() {
@@ -78,6 +79,42 @@ function readSeating() {
   return Object.fromEntries(seats().map((s) => [s, chosen[s] || def[s]]));
 }
 
+/* The opening card (Flip and classic): picked from the deck's faces, colour first, as a phone
+   picks a card; kept in the hidden "start" field as the engine's card name. */
+function startDeck() { return game() === "flip" ? DECKS.light : DECKS.classic; }
+
+function inDeck(name, deck) {
+  const c = parseCard(name);
+  return deck.wilds.includes(name) || (deck.colors.includes(c.color) && deck.faces.includes(c.face));
+}
+
+function renderStartCard() {
+  const deck = startDeck();
+  if (!inDeck(form.start.value, deck)) form.start.value = `${deck.colors[0]}-5`;
+  $("#start-card").innerHTML = `${cardHtml(form.start.value, { noName: true })}<span>${esc(cardWords(form.start.value))}</span>`;
+}
+
+function pickStartCard() {
+  const deck = startDeck();
+  const now = parseCard(form.start.value);
+  let color = now.color && deck.colors.includes(now.color) ? now.color : "*";
+  const faces = () => (color === "*" ? deck.wilds : deck.faces.map((f) => `${color}-${f}`));
+  return openDialog({
+    label: T("pick_start_card"),
+    draw: () => `<h3>${esc(T("pick_start_card"))}</h3><div class="picker-colors">${deck.colors.concat(["*"]).map((c) =>
+      c === "*" ? `<button type="button" class="btn ${color === c ? "sel" : ""}" data-color="*" style="--c:var(--wild)"><span>W</span><span>${esc(T("wilds"))}</span></button>`
+        : `<button type="button" class="btn c-${c} ${color === c ? "sel" : ""}" data-color="${c}" style="--c:var(--${c})"><span>${COLOR_SYMBOL[c]}</span><span>${esc(colorName(c))}</span></button>`).join("")}</div>
+      <div class="picker-faces">${faces().map((name) => `<button type="button" data-card="${esc(name)}" aria-label="${esc(cardWords(name))}">${cardHtml(name)}</button>`).join("")}</div>
+      <div class="button-row"><button type="button" class="btn ghost" data-cancel>${esc(T("cancel"))}</button></div>`,
+    onClick: (b, done, redraw) => {
+      if (b.dataset.color) { color = b.dataset.color; redraw(); return; }
+      if (b.dataset.card) done(b.dataset.card);
+    },
+  }).then((card) => {
+    if (card) { form.start.value = card; renderStartCard(); }
+  });
+}
+
 function readOptions() {
   const out = {};
   for (const o of OPTIONS[game()] || []) {
@@ -119,6 +156,7 @@ form.addEventListener("change", (e) => {
 });
 form.seats.addEventListener("input", () => { renderFirst(); renderSeating(); });
 form.grid.addEventListener("input", previewGrid);
+$("#start-card").addEventListener("click", pickStartCard);
 $("#deal-random").addEventListener("click", () => getGrid("/api/deal-grid"));
 $("#deal-camera").addEventListener("click", () => getGrid("/api/camera-grid"));
 

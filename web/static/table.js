@@ -9,13 +9,37 @@ function turnText(s) {
   return s.turn ? seatName(s.turn) : "—";
 }
 
+/* The grid game's pawn steps for the seat on turn (GET /api/legal), drawn on the board: on-board
+   steps as dots, steps off the board as arrows on the pawn's cell. */
+const steps = { key: "", targets: {}, exits: [] };
+async function loadSteps(s) {
+  const key = s && s.playing && s.game === "grid" && !s.over && s.turn
+    ? JSON.stringify([s.turn, s.pawn, s.grid, s.pending]) : "";
+  if (key === steps.key) return;
+  Object.assign(steps, { key, targets: {}, exits: [] });
+  if (!key) return;
+  try {
+    const res = await fetch(`/api/legal?seat=${encodeURIComponent(s.turn)}`, { cache: "no-store" });
+    const data = await res.json();
+    if (steps.key !== key || !data.ok) return;
+    for (const a of data.actions) {
+      if (a.do !== "move") continue;
+      const [r, c] = a.to;
+      if (r >= 0 && r <= 4 && c >= 0 && c <= 4) steps.targets[a.to.join(",")] = true;
+      else steps.exits.push([Math.sign(r - s.pawn[0]), Math.sign(c - s.pawn[1])]);
+    }
+    renderTable(App.state, "steps");
+  } catch (e) { /* the board without its hints */ }
+}
+
 function renderTable(s, reason) {
   if (reason === "tick") { renderTimer($("#timer")); renderClocks(); return; }
   const game = s && s.playing ? s.game : null;
   // Timer and scoreboard modes have no camera: the board takes its place.
   $(".table-layout").classList.toggle("no-camera", game === "timer" || game === "scoreboard");
   $(".table-layout").dataset.game = game || "";
-  $("#board").innerHTML = boardHtml(s);
+  if (reason !== "steps") loadSteps(s);
+  $("#board").innerHTML = boardHtml(s, { targets: steps.targets, exits: steps.exits });
   $("#turn").textContent = turnText(s);
   $(".turn-label").textContent = game === "scoreboard" ? T("scoreboard") : T("turn");
   const status = [];
