@@ -1,4 +1,4 @@
-"""The doctor's honest diagnoses on a Pi (issue 15): a busy camera is not "reseat the ribbon",
+"""The doctor's honest diagnoses on a Pi: a busy camera is not "reseat the ribbon",
 a hung one is named, no access to /dev/gpiochip*, no lgpio, the wrong OS release; the markers'
 size in pixels and the picture's sharpness, each with its fix."""
 

@@ -1,4 +1,4 @@
-"""``companion run`` without a camera or its pins (issue 15, problems 3 and 5): it serves the
+"""``companion run`` without a camera or its pins: it serves the
 page and the signals, says why on the bus, the page and the terminal, picks the camera up when
 it appears, and feeds systemd's watchdog only while its threads make progress."""
 

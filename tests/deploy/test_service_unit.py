@@ -1,4 +1,4 @@
-"""deploy/ for a real Pi (issue 15): the unit's watchdog, memory limit and hardening, the
+"""deploy/ for a real Pi: the unit's watchdog, memory limit and hardening, the
 installer's release check first and its smoke test last."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The status LED says why the camera is lost (issue 15): one long blue blink when no camera is
+"""The status LED says why the camera is lost: one long blue blink when no camera is
 found, three short ones when another program holds it, the double blink when it hangs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Packaging for the Pi (issue 15): a build backend that can read ``license = "MIT"``, and a
+"""Packaging for the Pi: a build backend that can read ``license = "MIT"``, and a
 ``make install`` that puts only what runs on a Pi (the test tools, Playwright among them, come
 with ``make test``)."""
 

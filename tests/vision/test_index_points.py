@@ -220,7 +220,7 @@ def test_a_hand_outlined_as_its_top_card_does_not_explain_the_cards_under_it(mon
 @pytest.mark.parametrize("coarse", [True, False])
 def test_the_coarse_first_search_finds_the_width_every_width_finds(monkeypatch, coarse):
     """Every other width first, then every width about the best: the same width as scoring
-    every width (measured the same on issue #17's 48 validation and test tables)."""
+    every width."""
     import vision.index_points as ip
 
     img, _truth = drawn_hand("cascade", 31, n=7, kind="dark")

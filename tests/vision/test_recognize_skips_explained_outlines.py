@@ -1,5 +1,5 @@
-"""Whole-photo reading (vision.recognize) skips outlines the cards read surely explain, in the
-fourth round of issue #18: the rest of a group whose largest outline reads ``none`` where the
+"""Whole-photo reading (vision.recognize) skips outlines the cards read surely explain:
+the rest of a group whose largest outline reads ``none`` where the
 cards cover it, a blob the cards cover, the rest of a group once one of its outlines reads
 surely as a card, an outline 0.8 inside a card read surely (HOLD_INSIDE), and an outline inside
 a card read with 0.8 (COVER_SURE). Each rule both ways, on a stub reader (no model)."""

@@ -1,4 +1,4 @@
-"""Whole-photo reading (vision.recognize) reads fewer outlines, in the fifth round of issue #18:
+"""Whole-photo reading (vision.recognize) reads fewer outlines:
 the rest of a group is not read where a card read surely inside its largest outline reads as that
 outline does; a blob is explained by two cards read surely that lie BLOB_HOLDS (not INSIDE) in
 it; and the rest of the other groups is read before the blobs, so that the cards it finds explain

@@ -1,5 +1,5 @@
 """The two table modes with no rules through the web app: timer only and scoreboard only
-(issue 6: chosen at set-up, each works alone), and the words for every event the table emits."""
+(chosen at set-up, each works alone), and the words for every event the table emits."""
 
 from __future__ import annotations
 
