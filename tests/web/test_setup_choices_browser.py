@@ -56,6 +56,7 @@ def organiser(browser, server, lang: str = "en", width: int = 390, height: int =
     page = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone,
                                has_touch=phone, bypass_csp=True).new_page()
     page.goto(f"{server.url}/join/join-me?lang={lang}")
+    page.locator("#organiser-pin").fill(server.organiser_pin)
     page.locator('.join-seat[data-seat=""]').click()
     page.wait_for_url("**/setup", timeout=WAIT)
     return page
