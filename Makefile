@@ -10,7 +10,7 @@ ON_PI ?= $(shell test -e /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(ON_PI),--system-site-packages)
 EXTRAS := $(if $(ON_PI),,[test])
 
-.PHONY: install run test lock clean
+.PHONY: install run test lock clean arm64-check
 
 install: $(STAMP)
 
@@ -74,6 +74,13 @@ test: $(TEST_STAMP)
 	sh scripts/install-test-tools.sh
 	mkdir -p build
 	$(PYTEST) -n $(WORKERS) --dist loadgroup --durations=15 --basetemp=build/pytest-tmp
+
+# The Pi's own architecture: an arm64 Debian Trixie root under qemu's user emulation, installed as
+# deploy/install.sh installs a Pi, part of the suite run there, and what it reads and referees
+# compared with this machine's (root; about 30 minutes the first time: docs/install.md).
+# Not part of `make test`.
+arm64-check: install
+	bash scripts/arm64-check.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
