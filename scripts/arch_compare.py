@@ -8,15 +8,16 @@ a mismatch (each one named), 0 when they agree.
 
 With --cost-model it also writes the Pi cost model: for each stage of the live reading (quiet
 frame, frame with a change, event) and of `recognize`, the time here, the time under emulation
-and their ratio, and the expected Pi 4 and Pi 5 times, scaled by sysbench's single-thread
-score (measured here, natively and under emulation, in the same run; published for the Pis):
+and their ratio, and the expected Pi 4 and Pi 5 times, scaled by sysbench's single-thread score
+(measured here in the same run; published for the Pis), OpenCV on one thread:
 
-    estimate  = time here            x  sysbench here / sysbench on the Pi
-    upper     = time under emulation x  sysbench under emulation / sysbench on the Pi
+    estimate  = time here                      x  sysbench here / sysbench on the Pi
+    upper     = time here, 128-bit vectors only x  sysbench here / sysbench on the Pi
 
-The estimate assumes the aarch64 build does the same work per unit of sysbench score as the
-x86_64 one; the upper figure runs the Pi's own code (NEON kernels, aarch64 wheels) but qemu
-slows vector code more than sysbench's integer loop, so it over-states the Pi's time.
+The upper figure comes from a third probe (--narrow) run here with OpenCV's AVX switched off
+(OPENCV_CPU_DISABLE, as benchmarks/pi_budget.py does): a Pi's NEON vectors are 128 bits wide.
+The time under emulation is not a Pi's time (qemu emulates NEON vector code far more slowly
+than scalar code); its ratio to the native time says which stages lean on vector code.
 """
 
 from __future__ import annotations
@@ -104,19 +105,21 @@ def _stages(probe: dict) -> dict[str, float | None]:
     }
 
 
-def cost_model(native: dict, emulated: dict, command: str = "") -> dict:
-    """The Pi cost model from a native (x86_64) and an emulated (aarch64) probe."""
-    here, emu = native.get("sysbench_events_per_s"), emulated.get("sysbench_events_per_s")
+def cost_model(native: dict, emulated: dict, narrow: dict | None = None, command: str = "") -> dict:
+    """The Pi cost model from a native (x86_64) probe, an emulated (aarch64) one and, for the
+    upper figures, a native one limited to 128-bit vectors."""
+    here = native.get("sysbench_events_per_s")
     sn, se = _stages(native), _stages(emulated)
+    sw = _stages(narrow) if narrow is not None else {}
     stages = {}
     for name, ms in sn.items():
-        e = se.get(name)
-        row = {"x86_64_ms": ms, "emulated_ms": e,
+        e, w = se.get(name), sw.get(name)
+        row = {"x86_64_ms": ms, "x86_64_128bit_ms": w, "emulated_ms": e,
                "emulation_ratio": round(e / ms, 1) if ms and e else None}
         for pi, fig in PUBLISHED.items():
             score = fig["sysbench_events_per_s"]
             row[f"{pi}_ms"] = round(ms * here / score, 1) if ms and here else None
-            row[f"{pi}_ms_upper"] = round(e * emu / score, 1) if e and emu else None
+            row[f"{pi}_ms_upper"] = round(max(ms, w) * here / score, 1) if ms and w and here else None
         stages[name] = row
     # the event's latency: the camera's wait for the table to settle (frames, the same
     # everywhere) plus the work of the frame that publishes it
@@ -126,19 +129,20 @@ def cost_model(native: dict, emulated: dict, command: str = "") -> dict:
     latencies = {}
     if wait is not None:
         for pi in PUBLISHED:
-            latencies[pi] = round(wait + stages["event"][f"{pi}_ms"] / 1000.0, 3) \
-                if stages["event"][f"{pi}_ms"] is not None else None
-            upper = stages["event"][f"{pi}_ms_upper"]
-            latencies[f"{pi}_upper"] = round(wait + upper / 1000.0, 3) if upper is not None else None
+            for key in (f"{pi}_ms", f"{pi}_ms_upper"):
+                ms = stages["event"][key]
+                latencies[key.replace("_ms", "")] = round(wait + ms / 1000.0, 3) if ms is not None else None
+
+    def machine(probe):
+        return {k: probe.get(k) for k in ("machine", "python", "numpy", "opencv", "opencv_threads",
+                                          "opencv_cpu_disable", "sysbench_events_per_s")}
+
     return {
         "benchmark": "pi_cost_model",
         "command": command,
-        "native": {"machine": native["machine"], "python": native["python"],
-                   "numpy": native["numpy"], "opencv": native["opencv"],
-                   "sysbench_events_per_s": here},
-        "emulated": {"machine": emulated["machine"], "python": emulated["python"],
-                     "numpy": emulated["numpy"], "opencv": emulated["opencv"],
-                     "sysbench_events_per_s": emu},
+        "native": machine(native),
+        "native_128bit": machine(narrow) if narrow is not None else None,
+        "emulated": machine(emulated),
         "published": PUBLISHED,
         "sources": SOURCES,
         "game": native["game"]["script"],
@@ -146,16 +150,21 @@ def cost_model(native: dict, emulated: dict, command: str = "") -> dict:
         "event_latency_s": {"x86_64": latency, "camera_wait_s": round(wait, 3) if wait is not None else None,
                             **latencies},
         "assumptions": [
-            "one core: the reader and the referee run on one thread (OpenCV's own threads aside)",
+            "one core: OpenCV on one thread (OPENCV_FOR_THREADS_NUM=1), as the reader and the "
+            "referee run on one; a Pi's other three cores are spare",
             "estimate = time here x sysbench here / sysbench on the Pi (the same work per unit "
             "of single-thread score on both architectures)",
-            "upper = time under qemu x sysbench under qemu / sysbench on the Pi (qemu emulates "
-            "NEON vector code more slowly than sysbench's integer loop: an over-estimate)",
-            "sysbench's prime loop is integer division, relatively fast on the Pi's cores: the "
-            "estimate may flatter the Pi for vector-heavy (OpenCV) stages",
-            "the Pis cooled, not throttled, at their stock clocks (Pi 4: 1.8 GHz)",
+            "upper = the same with OpenCV's AVX switched off here (128-bit vectors, as NEON)",
+            "sysbench's prime loop is scalar integer division, relatively strong on the Pi's "
+            "cores: vector-heavy stages may fare worse than the estimate, hence the upper figure",
+            "this machine's sysbench is the best of three runs; the stage times are medians, "
+            "taken while other programs shared its two cores (they inflate both figures)",
+            "the Pis cooled, not throttled, at their stock clocks (Pi 4: 1.8 GHz; a 1.5 GHz one "
+            "is about a sixth slower)",
             "the event's latency: the camera's wait for the table to settle (frames at 30 per "
             "second, the same on every machine) plus the Pi's time for the event's frame",
+            "the time under emulation is not a Pi's: qemu runs NEON vector code far more slowly "
+            "than scalar code",
         ],
     }
 
@@ -167,6 +176,7 @@ def main(argv=None) -> int:
     ap.add_argument("emulated", help="the aarch64 probe")
     ap.add_argument("--tolerance", type=float, default=TOLERANCE)
     ap.add_argument("--cost-model", help="also write the Pi cost model (JSON) here")
+    ap.add_argument("--narrow", help="a native probe with OpenCV's AVX off (the upper figures)")
     args = ap.parse_args(argv)
     try:
         a = json.loads(Path(args.native).read_text())
@@ -186,13 +196,14 @@ def main(argv=None) -> int:
                 if x["label"] == y["label"]:
                     worst = max(worst, abs(x["confidence"] - y["confidence"]))
     if args.cost_model:
-        model = cost_model(a, b, command="sudo make arm64-check (scripts/arm64-check.sh: "
+        narrow = json.loads(Path(args.narrow).read_text()) if args.narrow else None
+        model = cost_model(a, b, narrow, command="sudo make arm64-check (scripts/arm64-check.sh: "
                                          "scripts/arch_probe.py on both, scripts/arch_compare.py)")
         Path(args.cost_model).parent.mkdir(parents=True, exist_ok=True)
         Path(args.cost_model).write_text(json.dumps(model, indent=1) + "\n")
         print(f"    cost model written to {args.cost_model}")
         for name, row in model["stages"].items():
-            print(f"    {name:42} x86_64 {row['x86_64_ms']} ms, emulated {row['emulated_ms']} ms "
+            print(f"    {name:41} x86_64 {row['x86_64_ms']} ms, emulated {row['emulated_ms']} ms "
                   f"(x{row['emulation_ratio']}); Pi 4 ~{row['pi4_ms']} ms (<= {row['pi4_ms_upper']}),"
                   f" Pi 5 ~{row['pi5_ms']} ms (<= {row['pi5_ms_upper']})")
     if problems:

@@ -103,16 +103,21 @@ def test_a_different_game_or_reading_fails(tmp_path, change):
 
 def test_the_cost_model_scales_by_the_published_sysbench_scores(tmp_path):
     native = probe(sysbench=2000.0)
+    narrow = probe(sysbench=2000.0, scale=2.0)
     emulated = probe("aarch64", sysbench=500.0, scale=60.0)
+    (tmp_path / "narrow.json").write_text(json.dumps(narrow))
     out = tmp_path / "model.json"
-    result = verdict(tmp_path, native, copy.deepcopy(emulated), "--cost-model", str(out))
+    result = verdict(tmp_path, native, copy.deepcopy(emulated), "--cost-model", str(out),
+                     "--narrow", str(tmp_path / "narrow.json"))
     assert result.returncode == 0, result.stdout
     model = json.loads(out.read_text())
     quiet = model["stages"]["quiet frame"]
     assert quiet["x86_64_ms"] == 1.5 and quiet["emulated_ms"] == 90.0 and quiet["emulation_ratio"] == 60.0
-    # Pi 4 sysbench 812: 1.5 ms x 2000 / 812; upper: 90 ms x 500 / 812
-    assert quiet["pi4_ms"] == round(1.5 * 2000 / 812, 1) and quiet["pi4_ms_upper"] == round(90 * 500 / 812, 1)
+    # Pi 4 sysbench 812: 1.5 ms x 2000 / 812; upper: the 128-bit run's 3 ms x 2000 / 812
+    assert quiet["pi4_ms"] == round(1.5 * 2000 / 812, 1) and quiet["pi4_ms_upper"] == round(3 * 2000 / 812, 1)
     assert quiet["pi5_ms"] == round(1.5 * 2000 / 1847, 1)
     assert model["stages"]["recognize, both passes (flip-dark.jpg)"]["x86_64_ms"] == 2000.0
-    assert model["event_latency_s"]["camera_wait_s"] == 0.465
+    latency = model["event_latency_s"]
+    assert latency["camera_wait_s"] == 0.465
+    assert latency["pi5"] == round(0.465 + 35.0 * 2000 / 1847 / 1000, 3)
     assert model["command"] and model["sources"] and model["assumptions"]
