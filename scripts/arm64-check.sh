@@ -63,7 +63,7 @@ step() {
     [ -z "${STEP_NAME:-}" ] || TIMES+=("$(printf '%5ds  %s' $((now - STEP_STARTED)) "$STEP_NAME")")
     STEP_NAME=$1
     STEP_STARTED=$now
-    say "$1"
+    [ -z "$1" ] || say "$1"
 }
 summary() {
     step ""
