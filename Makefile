@@ -10,7 +10,7 @@ ON_PI ?= $(shell test -e /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(ON_PI),--system-site-packages)
 EXTRAS := $(if $(ON_PI),,[test])
 
-.PHONY: install run lint test lock clean
+.PHONY: install run lint test lock clean arm64-check
 
 install: $(STAMP)
 
@@ -96,6 +96,13 @@ test: lint
 	sh scripts/install-test-tools.sh
 	mkdir -p build
 	$(PYTEST) -n $(WORKERS) --dist load --durations=15 --basetemp=build/pytest-tmp
+
+# The Pi's own architecture: an arm64 Debian Trixie root under qemu's user emulation, installed as
+# deploy/install.sh installs a Pi, part of the suite run there, and what it reads and referees
+# compared with this machine's (root; about 30 minutes the first time: docs/install.md).
+# Not part of `make test`.
+arm64-check: install
+	bash scripts/arm64-check.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -9,8 +9,8 @@ path, a port the test holds. :func:`run_checks` runs them all from a configurati
 check        passes when
 ===========  ======================================================================
 config       the configuration file loads (every key known, every value typed)
-system       on a Pi: Raspberry Pi OS Trixie, lgpio and picamera2 importable, /dev/gpiochip*
-             open to this user
+system       on a Pi: Raspberry Pi OS Trixie, lgpio, picamera2 and libcamera importable,
+             /dev/gpiochip* open to this user and to lgpio; elsewhere "not a Pi: skipped"
 camera       the camera opens and delivers frames that are neither black nor white
 markers      at least three of the mat's four corner markers are seen in a frame, big enough
              (pixels a side) and sharp (variance of the Laplacian) to be read
@@ -163,12 +163,31 @@ def _import_error(name: str) -> str | None:
     return None
 
 
+def _chip_error(chip: Path) -> str | None:
+    """None when lgpio opens ``chip`` (``/dev/gpiochipN``) and closes it again; else why not."""
+    try:
+        import lgpio
+
+        handle = lgpio.gpiochip_open(int(chip.name.removeprefix("gpiochip")))
+        lgpio.gpiochip_close(handle)
+    except Exception as exc:  # noqa: BLE001 - lgpio.error, OSError, a bad name
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+#: What only a Raspberry Pi has (Raspberry Pi OS's packages, the real pins): checked there only.
+PI_ONLY = "picamera2, libcamera's Python bindings and lgpio on real pins"
+
+
 def check_system(*, camera: bool = True, os_release: Path = Path("/etc/os-release"),
                  model_file: Path = Path("/proc/device-tree/model"), dev: Path = Path("/dev"),
                  import_error: Callable[[str], str | None] = _import_error,
-                 access: Callable[[Path], bool] | None = None) -> CheckResult:
-    """On a Raspberry Pi: the OS release is Trixie, lgpio (and, with ``camera``, picamera2)
-    import, and this user may open ``/dev/gpiochip*``. Elsewhere there is nothing to check.
+                 access: Callable[[Path], bool] | None = None,
+                 chip_error: Callable[[Path], str | None] = _chip_error) -> CheckResult:
+    """On a Raspberry Pi: the OS release is Trixie, lgpio (and, with ``camera``, picamera2 and
+    libcamera's Python bindings) import, this user may open ``/dev/gpiochip*`` and lgpio opens
+    one of them. Elsewhere these cannot be had (Raspberry Pi OS's own packages, the real pins):
+    ``not a Pi: skipped``.
 
     The arguments other than ``camera`` are for tests."""
     import os
@@ -181,8 +200,9 @@ def check_system(*, camera: bool = True, os_release: Path = Path("/etc/os-releas
     release = _os_release(os_release)
     name = release.get("PRETTY_NAME", "an unknown system")
     if "raspberry pi" not in model.lower():
-        return _ok("system", f"not a Raspberry Pi ({name}): the camera and pins are what the "
-                             "configuration names")
+        return _ok("system", f"not a Pi: skipped ({name}; {PI_ONLY} are checked on a "
+                             "Raspberry Pi only): the camera and pins are what the configuration "
+                             "names")
     problems, fixes = [], []
     codename = release.get("VERSION_CODENAME", "?")
     if codename != RELEASE:
@@ -190,26 +210,37 @@ def check_system(*, camera: bool = True, os_release: Path = Path("/etc/os-releas
         fixes.append(f"Flash Raspberry Pi OS Lite (64-bit) {RELEASE.capitalize()} (Raspberry Pi "
                      "Imager) and install again: the pinned numpy 2 breaks an older release's "
                      "picamera2.")
-    wanted = ["lgpio"] + (["picamera2"] if camera else [])
+    wanted = ["lgpio"] + (["picamera2", "libcamera"] if camera else [])
+    missing = set()
     for module in wanted:
         why = import_error(module)
         if why is not None:
+            missing.add(module)
             problems.append(f"{module} cannot be imported ({why})")
-            package = {"lgpio": "python3-lgpio", "picamera2": "python3-picamera2"}[module]
+            package = {"lgpio": "python3-lgpio", "picamera2": "python3-picamera2",
+                       "libcamera": "python3-libcamera"}[module]
             fixes.append(f"sudo apt install {package}; the venv must be made with "
                          "--system-site-packages (deploy/install.sh does both).")
     chips = sorted(dev.glob("gpiochip*"))
+    open_chips = [c for c in chips if access(c)]
     if not chips:
         problems.append("no /dev/gpiochip*")
         fixes.append("Update the Pi's kernel (sudo apt full-upgrade) and reboot.")
-    elif not any(access(c) for c in chips):
+    elif not open_chips:
         problems.append(f"this user may not open {', '.join(str(c) for c in chips)}")
         fixes.append("Add the user to the gpio group: sudo usermod -aG gpio $USER, then log in "
                      "again (the service's user is in it: deploy/install.sh).")
+    elif "lgpio" not in missing:
+        why = chip_error(open_chips[0])
+        if why is not None:
+            problems.append(f"lgpio cannot open {open_chips[0]} ({why})")
+            fixes.append("Reinstall lgpio (sudo apt install --reinstall python3-lgpio) and "
+                         "reboot; `gpioinfo` lists the chips the kernel offers.")
     if problems:
         return _fail("system", f"{model}: " + "; ".join(problems), " ".join(dict.fromkeys(fixes)))
-    return _ok("system", f"{model}, {name}; lgpio{' and picamera2' if camera else ''} import; "
-                         f"{chips[0]} is open to this user")
+    modules = "lgpio, picamera2 and libcamera" if camera else "lgpio"
+    return _ok("system", f"{model}, {name}; {modules} import; lgpio opens {open_chips[0]}, "
+                         "which is open to this user")
 
 
 # --- camera ---------------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ def system(tmp_path, release=TRIXIE, model=PI5, chips=("gpiochip0", "gpiochip4")
                         model_file=tmp_path / "model", dev=dev,
                         import_error=lambda m: f"ModuleNotFoundError: No module named '{m}'"
                         if m in missing else None,
-                        access=lambda p: access)
+                        access=lambda p: access, chip_error=lambda chip: None)
 
 
 def test_a_pi_on_trixie_with_lgpio_picamera2_and_gpio_access_passes(tmp_path):
