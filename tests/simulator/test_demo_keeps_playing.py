@@ -29,7 +29,10 @@ class DemoRun:
 
     def __init__(self, seed: int, rules: dict):
         self.now = 1000.0
-        clock = lambda: self.now  # noqa: E731
+
+        def clock() -> float:
+            return self.now
+
         self.host = Host(mode="referee", clock=clock)
         self.table = DemoTable(self.host, 1280, 720, seed=seed, realtime=False, clock=clock)
         self.camera = CameraWorker(self.host, lambda: self.table, first=self.table, jpeg_per_s=0,

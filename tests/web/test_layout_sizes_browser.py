@@ -128,7 +128,10 @@ def _check(page, where: str, turn: str, timer: str | None, lang: str) -> dict:
     page.evaluate("window.scrollTo(0, 0)")
     m = page.evaluate(MEASURE, [turn, timer])
     W, H = m["W"], m["H"]
-    shows = lambda b: b and b["top"] >= 0 and b["left"] >= 0 and b["bottom"] <= H + 0.5 and b["right"] <= W + 0.5  # noqa: E731
+
+    def shows(b):
+        return b and b["top"] >= 0 and b["left"] >= 0 and b["bottom"] <= H + 0.5 and b["right"] <= W + 0.5
+
     assert shows(m["turn"]), f"{where}: the turn is not whole on screen: {m['turn']} in {W}x{H}"
     if timer:
         assert shows(m["timer"]), f"{where}: the timer is not whole on screen: {m['timer']} in {W}x{H}"
