@@ -43,10 +43,8 @@ import argparse
 import http.client
 import json
 import math
-import os
 import random
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -62,7 +60,6 @@ from companion.eventlog import EventLog
 from companion.host import Host
 from web import serve
 
-ROOT = Path(__file__).resolve().parents[1]
 SEATS = ["ann", "ben", "cai", "dee", "eve", "fay", "gus", "hal"]
 SETUP = {"setup": {"game": "classic", "seats": SEATS, "dealer": "hal", "start": "red-5",
                    "options": {"turn_seconds": 0}}}
@@ -350,18 +347,11 @@ def league_side(work: Path, host: Host, stats: Stats, end: float, started: threa
     every second until ``end``."""
     from league.mqtt import Topics, make_client
     from league.publisher import TablePublisher
-    from tests.support.mosquitto import Broker, free_port, wait_until
+    from tests.support.mosquitto import Broker, start_league, wait_until
 
     users = {"club": "pw-club", "league": "pw-league", "hostile": "pw-hostile"}
     broker = Broker(work / "broker", users).start()
-    port = free_port()
-    conf = work / "league.toml"
-    conf.write_text(f'[league]\nbroker = "{broker.url}"\nusername = "league"\npassword = "pw-league"\n'
-                    f'store = "{work / "league.sqlite3"}"\n')
-    league = subprocess.Popen([sys.executable, "-m", "app", "league", "--config", str(conf),
-                               "--host", "127.0.0.1", "--port", str(port)],
-                              env={**os.environ, "PYTHONPATH": str(ROOT)},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    league, port = start_league(work, broker)
     cfg = load_config(None, {"league.broker": broker.url, "league.table": "club",
                              "league.username": "club", "league.password": "pw-club"})
     publisher = TablePublisher(host, cfg.league).start()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sqlite3
 import subprocess
 import sys
@@ -34,7 +33,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from app.runner import Companion
 from companion.config import load_config
-from tests.support.mosquitto import Broker, free_port, wait_until
+from tests.support.mosquitto import Broker, start_league, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,14 +64,7 @@ def main() -> int:
     names = [f"t{i}" for i in range(1, args.tables + 1)]
     users = {n: f"pw-{n}" for n in names} | {"league": "pw-league"}
     broker = Broker(work / "broker", users).start()
-    port = free_port()
-    conf = work / "league.toml"
-    conf.write_text(f'[league]\nbroker = "{broker.url}"\nusername = "league"\npassword = "pw-league"\n'
-                    f'store = "{work / "league.sqlite3"}"\n')
-    league = subprocess.Popen([sys.executable, "-m", "app", "league", "--config", str(conf),
-                               "--host", "127.0.0.1", "--port", str(port)],
-                              env={**os.environ, "PYTHONPATH": str(ROOT)},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    league, port = start_league(work, broker, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}/api/league"
 
     def ask():

@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.eventlog import EventLog
 from companion.host import Host
+from tests.support.page_setups import LIGHTS, MODES, SIZES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,31 +31,8 @@ CHROMIUM = os.environ.get("COMPANION_CHROMIUM") or next(
     (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
      if os.path.exists(path)), "/usr/bin/chromium")
 OUT = ROOT / "artifacts" / "screenshots"
-SIZES = {"tv": (1920, 1080), "laptop": (1366, 768), "tablet": (768, 1024),
-         "phone": (390, 844), "small-phone": (360, 740)}
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SEATS = ["ann", "ben", "cai"]
-GRID = [["wild-draw-four", "red-draw-two", "green-draw-two", "blue-skip", "yellow-reverse"],
-        ["red-7", "green-7", "wild", "yellow-draw-two", "blue-reverse"],
-        ["green-skip", "red-skip", "green-3", "wild-draw-four", "red-0"],
-        ["yellow-1", "red-3", "blue-9", "green-reverse", "yellow-8"],
-        ["blue-draw-two", "green-9", "red-reverse", "yellow-skip", "wild"]]
-MODES = {
-    "grid": {"game": "grid", "seats": ["north", "south"], "first": "north", "grid": GRID,
-             "options": {"turn_seconds": 60}},
-    "flip-dark": {"game": "flip", "seats": SEATS, "dealer": "cai", "start": "red-5",
-                  "options": {"turn_seconds": 90}},
-    "timer": {"game": "timer", "seats": SEATS, "first": "ann", "options": {"turn_seconds": 45}},
-    "scoreboard": {"game": "scoreboard", "seats": SEATS, "options": {"target": 300}},
-}
-#: The lights panel as the hardware reports it: ann's LED on, the side LED white (the Light side).
-LIGHTS = {"seats": {"south": {"on": True, "pattern": "on", "seats": ["ann"]},
-                    "west": {"on": False, "pattern": "off", "seats": ["ben"]},
-                    "north": {"on": False, "pattern": "off", "seats": ["cai"]}},
-          "side": {"side": "light", "color": "white", "rgb": [1, 1, 1]},
-          "status": {"color": "green", "mode": "ok", "rgb": [0, 1, 0], "showing": None},
-          "buzzer": {"kind": "tonal", "note": None, "playing": None}}
 
 
 def start(host: Host, mode: str) -> str:

@@ -13,6 +13,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -107,6 +108,21 @@ class Broker:
         path = self.folder / "mosquitto.log"
         text = path.read_text(errors="replace") if path.exists() else ""
         return text[-tail:] if tail else text
+
+
+def start_league(work: Path, broker: "Broker", password: str = "pw-league", *,
+                 stderr=subprocess.DEVNULL) -> tuple[subprocess.Popen, int]:
+    """``companion league`` in its own process, listening to ``broker`` as the account
+    ``league`` and serving its page on a free loopback port: (the process, the port)."""
+    port = free_port()
+    conf = work / "league.toml"
+    conf.write_text(f'[league]\nbroker = "{broker.url}"\nusername = "league"\npassword = "{password}"\n'
+                    f'store = "{work / "league.sqlite3"}"\n')
+    league = subprocess.Popen([sys.executable, "-m", "app", "league", "--config", str(conf),
+                               "--host", "127.0.0.1", "--port", str(port)],
+                              env={**os.environ, "PYTHONPATH": str(REPO)},
+                              stdout=subprocess.DEVNULL, stderr=stderr)
+    return league, port
 
 
 def wait_until(check, timeout: float, what: str, step: float = 0.05):

@@ -27,31 +27,13 @@ from companion.host import Host
 from tests.support.browser import WAIT
 from tests.support.page_words import VOCABULARY, words
 from web import serve
+from tests.support.page_setups import LIGHTS, MODES
+from tests.support.page_setups import SIZES as PAGE_SIZES
 from web.reach import SERVE_ON_NETWORK
 
 pytestmark = pytest.mark.slow
 
-SIZES = [(1920, 1080), (1366, 768), (768, 1024), (390, 844), (360, 740)]
-SEATS = ["ann", "ben", "cai"]
-GRID = [["wild-draw-four", "red-draw-two", "green-draw-two", "blue-skip", "yellow-reverse"],
-        ["red-7", "green-7", "wild", "yellow-draw-two", "blue-reverse"],
-        ["green-skip", "red-skip", "green-3", "wild-draw-four", "red-0"],
-        ["yellow-1", "red-3", "blue-9", "green-reverse", "yellow-8"],
-        ["blue-draw-two", "green-9", "red-reverse", "yellow-skip", "wild"]]
-MODES = {
-    "grid": {"game": "grid", "seats": ["north", "south"], "first": "north", "grid": GRID,
-             "options": {"turn_seconds": 60}},
-    "flip-dark": {"game": "flip", "seats": SEATS, "dealer": "cai", "start": "red-5",
-                  "options": {"turn_seconds": 60}},
-    "timer": {"game": "timer", "seats": SEATS, "first": "ann", "options": {"turn_seconds": 45}},
-    "scoreboard": {"game": "scoreboard", "seats": SEATS, "options": {"target": 300}},
-}
-LIGHT = {"seats": {"south": {"on": True, "pattern": "on", "seats": ["ann"]},
-                   "west": {"on": False, "pattern": "off", "seats": ["ben"]},
-                   "north": {"on": False, "pattern": "off", "seats": ["cai"]}},
-         "side": {"side": "light", "color": "white", "rgb": [1, 1, 1]},
-         "status": {"color": "green", "mode": "ok", "rgb": [0, 1, 0], "showing": None},
-         "buzzer": {"kind": "tonal", "note": None, "playing": None}}
+SIZES = list(PAGE_SIZES.values())
 
 #: The page's geometry as one object: the turn's and the timer's boxes, the widest scroll, the
 #: clipped texts, the largest text outside the turn.
@@ -95,7 +77,7 @@ MEASURE = """([turnSel, timerSel]) => {
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     host = Host(EventLog(tmp_path_factory.mktemp("sizes") / "log.db"))
-    host.show_signals(lambda: LIGHT)
+    host.show_signals(lambda: LIGHTS)
     server = serve(host, "127.0.0.1", 0, block=False, secret_key="sizes", join_token="join-me",
                    heartbeat_s=5, phones_per_seat=8)
     yield host, server
