@@ -35,7 +35,6 @@ from app.runner import Companion
 from companion.config import load_config
 from tests.support.mosquitto import Broker, start_league, wait_until
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def peak_rss_mb(pid: int) -> float:

@@ -19,6 +19,7 @@ from companion.host import Host
 from companion.replay import Replay, start_game
 from web import create_app
 from tests.support.phones import joined
+from tests.support.racing import race
 
 FLIP = {"setup": {"game": "flip", "seats": ["ann", "ben", "cai"], "dealer": "cai", "start": "red-5",
                   "options": {"turn_seconds": 0}}}
@@ -109,21 +110,6 @@ def test_the_replay_reads_a_wrongly_typed_do_as_bad_input():
 
 
 # --- 3. undo and confirm: one tap wins ------------------------------------------------------
-
-def race(*calls):
-    """Run the calls at once (released together by a barrier); their answers, in order."""
-    barrier = threading.Barrier(len(calls))
-    out = [None] * len(calls)
-
-    def run(i, call):
-        barrier.wait()
-        out[i] = call()
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return out
 
 
 class HoldFirst:

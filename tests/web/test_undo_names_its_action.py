@@ -4,7 +4,6 @@ back, or to an older one once another was played, is refused ``undo-stale``."""
 
 from __future__ import annotations
 
-import threading
 
 import pytest
 
@@ -12,6 +11,7 @@ from companion.eventlog import EventLog
 from companion.host import Host
 from web import create_app
 from tests.support.phones import joined
+from tests.support.racing import race
 
 SEATS = ("ann", "ben", "cai", "dee")
 TIMER = {"setup": {"game": "timer", "seats": list(SEATS), "options": {"turn_seconds": 0}}}
@@ -25,21 +25,6 @@ def host():
 @pytest.fixture
 def app(host):
     return create_app(host, secret_key="test-secret", join_token="tok")
-
-
-def race(*calls):
-    barrier = threading.Barrier(len(calls))
-    out = [None] * len(calls)
-
-    def run(i, call):
-        barrier.wait()
-        out[i] = call()
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return out
 
 
 def _play(host, app, n):
