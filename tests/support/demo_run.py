@@ -5,8 +5,8 @@ Its table (:class:`simulator.demo_table.DemoTable`), its camera referee
 simulated clock (10 frames a second, as the demo's camera), as fast as the machine renders and
 reads. Each frame checks that the demo is alive (a play at least every :data:`IDLE_S`) and that
 the camera's reading is what the engine says lies on the table (never wrong for
-:data:`DISAGREE_S`). Used by ``tests/simulator/test_demo_keeps_playing.py`` and, with the web
-server and a browser watching, ``tests/web/test_demo_three_matches_browser.py``.
+:data:`DISAGREE_S`). Used, with the web server and a browser watching, by
+``tests/web/test_demo_three_matches_browser.py``.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.slow
 
 #: simulated seconds between two looks at the page
 CHECK_EVERY_S = 10.0
-#: short matches, as the simulated demo test plays them: a grid match of a few games, Flip and
+#: short matches: a grid match of a few games, Flip and
 #: classic of two rounds each
 RULES = {"turn_seconds": 30, "match_points": 4, "rounds": 2}
 
