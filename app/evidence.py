@@ -19,6 +19,7 @@ threads read) and holds its lock only over its own list, never over a file write
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -98,6 +99,32 @@ class EvidenceStore:
         except OSError:
             return None
 
+    def keep_question(self, evidence_id: str, question: dict) -> None:
+        """Keep the question the camera asked on frame ``evidence_id`` beside it (the event log
+        keeps no questions: after a restart the frame still says what was asked)."""
+        with self._lock:
+            kept = any(k.id == evidence_id for k in self._kept)
+        if not kept:
+            return
+        path = self._path(evidence_id).with_suffix(".json")
+        part = path.with_name(path.name + ".part")
+        try:
+            part.write_text(json.dumps(question))
+            os.replace(part, path)
+        except (OSError, TypeError, ValueError) as exc:
+            log.warning("could not keep the question of %s: %s", evidence_id, exc)
+            part.unlink(missing_ok=True)
+
+    def question(self, evidence_id: str) -> dict | None:
+        """The question asked on frame ``evidence_id``, None when none was (or it is not kept)."""
+        if not isinstance(evidence_id, str) or EVIDENCE_ID.fullmatch(evidence_id) is None:
+            return None
+        try:
+            question = json.loads(self._path(evidence_id).with_suffix(".json").read_text())
+        except (OSError, ValueError):
+            return None
+        return question if isinstance(question, dict) else None
+
     def ids(self) -> list[str]:
         """The ids kept, oldest first."""
         with self._lock:
@@ -132,5 +159,6 @@ class EvidenceStore:
         for k in gone:
             try:
                 self._path(k.id).unlink(missing_ok=True)
+                self._path(k.id).with_suffix(".json").unlink(missing_ok=True)
             except OSError as exc:
                 log.warning("could not drop the frame %s: %s", k.id, exc)

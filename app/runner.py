@@ -175,7 +175,7 @@ class CameraWorker(_Background):
         # came with no hand over them are taken as the same cards in other light, and the
         # referee waits for a baseline for ever)
         self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started",
-                                                                *NEW_LAYOUT})
+                                                                "confirm-needed", *NEW_LAYOUT})
         from app.hand_scan import HandScanner
 
         #: reads the seats' hand zones at a round's end (app.hand_scan)
@@ -184,6 +184,11 @@ class CameraWorker(_Background):
     # --- the bus (dispatcher thread: only queue) -----------------------------------------------
 
     def _on_event(self, message) -> None:
+        if message.type == "confirm-needed":  # the question kept beside its frame
+            evidence = message.data.get("evidence")
+            if self.evidence is not None and isinstance(evidence, str):
+                self.evidence.keep_question(evidence, message.to_json())
+            return
         if message.type != "confirm-answer":  # a new layout (match-started, NEW_LAYOUT)
             self._forget = True
             return

@@ -791,6 +791,18 @@ def api_frame():
 _EVIDENCE_ID = re.compile(r"\d{1,12}-\d{1,12}")
 
 
+@bp.get("/api/evidence/<evidence_id>.json")
+def api_evidence_question(evidence_id: str):
+    """The question the camera asked on a frame (``{"question": {...}}``, the ``confirm-needed``
+    event as it went out; ``null`` when none was asked on it): the event log keeps no questions,
+    so after a restart the frame's page still says what was asked."""
+    if _EVIDENCE_ID.fullmatch(evidence_id) is None:
+        return error(400, "bad-input", "an evidence id looks like 12-345")
+    store = _ext()["evidence"]
+    asked = getattr(store, "question", None)
+    return jsonify({"question": asked(evidence_id) if asked is not None else None})
+
+
 @bp.get("/api/evidence/<evidence_id>.jpg")
 def api_evidence(evidence_id: str):
     """The frame a camera call was taken on (its events' ``evidence``), with the regions read

@@ -260,3 +260,31 @@ def test_a_phones_answer_to_a_question_is_played_with_the_questions_frame(tmp_pa
     host.bus.join()
     assert actions[-1]["source"] == "phone" and actions[-1]["evidence"] == evidence
     assert c.get("/api/state").get_json()["last_evidence"] == evidence
+
+
+def test_a_question_is_kept_beside_its_frame_served_after_a_restart_and_dropped_with_it(tmp_path):
+    host, store, worker, seen = _camera(tmp_path)
+    asked = []
+    host.bus.subscribe(lambda m: asked.append(m.to_json()), {"confirm-needed"})
+    worker.referee.on_reading(reading(with_cell(GRID, 4, 4, "blue-9"), seq=2, changed=("cell-4-4",),
+                                      probs={"cell-4-4": {"blue-9": 0.55, "blue-6": 0.45}}))
+    host.bus.join()
+    question = asked[-1]
+    assert store.question(question["evidence"]) == question
+    worker.stop()
+    host.log.close()
+
+    # after a restart (the event log keeps no questions) the web still says what was asked
+    store2 = EvidenceStore(tmp_path / "evidence")
+    client = create_app(Host(EventLog(tmp_path / "events.sqlite3")), secret_key="t",
+                        evidence=store2).test_client()
+    assert client.get(f"/api/evidence/{question['evidence']}.json").get_json() == {"question": question}
+    others = [i for i in store2.ids() if i != question["evidence"]]
+    assert all(client.get(f"/api/evidence/{i}.json").get_json() == {"question": None} for i in others)
+    assert client.get("/api/evidence/x.json").get_json()["error"] == "bad-input"
+    # a question is never kept for a frame that is not
+    store2.keep_question("99-99", {"id": 1})
+    assert store2.question("99-99") is None
+    # dropped with its frame
+    tiny = EvidenceStore(tmp_path / "evidence", max_bytes=1)
+    assert tiny.ids() == [] and not list((tmp_path / "evidence").glob("*.json"))

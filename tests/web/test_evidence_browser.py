@@ -97,7 +97,7 @@ def test_tapping_a_camera_decided_event_shows_its_frame_also_after_a_restart(tmp
         host.bus.join()
         question = worker.referee.question
         assert question is not None and question.evidence not in (None, evidence)
-        link = page.locator(f'#events .evidence-open[data-evidence="{question.evidence}"]')
+        link = page.locator(f'#events .evidence-open[data-evidence="{question.evidence}"]').first
         link.wait_for(timeout=WAIT)
         link.click()
         page.wait_for_function(
@@ -106,6 +106,13 @@ def test_tapping_a_camera_decided_event_shows_its_frame_also_after_a_restart(tmp
         assert "(4, 4)" in page.locator("#sheet .evidence-question").inner_text()
         assert page.locator("#sheet [data-evidence-undo]").count() == 0
         page.keyboard.press("Escape")
+        # the question answered: its play is logged with the question's frame
+        yes = next(c.id for c in question.choices
+                   if c.action is not None and getattr(c.action, "card", None) is not None)
+        worker.referee.answer(yes, by="south")
+        worker.step()
+        host.bus.join()
+        assert host.table.last_evidence == question.evidence
     finally:
         ctx.close()
         server.shutdown()
@@ -118,8 +125,22 @@ def test_tapping_a_camera_decided_event_shows_its_frame_also_after_a_restart(tmp
     ctx = browser.new_context(**PHONE)
     try:
         page = ctx.new_page()
-        img = _open_evidence(page, server2.url + "/")
-        assert img.get_attribute("src") == f"/api/evidence/{evidence}.jpg"
+        page.goto(server2.url + "/")
+        page.wait_for_selector('#conn[data-state="on"]', timeout=WAIT)
+        link = page.locator(f'#events .evidence-open[data-evidence="{evidence}"]').first
+        link.wait_for(timeout=WAIT)
+        link.click()
+        page.wait_for_function(
+            "(() => { const i = document.querySelector('#sheet [data-evidence-img]');"
+            " return i && i.complete && i.naturalWidth > 0; })()", timeout=WAIT)
+        page.keyboard.press("Escape")
+        # the question's play: its frame, and what the camera asked (kept beside the frame: the
+        # event log keeps no questions)
+        link = page.locator(f'#events .evidence-open[data-evidence="{question.evidence}"]').first
+        link.wait_for(timeout=WAIT)
+        link.click()
+        page.wait_for_selector("#sheet .evidence-question", timeout=WAIT)
+        assert "(4, 4)" in page.locator("#sheet .evidence-question").inner_text()
     finally:
         ctx.close()
         server2.shutdown()

@@ -20,9 +20,13 @@ function evidenceUndoHtml(id, acted) {
   return `<button type="button" class="btn ${u ? "primary" : "danger"}" data-evidence-undo>↶ ${esc(label)}</button>`;
 }
 
+/* The questions asked on frames whose question is not among the events in memory (after a
+   restart: the event log keeps no questions), as GET /api/evidence/<id>.json gave them. */
+const evidenceQuestions = {};
+
 function evidenceHtml(id) {
   const events = evidenceEvents(id);
-  const asked = events.find((ev) => ev.type === "confirm-needed");
+  const asked = events.find((ev) => ev.type === "confirm-needed") || evidenceQuestions[id];
   const lines = events.filter((ev) => ev.type !== "confirm-needed").map(eventText).filter(Boolean);
   return `<h3>${esc(T("evidence_title"))}</h3>
     <figure class="evidence-frame"><img src="/api/evidence/${encodeURIComponent(id)}.jpg" alt="${esc(T("evidence_title"))}" data-evidence-img>
@@ -60,6 +64,21 @@ function openEvidence(id) {
     },
   });
   watchEvidenceImage();
+  if (!evidenceEvents(id).some((ev) => ev.type === "confirm-needed") && !(id in evidenceQuestions)) {
+    fetch(`/api/evidence/${encodeURIComponent(id)}.json`, { cache: "no-store" })
+      .then((res) => (res.ok ? res.json() : {}))
+      .then((data) => {
+        evidenceQuestions[id] = data.question || null;
+        const sheet = document.querySelector("#sheet");
+        if (data.question && sheet && sheet.open && sheet.querySelector("[data-evidence-img]")) {
+          const figure = sheet.querySelector(".evidence-frame");
+          if (figure && !sheet.querySelector(".evidence-question")) {
+            figure.insertAdjacentHTML("afterend", `<p class="evidence-question">${esc(T("evidence_asked", { question: questionText(data.question) }))}</p>`);
+          }
+        }
+      })
+      .catch(() => {});
+  }
   return shown;
 }
 
