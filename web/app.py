@@ -265,7 +265,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
     broadcaster = Broadcaster(host.bus, heartbeat_s=heartbeat_s, per_owner=per_phone,
                               max_clients=per_phone * (max_phones + max_organisers),
                               max_anonymous=table_streams)
-    phones.on_gone = broadcaster.close_owners     # an expired or ended join's streams end too
+    phones.on_gone = broadcaster.close_owners     # every join that ends ends its streams too
     app.extensions["companion"] = {
         "host": host,
         "phones": phones,
@@ -279,7 +279,7 @@ def create_app(host: Host, *, secret_key: str | None = None, public_url: str | N
 
     def revoke_seats_on_a_new_match(message: BusMessage) -> None:
         if message.type == "match-started":
-            broadcaster.close_owners(phones.revoke_seats())
+            phones.revoke_seats()       # (their streams end: phones.on_gone)
 
     host.bus.subscribe(revoke_seats_on_a_new_match)
     app.register_blueprint(bp)
@@ -908,8 +908,6 @@ def api_join(phone: None, data: dict[str, Any]):
         phone, cookie = _phones().join(seat, replacing=g.phone, address=request.remote_addr)
     except (SeatTaken, TooManyPhones) as exc:
         raise ApiError(409, exc.code, str(exc)) from None
-    if g.phone is not None:                     # this phone joined before: its old cookie ends
-        _ext()["stream"].close_owners([g.phone.pid])
     response = jsonify({"ok": True, "seat": seat, "csrf": _phones().csrf_for(phone),
                         "next": url_for("web.seat_page", seat=seat) if seat else url_for("web.setup_page")})
     response.set_cookie(COOKIE, cookie, max_age=int(_phones().max_age_s), httponly=True,
@@ -921,8 +919,7 @@ def api_join(phone: None, data: dict[str, Any]):
 @bp.post("/api/leave")
 @post_guard(body=False)
 def api_leave(phone: Phone):
-    _phones().leave(phone)                      # the cookie is refused from now on, even if kept
-    _ext()["stream"].close_owners([phone.pid])
+    _phones().leave(phone)      # the cookie is refused from now on, even if kept; its streams end
     response = jsonify({"ok": True})
     response.delete_cookie(COOKIE)
     return response

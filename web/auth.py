@@ -49,6 +49,8 @@ from urllib.parse import urlsplit
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from .netinfo import is_loopback
+
 __all__ = ["Phone", "Phones", "SeatTaken", "TooManyPhones", "BadPin", "TooManyTries", "PinGuard",
            "AllowedHosts", "COOKIE", "CSRF_HEADER", "COOKIE_MAX_AGE_S", "MAX_PHONES_PER_SEAT",
            "MAX_PHONES", "MAX_ORGANISERS", "PIN_DIGITS"]
@@ -180,8 +182,9 @@ class Phones:
 
     At most ``max_phones`` seated phones and ``max_organisers`` organisers: one more seated phone
     is refused (:class:`TooManyPhones`); one more organiser (who knew the PIN) ends the oldest
-    organiser's join. ``on_gone(pids)`` is told, after the lock is let go, of phones dropped by
-    the list itself (expired, an organiser ended by a newer one)."""
+    organiser's join. ``on_gone(pids)`` is told, after the lock is let go, of every join that
+    ends: expired, left, removed, replaced by the same phone's new join, a seat revoked by a new
+    match, an organiser ended by a newer one."""
 
     def __init__(self, secret_key: str, join_token: str | None = None, *,
                  max_age_s: float = COOKIE_MAX_AGE_S, per_seat: int = 1,
@@ -196,7 +199,7 @@ class Phones:
         self.max_age_s = max_age_s
         self.max_phones = max_phones
         self.max_organisers = max_organisers
-        self.pins = PinGuard(organiser_pin, exempt=_is_loopback)
+        self.pins = PinGuard(organiser_pin, exempt=is_loopback)
         self.on_gone = on_gone
         self._clock = clock
         self._wall = wall_clock
@@ -277,6 +280,7 @@ class Phones:
                                         f"set-up page")
             if old is not None:
                 self._drop(old)
+                gone.append(old)           # this phone's old join ends: its streams too
             if seat is None:
                 organisers = self._by_seat.get(None, {})
                 while len(organisers) >= self.max_organisers:
@@ -320,6 +324,7 @@ class Phones:
         """The phone's cookie no longer counts (its seat is free again)."""
         with self._lock:
             self._drop(phone.pid)
+        self._tell_gone([phone.pid])
 
     def remove(self, pid: str) -> bool:
         """Take the phone ``pid`` off the list (the organiser removed it): its cookie is refused
@@ -328,6 +333,7 @@ class Phones:
             if pid not in self._joined:
                 return False
             self._drop(pid)
+        self._tell_gone([pid])
         return True
 
     def listed(self) -> list[dict[str, object]]:
@@ -346,6 +352,7 @@ class Phones:
             gone = [pid for seat, pids in self._by_seat.items() if seat is not None for pid in pids]
             for pid in gone:
                 self._drop(pid)
+        self._tell_gone(gone)
         return gone
 
     def holders(self, seat: str) -> int:
@@ -388,13 +395,6 @@ class Phones:
 
     def csrf_ok(self, phone: Phone, header: str | None) -> bool:
         return isinstance(header, str) and hmac.compare_digest(header, self.csrf_for(phone))
-
-
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 def split_host(value: str) -> tuple[str, int | None] | None:

@@ -42,7 +42,6 @@ def api_phones_remove(phone: Phone, data: dict[str, Any]):
     pid = data.get("id")
     if not isinstance(pid, str) or not 0 < len(pid) <= 64:
         raise ApiError(400, "bad-input", "'id' must name a joined phone")
-    if not _phones().remove(pid):
+    if not _phones().remove(pid):    # (its streams end: Phones.on_gone)
         raise ApiError(404, "unknown-phone", "no such phone has joined (it may have left)")
-    _ext()["stream"].close_owners([pid])
     return jsonify({"ok": True, "removed": pid})
