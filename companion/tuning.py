@@ -1,0 +1,142 @@
+"""Every threshold of the camera referee and the table reader, in one frozen value.
+
+A threshold trades one kind of mistake for another (a lower commit ratio asks fewer questions
+and risks more wrong commits), so none is a constant buried in the code: each is a field of
+:class:`RefereeTuning` or :class:`ReaderTuning`, with its unit and what it trades in the
+field's ``metadata``, and its value comes from one versioned file, ``companion/tuning.toml``.
+A benchmark or a calibration script runs with another file (``load(path)``); the product uses
+:func:`default`.
+
+The file must name every field of every section and nothing else: a missing, unknown or
+mistyped value is a :class:`TuningError` that names it, never a silent default.
+
+>>> t = default()
+>>> t.version >= 1
+True
+>>> t.replace(referee={"commit_ratio": 99.0}).referee.commit_ratio
+99.0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DEFAULT_PATH", "ReaderTuning", "RefereeTuning", "Tuning", "TuningError",
+           "default", "describe", "load", "loads"]
+
+#: The tuning the product runs with.
+DEFAULT_PATH = Path(__file__).with_name("tuning.toml")
+#: The file format this module reads (the file's ``version``).
+VERSION = 1
+
+
+class TuningError(ValueError):
+    """A tuning file that is not one this version reads: it names the file, section and field."""
+
+
+def knob(unit: str, trades: str) -> Any:
+    """A tuning field: no default (the file gives every value), its unit and what it trades."""
+    return field(metadata={"unit": unit, "trades": trades})
+
+
+@dataclass(frozen=True)
+class RefereeTuning:
+    """The camera referee's thresholds (``[referee]`` in the file).
+
+    Each field says its unit and what raising it trades (``describe()`` lists them).
+    """
+
+    commit_ratio: float = knob(
+        "likelihood ratio", "higher: fewer wrong commits, more questions to the table")
+
+
+@dataclass(frozen=True)
+class ReaderTuning:
+    """The table reader's thresholds (``[reader]`` in the file)."""
+
+    min_card_confidence: float = knob(
+        "probability", "higher: fewer false cards read, more cards left unread")
+
+
+_SECTIONS: dict[str, type[Any]] = {"referee": RefereeTuning, "reader": ReaderTuning}
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """All the thresholds: ``referee`` and ``reader``, from a file of format ``version``."""
+
+    version: int
+    referee: RefereeTuning
+    reader: ReaderTuning
+
+    def replace(self, **sections: dict[str, Any]) -> "Tuning":
+        """A copy with some fields changed, e.g. ``replace(referee={"commit_ratio": 50.0})``."""
+        changed = {name: dataclasses.replace(getattr(self, name), **values)
+                   for name, values in sections.items()}
+        return dataclasses.replace(self, **changed)
+
+
+def _section(cls: type[Any], values: Any, where: str) -> Any:
+    if not isinstance(values, dict):
+        raise TuningError(f"{where}: expected a table of values")
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(values) - names)
+    missing = sorted(names - set(values))
+    if unknown:
+        raise TuningError(f"{where}: unknown field(s) {', '.join(unknown)}")
+    if missing:
+        raise TuningError(f"{where}: missing field(s) {', '.join(missing)}")
+    out = {}
+    for f in fields(cls):
+        v = values[f.name]
+        want = f.type if isinstance(f.type, str) else f.type.__name__
+        if want == "float" and isinstance(v, int) and not isinstance(v, bool):
+            v = float(v)
+        if want == "float" and not isinstance(v, float) or want == "int" and (
+                not isinstance(v, int) or isinstance(v, bool)):
+            raise TuningError(f"{where}.{f.name}: expected {want}, got {v!r}")
+        out[f.name] = v
+    return cls(**out)
+
+
+def loads(text: str, where: str = "tuning") -> Tuning:
+    """The tuning in TOML ``text`` (``where`` names it in errors)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise TuningError(f"{where}: not TOML: {e}") from None
+    if data.get("version") != VERSION:
+        raise TuningError(f"{where}: version {data.get('version')!r}, this build reads {VERSION}")
+    extra = sorted(set(data) - set(_SECTIONS) - {"version"})
+    if extra:
+        raise TuningError(f"{where}: unknown section(s) {', '.join(extra)}")
+    return Tuning(version=VERSION, **{name: _section(cls, data.get(name), f"{where} [{name}]")
+                                      for name, cls in _SECTIONS.items()})
+
+
+def load(path: str | Path = DEFAULT_PATH) -> Tuning:
+    """The tuning in the file at ``path``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise TuningError(f"{path}: cannot read: {e.strerror or e}") from None
+    return loads(text, str(path))
+
+
+@functools.cache
+def default() -> Tuning:
+    """The tuning the product runs with (``companion/tuning.toml``, read once)."""
+    return load(DEFAULT_PATH)
+
+
+def describe() -> list[dict[str, str]]:
+    """Every field: section, name, unit and what it trades (for the manual and ``--help``)."""
+    return [{"section": name, "name": f.name, "unit": f.metadata["unit"],
+             "trades": f.metadata["trades"]}
+            for name, cls in _SECTIONS.items() for f in fields(cls)]
