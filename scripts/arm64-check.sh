@@ -27,6 +27,8 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/chroot-lib.sh
+. "$REPO/scripts/chroot-lib.sh"
 ROOT=${ARM64_ROOT:-$REPO/build/arm64-trixie}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 VENV=/opt/uno-companion/venv
@@ -123,17 +125,7 @@ if [ -d /etc/xdg/pip ]; then
     cp -r /etc/xdg/pip "$ROOT/etc/xdg/pip"
 fi
 
-# shellcheck disable=SC2317 # called by the trap
-cleanup() {
-    umount "$ROOT/dev/shm" 2>/dev/null || true
-    umount "$ROOT/proc" 2>/dev/null || true
-}
-trap cleanup EXIT
-mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
-mkdir -p "$ROOT/dev/shm"
-mountpoint -q "$ROOT/dev/shm" || mount -t tmpfs shm "$ROOT/dev/shm"
-
-in_root() { chroot "$ROOT" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+enter_root
 echo "    $(in_root uname -m), $(in_root python3 --version)"
 
 # --- 4. install as on a Pi ---------------------------------------------------------------------
@@ -149,10 +141,7 @@ fi
 for package in python3-lgpio python3-picamera2 rpicam-apps-lite; do
     in_root apt-cache show "$package" >/dev/null 2>&1 || echo "    not in Debian: $package"
 done
-rm -rf "$ROOT/src"
-mkdir -p "$ROOT/src"
-(cd "$REPO" && git ls-files -co --exclude-standard -z | xargs -0 -I{} sh -c '[ -f "{}" ] && echo "{}"') \
-    | tar -C "$REPO" -cf - -T - | tar -C "$ROOT/src" -xf -
+copy_checkout
 in_root bash /src/deploy/install.sh --no-apt --no-start 2>&1 | sed 's/^/    /'
 # the test tools at the versions `make test` uses (requirements/test.lock)
 tools=$(grep -E '^(pytest|pytest-xdist|hypothesis|execnet|iniconfig|pluggy|packaging|sortedcontainers|attrs)==' \

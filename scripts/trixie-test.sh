@@ -24,6 +24,8 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/chroot-lib.sh
+. "$REPO/scripts/chroot-lib.sh"
 ROOT=${TRIXIE_ROOT:-$REPO/build/trixie}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 DEBIAN=0
@@ -60,17 +62,7 @@ cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 # pip there trusts what this machine trusts (a proxy's own CA, where there is one)
 cp /etc/ssl/certs/ca-certificates.crt "$ROOT/etc/ssl/certs/ca-certificates.crt"
 
-# shellcheck disable=SC2317 # called by the trap
-cleanup() {
-    umount "$ROOT/dev/shm" 2>/dev/null || true
-    umount "$ROOT/proc" 2>/dev/null || true
-}
-trap cleanup EXIT
-mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
-mkdir -p "$ROOT/dev/shm"
-mountpoint -q "$ROOT/dev/shm" || mount -t tmpfs shm "$ROOT/dev/shm"
-
-in_root() { chroot "$ROOT" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+enter_root
 
 wanted=("${PI_PACKAGES[@]}")
 [ "$DEBIAN" = 0 ] || wanted+=("${DEBIAN_PACKAGES[@]}")
@@ -88,10 +80,7 @@ in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-r
     "${available[@]}" >/dev/null
 
 say "copy the checkout to $ROOT/src"
-rm -rf "$ROOT/src"
-mkdir -p "$ROOT/src"
-(cd "$REPO" && git ls-files -co --exclude-standard -z | xargs -0 -I{} sh -c '[ -f "{}" ] && echo "{}"' ) \
-    | tar -C "$REPO" -cf - -T - | tar -C "$ROOT/src" -xf -
+copy_checkout
 
 say "venv /venv (sees the system's packages) with the project"
 in_root python3 -m venv --clear --system-site-packages /venv

@@ -17,7 +17,8 @@ UNINSTALL = DEPLOY / "uninstall.sh"
 UNIT = DEPLOY / "uno-companion.service"
 SCRIPTS = [INSTALL, UNINSTALL, DEPLOY / "lib.sh", DEPLOY / "uno-companion-doctor",
            REPO / "scripts" / "install-test-tools.sh", REPO / "scripts" / "install-browser.sh",
-           REPO / "scripts" / "trixie-test.sh"]
+           REPO / "scripts" / "trixie-test.sh", REPO / "scripts" / "arm64-check.sh",
+           REPO / "scripts" / "chroot-lib.sh"]
 TOOLS_HINT = "run scripts/install-test-tools.sh (or apt-get install {})"
 PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
 
