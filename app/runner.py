@@ -156,16 +156,15 @@ class CameraWorker(_Background):
             return open_source()
 
         # while the camera is lost, answers and the referee's re-checks still go on
-        self.source = ResilientSource(reopen, host.bus, retry_s=retry_s, stop=self._stop.is_set,
-                                      sleep=self._pause,
-                                      lost_after=lost_after, ok_after=ok_after)
+        source = ResilientSource(reopen, host.bus, retry_s=retry_s, stop=self._stop.is_set,
+                                 sleep=self._pause, lost_after=lost_after, ok_after=ok_after)
         self.jpeg_every = 1.0 / jpeg_per_s if jpeg_per_s > 0 else math.inf
         self.classifier_for = classifier_for or _default_classifier_for()
         #: the camera's frames through the reader and the referee (a new match, the grid's next
         #: game or a new round is a new layout: the pipeline reads it all again; without a fresh
         #: read, cards that came with no hand over them are taken as the same cards in other
         #: light, and the referee waits for a baseline for ever)
-        self.pipeline = Pipeline.build(self.source, lambda: host.table, host.bus, host=host,
+        self.pipeline = Pipeline.build(source, lambda: host.table, host.bus, host=host,
                                        tuning=tuning, clock=clock, classifier_for=self.classifier_for,
                                        witness=self._witness if evidence is not None else None)
         self._last_jpeg = -math.inf
@@ -175,6 +174,15 @@ class CameraWorker(_Background):
 
         #: reads the seats' hand zones at a round's end (app.hand_scan)
         self.hand_scan = HandScanner(host)
+
+    @property
+    def source(self):
+        """The camera (a :class:`~vision.sources.ResilientSource`), the pipeline's frame source."""
+        return self.pipeline.source
+
+    @source.setter
+    def source(self, source) -> None:
+        self.pipeline.source = source
 
     @property
     def referee(self):
