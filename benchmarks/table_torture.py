@@ -7,8 +7,8 @@ faces, with every wrong call counted.
     .venv/bin/python benchmarks/table_torture.py --tuning-seeds 1-40 --holdout-seeds 40 [...]
 
 Seeds from :data:`HOLDOUT_FIRST` up are the hold-out: nothing is tuned or debugged on them.
-``--seeds``/``--first-seed`` run tuning seeds only; ``--tuning-seeds SPEC --holdout-seeds N``
-runs the tuning seeds of SPEC (``1-40``, ``1,5,9-12``) and the first N seeds of the hold-out
+``--seeds``/``--first-seed`` (or ``--tuning-seeds SPEC``) run tuning seeds only; with
+``--holdout-seeds N`` it runs the tuning seeds of SPEC (``1-40``, ``1,5,9-12``) and the first N seeds of the hold-out
 range, and reports them side by side in one JSON (:func:`side_by_side`): per block and condition
 the runs, actions, wrong commits, false illegal calls, missed actions, missed illegal attempts
 and questions per 100 actions against the targets. The hold-out block names no seed: a failure
@@ -471,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seeds", type=int, default=20, help="seeds per game (default 20)")
     p.add_argument("--first-seed", type=int, default=1)
     p.add_argument("--tuning-seeds", default=None, metavar="SPEC",
-                   help="with --holdout-seeds: the tuning seeds, e.g. 1-40 (instead of --seeds)")
+                   help="the seeds, e.g. 1-40 or 1,5,9-12 (instead of --seeds and --first-seed)")
     p.add_argument("--holdout-seeds", type=int, default=None, metavar="N",
                    help="also run the first N seeds of the hold-out range; the report keeps the "
                         "tuning seeds and the hold-out apart, side by side")
@@ -488,12 +488,12 @@ def main(argv: list[str] | None = None) -> int:
         load(a.tuning)
     except TuningError as exc:
         p.error(str(exc))
-    both = a.tuning_seeds is not None or a.holdout_seeds is not None
-    if both and (a.tuning_seeds is None or a.holdout_seeds is None or a.holdout_seeds < 1):
-        p.error("--tuning-seeds SPEC and --holdout-seeds N (at least 1) go together")
+    both = a.holdout_seeds is not None
+    if both and (a.tuning_seeds is None or a.holdout_seeds < 1):
+        p.error("--holdout-seeds N (at least 1) goes with --tuning-seeds SPEC")
     try:
-        tuning_seeds = (parse_seeds(a.tuning_seeds) if both
-                        else parse_seeds(f"{a.first_seed}-{a.first_seed + a.seeds - 1}"))
+        tuning_seeds = parse_seeds(a.tuning_seeds if a.tuning_seeds is not None
+                                   else f"{a.first_seed}-{a.first_seed + a.seeds - 1}")
     except ValueError as exc:
         p.error(str(exc))
     holdout = [HOLDOUT_FIRST + k for k in range(a.holdout_seeds)] if both else []
@@ -539,7 +539,8 @@ def main(argv: list[str] | None = None) -> int:
             return {**head, **out, "all_targets_met": complete and all(
                 out[b]["all_targets_met"] for b in ("tuning_seeds", "holdout_seeds"))}
         rows = summarise(runs)
-        return {**head, "seeds": [tuning_seeds[0], tuning_seeds[-1]], "conditions": rows,
+        return {**head, "seeds": [min(tuning_seeds), max(tuning_seeds)], "seed_list": _ranges(tuning_seeds),
+                "conditions": rows,
                 "all_targets_met": complete and all(r["meets_targets"] for r in rows)}
 
     def write(report: dict) -> None:
