@@ -458,6 +458,23 @@ def tuning_of(path: Path) -> dict:
     return {"file": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
 
+def plan(tuning_seeds: list[int], holdout_count: int, *, games: list[str], conditions: list[str],
+         faces: list[str], actions: int, tuning: Path) -> list[dict]:
+    """The runs to make, in order: the ``tuning_seeds`` and the first ``holdout_count`` seeds of
+    the hold-out range, a tuning seed then a hold-out seed, each over every condition, face
+    source and game (so that a run stopped early covers every condition in both blocks). Each
+    job says its ``block``: ``tuning`` or ``holdout``."""
+    holdout = [HOLDOUT_FIRST + k for k in range(holdout_count)]
+    order: list[tuple[int, str]] = []
+    for k in range(max(len(tuning_seeds), len(holdout))):
+        order += [(seeds[k], kind) for seeds, kind in ((tuning_seeds, "tuning"), (holdout, "holdout"))
+                  if k < len(seeds)]
+    return [{"game": g, "seed": s, "condition": c, "faces": f, "actions": actions,
+             "tuning": str(tuning), "block": kind}
+            for s, kind in order for c in conditions for f in faces for g in games
+            if not (c == "pawn-hidden" and g != "grid")]  # only the grid game has a pawn
+
+
 def _interrupted(signum, frame):
     raise KeyboardInterrupt
 
@@ -496,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
                                    else f"{a.first_seed}-{a.first_seed + a.seeds - 1}")
     except ValueError as exc:
         p.error(str(exc))
-    holdout = [HOLDOUT_FIRST + k for k in range(a.holdout_seeds)] if both else []
+    holdout_count = a.holdout_seeds if both else 0
     faces = a.faces.split(",")
     if "real" in faces:
         from vision.data import DataMissing, require_data
@@ -508,17 +525,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [c for c in a.conditions.split(",") if c not in CONDITIONS]
     if unknown:
         p.error(f"unknown condition(s) {', '.join(unknown)}: expected {', '.join(CONDITIONS)}")
-    # seed by seed over every condition (a tuning seed, then a hold-out seed): a run stopped
-    # early still covers every condition, in both blocks
-    order: list[tuple[int, str]] = []
-    for k in range(max(len(tuning_seeds), len(holdout))):
-        order += [(seeds[k], kind) for seeds, kind in ((tuning_seeds, "tuning"), (holdout, "holdout"))
-                  if k < len(seeds)]
-    jobs = [{"game": g, "seed": s, "condition": c, "faces": f, "actions": a.actions,
-             "tuning": str(a.tuning), "block": kind}
-            for s, kind in order
-            for c in a.conditions.split(",") for f in faces for g in a.games.split(",")
-            if not (c == "pawn-hidden" and g != "grid")]  # only the grid game has a pawn
+    jobs = plan(tuning_seeds, holdout_count, games=a.games.split(","), conditions=a.conditions.split(","),
+                faces=faces, actions=a.actions, tuning=a.tuning)
     from tqdm import tqdm
 
     runs: list[dict] = []
@@ -535,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
                             "questions_per_100_hard": HARD_QUESTIONS}}
         if both:
             out = side_by_side([r for r in runs if r["block"] == "tuning"],
-                               [r for r in runs if r["block"] == "holdout"], tuning_seeds, len(holdout))
+                               [r for r in runs if r["block"] == "holdout"], tuning_seeds, holdout_count)
             return {**head, **out, "all_targets_met": complete and all(
                 out[b]["all_targets_met"] for b in ("tuning_seeds", "holdout_seeds"))}
         rows = summarise(runs)

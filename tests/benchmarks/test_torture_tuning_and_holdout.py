@@ -131,3 +131,17 @@ def test_a_run_with_another_tuning_file_uses_it_and_records_it(tmp_path):
     assert report["tuning"] == {"file": str(strict), "sha256": hashlib.sha256(strict.read_bytes()).hexdigest()}
     [row] = report["conditions"]
     assert row["questions_per_100"] >= 100.0 / 3 and proc.returncode == 1  # over the target: exit 1
+
+
+def test_the_plan_alternates_a_tuning_seed_and_a_holdout_seed_over_every_condition():
+    jobs = torture.plan([1, 2, 3], 2, games=["grid", "flip"], conditions=["plain", "pawn-hidden"],
+                        faces=["art"], actions=20, tuning=DEFAULT_PATH)
+    first = torture.HOLDOUT_FIRST
+    seeds = [j["seed"] for j in jobs]
+    # per seed: grid and flip plain, grid pawn-hidden (only the grid has a pawn)
+    assert seeds == [1] * 3 + [first] * 3 + [2] * 3 + [first + 1] * 3 + [3] * 3
+    assert {j["block"] for j in jobs if j["seed"] < first} == {"tuning"}
+    assert {j["block"] for j in jobs if j["seed"] >= first} == {"holdout"}
+    assert {(j["tuning"], j["actions"]) for j in jobs} == {(str(DEFAULT_PATH), 20)}
+    assert torture.plan([4], 0, games=["grid"], conditions=["plain"], faces=["art"], actions=6,
+                        tuning=DEFAULT_PATH)[0]["seed"] == 4
