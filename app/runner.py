@@ -136,17 +136,14 @@ class CameraWorker(_Background):
     def __init__(self, host, open_source: Callable[[], Any], *, first=None, jpeg_per_s: float = 3.0,
                  classifier_for: Callable[[str], Any] | None = None, retry_s: float = 1.0,
                  lost_after: int = 3, ok_after: int = 5, evidence=None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, tuning=None):
+        from vision.pipeline import Pipeline
         from vision.sources import ResilientSource
-
-        from companion.referee.camera import NEW_LAYOUT, CameraReferee
 
         self.host = host
         #: where the frames of the referee's decisions are kept (an app.evidence.EvidenceStore)
         self.evidence = evidence
         self._image = None  # the frame being read (the camera thread's)
-        self.referee = CameraReferee(lambda: host.table, host.bus, host=host, clock=clock,
-                                     witness=self._witness if evidence is not None else None)
         self._init_background()
         #: monotonic time the camera thread last made progress (a frame, a failed read, a retry)
         self.alive_at = time.monotonic()
@@ -159,27 +156,53 @@ class CameraWorker(_Background):
             return open_source()
 
         # while the camera is lost, answers and the referee's re-checks still go on
-        self.source = ResilientSource(reopen, host.bus, retry_s=retry_s, stop=self._stop.is_set,
-                                      sleep=self._pause,
-                                      lost_after=lost_after, ok_after=ok_after)
+        source = ResilientSource(reopen, host.bus, retry_s=retry_s, stop=self._stop.is_set,
+                                 sleep=self._pause, lost_after=lost_after, ok_after=ok_after)
         self.jpeg_every = 1.0 / jpeg_per_s if jpeg_per_s > 0 else math.inf
         self.classifier_for = classifier_for or _default_classifier_for()
-        self.reader = None
-        self.frames = 0
-        self.last_report = None
+        #: the camera's frames through the reader and the referee (a new match, the grid's next
+        #: game or a new round is a new layout: the pipeline reads it all again; without a fresh
+        #: read, cards that came with no hand over them are taken as the same cards in other
+        #: light, and the referee waits for a baseline for ever)
+        self.pipeline = Pipeline.build(source, lambda: host.table, host.bus, host=host,
+                                       tuning=tuning, clock=clock, classifier_for=self.classifier_for,
+                                       witness=self._witness if evidence is not None else None)
         self._last_jpeg = -math.inf
-        self._forget = False
         self._failing: str | None = None  # the error the last frames failed with, said once
-        # a new match, the grid's next game or a new round is a new layout: read it all again
-        # (the referee takes the next reading as its baseline; without a fresh read, cards that
-        # came with no hand over them are taken as the same cards in other light, and the
-        # referee waits for a baseline for ever)
-        self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "match-started",
-                                                                "confirm-needed", *NEW_LAYOUT})
+        self._unsubscribe = host.bus.subscribe(self._on_event, {"confirm-answer", "confirm-needed"})
         from app.hand_scan import HandScanner
 
         #: reads the seats' hand zones at a round's end (app.hand_scan)
         self.hand_scan = HandScanner(host)
+
+    @property
+    def source(self):
+        """The camera (a :class:`~vision.sources.ResilientSource`), the pipeline's frame source."""
+        return self.pipeline.source
+
+    @source.setter
+    def source(self, source) -> None:
+        self.pipeline.source = source
+
+    @property
+    def referee(self):
+        """The camera referee (:class:`~companion.referee.camera.CameraReferee`)."""
+        return self.pipeline.referee
+
+    @property
+    def reader(self):
+        """The table reader of the game being played (None before a match's first frame)."""
+        return self.pipeline.reader
+
+    @property
+    def frames(self) -> int:
+        """The frames read so far."""
+        return self.pipeline.frames
+
+    @property
+    def last_report(self):
+        """The reader's report on the last frame (None before the first)."""
+        return self.pipeline.last_report
 
     # --- the bus (dispatcher thread: only queue) -----------------------------------------------
 
@@ -188,9 +211,6 @@ class CameraWorker(_Background):
             evidence = message.data.get("evidence")
             if self.evidence is not None and isinstance(evidence, str):
                 self.evidence.keep_question(evidence, message.to_json())
-            return
-        if message.type != "confirm-answer":  # a new layout (match-started, NEW_LAYOUT)
-            self._forget = True
             return
         data = message.data
         other = data.get("other")
@@ -215,7 +235,7 @@ class CameraWorker(_Background):
         """On the camera thread (after each frame; tests call it): handle the queued answers
         and events, run the turn timer, let the referee re-check."""
         self.alive_at = time.monotonic()
-        self.referee.tick()
+        self.pipeline.tick()
 
     def _pause(self, seconds: float) -> None:
         """Between two tries to open a lost camera: the referee goes on meanwhile, in steps
@@ -244,7 +264,7 @@ class CameraWorker(_Background):
     def stop(self) -> None:
         super().stop()
         self._unsubscribe()
-        self.referee.close()
+        self.pipeline.close()
         self.source.close()
 
     def _run(self) -> None:
@@ -268,27 +288,11 @@ class CameraWorker(_Background):
 
     def process(self, image) -> Any:
         """One frame through the reader and the referee (the thread's work; tests call it)."""
-        from vision.table_reader import TableReader
-
-        table = self.host.table
-        game = table.game.name if table is not None else None
-        if game is None:
+        self._image = image  # (the referee's witness keeps it, should it decide on it)
+        report = self.pipeline.process(image)
+        if report is None:  # no match: nothing to read
             self._publish_jpeg(image, None)
             return None
-        if self.reader is None or self.reader.game != game:
-            view = self.reader.view if self.reader is not None else None
-            self.reader = TableReader(game, view=view, classifier=self.classifier_for(game))
-            self.source.relock()  # a new layout on the table: let exposure and colours settle anew
-        elif self._forget:
-            self.reader.forget()
-            self.source.relock()
-        self._forget = False
-        report = self.reader.process(image)
-        self.frames += 1
-        self.last_report = report
-        self._image = image
-        if report.reading is not None:
-            self.referee.on_reading(report.reading)
         self.hand_scan.on_frame(image, self.reader.view, report.state, still=self.source.still)
         self._publish_jpeg(image, report)
         return report

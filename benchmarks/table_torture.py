@@ -3,7 +3,19 @@ faces, with every wrong call counted.
 
     .venv/bin/python benchmarks/table_torture.py [--games grid,flip,classic] [--seeds 20]
         [--first-seed 1] [--actions 20] [--faces art,real] [--conditions plain,glare,...]
-        [--out benchmarks/results/table_torture.json] [--jobs 2]
+        [--tuning FILE] [--out benchmarks/results/table_torture.json] [--jobs 2]
+    .venv/bin/python benchmarks/table_torture.py --tuning-seeds 1-40 --holdout-seeds 40 [...]
+
+Seeds from :data:`HOLDOUT_FIRST` up are the hold-out: nothing is tuned or debugged on them.
+``--seeds``/``--first-seed`` (or ``--tuning-seeds SPEC``) run tuning seeds only; with
+``--holdout-seeds N`` it runs the tuning seeds of SPEC (``1-40``, ``1,5,9-12``) and the first N seeds of the hold-out
+range, and reports them side by side in one JSON (:func:`side_by_side`): per block and condition
+the runs, actions, wrong commits, false illegal calls, missed actions, missed illegal attempts
+and questions per 100 actions against the targets. The hold-out block names no seed: a failure
+there is described by its cause and reproduced on a tuning seed or a hand-made reading.
+
+``--tuning FILE`` runs the referee with the thresholds of FILE (the format of
+``companion/tuning.toml``, the default); the report records the file and its sha256.
 
 Each run plays a scripted game (``simulator.script.GridScript`` or ``PileScript``) on the
 synthetic table under one condition of :mod:`simulator.conditions`, through the reader and the
@@ -32,7 +44,7 @@ face source it reports:
   them, and refused attempts (a penalty) charged to another seat -- targets 0 and 0;
 * ``other_cards``: questions answered "another card..." (the card put down was not among the
   choices: the players name it, see docs/live-table.md);
-* ``questions_per_100``: questions asked per 100 actions -- at most 5 in plain conditions, 10 in
+* ``questions_per_100``: questions asked per 100 actions -- at most 4 in plain conditions, 8 in
   hard ones -- with the worst run's figure and the questions by kind (``colour``: a wild's
   colour, ``same-face``, ``several``, ``first-look``, ``unsure``);
 * ``event_latency_s``: median and p95 from the hand leaving the table to the event;
@@ -50,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import signal
 import statistics
@@ -62,7 +75,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PLAIN_QUESTIONS, HARD_QUESTIONS = 5.0, 10.0
+#: Questions per 100 actions at most: on a plain table, and under a hard condition.
+PLAIN_QUESTIONS, HARD_QUESTIONS = 4.0, 8.0
+#: The start of the hold-out range: seeds from here up are never tuned or debugged on, only
+#: reported (``--holdout-seeds``).
+HOLDOUT_FIRST = 10_000
 
 
 def _actions(events: list[tuple]) -> list[tuple[str, bool]]:
@@ -262,7 +279,13 @@ def play(job: dict) -> dict:
             yield image, step
 
     started = time.perf_counter()
-    result = run_script(script, width=width, height=height, seed=seed, frames_source=frames())
+    tuning = None
+    if job.get("tuning"):
+        from companion.tuning import load
+
+        tuning = load(job["tuning"])
+    result = run_script(script, width=width, height=height, seed=seed, frames_source=frames(),
+                        tuning=tuning)
     pending = pending_at_end(script.beats) if game != "grid" else []
     counted = score(result.expected, result.got, pending)
     turns = (draws_by_turn(script.beats, result.live_actions, result.asked_beats, pending)
@@ -357,24 +380,140 @@ def _per_game(mine: list[dict]) -> dict:
             "questions_per_100": round(100.0 * sum(r["questions"] for r in mine) / max(1, actions), 2)}
 
 
+#: What a block of the side-by-side report keeps per condition and face source.
+BLOCK_KEYS = ("condition", "faces", "runs", "exact_runs", "actions", "wrong_commits",
+              "false_illegal_calls", "missed_actions", "missed_illegal_attempts", "pending_at_end",
+              "wrong_seat", "wrong_seat_penalties", "draw_turns_wrong", "questions_per_100",
+              "questions_per_100_worst_run", "questions_limit")
+#: The counts whose target is 0 in every block.
+ZERO_TARGETS = ("wrong_commits", "false_illegal_calls", "missed_actions", "missed_illegal_attempts")
+
+
+def block(runs: list[dict], seeds, *, name_seeds: bool = True) -> dict:
+    """One block of :func:`side_by_side`: ``runs`` (:func:`play`'s reports) per condition and
+    face source, with each game's figures and whether the targets hold (0 wrong commits, false
+    illegal calls, missed actions and missed illegal attempts; questions per 100 at most
+    :data:`PLAIN_QUESTIONS`, or :data:`HARD_QUESTIONS` under a hard condition). ``seeds`` says
+    which seeds ran. ``name_seeds`` False leaves out every seed (the hold-out's): the wrong
+    calls are listed by game only."""
+    rows = []
+    for row in summarise(runs):
+        out = {k: row[k] for k in BLOCK_KEYS}
+        out["games"] = {g: {k: part[k] for k in ("runs", "actions", *ZERO_TARGETS, "questions_per_100")}
+                        for g, part in row["games"].items()}
+        out["meets_targets"] = (all(out[k] == 0 for k in ZERO_TARGETS)
+                                and out["questions_per_100"] <= out["questions_limit"])
+        calls = row["wrong_calls"] if name_seeds else [
+            {k: v for k, v in c.items() if k != "seed"} for c in row["wrong_calls"]]
+        out["wrong_calls"] = calls
+        rows.append(out)
+    return {"seeds": seeds, "runs": len(runs), "actions": sum(r["actions"] for r in runs),
+            **{k: sum(r[k] for r in runs) for k in ZERO_TARGETS},
+            "conditions": rows, "all_targets_met": bool(rows) and all(r["meets_targets"] for r in rows)}
+
+
+def side_by_side(tuning_runs: list[dict], holdout_runs: list[dict], tuning_seeds: list[int],
+                 holdout_count: int) -> dict:
+    """The tuning seeds' block and the hold-out's, kept apart (see :func:`block`); the
+    hold-out's seeds are given as how many of the hold-out range ran, never by number."""
+    return {"tuning_seeds": block(tuning_runs, _ranges(tuning_seeds)),
+            "holdout_seeds": block(holdout_runs, {"first_of_holdout_range": holdout_count},
+                                   name_seeds=False)}
+
+
+def parse_seeds(spec: str) -> list[int]:
+    """``1-40``, ``3``, ``1,5,9-12``: the seeds, in order, each once. A seed of the hold-out
+    range (:data:`HOLDOUT_FIRST` up) is a ValueError: those run only as ``--holdout-seeds``."""
+    seeds: list[int] = []
+    for part in spec.split(","):
+        first, dash, last = part.strip().partition("-")
+        try:
+            lo = int(first)
+            hi = int(last) if dash else lo
+        except ValueError:
+            raise ValueError(f"not a seed or a range of seeds: {part!r}") from None
+        if hi < lo:
+            raise ValueError(f"an empty range of seeds: {part!r}")
+        seeds += [s for s in range(lo, hi + 1) if s not in seeds]
+    held = [s for s in seeds if s >= HOLDOUT_FIRST]
+    if held:
+        raise ValueError(f"{len(held)} seed(s) of the hold-out range (from {HOLDOUT_FIRST} up): "
+                         "the hold-out runs only as --holdout-seeds N")
+    return seeds
+
+
+def _ranges(seeds: list[int]) -> str:
+    """Seeds as ranges: [1, 2, 3, 7] -> ``1-3,7``."""
+    out: list[str] = []
+    for s in sorted(seeds):
+        if out and s == int(out[-1].rpartition("-")[2]) + 1:
+            out[-1] = f"{out[-1].partition('-')[0]}-{s}"
+        else:
+            out.append(str(s))
+    return ",".join(out)
+
+
+def tuning_of(path: Path) -> dict:
+    """The tuning file a run uses, as the report records it: its path and sha256."""
+    return {"file": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+
+
+def plan(tuning_seeds: list[int], holdout_count: int, *, games: list[str], conditions: list[str],
+         faces: list[str], actions: int, tuning: Path) -> list[dict]:
+    """The runs to make, in order: the ``tuning_seeds`` and the first ``holdout_count`` seeds of
+    the hold-out range, a tuning seed then a hold-out seed, each over every condition, face
+    source and game (so that a run stopped early covers every condition in both blocks). Each
+    job says its ``block``: ``tuning`` or ``holdout``."""
+    holdout = [HOLDOUT_FIRST + k for k in range(holdout_count)]
+    order: list[tuple[int, str]] = []
+    for k in range(max(len(tuning_seeds), len(holdout))):
+        order += [(seeds[k], kind) for seeds, kind in ((tuning_seeds, "tuning"), (holdout, "holdout"))
+                  if k < len(seeds)]
+    return [{"game": g, "seed": s, "condition": c, "faces": f, "actions": actions,
+             "tuning": str(tuning), "block": kind}
+            for s, kind in order for c in conditions for f in faces for g in games
+            if not (c == "pawn-hidden" and g != "grid")]  # only the grid game has a pawn
+
+
 def _interrupted(signum, frame):
     raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:
+    from companion.tuning import DEFAULT_PATH, TuningError, load
     from simulator.conditions import CONDITIONS
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", default="grid,flip,classic")
     p.add_argument("--seeds", type=int, default=20, help="seeds per game (default 20)")
     p.add_argument("--first-seed", type=int, default=1)
+    p.add_argument("--tuning-seeds", default=None, metavar="SPEC",
+                   help="the seeds, e.g. 1-40 or 1,5,9-12 (instead of --seeds and --first-seed)")
+    p.add_argument("--holdout-seeds", type=int, default=None, metavar="N",
+                   help="also run the first N seeds of the hold-out range; the report keeps the "
+                        "tuning seeds and the hold-out apart, side by side")
     p.add_argument("--actions", type=int, default=20, help="scripted actions per run (default 20)")
     p.add_argument("--faces", default="art,real")
     p.add_argument("--conditions", default=",".join(CONDITIONS))
+    p.add_argument("--tuning", type=Path, default=DEFAULT_PATH,
+                   help="the referee's and the reader's thresholds (default companion/tuning.toml)")
     p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     p.add_argument("--out", type=Path, default=None, help="write the JSON report here too")
     a = p.parse_args(argv)
 
+    try:
+        load(a.tuning)
+    except TuningError as exc:
+        p.error(str(exc))
+    both = a.holdout_seeds is not None
+    if both and (a.tuning_seeds is None or a.holdout_seeds < 1):
+        p.error("--holdout-seeds N (at least 1) goes with --tuning-seeds SPEC")
+    try:
+        tuning_seeds = parse_seeds(a.tuning_seeds if a.tuning_seeds is not None
+                                   else f"{a.first_seed}-{a.first_seed + a.seeds - 1}")
+    except ValueError as exc:
+        p.error(str(exc))
+    holdout_count = a.holdout_seeds if both else 0
     faces = a.faces.split(",")
     if "real" in faces:
         from vision.data import DataMissing, require_data
@@ -386,23 +525,30 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [c for c in a.conditions.split(",") if c not in CONDITIONS]
     if unknown:
         p.error(f"unknown condition(s) {', '.join(unknown)}: expected {', '.join(CONDITIONS)}")
-    # seed by seed over every condition: a run stopped early still covers every condition
-    jobs = [{"game": g, "seed": s, "condition": c, "faces": f, "actions": a.actions}
-            for s in range(a.first_seed, a.first_seed + a.seeds)
-            for c in a.conditions.split(",") for f in faces for g in a.games.split(",")
-            if not (c == "pawn-hidden" and g != "grid")]  # only the grid game has a pawn
+    jobs = plan(tuning_seeds, holdout_count, games=a.games.split(","), conditions=a.conditions.split(","),
+                faces=faces, actions=a.actions, tuning=a.tuning)
     from tqdm import tqdm
 
     runs: list[dict] = []
     started = time.perf_counter()
     command = " ".join(["benchmarks/table_torture.py", *(argv if argv is not None else sys.argv[1:])])
+    tuning = tuning_of(a.tuning)
 
     def report_of(complete: bool) -> dict:
-        rows = summarise(runs)
-        return {"command": command, "wall_s": round(time.perf_counter() - started, 1),
+        head = {"command": command, "wall_s": round(time.perf_counter() - started, 1),
                 "complete": complete, "runs": len(runs), "runs_planned": len(jobs),
-                "games": a.games.split(","), "seeds": [a.first_seed, a.first_seed + a.seeds - 1],
-                "actions_per_run": a.actions, "conditions": rows,
+                "games": a.games.split(","), "faces": faces, "actions_per_run": a.actions,
+                "tuning": tuning,
+                "targets": {**{k: 0 for k in ZERO_TARGETS}, "questions_per_100_plain": PLAIN_QUESTIONS,
+                            "questions_per_100_hard": HARD_QUESTIONS}}
+        if both:
+            out = side_by_side([r for r in runs if r["block"] == "tuning"],
+                               [r for r in runs if r["block"] == "holdout"], tuning_seeds, holdout_count)
+            return {**head, **out, "all_targets_met": complete and all(
+                out[b]["all_targets_met"] for b in ("tuning_seeds", "holdout_seeds"))}
+        rows = summarise(runs)
+        return {**head, "seeds": [min(tuning_seeds), max(tuning_seeds)], "seed_list": _ranges(tuning_seeds),
+                "conditions": rows,
                 "all_targets_met": complete and all(r["meets_targets"] for r in rows)}
 
     def write(report: dict) -> None:

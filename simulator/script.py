@@ -6,16 +6,18 @@ and turns every move into *beats*: an arm reaches in from the player's side, the
 the pawn moves), the arm leaves, the table rests. Moves the camera cannot see (a wild's colour, a
 round's deal) are *phone* actions of the beat. Light drifts and the camera is nudged now and then.
 
-The harness (:func:`run_script`) plays a script through the whole live pipeline -- synthetic
-frames, :class:`~vision.table_reader.TableReader`, :class:`~companion.referee.camera.CameraReferee`
--- and through a reference table that receives the scripted actions directly, and compares
-the two event sequences.
+The harness (:func:`run_script`) plays a script through the live pipeline
+(:class:`vision.pipeline.Pipeline`: the reader and the camera referee), the script being its frame
+source (:class:`ScriptFrames`) and its players (:class:`ScriptPlayer`, who send what phones send
+and answer the referee's questions), and through a reference table that receives the scripted
+actions directly, and compares the two event sequences.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
@@ -24,13 +26,14 @@ from companion.engine.actions import action_from_json
 from companion.replay import start_game
 
 from vision.geometry import Layout
+from vision.sources import Frame, FrameSource
 from .render import CameraPose, Lighting
 from companion.seating import Seating
 
 from .scene import Arm, Placement, Scene
 
 __all__ = ["Beat", "FrameStep", "TableScript", "GridScript", "ENGINE_EVENTS", "ANY_TIME", "run_script",
-           "RunResult", "seating_for", "arm_at"]
+           "RunResult", "ScriptFrames", "ScriptFrame", "ScriptPlayer", "seating_for", "arm_at"]
 
 
 def seating_for(seats) -> Seating:
@@ -589,92 +592,133 @@ def reference_events(script) -> list[tuple]:
     return got
 
 
-def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.0,
-               classifier=None, frames_source=None, seed: int = 0, markers: bool = True,
-               reader=None, faces=None) -> RunResult:
-    """Play ``script`` through the synthetic camera, the reader and the camera referee.
+class ScriptFrames(FrameSource):
+    """A script's frames as a frame source: each :class:`ScriptFrame` carries its
+    :class:`FrameStep` (what the script does at it) and its time, ``fps`` frames a second from 0.
+    ``pictures`` is an iterator of ``(image, FrameStep)`` (the rendered script, or recorded
+    frames). :attr:`now` is the time of the last frame read (the camera's clock in a scripted
+    run: the referee waits in it)."""
 
-    ``frames_source`` (optional) replaces the synthetic renderer with an iterator of
-    ``(image, FrameStep)`` (the video-file test replays recorded frames this way). ``faces``
-    (:mod:`simulator.faces`) draws the cards: the art (default) or real photos.
-    """
-    from companion.bus import EventBus
-    from companion.referee.camera import AnswerRefused, CameraReferee, region_of
-    from companion.referee.table import Table
+    name = "script"
+    finite = True
 
-    from vision.table_reader import TableReader
-    from .render import SyntheticTable
+    def __init__(self, pictures, fps: float = 30.0):
+        self._pictures = iter(pictures)
+        self.fps = fps
+        self.now = 0.0
+        #: the beat of the last frame read (-1 before the first beat)
+        self.beat = -1
+        self._index = 0
 
-    expected = reference_events(script)
-    bus = EventBus()
-    got: list[tuple] = []
-    bus.subscribe(lambda m: got.append(k) if (k := _event_key(m)) else None)
-    table = Table(script.setup, bus, clock=lambda: 0.0)
-    clock = {"t": 0.0}  # the camera's time (frames at ``fps``): the referee waits in it
-    referee = CameraReferee(lambda: table, bus, clock=lambda: clock["t"])
-    reader = reader or TableReader(script.game, classifier=classifier)
-    result = RunResult(expected, got, 0)
-    beat_actions = {i: b for i, b in enumerate(script.beats)}
-    hand_left_at: float | None = None
-    # how many times each action was scripted up to each beat, and sent to the live table
-    from collections import Counter
-    scripted_until: dict[int, Counter] = {}
-    running: Counter = Counter()
-    for i, b in enumerate(script.beats):
-        if b.action is not None:
-            running[_akey(b.action)] += 1
-        scripted_until[i] = Counter(running)
-    live_done: Counter = Counter()
-    bus.subscribe(lambda m: live_done.update([_akey(m.data["action"])]), {"action"})
-    now = {"beat": -1}
-    bus.subscribe(lambda m: result.live_actions.append(
-        (now["beat"], m.data.get("action"), bool(m.data.get("ok")))), {"action"})
-    bus.subscribe(lambda m: result.asked_beats.append(now["beat"]), {"confirm-needed"})
-    referee.on_decision = lambda d: result.trace.append(
-        (now["beat"], result.frames, d.kind.value, d.region,
-         d.action.to_json() if d.action else [a.to_json() for a in d.choices], d.reason.value))
-    pending_latency = False
-    events_before = 0
+    @classmethod
+    def rendered(cls, script, renderer, fps: float = 30.0) -> "ScriptFrames":
+        """``script``'s frames drawn by ``renderer`` (a :class:`~simulator.render.SyntheticTable`),
+        with the script's camera nudges and light."""
+        def pictures():
+            for step in script.frames():
+                if step.pose is not None:
+                    renderer.pose = step.pose
+                if step.lighting is not None:
+                    renderer.lighting = step.lighting
+                yield renderer.render(step.scene), step
+        return cls(pictures(), fps)
 
-    def sync() -> None:
-        """Let the bus deliver what was published and the referee take it in, so that the run
-        is exact: every step sees what the steps before it caused (as at a table, only
-        without the threads' timing)."""
-        bus.join()
-        referee.run_pending()
+    def read(self) -> "ScriptFrame | None":
+        got = next(self._pictures, None)
+        if got is None:
+            return None
+        image, step = got
+        n = self._index
+        self._index += 1
+        self.now = n / self.fps
+        self.beat = step.beat
+        return ScriptFrame(image, self.now, n, step)
 
-    def answer_questions(beat_index: int) -> None:
-        """A player answers the referee's question truthfully (what the script did)."""
+
+@dataclass(frozen=True)
+class ScriptFrame(Frame):
+    """A frame of a script, with the script's :class:`FrameStep` at it."""
+
+    step: FrameStep = field(default_factory=lambda: FrameStep(Scene()))
+
+
+class ScriptPlayer:
+    """The players of a script at the table (a :class:`vision.pipeline.Player`): they send
+    from their phones what the script sends (:attr:`FrameStep.phone`, and a tap the table has
+    not recorded: :attr:`FrameStep.tap`), and answer the referee's questions truthfully, with
+    what the script did and the table has not recorded yet (a player knows that), or "another
+    card..." naming the card, or else "nothing happened" (the camera misread)."""
+
+    def __init__(self, script, bus, table, trace: list):
+        self.table = table
+        #: (beat, frame, "answer", kind, choice) for each answer given (the run's trace)
+        self.trace = trace
+        self.answered = 0
+        self.frame_no = 0
+        self._beats = dict(enumerate(script.beats))
+        # how many times each action was scripted up to each beat, and sent to the live table
+        self._scripted_until: dict[int, Counter] = {}
+        running: Counter = Counter()
+        for i, b in enumerate(script.beats):
+            if b.action is not None:
+                running[_akey(b.action)] += 1
+            self._scripted_until[i] = Counter(running)
+        self._done: Counter = Counter()
+        bus.subscribe(lambda m: self._done.update([_akey(m.data["action"])]), {"action"})
+
+    def _recorded(self, action: dict, beat: int) -> bool:
+        """The table recorded ``action`` as often as the script did it up to ``beat``."""
+        return self._done[_akey(action)] >= self._scripted_until[beat][_akey(action)]
+
+    def before(self, pipeline, frame: ScriptFrame) -> None:
+        step = frame.step
+        if step.phone is not None:
+            self.table.act(step.phone, source="phone")
+            pipeline.sync()
+        if step.tap is not None and not self._recorded(step.tap, step.beat):
+            # the player taps what the table has not recorded (the page shows what it has)
+            self.table.act(step.tap, source="phone")
+            pipeline.sync()
+
+    def after(self, pipeline, frame: ScriptFrame, report) -> None:
+        self.frame_no = frame.index
+        self.answer(pipeline, frame.step.beat)
+
+    def answer(self, pipeline, beat_index: int) -> None:
+        """A player answers the referee's open question (if any) truthfully."""
+        referee = pipeline.referee
         q = referee.question
         if q is None:
             return
         # what the table did and the referee has not recorded yet (a player knows that)
         wanted = [b.action for i in range(beat_index - 3, beat_index + 1)
-                  if (b := beat_actions.get(i)) is not None and b.by_camera and b.action is not None
-                  and live_done[_akey(b.action)] < scripted_until[i][_akey(b.action)]]
+                  if (b := self._beats.get(i)) is not None and b.by_camera and b.action is not None
+                  and not self._recorded(b.action, i)]
         pick = None
         for want in wanted:  # the earliest thing done that the referee has not recorded
             pick = next((c.id for c in q.choices if c.action is not None
                          and _akey(c.action.to_json()) == _akey(want)), None)
             if pick is not None:
                 break
-        if pick is None and answer_other(q, wanted, beat_index):
+        if pick is None and self._answer_other(pipeline, q, wanted, beat_index):
             return
         if pick is None:
             pick = q.choices[-1].id  # nothing happened: the camera misread
-        result.trace.append((beat_index, result.frames, "answer", q.kind.value,
-                             q.choice(pick).to_json()))
-        result.answered += 1
+        self.trace.append((beat_index, self.frame_no, "answer", q.kind.value, q.choice(pick).to_json()))
+        self.answered += 1
         referee.answer(pick, by="player")
         referee.run_pending()
-        sync()
+        pipeline.sync()
 
-    def answer_other(q, wanted: list, beat_index: int) -> bool:
+    def _answer_other(self, pipeline, q, wanted: list, beat_index: int) -> bool:
         """The card put where the question asks is not among its choices: the player answers
         "another card..." naming it, as a player at the table would. Only what they know: a
         card the question's seat put down in the region asked about (the cell, or the discard
         pile), that the table has not recorded. Told the rules refuse it, they say it was put
         down all the same (it was: an illegal attempt). False when no such card was put."""
+        from companion.referee.camera import AnswerRefused, region_of
+
+        referee = pipeline.referee
         if q.other is None:
             return False
         for want in wanted:
@@ -688,58 +732,93 @@ def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.
                                               color=color, illegal=illegal)
                 referee.run_pending()
                 refused = future.exception(timeout=0)
-                result.trace.append((beat_index, result.frames, "answer", q.kind.value,
-                                     {"other": want, "refused": getattr(refused, "code", None)}))
-                result.answered += 1
+                self.trace.append((beat_index, self.frame_no, "answer", q.kind.value,
+                                   {"other": want, "refused": getattr(refused, "code", None)}))
+                self.answered += 1
                 if refused is None:
-                    sync()
+                    pipeline.sync()
                     return True
                 if not (isinstance(refused, AnswerRefused) and refused.illegal):
                     break
             return False
         return False
 
-    if frames_source is None:
-        renderer = SyntheticTable(width, height, seed=seed, markers=markers, faces=faces)
 
-        def frames():
-            for step in script.frames():
-                if step.pose is not None:
-                    renderer.pose = step.pose
-                if step.lighting is not None:
-                    renderer.lighting = step.lighting
-                yield renderer.render(step.scene), step
-        frames_source = frames()
+class _Stopwatch:
+    """What a scripted run measures, frame by frame (a :class:`vision.pipeline.Player` that
+    only watches): the reader's time per frame, quiet or changing, and the time from a hand
+    leaving the table to the event of what it did."""
 
-    for n, (image, step) in enumerate(frames_source):
-        t = n / fps
-        clock["t"] = t
-        now["beat"] = step.beat
-        if step.phone is not None:
-            table.act(step.phone, source="phone")
-            sync()
-        if step.tap is not None and live_done[_akey(step.tap)] < scripted_until[step.beat][_akey(step.tap)]:
-            # the player taps what the table has not recorded (the page shows what it has)
-            table.act(step.tap, source="phone")
-            sync()
+    def __init__(self, script, result: RunResult):
+        self.result = result
+        self._beats = script.beats
+        self._hand_left_at: float | None = None
+        self._events_before = 0
+        self._pending = False
+
+    def before(self, pipeline, frame: ScriptFrame) -> None:
+        step = frame.step
         if step.hand_left:
-            hand_left_at = t
-            events_before = len(got)
-            pending_latency = beat_actions[step.beat].by_camera
-        report = reader.process(image, t=t)
+            self._hand_left_at = frame.time
+            self._events_before = len(self.result.got)
+            self._pending = self._beats[step.beat].by_camera
+
+    def after(self, pipeline, frame: ScriptFrame, report) -> None:
+        result = self.result
         quiet = report.state in ("quiet", "moving", "settling", "hands")
         (result.quiet_ms if quiet else result.change_ms).append(report.ms)
-        if report.reading is not None:
-            referee.on_reading(report.reading)
-            sync()
-        referee.tick()
-        sync()
-        answer_questions(step.beat)
-        if pending_latency and len(got) > events_before and hand_left_at is not None:
-            result.latencies_s.append(t - hand_left_at + report.ms / 1000.0)
-            pending_latency = False
+        if self._pending and len(result.got) > self._events_before and self._hand_left_at is not None:
+            result.latencies_s.append(frame.time - self._hand_left_at + report.ms / 1000.0)
+            self._pending = False
         result.frames += 1
-    sync()
+
+
+def run_script(script, *, width: int = 1280, height: int = 720, fps: float = 30.0,
+               classifier=None, frames_source=None, seed: int = 0, markers: bool = True,
+               reader=None, faces=None, tuning=None) -> RunResult:
+    """Play ``script`` through the synthetic camera and the live pipeline
+    (:class:`vision.pipeline.Pipeline`: the reader and the camera referee), with its players
+    (:class:`ScriptPlayer`) answering the referee's questions.
+
+    ``frames_source`` (optional) replaces the synthetic renderer with an iterator of
+    ``(image, FrameStep)`` (the video-file test replays recorded frames this way). ``faces``
+    (:mod:`simulator.faces`) draws the cards: the art (default) or real photos. ``tuning``
+    (a :class:`companion.tuning.Tuning`; default the product's) sets the referee's thresholds.
+    """
+    from companion.bus import EventBus
+    from companion.referee.table import Table
+    from vision.pipeline import Pipeline
+
+    from .render import SyntheticTable
+
+    expected = reference_events(script)
+    bus = EventBus()
+    got: list[tuple] = []
+    bus.subscribe(lambda m: got.append(k) if (k := _event_key(m)) else None)
+    table = Table(script.setup, bus, clock=lambda: 0.0)
+    result = RunResult(expected, got, 0)
+    if frames_source is None:
+        frames = ScriptFrames.rendered(script, SyntheticTable(width, height, seed=seed, markers=markers,
+                                                              faces=faces), fps)
+    else:
+        frames = ScriptFrames(frames_source, fps)
+    player = ScriptPlayer(script, bus, table, result.trace)
+    watch = _Stopwatch(script, result)
+    bus.subscribe(lambda m: result.live_actions.append(
+        (frames.beat, m.data.get("action"), bool(m.data.get("ok")))), {"action"})
+    bus.subscribe(lambda m: result.asked_beats.append(frames.beat), {"confirm-needed"})
+    # the scripted table is not read afresh at a new round: the reader follows the new deal as
+    # changes, beat by beat
+    pipeline = Pipeline.build(frames, table, bus, tuning=tuning, clock=lambda: frames.now,
+                              classifier=classifier, reader=reader,
+                              players=(player, watch), exact=True, reread_new_layouts=False)
+    referee = pipeline.referee
+    referee.on_decision = lambda d: result.trace.append(
+        (frames.beat, result.frames, d.kind.value, d.region,
+         d.action.to_json() if d.action else [a.to_json() for a in d.choices], d.reason.value))
+    pipeline.run()
+    pipeline.close()
+    result.answered = player.answered
     result.questions = referee.stats["questions"]
     result.camera_actions = referee.stats["commits"] + referee.stats["illegal"]
     result.stats = dict(referee.stats)

@@ -48,6 +48,8 @@ OTHER_TOOLS = {
     "--tilt", "--lean", "--first-round", "--game", "--in-parts", "--styles",
     # python -m vision.train.fanned_misses (which step loses each card of the composed tables)
     "--index-model",
+    # benchmarks/table_torture.py (another tuning file; the tuning seeds beside the hold-out)
+    "--tuning", "--tuning-seeds", "--holdout-seeds",
     # mypy (make lint)
     "--strict",
 }
