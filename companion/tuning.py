@@ -61,6 +61,81 @@ class ReaderTuning:
 
     min_card_confidence: float = knob(
         "probability", "higher: fewer false cards read, more cards left unread")
+    # finding and reading a card in a region
+    card_diff: float = knob(
+        "summed |BGR| grey levels from the cloth that make a pixel card in good light (dim light"
+        " lowers it to 40 %)",
+        "lower: dark cards on dark cloth found, more shadows and cloth texture taken for a card")
+    weak_read: float = knob(
+        "probability of a card's likeliest label",
+        "higher: more reads looked at again among the patch's card outlines (a fit between a card"
+        " and the one below is caught), more classifier work per changed frame")
+    sure_outline: float = knob(
+        "probability",
+        "higher: a re-found outline or a card where no outline showed counts less often (more"
+        " 'no card' and questions), fewer wrong cards taken from a stray outline")
+    contradicted_odds: float = knob(
+        "odds of the card seen over the card its unsmeared read names",
+        "higher: a card seen through a smear that the sharpened read contradicts stays surer"
+        " (fewer questions), more wrong commits through a smear")
+    contradicting_read: float = knob(
+        "probability the sharpened read gives its other card",
+        "lower: more sharpened reads contradict the card seen (more questions), fewer wrong"
+        " commits through a smear")
+    unsmear_pad: int = knob(
+        "pixels of margin round what is read where the smear is taken out",
+        "higher: the filtered piece's ringing edges stay further from the cards read, more"
+        " pixels filtered per smeared frame")
+    # what changed, and when to look
+    touched_change: float = knob(
+        "the change detector's measure (grey levels at its small frame)",
+        "lower: more regions a hand was over are read again (a card put where its twin lay is"
+        " seen), more reads of regions that did not change")
+    strong_band: float = knob(
+        "multiple of the border band's change threshold",
+        "higher: fewer band changes count as an arm (waited for strong_band_frames), more as a"
+        " shadow or light (faint_band_frames)")
+    strong_band_frames: int = knob(
+        "settled frames",
+        "higher: an arm held still over the band is waited out longer, a thing left lying on the"
+        " band holds reading back longer")
+    faint_band_frames: int = knob(
+        "settled frames",
+        "higher: a faint still hand on the band is waited out longer, a shadow or light change"
+        " on the band holds reading back longer")
+    armless_frames: int = knob(
+        "settled frames",
+        "lower: a still thing in the band with no arm over the mat's rim becomes the table"
+        " sooner, a hand resting there is taken for the table sooner")
+    held_hand_frames: int = knob(
+        "settled frames",
+        "higher: a hand held still at the cards is waited out longer (fingers not read as card),"
+        " something taken for an arm lying by the cards holds readings back longer")
+    pile_wait: int = knob(
+        "settled frames",
+        "higher: a reach waits longer for the draw pile's verdict (fewer unknown draws),"
+        " readings come later")
+    # the camera nudged
+    nudge_share: float = knob(
+        "share of the card regions changed at once",
+        "lower: the camera is checked for a nudge more often (slower frames), a nudge is caught"
+        " with fewer regions changed")
+    view_still_px: float = knob(
+        "pixels the play area's corners moved (markers or the table's texture)",
+        "higher: small nudges are ignored (their regions read through the old view), fewer"
+        " needless recalibrations from a marker's noisy corners")
+    grid_view_still_px: float = knob(
+        "pixels the play area's corners moved (a view from the grid's cards)",
+        "higher: a rough view from the cards replaces the view less often, a real nudge of that"
+        " size goes unfollowed")
+    max_follow_px: float = knob(
+        "pixels the play area's corners moved",
+        "higher: larger nudges of a markerless view are followed by the table's texture, a bad"
+        " texture match is taken more often (instead of calibrating from the grid's cards)")
+    arms_same_place_px: float = knob(
+        "pixels the view moved",
+        "higher: the arms followed so far keep their places across a larger nudge, an arm's"
+        " place may be off by that much")
 
 
 _SECTIONS: dict[str, type[Any]] = {"referee": RefereeTuning, "reader": ReaderTuning}

@@ -480,7 +480,7 @@ def test_a_smeared_card_that_the_sharpened_read_contradicts_is_asked_never_commi
     # torture motion blur, classic seed 24 (art faces): cai's blue-9 read blue-2 at 0.77 as the
     # camera saw it, and blue-9 at 0.31 with the measured smear taken out; blue-2 was
     # committed (a wrong commit). Held within odds of 4 of the blue-9, it is asked about
-    # (vision.table_reader.CONTRADICTED_ODDS). About 6 CPU-seconds.
+    # (the reader's contradicted_odds tuning). About 6 CPU-seconds.
     run = torture_run("classic", "motion-blur", "art", 24)
     assert run["exact"], run["first_difference"]
     assert run["wrong_calls"]["wrong_commits"] == []

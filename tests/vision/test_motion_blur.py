@@ -125,12 +125,11 @@ def test_the_smear_is_taken_out_only_where_the_reader_will_look():
 
     from vision.desmear import smear_kernel
     from vision.frame_smear import measure_smear, unsmear_frame
-    from vision.table_reader import TableReader
+    from vision.table_stages import Frame, unsmeared
 
     renderer, _, after = _frames(1280, 720, seed=2, below="green-draw-two", top="green-5")
     frame = cv2.filter2D(after, -1, smear_kernel(7, 74))
-    reader = TableReader("classic", view=renderer.view, layout=renderer.layout)
-    sharp = reader._unsmeared(frame, ["discard"], pawn_look=False)[0]
+    sharp = unsmeared(Frame(frame), renderer.view, renderer.layout, ["discard"])[0]
     smear = measure_smear(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), renderer.view, renderer.layout)
     assert sharp is not None and smear is not None
     quad = renderer.view.region_quad(renderer.layout.regions["discard"], 6.0)
@@ -224,9 +223,10 @@ def _read_through(monkeypatch, top, below, measured):
     import cv2
 
     import vision.table_reader as table_reader
+    import vision.table_stages.sharpen as sharpen
     from vision.desmear import smear_kernel
 
-    monkeypatch.setattr(table_reader, "measure_smear", lambda *a, **k: measured)
+    monkeypatch.setattr(sharpen, "measure_smear", lambda *a, **k: measured)
     renderer, before, after = _frames(1280, 720, seed=2, below=below, top=top)
     kernel = smear_kernel(7, 74)
     frames = [cv2.filter2D(before, -1, kernel)] * 6 + [cv2.filter2D(after, -1, kernel)] * 8
