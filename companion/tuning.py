@@ -59,8 +59,6 @@ class RefereeTuning:
 class ReaderTuning:
     """The table reader's thresholds (``[reader]`` in the file)."""
 
-    min_card_confidence: float = knob(
-        "probability", "higher: fewer false cards read, more cards left unread")
     # finding and reading a card in a region
     card_diff: float = knob(
         "summed |BGR| grey levels from the cloth that make a pixel card in good light (dim light"

@@ -49,5 +49,6 @@ def test_another_file_changes_the_value_and_an_unreadable_one_is_an_error(tmp_pa
 
 def test_replace_gives_a_changed_copy():
     t = default()
-    u = t.replace(reader={"min_card_confidence": 0.7})
-    assert u.reader.min_card_confidence == 0.7 and t.reader.min_card_confidence != 0.7
+    u = t.replace(reader={"weak_read": 0.123})
+    assert u.reader.weak_read == 0.123 and t.reader.weak_read != 0.123
+    assert u.referee == t.referee
