@@ -1,0 +1,287 @@
+"""How each region looked when it last matched the state, and what a change of look says: no
+card put down, the same face played, several changes at once, a first look that differs.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from typing import TYPE_CHECKING, AbstractSet, Iterable
+
+from ..engine.actions import Action
+from ..engine.look import TableLook, WaitingFor
+from ..reading import cell_name
+from .looks import look_apart
+from .expected import (EMPTY, NOT_A_CARD, Expected,
+                       acting_seat, action_read, differing, expected_of, label_of,
+                       pawn_hidden_cells, region_of)
+from .evidence import (clear, plausible_play,
+                       read_again_whole, read_of)
+from .decide import (Decision, DecisionKind, Reason, score_actions)
+from .pawn import PawnWatch
+from .core import NEW_FACE_LOOK, NUDGED_SAME_FACE_LOOK, SAME_FACE_LOOK
+
+if TYPE_CHECKING:
+    from .table import Table
+
+
+class Sightings(PawnWatch):
+    """The regions' looks remembered and what they tell."""
+
+    def _doubt_baseline(self) -> None:
+        """The first reading is taken as the layout, but a region where it differs from the
+        deal in a way a legal action explains, or where it reads another card than the deal's,
+        may show a move made before the camera had its first look: such a region is asked
+        about when a play is read there (never committed: it may be how the table was laid
+        out); one a legal action explains is looked at at once."""
+        table = self.table_of()
+        if table is None:
+            return
+        look, waiting = table.view()
+        if not waiting.camera_watches:
+            return
+        expected = expected_of(look)
+        diffs = differing(expected, self._latest)
+        seat = acting_seat(waiting)
+        mine = [a for a in table.legal_actions() if seat is None or a.by == seat]
+        explained = {c.region for c in score_actions(mine, expected, self._latest, diffs)
+                     if c.gain >= self.commit_gain}
+        # so does every card region that reads another card than the deal's, however weakly: a
+        # clearer read of it later is the same first look (motion blur, grid seed 11, real
+        # faces: a red-6 read red-9 at 0.78 beside red-6 at 0.20 in the first reading, then at
+        # 0.92 once a hand went by, was committed as south's play). (Not "no card": a card
+        # never leaves a cell or the pile, and askew cards read so at the deal.)
+        named = {r for r, label in diffs.items() if r != "pawn" and label not in NOT_A_CARD}
+        self._doubts = explained | named
+        self._actionable |= explained
+
+    def _put_down_there(self, region: str) -> bool:
+        """The region looks different from when it last matched the state, where a hand went
+        over it (an arm not yet accounted for), or by far (:data:`NEW_FACE_LOOK`) where no hand
+        was seen: a card was put down there, whatever the read says. A card read as no card
+        there (:func:`bare`) is then asked about, not left for the light. (Sleeve gloss: a
+        teal-draw-five put on a wild read "no card" at 0.85; taken for the light, the play was
+        missed and the next seat's draw called out of turn.)"""
+        got = self._latest.region(region)
+        _, look = self._looks.get(region, (None, None))
+        if got is None or look is None:
+            return False
+        d = look_apart(got.look, look, SAME_FACE_LOOK)
+        if d is None:
+            return False
+        hand = bool(getattr(self._reading, "reaches", ())) and self._arm_over(region)
+        # (with no hand seen over it -- the gloss hid the arm's way there -- only a look far
+        # past a nudge's misfit says a card was put down: the teal-draw-five's measured 69.9)
+        return d > (SAME_FACE_LOOK if hand else NEW_FACE_LOOK)
+
+    def _untouched(self, diffs: dict[str, str], expected: Expected) -> set[str]:
+        """Regions that differ from the state but that no hand touched: the reading saw arms,
+        none of the arms not yet accounted for went over the region, and its read still gives
+        the card the state has there within the margin of its likeliest label (nothing happened
+        explains it about as well as anything). A card is put down by a hand: such a read is
+        the light or a smear (motion blur: a red-2 read red-3 at 0.37 and red-2 at 0.28 was
+        asked about four times with arms elsewhere, "misread" each time). A read that clearly
+        shows another card is still looked at (an arm may have been missed), and so is every
+        region of a reading with no arms at all."""
+        reading = self._latest
+        out = set()
+        for region in diffs:
+            if region == "pawn" or not self._no_hand_over(region):
+                continue
+            got = reading.region(region)
+            want = expected.labels.get(region, EMPTY)
+            if got is not None and math.log(got.confidence) - math.log(got.p(want)) < self.margin:
+                out.add(region)
+        return out
+
+    def _looks_as_before(self, diffs: dict[str, str], expected: Expected) -> set[str]:
+        """Regions whose read differs from the state but that look as they did when they last
+        matched it (their look differs by no more than :data:`SAME_FACE_LOOK`, a turned smear
+        taken out of the comparison: :func:`.looks.look_apart`). No card was put
+        there -- a card put down, even of the same face, looks different -- the read changed
+        (a smear, light): it is looked at again when it changes again. (Motion blur: a red-6
+        nobody touched, read red-3 at 0.32 after the smear turned, was asked about.) Not a
+        region read clearly as another card where a hand went over it: two cards of one colour
+        can look alike through a smear (motion blur, classic seed 28, real faces: cai's yellow-8
+        thrown on a yellow-1 looked 2.8 apart, read yellow-8 at 0.94, and was missed)."""
+        out = set()
+        for region in diffs:
+            if region == "pawn":
+                continue
+            got = self._latest.region(region)
+            if clear(got) and self._arm_over(region):
+                continue
+            seen_as, look = self._looks.get(region, (None, None))
+            if got is None or look is None or seen_as != expected.labels.get(region):
+                continue
+            d = look_apart(got.look, look, SAME_FACE_LOOK)
+            if d is not None and d <= SAME_FACE_LOOK:
+                out.add(region)
+        return out
+
+    def _same_face_play(self, waiting: WaitingFor, expected: Expected,
+                        legal: Iterable[Action] = (), left_out: AbstractSet[str] = frozenset()
+                        ) -> Decision | None:
+        """A region that visibly changed, reads the card it held, and looks different from when
+        it last matched the state: the same face played on it (decks hold two of most faces),
+        or a card only nudged. Only the table can say: ask. (A card taken back after an illegal
+        attempt leaves the region looking as before: no question.)"""
+        reading = self._latest
+        fresh = [r for r in reading.changed if r in expected.labels and r in self._actionable
+                 and r not in left_out]
+        if not fresh:
+            return None
+        seat = acting_seat(waiting)
+        scores, never_seen = self._look_changes(fresh, expected)
+        threshold = SAME_FACE_LOOK
+        # the whole table read again (the camera was nudged: most regions, never a few that
+        # light moving over them or a hand passing stirred; only the card regions count: the
+        # pawn's sighting and the draw pile change with a hand resting by the pawn or a draw)
+        whole = read_again_whole(reading, expected)
+        if whole:
+            # every look is off by the new view's small misfit; a card put down stands well
+            # clear of it
+            threshold = max(NUDGED_SAME_FACE_LOOK, 4.0 * float(statistics.median(list(scores.values()) or [0.0])))
+        looking_new = [r for r, d in scores.items() if d > threshold]
+        if whole and len(looking_new) > 1:
+            return None
+        # (every look counts for the nudge's misfit above; a card is put down by a hand: one no
+        # arm went over, where arms were seen, is no card -- a hand resting by the pawn, a
+        # neighbour's card, light -- and is not asked about, unless an arm was seen a cell short
+        # of it and it looks far past a nudge's misfit; of the others, the one that looks the
+        # most different first)
+        looking_new = sorted((r for r in looking_new
+                              if not self._no_hand_over(r)
+                              or (scores[r] > NEW_FACE_LOOK and self._arm_short_of(r))),
+                             key=lambda r: -scores[r]) + ([] if whole else never_seen)
+        for region in looking_new:
+            got = read_of(reading, region)
+            want = expected.labels[region]   # (both checked above)
+            play = action_read(region, want, seat, expected)
+            if play is None:
+                continue
+            # the legal ways to play that face there (a wild: one per colour)
+            legal = list(legal)
+            ways = tuple(a for a in legal if a.by == seat and region_of(a) == region
+                         and label_of(a) == want)
+            # and the likeliest other cards that could lie there now (a misread new card)
+            others = [c.action for c in score_actions(
+                [a for a in legal if a.by == seat and label_of(a) != want], expected, reading,
+                {region: got.label})][:3]
+            self._actionable.discard(region)
+            return Decision(DecisionKind.ASK, region, choices=(ways or (play,)) + tuple(others),
+                            reason=Reason.SAME_FACE, read=got.label)
+        return None
+
+    def _look_changes(self, fresh: list[str], expected: Expected) -> tuple[dict[str, float], list[str]]:
+        """How far each of the ``fresh`` regions that reads the card the state has there looks
+        from when it last matched the state (region -> look distance), and those never seen as
+        the state has them that a hand went over (no look to compare)."""
+        reading = self._latest
+        pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
+        pawn = pawn if pawn is not None else expected.pawn  # (unseen: where the state has it)
+        scores: dict[str, float] = {}
+        never_seen: list[str] = []
+        for region in fresh:
+            if pawn is not None and region == cell_name(*pawn):
+                continue
+            got = reading.region(region)
+            want = expected.labels.get(region)
+            # it reads as what lies there (asking is safe: no confidence needed beyond that)
+            if got is None or want is None or (got.label != want and got.p(want) < 0.5):
+                continue
+            if region not in self._looks and got.look is not None:
+                # never seen as the state has it (the pawn stood on it from the deal, and it read
+                # no card when the pawn left): no look to compare, so a hand over it now may have
+                # put the same face on it
+                if self._arm_over(region):
+                    never_seen.append(region)
+                continue
+            # a look remembered for another card says nothing about this one (a phone's play
+            # changed what the state expects there before the card came down)
+            seen_as, look = self._looks.get(region, (None, None))
+            # (a look that differs may be the same card smeared along another line since: the
+            # smears are taken out of the comparison)
+            d = look_apart(got.look, look, SAME_FACE_LOOK) if seen_as == want else None
+            if d is not None:
+                scores[region] = d
+        return scores, never_seen
+
+    def _several(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
+                 seat: str | None) -> Decision | None:
+        """Several regions changed at once outside forced plays: more than one action was done
+        while the camera could not look, and their order decides who did what. The camera does
+        not guess an order: it asks which came first (what each region shows, for the seat on
+        turn). A region read unsurely offers, after its likeliest action, those read about as
+        likely (within the margin: a blurred red-8 read red-0 at 0.39, red-5 at 0.28 and red-8
+        at 0.24 offers all three), so that the one done can be named."""
+        mine = [a for a in legal if seat is None or a.by == seat]
+        cands = score_actions(mine, expected, self._latest, diffs)
+        choices: list[Action] = []
+        regions = 0
+        for region in sorted(diffs, key=lambda r: (r != "pawn", r)):
+            here = [c for c in cands if c.region == region and c.gain >= self.commit_gain]
+            if here and region != "pawn" and not plausible_play(read_of(self._latest, region), here[0].action,
+                                                            self.margin):
+                # no legal action is read there about as likely as what is (a red-2 read at
+                # 0.96 on a blue-9: an illegal attempt, called on its own): no action to order
+                # (askew grid seed 20, real faces: asked with only the legal blue-2 offered
+                # there, answered "none of them", and the attempt was never called)
+                here = []
+            if here:
+                regions += 1
+                near = [c for c in here if c.gain >= here[0].gain - self.margin]
+                labels = list(dict.fromkeys(label_of(c.action) for c in near))[:3]
+                # (one action per card: a wild's colour is asked once it is known to be first)
+                choices += [next(c.action for c in near if label_of(c.action) == label)
+                            for label in labels]
+        if regions < 2:
+            return None
+        first = sorted(diffs)[0]
+        return Decision(DecisionKind.ASK, first, choices=tuple(choices), reason=Reason.SEVERAL,
+                        read=diffs[first])
+
+    def _remember_looks(self, look: TableLook) -> None:
+        """Regions that show what the state says: remember how they look now. (Not a region
+        read again and not yet settled: the look it had before is what tells the same face
+        played on it, once the question that came first is answered -- glare, a card the hand
+        passed over asked about first, and the same face played beside it then looked "as
+        before".)"""
+        reading = self._latest
+        expected = expected_of(look)
+        diffs = differing(expected, reading)
+        pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
+        asked = self._question.region if self._question is not None else None
+        hidden = pawn_hidden_cells(expected, reading)  # (the hand hiding the marker may lie there)
+        # (a region read again and not yet settled keeps its old look, a question open or not:
+        # the same face played on it is looked for once it settles or the answer came)
+        unsettled = self._actionable & set(reading.changed)
+        for name in expected.labels:
+            if name in diffs or name == asked or name in hidden or name in unsettled or (
+                    pawn is not None and name == cell_name(*pawn)):
+                continue
+            got = reading.region(name)
+            if got is not None and got.look is not None:
+                self._looks[name] = (expected.labels[name], got.look)
+
+    def _remember_look(self, region: str, card: str) -> None:
+        """How ``region`` looks now is how ``card`` looks there, however the camera reads it: a
+        card answered as put there (so the same face played on it next is told by its look:
+        sleeve gloss, classic seed 36, ann's red-5, read unsurely, was answered; it went on
+        reading red-3, so its look was never taken, and cai's red-5 on it was missed), a card
+        named as "another card", a misread answered."""
+        got = self._reading.region(region) if self._reading is not None else None
+        if got is not None and got.look is not None:
+            self._looks[region] = (card, got.look)
+
+    def _remember_misread(self, region: str, table: Table | None) -> None:
+        """``region`` answered "nothing happened" (misread, or laid out so): how it looks now is
+        how the card the state has there looks, misread or not, so the same look read again is
+        no play (:meth:`_looks_as_before`). (Motion blur, grid seed 11, real faces: the red-6
+        laid out at (0, 4) read red-9 at 0.99, answered "laid out", and was committed as
+        south's red-9 when the smear turned and the whole grid was read again.)"""
+        if table is None or region == "pawn":
+            return
+        want = expected_of(table.view()[0]).labels.get(region)
+        if want is not None:
+            self._remember_look(region, want)
