@@ -13,6 +13,7 @@ from .hands import DRAW_PILE
 from .expected import (NOT_A_CARD, label_of,
                        region_of)
 from .decide import (Decision, Reason)
+from .states import Wild, await_colour, colour_done
 from .questions import (AnswerRefused, Closed, NothingHappened, QuestionKind, other_card_attempt)
 from .sightings import Sightings
 from .core import COLOUR_WAIT_S
@@ -29,15 +30,15 @@ class Answers(Sightings):
         player plays it from the seat page, which asks the colour (the normal path; no
         question). Wait for that while this reading stands and for :data:`COLOUR_WAIT_S`; the
         turn timer waits too. A new reading (the next card, a hand) or the time out asks."""
-        key = (decision.region, decision.read)
-        wait = self._colour_wait
-        if wait is None or wait[:2] != key:
-            self._colour_wait = (*key, self._latest.seq, self.clock(), decision)
+        wait = self._colour
+        if wait is None or (wait.region, wait.read) != (decision.region, decision.read):
+            wild = Wild(decision.region, decision.read, self._latest.seq, self.clock(), decision)
+            self.state = await_colour(self.state, wild)
             table.pause_timer()
             return True
-        if wait[2] == self._latest.seq and self.clock() - wait[3] < COLOUR_WAIT_S:
+        if wait.seq == self._latest.seq and self.clock() - wait.since < COLOUR_WAIT_S:
             return True
-        self._colour_wait = None  # ask (the question keeps the timer paused)
+        self.state = colour_done(self.state)  # ask (the question keeps the timer paused)
         return False
 
     @staticmethod
@@ -52,16 +53,16 @@ class Answers(Sightings):
     def _overlaid(self, diffs: dict[str, str], table: Table) -> bool:
         """The wild awaited lies under another card now (a later reading shows another card in
         its region) and its colour is still owed (the play is still legal)."""
-        wait = self._colour_wait
-        assert wait is not None and len(wait) == 5   # (a wild's own wait: see _settle)
-        region, label, seq, _, decision = wait
-        if seq == self._latest.seq or diffs.get(region) in (None, label) or diffs[region] in NOT_A_CARD:
+        wait = self._colour
+        assert wait is not None and wait.on_wild is None   # (a wild's own wait: see _settle)
+        if wait.seq == self._latest.seq or diffs.get(wait.region) in (None, wait.read) \
+                or diffs[wait.region] in NOT_A_CARD:
             return False
         legal = table.legal_actions()
-        return any(a in legal for a in decision.choices)
+        return any(a in legal for a in wait.decision.choices)
 
     def _end_colour_wait(self, table: Table) -> None:
-        self._colour_wait = None
+        self.state = colour_done(self.state)
         if self._question is None and table.timer.paused:
             table.resume_timer()
 
@@ -112,8 +113,8 @@ class Answers(Sightings):
             illegal = other_card_attempt(table, action, illegal)
         self.stats["other-cards"] = self.stats.get("other-cards", 0) + 1
         region = q.region
-        self._actionable.discard(region)
-        self._blind.discard(region)
+        self.regions.actionable.discard(region)
+        self.regions.blind.discard(region)
         if not illegal:
             # how the region looks now is how the card named looks (the camera misread it):
             # the same look read again is no new play (:meth:`_looks_as_before`)
@@ -160,9 +161,9 @@ class Answers(Sightings):
             # an earlier card than the one lying there now: the region shows a later action
             # too. Who made it the camera cannot tell (it missed a turn): it asks, never commits
             self._recheck = True
-            self._blind.add(region)
+            self.regions.blind.add(region)
         else:
-            self._actionable.discard(region)
+            self.regions.actionable.discard(region)
             if picked.nothing in (NothingHappened.MISREAD, NothingHappened.LAID_OUT):
                 self._remember_misread(region, table)
             card = getattr(picked.action, "card", None)
@@ -180,8 +181,8 @@ class Answers(Sightings):
             # none of the changes offered happened: every region they showed in was misread
             # (asked again one by one, each answer was "misread" too)
             for shown in filter(None, map(region_of, q.actions)):
-                self._actionable.discard(shown)
-                self._blind.discard(shown)
+                self.regions.actionable.discard(shown)
+                self.regions.blind.discard(shown)
         self._close_question(picked.to_json()["action"], by, Closed.ANSWERED)
         if act and picked.action is not None and table is not None:
             result = table.act(picked.action, source="confirm", evidence=q.evidence)

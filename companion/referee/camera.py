@@ -42,13 +42,11 @@ import math
 import queue
 import time
 from collections import deque
-from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..bus import BusMessage, EventBus
-from ..engine.look import WaitingFor
-from ..reading import Reach, TableReading
-from .core import COLOUR_WAIT_S, NEW_FACE_LOOK, NUDGED_SAME_FACE_LOOK, SAME_FACE_LOOK, _ColourWait
+from ..reading import TableReading
+from .core import COLOUR_WAIT_S, NEW_FACE_LOOK, NUDGED_SAME_FACE_LOOK, SAME_FACE_LOOK
 from .decide import PAWN_GAIN, UNSURE_CHOICES, Candidate, Decision, DecisionKind, Reason, decide, score_actions
 from .evidence import legal_mass, spill_over
 from .expected import (EMPTY, NAMED_CONFIDENCE, NEW_LAYOUT, Expected, acting_seat, differing, expected_of,
@@ -57,10 +55,11 @@ from .hands import DrawLedger
 from .questions import (OTHER_CARD_KINDS, AnswerRefused, Choice, Closed, NothingHappened, Question,
                         QuestionKind, other_card_action, other_card_attempt, other_card_refusal)
 from .settle import Settling
+from .states import AwaitingColour, Asking, PawnTrail, Regions, State, Watching, Wild
 
 if TYPE_CHECKING:
     from ..host import Host
-    from .table import Answer, Table
+    from .table import Table
 
 __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "DecisionKind",
            "Reason", "score_actions", "decide", "Question", "QuestionKind", "Choice",
@@ -68,7 +67,8 @@ __all__ = ["Expected", "expected_of", "acting_seat", "Candidate", "Decision", "D
            "AnswerRefused", "NEW_LAYOUT", "OTHER_CARD_KINDS", "other_card_action",
            "other_card_attempt", "other_card_refusal", "COLOUR_WAIT_S", "NEW_FACE_LOOK",
            "NUDGED_SAME_FACE_LOOK", "SAME_FACE_LOOK", "PAWN_GAIN", "UNSURE_CHOICES", "NAMED_CONFIDENCE",
-           "differing", "pawn_hidden_cells", "region_of"]
+           "differing", "pawn_hidden_cells", "region_of", "State", "Watching", "Asking", "AwaitingColour",
+           "Wild"]
 
 log = logging.getLogger(__name__)
 
@@ -107,43 +107,24 @@ class CameraReferee(Settling):
         self.table_of = table_of
         self.witness = witness
         self.clock = clock
-        #: (region, label, reading seq, since, decision[, waiting]): a wild seen whose colour its
-        #: player's phone is expected to give (no question yet)
-        self._colour_wait: _ColourWait | None = None
         self.bus = bus
         self.host = host
         self.commit_gain = math.log(commit_ratio)
         self.margin = math.log(margin_ratio)
         self.illegal_confidence = illegal_confidence
-        self._inbox: queue.SimpleQueue[tuple[str, Any, Future[Answer | None] | None]] = queue.SimpleQueue()
-        # (kind, payload, future)
-        self._reading: TableReading | None = None
-        self._actionable: set[str] = set()
-        self._doubts: set[str] = set()    # baseline regions that may show an early move
-        #: regions that changed together while the camera could not look (several at once):
-        #: how many actions each hides is unknown, so none of them is committed unasked
-        self._blind: set[str] = set()
-        #: region -> (the label the state gave it, its look) when it last matched the state
-        self._looks: dict[str, tuple[str, Any]] = {}
-        #: the cell the pawn was seen to leave while its marker was hidden (its card read clearly
-        #: where the pawn stood), and the reading that showed it: a step to ask about
-        self._pawn_left: tuple[int, int] | None = None
-        self._pawn_left_at: int = -1
-        #: the cells next to it where the pawn's body read then (no card): where it went
-        self._pawn_body: set[str] = set()
-        self._pawn_noted: tuple[int, tuple[int, int] | None] | None = None  # (reading, cell) last looked at
-        self._question: Question | None = None
+        self._inbox = queue.SimpleQueue()
+        self.state = Watching()
+        self.regions = Regions()
+        self.pawn_trail = PawnTrail()
+        self._reading = None
+        self._looks = {}
         self._ids = itertools.count(1)
         self._recheck = False
-        #: the arms seen and not yet accounted for, oldest first (see :meth:`_settle`)
-        self._reaches: deque[Reach] = deque(maxlen=64)
+        self._reaches = deque(maxlen=64)
         #: cards the rules dealt each seat against the cards the camera saw it lift
         self.ledger = DrawLedger()
-        #: the bus events that follow the referee's own actions are fed from their answers
         self._own_action = False
-        self._asked_waiting: WaitingFor | None = None  # the state a draw-pile question was asked in
-        #: a phone's tap the rules refused as out of turn while a seat kept its drawn card
-        self._refused_tap: dict[str, Any] | None = None
+        self._refused_tap = None
         self.stats = {"commits": 0, "illegal": 0, "questions": 0, "readings": 0,
                       "draws-seen": 0, "passes-inferred": 0, "counts-seen": 0}
         #: the latest decisions (seq of the reading, Decision), for the live view and debugging
@@ -216,15 +197,15 @@ class CameraReferee(Settling):
         if message.type == "match-started" or message.type in NEW_LAYOUT:
             # the table is laid out again: its next reading is the new baseline
             self._reading = None
-            self._doubts = set()
-            self._blind = set()
+            self.regions.doubts = set()
+            self.regions.blind = set()
         if message.type in ("undone", "match-started", *NEW_LAYOUT):
             # hands are dealt again, or the table put right by hand: no draw is owed or seen
             self.ledger.clear()
             self._reaches.clear()
         if message.type in ("undone", "match-started", "reshuffle", *NEW_LAYOUT):
             # the table must be put right by hand: what lies there now is no new action
-            self._actionable.clear()
+            self.regions.actionable.clear()
         self._recheck = True
 
     def on_reading(self, reading: TableReading) -> list[Decision]:
@@ -234,7 +215,7 @@ class CameraReferee(Settling):
         first = self._reading is None
         self._reading = reading
         if not first:  # the first reading is the table as it was laid out: the baseline
-            self._actionable |= set(reading.changed)
+            self.regions.actionable |= set(reading.changed)
             self._reaches.extend(getattr(reading, "reaches", ()) or ())
         else:
             self._doubt_baseline()
@@ -251,7 +232,8 @@ class CameraReferee(Settling):
         if table is None:
             return
         table.poll_timer()
-        if self._colour_wait is not None and self.clock() - self._colour_wait[3] >= COLOUR_WAIT_S:
+        wait = self._colour
+        if wait is not None and self.clock() - wait.since >= COLOUR_WAIT_S:
             self._recheck = True  # no colour came from the phone: ask
         if self._recheck:
             self._recheck = False

@@ -9,7 +9,7 @@ import logging
 import queue
 from collections import deque
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeAlias
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..bus import EventBus
 
@@ -19,6 +19,7 @@ from ..reading import Reach, TableReading, cell_name
 from .hands import DRAW_PILE, DrawLedger, over
 from .expected import (acting_seat, region_of, short_of, step_cells)
 from .decide import (Decision, DecisionKind, Reason)
+from .states import Asking, PawnTrail, Regions, State, Wild, ask, closed, colour_of, question_of
 from .questions import (Closed, Question)
 
 if TYPE_CHECKING:
@@ -39,12 +40,6 @@ NEW_FACE_LOOK = 2 * NUDGED_SAME_FACE_LOOK
 COLOUR_WAIT_S = 10.0
 
 
-#: A wild whose colour its player's phone is expected to give: (region, label read, reading
-#: seq, since, the decision[, what the table waited for]).
-_ColourWait: TypeAlias = (tuple[str, str | None, int, float, Decision]
-                          | tuple[str, str | None, int, float, Decision, WaitingFor])
-
-
 log = logging.getLogger(__name__)
 
 
@@ -62,25 +57,35 @@ class RefereeCore:
     stats: dict[str, int]
     decisions: deque[tuple[int, Decision]]
     on_decision: Callable[[Decision], None] | None
-    _colour_wait: _ColourWait | None
+    #: what the referee is doing: watching, asking a question, awaiting a wild's colour
+    state: State
+    #: the regions changed since they were settled, doubted in the first look, changed blind
+    regions: Regions
+    #: the pawn's step seen while its marker was hidden
+    pawn_trail: PawnTrail
     _reading: TableReading | None
-    _actionable: set[str]
-    _doubts: set[str]
-    _blind: set[str]
+    #: region -> (the label the state gave it, its look) when it last matched the state
     _looks: dict[str, tuple[str, Any]]
-    _pawn_left: tuple[int, int] | None
-    _pawn_left_at: int
-    _pawn_body: set[str]
-    _pawn_noted: tuple[int, tuple[int, int] | None] | None
-    _question: Question | None
     _ids: Iterator[int]
     _recheck: bool
+    #: the arms seen and not yet accounted for, oldest first
     _reaches: deque[Reach]
+    #: the bus events that follow the referee's own actions are fed from their answers
     _own_action: bool
-    _asked_waiting: WaitingFor | None
+    #: a phone's tap the rules refused as out of turn while a seat kept its drawn card
     _refused_tap: dict[str, Any] | None
     #: (kind, payload, future): answers and bus events for the referee's thread
     _inbox: queue.SimpleQueue[tuple[str, Any, Future[Answer | None] | None]]
+
+    @property
+    def _question(self) -> Question | None:
+        """The open question (None: none)."""
+        return question_of(self.state)
+
+    @property
+    def _colour(self) -> Wild | None:
+        """The wild whose colour is awaited from its player's phone (None: none)."""
+        return colour_of(self.state)
 
     @property
     def _latest(self) -> TableReading:
@@ -159,20 +164,22 @@ class RefereeCore:
     def _ask(self, decision: Decision, waiting: WaitingFor) -> None:
         got = self._latest.region(decision.region) if decision.region != "pawn" else None
         card = got.label if got is not None else None
-        if decision.region == DRAW_PILE:
-            self._asked_waiting = waiting  # asked until the table moves on
+        # (a draw-pile question is asked until the table moves on from ``waiting``)
+        asked_in = waiting if decision.region == DRAW_PILE else None
         # (the grid game's discard pile takes a discard; Flip's and classic's a play)
         table = self.table_of()
         pile = "discard" if table is not None and table.game.name == "grid" else "play"
         question = Question.of(0, decision, acting_seat(waiting), card, pile)
-        if self._question is not None and self._question.signature == question.signature:
+        if isinstance(self.state, Asking) and self.state.question.signature == question.signature:
+            if asked_in is not None:
+                self.state = dataclasses.replace(self.state, asked_in=asked_in)
             return
         if self._question is not None:
             self._close_question(None, "camera", Closed.REPLACED)
         question = dataclasses.replace(
             Question.of(next(self._ids), decision, acting_seat(waiting), card, pile),
             evidence=self._witness(decision))
-        self._question = question
+        self.state = ask(self.state, question, asked_in)
         self.stats["questions"] += 1
         key = f"questions-{question.kind.value}"
         self.stats[key] = self.stats.get(key, 0) + 1
@@ -184,7 +191,7 @@ class RefereeCore:
         q = self._question
         if q is None:
             return
-        self._question = None
+        self.state = closed(self.state)
         self.bus.publish("confirmed", id=q.id, action=action, by=by, why=why.value)
         table = self.table_of()
         if table is not None and table.timer.paused:

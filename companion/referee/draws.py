@@ -25,7 +25,7 @@ class DrawWatch(RefereeCore):
         """The draws seen before the first arm over a changed region. True when one changed the
         state or asked the table (look again)."""
         # (a region read again that shows what it held may hold the same face played again)
-        fresh = set(diffs) | (set(self._latest.changed) & self._actionable)
+        fresh = set(diffs) | (set(self._latest.changed) & self.regions.actionable)
         while self._reaches:
             reach = self._reaches[0]
             # (an arm seen a cell short of a changed cell may be the hand that changed it)
@@ -48,7 +48,7 @@ class DrawWatch(RefereeCore):
         """The draws seen after the plays (nothing is being asked). An arm over a region still
         to be settled (a card waiting for a phone's tap) is kept as that play's evidence."""
         look, _ = table.view()
-        diffs = differing(expected_of(look), self._latest, self._actionable)
+        diffs = differing(expected_of(look), self._latest, self.regions.actionable)
         kept: list[Reach] = []
         while self._reaches:
             reach = self._reaches.popleft()

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import TYPE_CHECKING
 
 from ..engine.actions import Action, Move
@@ -27,20 +29,20 @@ class PawnWatch(WhoseHand):
         the pawn was stepped off it unseen (noted once per reading; a sighting clears it)."""
         reading = self._latest
         if reading.pawn is not None and reading.pawn.seen:
-            self._pawn_left = None
+            self.pawn_trail = replace(self.pawn_trail, left=None)
             return
-        if expected.pawn is None or not reading.cells or self._pawn_noted == (reading.seq, expected.pawn):
+        if expected.pawn is None or not reading.cells or self.pawn_trail.noted == (reading.seq, expected.pawn):
             return
         r, c = expected.pawn
         if not (0 <= r < 5 and 0 <= c < 5):
             return
-        self._pawn_noted = (reading.seq, expected.pawn)
+        self.pawn_trail = replace(self.pawn_trail, noted=(reading.seq, expected.pawn))
         name = cell_name(r, c)
         got = reading.region(name)
         if name in reading.changed and clear(got) and got.label == expected.labels.get(name) \
-                and self._pawn_left != (r, c):  # (the first reading that showed it counts)
-            self._pawn_left, self._pawn_left_at = (r, c), reading.seq
-            self._pawn_body = {n for n in next_to([name]) if formless(reading.region(n))}
+                and self.pawn_trail.left != (r, c):  # (the first reading that showed it counts)
+            body = frozenset(n for n in next_to([name]) if formless(reading.region(n)))
+            self.pawn_trail = replace(self.pawn_trail, left=(r, c), left_at=reading.seq, body=body)
 
     def _unseen_step(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
                      seat: str | None) -> Decision | None:
@@ -51,14 +53,14 @@ class PawnWatch(WhoseHand):
         pawn's true place. The reading that showed the step waits unless something else is new
         there (the marker may show again); any later change to the table is asked about (the
         next seat acted, or the pawn stepped again: its body left the cell it was read on)."""
-        if expected.pawn is None or self._pawn_left != tuple(expected.pawn):
+        if expected.pawn is None or self.pawn_trail.left != tuple(expected.pawn):
             return None
         reading = self._latest
         if reading.pawn is not None and reading.pawn.seen:
             return None
         held = pawn_hidden_cells(expected, reading)
         new = [r for r in diffs if r != "pawn" and not (r in held and formless(reading.region(r)))]
-        later = reading.seq > self._pawn_left_at and any(r in expected.labels for r in reading.changed)
+        later = reading.seq > self.pawn_trail.left_at and any(r in expected.labels for r in reading.changed)
         if not new and not later:
             return None
         played = {r for r in new if not formless(reading.region(r))}
@@ -70,10 +72,10 @@ class PawnWatch(WhoseHand):
             if not all(0 <= v < 5 for v in a.to):
                 return 2
             name = cell_name(*a.to)
-            return 0 if name in self._pawn_body else 1 if formless(reading.region(name)) else 2
+            return 0 if name in self.pawn_trail.body else 1 if formless(reading.region(name)) else 2
 
         moves.sort(key=body)
-        self._pawn_left = None  # asked once: a "misread" answer is not asked again
+        self.pawn_trail = replace(self.pawn_trail, left=None)  # asked once: a "misread" answer is not asked again
         return Decision(DecisionKind.ASK, "pawn", choices=tuple(moves), reason=Reason.UNSURE)
 
     def _step_first(self, legal: list[Action], expected: Expected, diffs: dict[str, str],

@@ -21,6 +21,7 @@ from .decide import Decision, DecisionKind, Reason, decide
 from .evidence import bare, spill_over
 from .expected import NOT_A_CARD, Expected, acting_seat, differing, expected_of, next_to, pawn_hidden_cells
 from .hands import DRAW_PILE
+from .states import Asking, Wild, await_colour, colour_done
 from .questions import Closed
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class Settling(Answers):
         settled; then the draws seen, the same face played, a count closed, or one decision."""
         look, waiting = table.view()
         expected = expected_of(look)
-        diffs = self._set_aside(differing(expected, self._latest, self._actionable), expected, done,
+        diffs = self._set_aside(differing(expected, self._latest, self.regions.actionable), expected, done,
                                 pawn_was, look)
         if self._colour_step(diffs, waiting, table, done) is Step.STOP:
             return Step.STOP
@@ -103,7 +104,7 @@ class Settling(Answers):
                 spilled = spilled | {left}
         if spilled and self._question is None:
             # a neighbour's card dropped askew (or a hand) over a cell: no card was taken from it
-            self._actionable -= spilled
+            self.regions.actionable -= spilled
             diffs = {r: v for r, v in diffs.items() if r not in spilled}
         untouched: set[str] = (self._untouched(diffs, expected)
                                | {r for r in bare(diffs, expected, self._latest, self.margin)
@@ -112,7 +113,7 @@ class Settling(Answers):
         if untouched:
             # no hand went there, or no card shows where one lies: the light or a smear changed
             # the read, not a card
-            self._actionable -= untouched
+            self.regions.actionable -= untouched
             diffs = {r: v for r, v in diffs.items() if r not in untouched}
         return diffs
 
@@ -121,47 +122,49 @@ class Settling(Answers):
         """The wild whose colour is awaited from its player's phone: the wait ends when the phone
         played it (or the card went), and the wild is asked once the wait is over or the next
         card lies on it. ``STOP`` when it was asked."""
-        wait = self._colour_wait
-        if wait is not None and len(wait) > 5:  # a wild on a wild, awaited from the phone
-            if waiting != wait[5]:  # the phone played it: the region is explained
-                self._actionable.discard(wait[0])
+        wait = self._colour
+        if wait is not None and wait.on_wild is not None:  # a wild on a wild, awaited from the phone
+            if waiting != wait.on_wild:  # the phone played it: the region is explained
+                self.regions.actionable.discard(wait.region)
                 self._end_colour_wait(table)
-            elif (wait[2] != self._latest.seq or self.clock() - wait[3] >= COLOUR_WAIT_S) \
+            elif (wait.seq != self._latest.seq or self.clock() - wait.since >= COLOUR_WAIT_S) \
                     and self._question is None:
-                self._colour_wait = None  # no phone: the same face is asked after all
-                done.append(wait[4])
-                self._ask(wait[4], waiting)
+                self.state = colour_done(self.state)  # no phone: the same face is asked after all
+                done.append(wait.decision)
+                self._ask(wait.decision, waiting)
                 return Step.STOP
-        elif self._colour_wait is not None and self._colour_wait[0] not in diffs:
+        elif wait is not None and wait.region not in diffs:
             # the phone gave the play (or the card went): what the region shows is explained,
             # no same face played on it
-            self._actionable.discard(self._colour_wait[0])
+            self.regions.actionable.discard(wait.region)
             self._end_colour_wait(table)
-        if self._colour_wait is not None and len(self._colour_wait) == 5 and self._question is None \
+        wait = self._colour
+        if wait is not None and wait.on_wild is None and self._question is None \
                 and self._overlaid(diffs, table):
             # the next card came before the wild's colour: the wild is asked first (the card
             # on it is then asked in turn: who put it there the camera did not see settle)
-            wild, self._colour_wait = self._colour_wait[4], None
-            done.append(wild)
-            self._trace(wild)
-            self._ask(wild, waiting)
+            self.state = colour_done(self.state)
+            done.append(wait.decision)
+            self._trace(wait.decision)
+            self._ask(wait.decision, waiting)
             return Step.STOP
         return None
 
     def _settle_matching(self, diffs: dict[str, str], held: set[str], decided: set[str]) -> None:
         """Regions that now look as expected are settled (a fresh cell reading the same card is
         looked at once more: the same face may have been played on it)."""
-        for region in list(self._actionable):
+        for region in list(self.regions.actionable):
             if region not in diffs and region not in held and not (
                     region in self._latest.changed and region != "pawn" and region not in decided):
-                self._actionable.discard(region)
+                self.regions.actionable.discard(region)
 
     def _close_stale_question(self, diffs: dict[str, str], waiting: WaitingFor) -> None:
         """Close the open question when the table answered it itself: a draw-pile question once
         the table moved on, any other once its region shows what is expected again."""
         q = self._question
         if q is not None and q.region == DRAW_PILE:
-            if waiting != self._asked_waiting:  # the table moved on: the question is stale
+            # (the table moved on: the question is stale)
+            if isinstance(self.state, Asking) and waiting != self.state.asked_in:
                 self._close_question(None, "table", Closed.OVERTAKEN)
         elif q is not None and q.region not in diffs and not (
                 q.region == "pawn" and not (self._latest.pawn and self._latest.pawn.seen)):
@@ -180,7 +183,7 @@ class Settling(Answers):
         left_out = decided | ({cell_name(*pawn_was)} if pawn_was else set())
         left_out |= next_to({d.region for d in done if d.kind is DecisionKind.COMMIT})
         same = self._same_face_play(waiting, expected, table.legal_actions(), left_out)
-        self._actionable -= {r for r in self._actionable if r not in held}
+        self.regions.actionable -= {r for r in self.regions.actionable if r not in held}
         if same is None:
             return Step.STOP
         # whose hand put it there: the next seat's after a pass nobody tapped is asked about as
@@ -188,12 +191,13 @@ class Settling(Answers):
         same, missed = self._whose(same, waiting, table)
         if missed:
             if all(self._commit_seen(a) for a in missed):
-                self._actionable.add(same.region)
+                self.regions.actionable.add(same.region)
                 return Step.AGAIN
             return Step.STOP
         if self._question is None and self._same_wild(same):
             # a wild on a wild: its player plays it from the phone (its colour)
-            self._colour_wait = (same.region, same.read, self._latest.seq, self.clock(), same, waiting)
+            wild = Wild(same.region, same.read, self._latest.seq, self.clock(), same, on_wild=waiting)
+            self.state = await_colour(self.state, wild)
             table.pause_timer()
             return Step.STOP
         done.append(same)
@@ -240,10 +244,10 @@ class Settling(Answers):
             if decision is None:
                 decision = self._several(legal, expected, diffs, seat)
             if decision is not None and decision.kind is DecisionKind.ASK:
-                self._blind |= set(diffs)
+                self.regions.blind |= set(diffs)
         if decision is None:
             # while the table is asked something, nothing else is decided (it waits for the answer)
-            looking_at = self._actionable if self._question is None else {self._question.region}
+            looking_at = self.regions.actionable if self._question is None else {self._question.region}
             decision = decide(legal, expected, self._latest, looking_at, seat, commit_gain=self.commit_gain,
                               margin=self.margin, illegal_confidence=self.illegal_confidence)
         return decision
@@ -258,12 +262,12 @@ class Settling(Answers):
             # read that differs from the state is as likely a misread of that card as the next
             # seat's play: asked, never committed
             return decision.asked(Reason.UNSURE)
-        if decision.region in self._doubts:
-            self._doubts.discard(decision.region)
+        if decision.region in self.regions.doubts:
+            self.regions.doubts.discard(decision.region)
             return decision.asked(Reason.FIRST_LOOK)
-        if decision.region in self._blind and decision.kind is not DecisionKind.WAIT \
+        if decision.region in self.regions.blind and decision.kind is not DecisionKind.WAIT \
                 and decision.reason is not Reason.SEVERAL:
-            self._blind.discard(decision.region)
+            self.regions.blind.discard(decision.region)
             # a pile may hide more than one action, each by whom the camera cannot say
             return decision.asked(Reason.SEVERAL)
         return decision
@@ -285,7 +289,7 @@ class Settling(Answers):
             # what the region shows is explained now (a flip card stays on the pile until the
             # pile is turned over, with nothing expected there: no new action; and if the engine
             # disagreed after all, it is left to the table)
-            self._actionable.discard(decision.region)
+            self.regions.actionable.discard(decision.region)
             if self._question is not None and self._question.region == decision.region:
                 self._close_question(decision.action.to_json(), "camera", Closed.READ_CLEARLY)
             return Step.AGAIN
@@ -295,7 +299,7 @@ class Settling(Answers):
             self._take_reach_over(decision.region)
             self.stats["illegal"] += 1
             # the card lies there until it is taken back: not a new action meanwhile
-            self._actionable.discard(decision.region)
+            self.regions.actionable.discard(decision.region)
             if self._question is not None and self._question.region == decision.region:
                 self._close_question(None, "camera", Closed.CALLED_ILLEGAL)
             return Step.AGAIN

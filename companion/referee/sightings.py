@@ -52,8 +52,8 @@ class Sightings(PawnWatch):
         # 0.92 once a hand went by, was committed as south's play). (Not "no card": a card
         # never leaves a cell or the pile, and askew cards read so at the deal.)
         named = {r for r, label in diffs.items() if r != "pawn" and label not in NOT_A_CARD}
-        self._doubts = explained | named
-        self._actionable |= explained
+        self.regions.doubts = explained | named
+        self.regions.actionable |= explained
 
     def _put_down_there(self, region: str) -> bool:
         """The region looks different from when it last matched the state, where a hand went
@@ -127,7 +127,7 @@ class Sightings(PawnWatch):
         or a card only nudged. Only the table can say: ask. (A card taken back after an illegal
         attempt leaves the region looking as before: no question.)"""
         reading = self._latest
-        fresh = [r for r in reading.changed if r in expected.labels and r in self._actionable
+        fresh = [r for r in reading.changed if r in expected.labels and r in self.regions.actionable
                  and r not in left_out]
         if not fresh:
             return None
@@ -168,7 +168,7 @@ class Sightings(PawnWatch):
             others = [c.action for c in score_actions(
                 [a for a in legal if a.by == seat and label_of(a) != want], expected, reading,
                 {region: got.label})][:3]
-            self._actionable.discard(region)
+            self.regions.actionable.discard(region)
             return Decision(DecisionKind.ASK, region, choices=(ways or (play,)) + tuple(others),
                             reason=Reason.SAME_FACE, read=got.label)
         return None
@@ -255,7 +255,7 @@ class Sightings(PawnWatch):
         hidden = pawn_hidden_cells(expected, reading)  # (the hand hiding the marker may lie there)
         # (a region read again and not yet settled keeps its old look, a question open or not:
         # the same face played on it is looked for once it settles or the answer came)
-        unsettled = self._actionable & set(reading.changed)
+        unsettled = self.regions.actionable & set(reading.changed)
         for name in expected.labels:
             if name in diffs or name == asked or name in hidden or name in unsettled or (
                     pawn is not None and name == cell_name(*pawn)):
