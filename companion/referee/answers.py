@@ -16,7 +16,6 @@ from .decide import (Decision, Reason)
 from .states import Wild, await_colour, colour_done
 from .questions import (AnswerRefused, Closed, NothingHappened, QuestionKind, other_card_attempt)
 from .sightings import Sightings
-from .core import COLOUR_WAIT_S
 
 if TYPE_CHECKING:
     from .table import Answer, Table
@@ -28,7 +27,7 @@ class Answers(Sightings):
     def _awaits_colour(self, decision: Decision, table: Table) -> bool:
         """A wild lies where the camera expected a play, and only its colour is unknown: its
         player plays it from the seat page, which asks the colour (the normal path; no
-        question). Wait for that while this reading stands and for :data:`COLOUR_WAIT_S`; the
+        question). Wait for that while this reading stands and for ``colour_wait_s``; the
         turn timer waits too. A new reading (the next card, a hand) or the time out asks."""
         wait = self._colour
         if wait is None or (wait.region, wait.read) != (decision.region, decision.read):
@@ -36,7 +35,7 @@ class Answers(Sightings):
             self.state = await_colour(self.state, wild)
             table.pause_timer()
             return True
-        if wait.seq == self._latest.seq and self.clock() - wait.since < COLOUR_WAIT_S:
+        if wait.seq == self._latest.seq and self.clock() - wait.since < self.tuning.colour_wait_s:
             return True
         self.state = colour_done(self.state)  # ask (the question keeps the timer paused)
         return False
@@ -201,7 +200,7 @@ class Answers(Sightings):
             return False
         got = reading.region(region)
         return (got is not None and got.label not in NOT_A_CARD and got.label != label
-                and got.agreed and got.p(label) < 0.5
+                and got.agreed and got.p(label) < self.tuning.expected_odds
                 and math.log(got.confidence) - math.log(got.p(label)) >= self.margin)
 
     def _leads_further(self, action: Action | None) -> bool:

@@ -36,9 +36,9 @@ plus one :class:`NothingHappened` choice). The page renders them in the reader's
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
-import math
 import queue
 import time
 from collections import deque
@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..bus import BusMessage, EventBus
 from ..reading import TableReading
+from ..tuning import Tuning, default
 from .core import COLOUR_WAIT_S, NEW_FACE_LOOK, NUDGED_SAME_FACE_LOOK, SAME_FACE_LOOK
 from .decide import PAWN_GAIN, UNSURE_CHOICES, Candidate, Decision, DecisionKind, Reason, decide, score_actions
 from .evidence import legal_mass, spill_over
@@ -90,7 +91,12 @@ class CameraReferee(Settling):
     are only queued, and handled on the owner's thread at the start of its next
     :meth:`on_reading`, :meth:`tick` or :meth:`run_pending`. So the referee needs no lock, and
     it calls the table and publishes holding none. Other threads may read :attr:`question`,
+    :attr:`state` (one frozen value: :class:`Watching`, :class:`Asking`, :class:`AwaitingColour`),
     :attr:`has_baseline` and :attr:`stats` (snapshots; never changed from outside).
+
+    ``tuning`` (:class:`companion.tuning.Tuning`; None: the product's, ``companion/tuning.toml``)
+    gives every threshold it decides by (its ``referee`` section); ``commit_ratio``,
+    ``margin_ratio`` and ``illegal_confidence``, when given, stand for the tuning's.
 
     ``witness`` (optional, called on the referee's thread) keeps the frame a decision was taken
     on: it is called with the regions the decision is about when the referee commits an action,
@@ -101,17 +107,20 @@ class CameraReferee(Settling):
 
 
     def __init__(self, table_of: Callable[[], Table | None], bus: EventBus, *, host: Host | None = None,
-                 commit_ratio: float = 8.0, margin_ratio: float = 8.0,
-                 illegal_confidence: float = 0.97, clock: Callable[[], float] = time.monotonic,
+                 tuning: Tuning | None = None, commit_ratio: float | None = None,
+                 margin_ratio: float | None = None, illegal_confidence: float | None = None,
+                 clock: Callable[[], float] = time.monotonic,
                  witness: Callable[[tuple[str, ...]], str | None] | None = None) -> None:
         self.table_of = table_of
         self.witness = witness
         self.clock = clock
         self.bus = bus
         self.host = host
-        self.commit_gain = math.log(commit_ratio)
-        self.margin = math.log(margin_ratio)
-        self.illegal_confidence = illegal_confidence
+        t = (tuning or default()).referee
+        self.tuning = dataclasses.replace(
+            t, commit_ratio=t.commit_ratio if commit_ratio is None else commit_ratio,
+            margin_ratio=t.margin_ratio if margin_ratio is None else margin_ratio,
+            illegal_confidence=t.illegal_confidence if illegal_confidence is None else illegal_confidence)
         self._inbox = queue.SimpleQueue()
         self.state = Watching()
         self.regions = Regions()
@@ -233,7 +242,7 @@ class CameraReferee(Settling):
             return
         table.poll_timer()
         wait = self._colour
-        if wait is not None and self.clock() - wait.since >= COLOUR_WAIT_S:
+        if wait is not None and self.clock() - wait.since >= self.tuning.colour_wait_s:
             self._recheck = True  # no colour came from the phone: ask
         if self._recheck:
             self._recheck = False

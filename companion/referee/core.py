@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import queue
 from collections import deque
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..bus import EventBus
+from ..tuning import RefereeTuning, default
 
 from ..engine.actions import Action, Draw, Move, Pass
 from ..engine.look import TableLook, WaitingFor
@@ -26,18 +28,20 @@ if TYPE_CHECKING:
     from .table import Answer, Table
 
 
+# The product's values of some thresholds (companion/tuning.toml, :class:`RefereeTuning` says what
+# each trades), for callers that name them; the referee reads its own ``tuning``.
 #: Look difference (:func:`companion.reading.look_difference`) above which a region that reads
 #: the card it held shows a new card of the same face (or that card moved).
-SAME_FACE_LOOK = 4.0
+SAME_FACE_LOOK = default().referee.same_face_look
 #: The same after the camera was nudged and the whole table read again through the new view.
-NUDGED_SAME_FACE_LOOK = 12.0
+NUDGED_SAME_FACE_LOOK = default().referee.nudged_same_face_look
 #: Look difference above which a region shows another card than before whatever its read and
-#: whether or not a hand was seen going there (twice a nudge's misfit bar).
-NEW_FACE_LOOK = 2 * NUDGED_SAME_FACE_LOOK
+#: whether or not a hand was seen going there.
+NEW_FACE_LOOK = default().referee.new_face_look
 #: Seconds the referee waits for a wild's colour from its player's phone (the seat page's play
 #: of a wild asks the colour) before it asks the table; a new reading (the next card, a hand)
 #: ends the wait at once.
-COLOUR_WAIT_S = 10.0
+COLOUR_WAIT_S = default().referee.colour_wait_s
 
 
 log = logging.getLogger(__name__)
@@ -50,9 +54,8 @@ class RefereeCore:
     bus: EventBus
     witness: Callable[[tuple[str, ...]], str | None] | None
     clock: Callable[[], float]
-    commit_gain: float
-    margin: float
-    illegal_confidence: float
+    #: the thresholds the referee decides by
+    tuning: RefereeTuning
     ledger: DrawLedger
     stats: dict[str, int]
     decisions: deque[tuple[int, Decision]]
@@ -76,6 +79,26 @@ class RefereeCore:
     _refused_tap: dict[str, Any] | None
     #: (kind, payload, future): answers and bus events for the referee's thread
     _inbox: queue.SimpleQueue[tuple[str, Any, Future[Answer | None] | None]]
+
+    @property
+    def commit_gain(self) -> float:
+        """How much (natural log) the best explanation must gain over "nothing happened"."""
+        return math.log(self.tuning.commit_ratio)
+
+    @property
+    def margin(self) -> float:
+        """How much (natural log) the best explanation must beat the next by."""
+        return math.log(self.tuning.margin_ratio)
+
+    @property
+    def _pawn_gain(self) -> float:
+        """How much (natural log) a pawn marker seen where a step leads favours that step."""
+        return math.log(self.tuning.pawn_ratio)
+
+    @property
+    def illegal_confidence(self) -> float:
+        """How sure a read must be to call an illegal play on its own."""
+        return self.tuning.illegal_confidence
 
     @property
     def _question(self) -> Question | None:

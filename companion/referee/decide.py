@@ -6,25 +6,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from ..engine.actions import Action, Move
 from ..reading import FLOOR, RegionReading, TableReading
-from .expected import (EMPTY, NAMED_CONFIDENCE, NOT_A_CARD, Expected,
-                       action_read, differing, differs, label_of,
-                       one_step, pawn_hidden_cells, region_of, same_action)
+from ..tuning import RefereeTuning, default
 from .evidence import formless, legal_mass, plausible_play
+from .expected import (EMPTY, NOT_A_CARD, Expected, action_read, differing, differs, label_of, one_step,
+                       pawn_hidden_cells, region_of, same_action, tuned)
 
-if TYPE_CHECKING:
-    pass
-
-
-#: Log-likelihood gain of a pawn seen on the cell an action moves it to (markers are rarely wrong).
-PAWN_GAIN = math.log(200.0)
-#: The most legal actions an unsure question offers (:func:`likeliest`).
-UNSURE_CHOICES = 5
-
-
+#: Log-likelihood gain of a pawn seen on the cell an action moves it to (the product's
+#: ``pawn_ratio``: markers are rarely wrong).
+PAWN_GAIN = math.log(default().referee.pawn_ratio)
+#: The most legal actions an unsure question offers (the product's ``unsure_choices``).
+UNSURE_CHOICES = default().referee.unsure_choices
 
 @dataclass(frozen=True)
 class Candidate:
@@ -36,10 +31,11 @@ class Candidate:
     gain: float
 
 
-
 def score_actions(actions: Iterable[Action], expected: Expected, reading: TableReading,
-                  diffs: dict[str, str]) -> list[Candidate]:
-    """Every action that shows up in a differing region, scored; best first."""
+                  diffs: dict[str, str], pawn_gain: float = PAWN_GAIN) -> list[Candidate]:
+    """Every action that shows up in a differing region, scored; best first: a card's gain is
+    how much likelier the read makes it than the card the state has there (natural log); a
+    pawn's step seen where it leads gains ``pawn_gain``."""
     out = []
     for action in actions:
         region = region_of(action)
@@ -48,7 +44,7 @@ def score_actions(actions: Iterable[Action], expected: Expected, reading: TableR
         if region == "pawn":   # (a step: the pawn's cell read differs, so it was seen)
             cell = reading.pawn.cell
             if isinstance(action, Move) and cell is not None and tuple(cell) == tuple(action.to):
-                out.append(Candidate(action, region, PAWN_GAIN))
+                out.append(Candidate(action, region, pawn_gain))
             continue
         got = reading.region(region)
         assert got is not None   # (a region that differs was read)
@@ -116,24 +112,30 @@ class Decision:
 
 
 def decide(actions: list[Action], expected: Expected, reading: TableReading, actionable: set[str], seat: str | None,
-           *, commit_gain: float = math.log(8.0), margin: float = math.log(8.0),
-           illegal_confidence: float = 0.97) -> Decision | None:
+           *, tuning: RefereeTuning | None = None, commit_gain: float | None = None,
+           margin: float | None = None, illegal_confidence: float | None = None) -> Decision | None:
     """The next thing to do about the reading, or None when it shows nothing new.
 
     ``actionable`` names the regions that changed since they were last settled; ``seat`` is the
-    seat that acts now (illegal plays are called on it).
+    seat that acts now (illegal plays are called on it). ``tuning``: the thresholds (None: the
+    product's); ``commit_gain`` and ``margin`` (natural logs of ``commit_ratio`` and
+    ``margin_ratio``) and ``illegal_confidence``, when given, stand for the tuning's.
     """
-    diffs = differing(expected, reading, actionable)
+    t = tuned(tuning)
+    commit_gain = math.log(t.commit_ratio) if commit_gain is None else commit_gain
+    margin = math.log(t.margin_ratio) if margin is None else margin
+    illegal_confidence = t.illegal_confidence if illegal_confidence is None else illegal_confidence
+    diffs = differing(expected, reading, actionable, t)
     if not diffs:
         return None
     mine = [a for a in actions if seat is None or a.by == seat]
     by_region: dict[str, list[Candidate]] = {}
-    for c in score_actions(mine, expected, reading, diffs):
+    for c in score_actions(mine, expected, reading, diffs, math.log(t.pawn_ratio)):
         by_region.setdefault(c.region, []).append(c)
     explained = _explained(diffs, by_region, expected, reading, commit_gain, margin)
     if explained is not None:
         return explained
-    return _unexplained(actions, expected, reading, diffs, by_region, seat, margin, illegal_confidence)
+    return _unexplained(actions, expected, reading, diffs, by_region, seat, margin, illegal_confidence, t)
 
 
 def _explained(diffs: dict[str, str], by_region: dict[str, list[Candidate]], expected: Expected,
@@ -170,13 +172,13 @@ def _explained(diffs: dict[str, str], by_region: dict[str, list[Candidate]], exp
 
 def _unexplained(actions: list[Action], expected: Expected, reading: TableReading, diffs: dict[str, str],
                  by_region: dict[str, list[Candidate]], seat: str | None, margin: float,
-                 illegal_confidence: float) -> Decision:
+                 illegal_confidence: float, t: RefereeTuning) -> Decision:
     """Nothing legal explains the first differing region well enough: wait (a weak read by the
     pawn whose marker is unseen is no evidence yet; no card read where no legal action puts one),
     call the card read illegal when it is read confidently, or ask."""
     hidden = pawn_hidden_cells(expected, reading)
     order = sorted(diffs, key=lambda r: (r != "pawn", r))
-    weak = [r for r in order if r in hidden and formless(reading.region(r))]
+    weak = [r for r in order if r in hidden and formless(reading.region(r), t)]
     if len(weak) == len(order):
         return Decision(DecisionKind.WAIT, order[0], reason=Reason.UNSURE, read=diffs[order[0]])
     region = next(r for r in order if r not in weak)
@@ -184,38 +186,39 @@ def _unexplained(actions: list[Action], expected: Expected, reading: TableReadin
     read_action = action_read(region, label, seat, expected)
     got = reading.region(region) if region != "pawn" else None
     legal_here = by_region.get(region, [])
-    if read_action is not None and _confident(got, actions, region, expected, reading, illegal_confidence) \
+    if read_action is not None and _confident(got, actions, region, expected, reading, illegal_confidence,
+                                              t.named_confidence) \
             and not any(same_action(c.action, read_action) for c in legal_here):
         return Decision(DecisionKind.ILLEGAL, region, read_action, reason=Reason.READ_CONFIDENTLY,
                         read=label)
     if label in NOT_A_CARD and not legal_here:
         return Decision(DecisionKind.WAIT, region, reason=Reason.NO_CARD, read=label)
-    choices = _ask_choices(actions, expected, reading, region, read_action, legal_here, seat, margin)
+    choices = _ask_choices(actions, expected, reading, region, read_action, legal_here, seat, margin, t)
     return Decision(DecisionKind.ASK, region, choices=choices, reason=Reason.UNSURE, read=label)
 
 
 def _confident(got: RegionReading | None, actions: list[Action], region: str, expected: Expected,
-               reading: TableReading, illegal_confidence: float) -> bool:
+               reading: TableReading, illegal_confidence: float, named_confidence: float) -> bool:
     """What was read in ``region`` is sure enough to call an illegal play on: an agreed read at
-    ``illegal_confidence``, or at :data:`NAMED_CONFIDENCE` with every legal reading together no
+    ``illegal_confidence``, or at ``named_confidence`` with every legal reading together no
     likelier than ``1 - illegal_confidence`` (:func:`legal_mass`); the pawn's marker seen one
     step from its cell. (A marker seen where no single step reaches is a misread or moves the
     camera missed, never a move to call.)"""
     if region == "pawn":
         return bool(reading.pawn.seen and one_step(expected.pawn, reading.pawn.cell))
     return got is not None and got.agreed and (got.confidence >= illegal_confidence or (
-        got.confidence >= NAMED_CONFIDENCE
+        got.confidence >= named_confidence
         and legal_mass(got, actions, region, expected) <= 1.0 - illegal_confidence))
 
 
 def _ask_choices(actions: list[Action], expected: Expected, reading: TableReading, region: str,
                  read_action: Action | None, legal_here: list[Candidate], seat: str | None,
-                 margin: float) -> tuple[Action, ...]:
+                 margin: float, t: RefereeTuning) -> tuple[Action, ...]:
     """The choices of an unsure question about ``region``: what it looks like, even if the rules
     forbid it (the likeliest read first, then those read within the margin of it, in the order
     read, so that the card put down can be named), then the legal plays not among them."""
     got = reading.region(region) if region != "pawn" else None
-    choices = _likeliest(legal_here, margin)
+    choices = _likeliest(legal_here, margin, t.unsure_choices, t.best_choices)
     if region == "pawn" and reading.pawn.seen and not one_step(expected.pawn, reading.pawn.cell):
         # the pawn is seen two steps away: the camera missed a step (a nudge, a hand). Offer
         # the legal first steps that lead there; the second is read once the first is known
@@ -227,31 +230,28 @@ def _ask_choices(actions: list[Action], expected: Expected, reading: TableReadin
                                   if got is not None and read_action is not None else [])
     read_as: list[Action] = []
     for a in looks_like:
-        if a is not None and len(read_as) < UNSURE_CHOICES and not any(same_action(a, b) for b in read_as):
+        if a is not None and len(read_as) < t.unsure_choices and not any(same_action(a, b) for b in read_as):
             read_as.append(a)
     choices = tuple(read_as) + tuple(c for c in choices if not any(same_action(c, a) for a in read_as))
     if got is not None:
-        choices = _cover_spread(choices, legal_here, got, expected.labels.get(region, EMPTY), margin)
+        choices = _cover_spread(choices, legal_here, got, expected.labels.get(region, EMPTY), margin,
+                                t.unsure_choices)
     return choices
 
 
 def _cover_spread(choices: tuple[Action, ...], here: list[Candidate], got: RegionReading, want: str,
-                  margin: float) -> tuple[Action, ...]:
+                  margin: float, unsure_choices: int = UNSURE_CHOICES) -> tuple[Action, ...]:
     """``choices`` and, while what they leave out of the read is still within the margin of the
-    likeliest label (an eighth of it or more), the next legal plays in the order they explain
-    the read, one per card, up to :data:`UNSURE_CHOICES`. A blurred drawn card is often read
-    fourth, the three above it together only about 0.7 to 0.8: it must be offered to be named
-    (motion blur, classic seed 10: ann's green-6 read green-4 0.53, green-1 0.11,
-    green-draw-two 0.08, green-6 0.06 was offered as the first three, answered "misread", and
-    the turns after it were called illegal; 640x480 seed 13: ben's blue-9 read fourth at 0.045
-    the same way). A read sure of its first few (together all but an eighth of the likeliest)
-    offers no more."""
+    likeliest label (at ``margin_ratio`` of it or more), the next legal plays in the order they
+    explain the read, one per card, up to ``unsure_choices``. A blurred card is often read fourth,
+    the three above it together only about 0.7 to 0.8: it must be offered to be named. A read
+    sure of its first few (together all but that share of the likeliest) offers no more."""
     listed: dict[str | None, float] = dict(got.probs)
     offered = {label_of(a) for a in choices} | {want}
     out = list(choices)
     for c in here:
         left = 1.0 - sum(listed.get(name, 0.0) for name in offered)
-        if len(out) >= UNSURE_CHOICES or left <= got.confidence * math.exp(-margin):
+        if len(out) >= unsure_choices or left <= got.confidence * math.exp(-margin):
             break
         name = label_of(c.action)
         if name not in offered and listed.get(name, 0.0) > 0.0:  # (a card the read names)
@@ -260,16 +260,16 @@ def _cover_spread(choices: tuple[Action, ...], here: list[Candidate], got: Regio
     return tuple(out)
 
 
-def _likeliest(here: list[Candidate], margin: float) -> tuple[Action, ...]:
-    """The legal actions an unsure question offers: the three that explain the read best, then
-    other cards read within ``margin`` of the best (one action each), up to
-    :data:`UNSURE_CHOICES`. A read spread over several cards must offer the one put there to
-    be named: a dim green-6 read green-4 at 0.39, green-3, green-reverse, then itself at 0.08,
-    was answered "misread" and the play missed."""
-    out = [c.action for c in here[:3]]
+def _likeliest(here: list[Candidate], margin: float, unsure_choices: int = UNSURE_CHOICES,
+               best_choices: int = 3) -> tuple[Action, ...]:
+    """The legal actions an unsure question offers: the ``best_choices`` that explain the read
+    best, then other cards read within ``margin`` of the best (one action each), up to
+    ``unsure_choices``. A read spread over several cards must offer the one put there to be
+    named (a dim card read fourth at 0.08 behind three look-alikes)."""
+    out = [c.action for c in here[:best_choices]]
     labels = {label_of(a) for a in out}
-    for c in here[3:]:
-        if len(out) >= UNSURE_CHOICES or c.gain < here[0].gain - margin:
+    for c in here[best_choices:]:
+        if len(out) >= unsure_choices or c.gain < here[0].gain - margin:
             break
         if label_of(c.action) not in labels:
             out.append(c.action)
@@ -281,8 +281,8 @@ def illegal_rival(got: RegionReading, here: list[Candidate], expected: Expected,
     """How likely the read says the region shows a card no legal action of the acting seat puts
     there (nor the card the state has there): the likeliest such card. A play read there must
     be about as much likelier than that as than "no card" (:func:`decide`'s ``plausible``):
-    the legal rivals are held apart by the whole margin, an illegal one by half of it. (Motion
-    blur, grid seed 14: south's blue-8 put on a green-5, read blue-5 at 0.34 beside blue-3 at
-    0.25, was committed as the legal blue-5; the refused attempt was lost.)"""
+    the legal rivals are held apart by the whole margin, an illegal one by half of it (a blurred
+    illegal card read as a legal look-alike at 0.34 beside another at 0.25 is asked, not
+    committed: the refused attempt would be lost)."""
     legal = {label_of(c.action) for c in here} | {expected.labels.get(region, EMPTY)} | NOT_A_CARD
     return max((p for name, p in got.probs if name not in legal), default=FLOOR)

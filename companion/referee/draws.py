@@ -48,7 +48,7 @@ class DrawWatch(RefereeCore):
         """The draws seen after the plays (nothing is being asked). An arm over a region still
         to be settled (a card waiting for a phone's tap) is kept as that play's evidence."""
         look, _ = table.view()
-        diffs = differing(expected_of(look), self._latest, self.regions.actionable)
+        diffs = differing(expected_of(look), self._latest, self.regions.actionable, self.tuning)
         kept: list[Reach] = []
         while self._reaches:
             reach = self._reaches.popleft()

@@ -4,16 +4,12 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Iterable, TypeGuard
+from typing import Iterable, TypeGuard
 
 from ..engine.actions import Action
 from ..reading import FLOOR, RegionReading, TableReading
-from .expected import (EMPTY, NAMED_CONFIDENCE, NOT_A_CARD, Expected,
-                       label_of,
-                       next_to, region_of)
-
-if TYPE_CHECKING:
-    pass
+from ..tuning import RefereeTuning
+from .expected import EMPTY, NOT_A_CARD, Expected, label_of, next_to, region_of, tuned
 
 
 def plausible_play(got: RegionReading, action: Action, margin: float, illegal: float = 0.0) -> bool:
@@ -61,16 +57,18 @@ def read_of(reading: TableReading, region: str) -> RegionReading:
     return got
 
 
-def clear(got: RegionReading | None) -> TypeGuard[RegionReading]:
+def clear(got: RegionReading | None, tuning: RefereeTuning | None = None) -> TypeGuard[RegionReading]:
     """A region read clearly enough to call on or ask about at once."""
-    return got is not None and got.agreed and got.confidence >= NAMED_CONFIDENCE
+    return got is not None and got.agreed and got.confidence >= tuned(tuning).named_confidence
 
 
-def formless(got: RegionReading | None) -> bool:
+def formless(got: RegionReading | None, tuning: RefereeTuning | None = None) -> bool:
     """A read that shows no card: no card likeliest, or no face at even odds (the pawn's body,
     a hand). A card read at better odds, if weakly (a smeared green-7 read green-1 at 0.64),
     is a play to ask about at once."""
-    return got is not None and not clear(got) and (got.label in NOT_A_CARD or got.confidence < 0.5)
+    t = tuned(tuning)
+    return got is not None and not clear(got, t) and (got.label in NOT_A_CARD
+                                                      or got.confidence < t.formless_confidence)
 
 
 def legal_mass(got: RegionReading, actions: Iterable[Action], region: str, expected: Expected) -> float:
@@ -90,12 +88,12 @@ def legal_mass(got: RegionReading, actions: Iterable[Action], region: str, expec
         FLOOR * unlisted, min(left_over, least * unlisted))
 
 
-def read_again_whole(reading: TableReading, expected: Expected) -> bool:
+def read_again_whole(reading: TableReading, expected: Expected, tuning: RefereeTuning | None = None) -> bool:
     """The reading read most of a grid's regions again (more than half of those the state has,
     and more than five: a pile game's one or two regions are never a whole table): the camera
     was nudged and the whole table is seen through a new view."""
     again = sum(1 for r in reading.changed if r in expected.labels)
-    return again > 5 and 2 * again > len(expected.labels)
+    return again > tuned(tuning).nudged_regions and 2 * again > len(expected.labels)
 
 
 def spill_over(diffs: dict[str, str], played: Iterable[str] = ()) -> set[str]:

@@ -8,14 +8,12 @@ the action a region shows (:func:`region_of`, :func:`action_read`) and the grid'
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from ..engine.actions import Action, Discard, Move, Play, Reveal, action_from_json
 from ..engine.look import TableLook, WaitingFor
 from ..reading import Reach, TableReading, cell_name
-
-if TYPE_CHECKING:
-    pass
+from ..tuning import RefereeTuning, default
 
 
 EMPTY = "empty"
@@ -26,12 +24,12 @@ NOT_A_CARD = {EMPTY, "back", "none"}
 NEW_LAYOUT = ("new-game", "round")
 #: The side across the mat from each side.
 FACING = {"north": "south", "south": "north", "east": "west", "west": "east"}
-#: An illegal play is called when the card read is agreed and either this sure of itself
-#: (``illegal_confidence``) or at least :data:`NAMED_CONFIDENCE` sure, with every legal reading
-#: together no likelier than ``1 - illegal_confidence`` (:func:`legal_mass`): what bounds a
-#: false call is how likely a legal move is, not how sure the reader is of one illegal face
-#: among others (a pink-9 read at 0.964 with no legal card near it was asked, not called).
-NAMED_CONFIDENCE = 0.9
+#: The product's ``named_confidence`` (:class:`companion.tuning.RefereeTuning`): an illegal play
+#: is called when the card read is agreed and either ``illegal_confidence`` sure of itself or at
+#: least this sure, with every legal reading together no likelier than ``1 - illegal_confidence``
+#: (:func:`.evidence.legal_mass`): what bounds a false call is how likely a legal move is, not how
+#: sure the reader is of one illegal face among others.
+NAMED_CONFIDENCE = default().referee.named_confidence
 
 
 # --- what the table should show ------------------------------------------------------------------
@@ -77,8 +75,18 @@ def label_of(action: Action) -> str | None:
     return card.name if card is not None else None
 
 
-def differing(expected: Expected, reading: TableReading, regions: Iterable[str] | None = None) -> dict[str, str]:
-    """Regions whose reading differs from the expectation: name -> label read (pawn: the cell)."""
+def tuned(tuning: RefereeTuning | None) -> RefereeTuning:
+    """``tuning``, or the product's (:func:`companion.tuning.default`)."""
+    return tuning if tuning is not None else default().referee
+
+
+def differing(expected: Expected, reading: TableReading, regions: Iterable[str] | None = None,
+              tuning: RefereeTuning | None = None) -> dict[str, str]:
+    """Regions whose reading differs from the expectation: name -> label read (pawn: the cell).
+    A region differs when its read gives the card the state has there less than
+    ``expected_odds``; where the state has the pawn and its marker is unseen, only a card read
+    clearly (agreed, ``named_confidence``) differs."""
+    t = tuned(tuning)
     out: dict[str, str] = {}
     pawn_cell = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
     covered = cell_name(*pawn_cell) if pawn_cell else None
@@ -94,9 +102,9 @@ def differing(expected: Expected, reading: TableReading, regions: Iterable[str] 
         got = reading.region(name)
         if got is None:
             continue
-        if name == unseen and not (got.agreed and got.confidence >= NAMED_CONFIDENCE):
+        if name == unseen and not (got.agreed and got.confidence >= t.named_confidence):
             continue  # (a card put there, read clearly, is still an attempt to call or ask)
-        if got.label != want and got.p(want) < 0.5:
+        if got.label != want and got.p(want) < t.expected_odds:
             out[name] = got.label
     if pawn_cell is not None and expected.pawn is not None and tuple(pawn_cell) != tuple(expected.pawn):
         if regions is None or "pawn" in regions:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from typing import TYPE_CHECKING
@@ -13,7 +14,7 @@ from .hands import hand_of
 from .expected import (Expected,
                        next_to, one_step, pawn_hidden_cells, step_cells)
 from .evidence import (clear, formless)
-from .decide import (PAWN_GAIN, Decision, DecisionKind, Reason)
+from .decide import Decision, DecisionKind, Reason
 from .whose import WhoseHand
 
 if TYPE_CHECKING:
@@ -39,9 +40,9 @@ class PawnWatch(WhoseHand):
         self.pawn_trail = replace(self.pawn_trail, noted=(reading.seq, expected.pawn))
         name = cell_name(r, c)
         got = reading.region(name)
-        if name in reading.changed and clear(got) and got.label == expected.labels.get(name) \
+        if name in reading.changed and clear(got, self.tuning) and got.label == expected.labels.get(name) \
                 and self.pawn_trail.left != (r, c):  # (the first reading that showed it counts)
-            body = frozenset(n for n in next_to([name]) if formless(reading.region(n)))
+            body = frozenset(n for n in next_to([name]) if formless(reading.region(n), self.tuning))
             self.pawn_trail = replace(self.pawn_trail, left=(r, c), left_at=reading.seq, body=body)
 
     def _unseen_step(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
@@ -59,11 +60,11 @@ class PawnWatch(WhoseHand):
         if reading.pawn is not None and reading.pawn.seen:
             return None
         held = pawn_hidden_cells(expected, reading)
-        new = [r for r in diffs if r != "pawn" and not (r in held and formless(reading.region(r)))]
+        new = [r for r in diffs if r != "pawn" and not (r in held and formless(reading.region(r), self.tuning))]
         later = reading.seq > self.pawn_trail.left_at and any(r in expected.labels for r in reading.changed)
         if not new and not later:
             return None
-        played = {r for r in new if not formless(reading.region(r))}
+        played = {r for r in new if not formless(reading.region(r), self.tuning)}
         moves = [a for a in legal if isinstance(a, Move) and (seat is None or a.by == seat)
                  and cell_name(*a.to) not in played]
         if not moves:
@@ -72,7 +73,7 @@ class PawnWatch(WhoseHand):
             if not all(0 <= v < 5 for v in a.to):
                 return 2
             name = cell_name(*a.to)
-            return 0 if name in self.pawn_trail.body else 1 if formless(reading.region(name)) else 2
+            return 0 if name in self.pawn_trail.body else 1 if formless(reading.region(name), self.tuning) else 2
 
         moves.sort(key=body)
         self.pawn_trail = replace(self.pawn_trail, left=None)  # asked once: a "misread" answer is not asked again
@@ -104,5 +105,5 @@ class PawnWatch(WhoseHand):
             if not hand.known or hand.excludes(seat):
                 return None
             return Decision(DecisionKind.COMMIT, "pawn", step, reason=Reason.HAND,
-                            read=diffs["pawn"], gain=PAWN_GAIN)
+                            read=diffs["pawn"], gain=math.log(self.tuning.pawn_ratio))
         return None

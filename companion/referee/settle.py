@@ -16,7 +16,6 @@ from ..engine.actions import Action, Move
 from ..engine.look import Awaiting, TableLook, WaitingFor
 from ..reading import cell_name
 from .answers import Answers
-from .core import COLOUR_WAIT_S
 from .decide import Decision, DecisionKind, Reason, decide
 from .evidence import bare, spill_over
 from .expected import NOT_A_CARD, Expected, acting_seat, differing, expected_of, next_to, pawn_hidden_cells
@@ -68,7 +67,7 @@ class Settling(Answers):
         settled; then the draws seen, the same face played, a count closed, or one decision."""
         look, waiting = table.view()
         expected = expected_of(look)
-        diffs = self._set_aside(differing(expected, self._latest, self.regions.actionable), expected, done,
+        diffs = self._set_aside(differing(expected, self._latest, self.regions.actionable, self.tuning), expected, done,
                                 pawn_was, look)
         if self._colour_step(diffs, waiting, table, done) is Step.STOP:
             return Step.STOP
@@ -127,7 +126,7 @@ class Settling(Answers):
             if waiting != wait.on_wild:  # the phone played it: the region is explained
                 self.regions.actionable.discard(wait.region)
                 self._end_colour_wait(table)
-            elif (wait.seq != self._latest.seq or self.clock() - wait.since >= COLOUR_WAIT_S) \
+            elif (wait.seq != self._latest.seq or self.clock() - wait.since >= self.tuning.colour_wait_s) \
                     and self._question is None:
                 self.state = colour_done(self.state)  # no phone: the same face is asked after all
                 done.append(wait.decision)
@@ -248,8 +247,7 @@ class Settling(Answers):
         if decision is None:
             # while the table is asked something, nothing else is decided (it waits for the answer)
             looking_at = self.regions.actionable if self._question is None else {self._question.region}
-            decision = decide(legal, expected, self._latest, looking_at, seat, commit_gain=self.commit_gain,
-                              margin=self.margin, illegal_confidence=self.illegal_confidence)
+            decision = decide(legal, expected, self._latest, looking_at, seat, tuning=self.tuning)
         return decision
 
     def _doubted(self, decision: Decision, pawn_was: tuple[int, int] | None, look: TableLook) -> Decision:

@@ -19,7 +19,6 @@ from .evidence import (clear, plausible_play,
                        read_again_whole, read_of)
 from .decide import (Decision, DecisionKind, Reason, score_actions)
 from .pawn import PawnWatch
-from .core import NEW_FACE_LOOK, NUDGED_SAME_FACE_LOOK, SAME_FACE_LOOK
 
 if TYPE_CHECKING:
     from .table import Table
@@ -41,10 +40,10 @@ class Sightings(PawnWatch):
         if not waiting.camera_watches:
             return
         expected = expected_of(look)
-        diffs = differing(expected, self._latest)
+        diffs = differing(expected, self._latest, tuning=self.tuning)
         seat = acting_seat(waiting)
         mine = [a for a in table.legal_actions() if seat is None or a.by == seat]
-        explained = {c.region for c in score_actions(mine, expected, self._latest, diffs)
+        explained = {c.region for c in score_actions(mine, expected, self._latest, diffs, self._pawn_gain)
                      if c.gain >= self.commit_gain}
         # so does every card region that reads another card than the deal's, however weakly: a
         # clearer read of it later is the same first look (motion blur, grid seed 11, real
@@ -57,7 +56,7 @@ class Sightings(PawnWatch):
 
     def _put_down_there(self, region: str) -> bool:
         """The region looks different from when it last matched the state, where a hand went
-        over it (an arm not yet accounted for), or by far (:data:`NEW_FACE_LOOK`) where no hand
+        over it (an arm not yet accounted for), or by far (``new_face_look``) where no hand
         was seen: a card was put down there, whatever the read says. A card read as no card
         there (:func:`bare`) is then asked about, not left for the light. (Sleeve gloss: a
         teal-draw-five put on a wild read "no card" at 0.85; taken for the light, the play was
@@ -66,13 +65,13 @@ class Sightings(PawnWatch):
         _, look = self._looks.get(region, (None, None))
         if got is None or look is None:
             return False
-        d = look_apart(got.look, look, SAME_FACE_LOOK)
+        d = look_apart(got.look, look, self.tuning.same_face_look)
         if d is None:
             return False
         hand = bool(getattr(self._reading, "reaches", ())) and self._arm_over(region)
         # (with no hand seen over it -- the gloss hid the arm's way there -- only a look far
         # past a nudge's misfit says a card was put down: the teal-draw-five's measured 69.9)
-        return d > (SAME_FACE_LOOK if hand else NEW_FACE_LOOK)
+        return d > (self.tuning.same_face_look if hand else self.tuning.new_face_look)
 
     def _untouched(self, diffs: dict[str, str], expected: Expected) -> set[str]:
         """Regions that differ from the state but that no hand touched: the reading saw arms,
@@ -96,7 +95,7 @@ class Sightings(PawnWatch):
 
     def _looks_as_before(self, diffs: dict[str, str], expected: Expected) -> set[str]:
         """Regions whose read differs from the state but that look as they did when they last
-        matched it (their look differs by no more than :data:`SAME_FACE_LOOK`, a turned smear
+        matched it (their look differs by no more than ``same_face_look``, a turned smear
         taken out of the comparison: :func:`.looks.look_apart`). No card was put
         there -- a card put down, even of the same face, looks different -- the read changed
         (a smear, light): it is looked at again when it changes again. (Motion blur: a red-6
@@ -109,13 +108,13 @@ class Sightings(PawnWatch):
             if region == "pawn":
                 continue
             got = self._latest.region(region)
-            if clear(got) and self._arm_over(region):
+            if clear(got, self.tuning) and self._arm_over(region):
                 continue
             seen_as, look = self._looks.get(region, (None, None))
             if got is None or look is None or seen_as != expected.labels.get(region):
                 continue
-            d = look_apart(got.look, look, SAME_FACE_LOOK)
-            if d is not None and d <= SAME_FACE_LOOK:
+            d = look_apart(got.look, look, self.tuning.same_face_look)
+            if d is not None and d <= self.tuning.same_face_look:
                 out.add(region)
         return out
 
@@ -133,15 +132,17 @@ class Sightings(PawnWatch):
             return None
         seat = acting_seat(waiting)
         scores, never_seen = self._look_changes(fresh, expected)
-        threshold = SAME_FACE_LOOK
+        t = self.tuning
+        threshold = t.same_face_look
         # the whole table read again (the camera was nudged: most regions, never a few that
         # light moving over them or a hand passing stirred; only the card regions count: the
         # pawn's sighting and the draw pile change with a hand resting by the pawn or a draw)
-        whole = read_again_whole(reading, expected)
+        whole = read_again_whole(reading, expected, t)
         if whole:
             # every look is off by the new view's small misfit; a card put down stands well
             # clear of it
-            threshold = max(NUDGED_SAME_FACE_LOOK, 4.0 * float(statistics.median(list(scores.values()) or [0.0])))
+            threshold = max(t.nudged_same_face_look,
+                            t.nudge_misfit_factor * float(statistics.median(list(scores.values()) or [0.0])))
         looking_new = [r for r, d in scores.items() if d > threshold]
         if whole and len(looking_new) > 1:
             return None
@@ -152,7 +153,7 @@ class Sightings(PawnWatch):
         # most different first)
         looking_new = sorted((r for r in looking_new
                               if not self._no_hand_over(r)
-                              or (scores[r] > NEW_FACE_LOOK and self._arm_short_of(r))),
+                              or (scores[r] > t.new_face_look and self._arm_short_of(r))),
                              key=lambda r: -scores[r]) + ([] if whole else never_seen)
         for region in looking_new:
             got = read_of(reading, region)
@@ -167,7 +168,7 @@ class Sightings(PawnWatch):
             # and the likeliest other cards that could lie there now (a misread new card)
             others = [c.action for c in score_actions(
                 [a for a in legal if a.by == seat and label_of(a) != want], expected, reading,
-                {region: got.label})][:3]
+                {region: got.label}, self._pawn_gain)][:t.best_choices]
             self.regions.actionable.discard(region)
             return Decision(DecisionKind.ASK, region, choices=(ways or (play,)) + tuple(others),
                             reason=Reason.SAME_FACE, read=got.label)
@@ -188,7 +189,7 @@ class Sightings(PawnWatch):
             got = reading.region(region)
             want = expected.labels.get(region)
             # it reads as what lies there (asking is safe: no confidence needed beyond that)
-            if got is None or want is None or (got.label != want and got.p(want) < 0.5):
+            if got is None or want is None or (got.label != want and got.p(want) < self.tuning.expected_odds):
                 continue
             if region not in self._looks and got.look is not None:
                 # never seen as the state has it (the pawn stood on it from the deal, and it read
@@ -202,7 +203,7 @@ class Sightings(PawnWatch):
             seen_as, look = self._looks.get(region, (None, None))
             # (a look that differs may be the same card smeared along another line since: the
             # smears are taken out of the comparison)
-            d = look_apart(got.look, look, SAME_FACE_LOOK) if seen_as == want else None
+            d = look_apart(got.look, look, self.tuning.same_face_look) if seen_as == want else None
             if d is not None:
                 scores[region] = d
         return scores, never_seen
@@ -216,7 +217,7 @@ class Sightings(PawnWatch):
         likely (within the margin: a blurred red-8 read red-0 at 0.39, red-5 at 0.28 and red-8
         at 0.24 offers all three), so that the one done can be named."""
         mine = [a for a in legal if seat is None or a.by == seat]
-        cands = score_actions(mine, expected, self._latest, diffs)
+        cands = score_actions(mine, expected, self._latest, diffs, self._pawn_gain)
         choices: list[Action] = []
         regions = 0
         for region in sorted(diffs, key=lambda r: (r != "pawn", r)):
@@ -231,7 +232,7 @@ class Sightings(PawnWatch):
             if here:
                 regions += 1
                 near = [c for c in here if c.gain >= here[0].gain - self.margin]
-                labels = list(dict.fromkeys(label_of(c.action) for c in near))[:3]
+                labels = list(dict.fromkeys(label_of(c.action) for c in near))[:self.tuning.best_choices]
                 # (one action per card: a wild's colour is asked once it is known to be first)
                 choices += [next(c.action for c in near if label_of(c.action) == label)
                             for label in labels]
@@ -249,7 +250,7 @@ class Sightings(PawnWatch):
         before".)"""
         reading = self._latest
         expected = expected_of(look)
-        diffs = differing(expected, reading)
+        diffs = differing(expected, reading, tuning=self.tuning)
         pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
         asked = self._question.region if self._question is not None else None
         hidden = pawn_hidden_cells(expected, reading)  # (the hand hiding the marker may lie there)

@@ -164,4 +164,4 @@ class WhoseHand(DrawWatch):
         hidden = pawn_hidden_cells(expected, self._latest)
         return tuple(a for a in table.legal_actions() if isinstance(a, Move) and a.by == seat
                      and cell_name(*a.to) in hidden
-                     and formless(self._latest.region(cell_name(*a.to))))
+                     and formless(self._latest.region(cell_name(*a.to)), self.tuning))
