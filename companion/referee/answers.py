@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
-import math
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 from ..cards import Card
-from ..engine.actions import Action, Draw, Move, Pass
+from ..engine.actions import Draw, Move, Pass
 from .hands import DRAW_PILE
 from .expected import (NOT_A_CARD, label_of,
                        region_of)
 from .decide import (Decision, Reason)
 from .states import Wild, await_colour, colour_done
 from .questions import (AnswerRefused, Closed, NothingHappened, QuestionKind, other_card_attempt)
+from .evidence import leads_further, shows_more
 from .sightings import Sightings
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ class Answers(Sightings):
         self.regions.blind.discard(region)
         if not illegal:
             # how the region looks now is how the card named looks (the camera misread it):
-            # the same look read again is no new play (:meth:`_looks_as_before`)
+            # the same look read again is no new play (:func:`.evidence.looks_as_before`)
             name = label_of(action)
             assert name is not None   # (another card: a play or a discard)
             self._remember_look(region, name)
@@ -152,11 +152,11 @@ class Answers(Sightings):
             # ann drew and passed unseen (or passed; or north stepped the pawn unseen): once
             # that is in, the hand seen over the card (the next seat's) makes the play
             self._recheck = True
-        elif self._leads_further(picked.action):
+        elif leads_further(self._reading, picked.action):
             # a first step the camera missed: where the pawn is now is the next step, to be
             # read against the state once this one is played
             self._recheck = True
-        elif self._shows_more(picked.action, region):
+        elif shows_more(self._reading, picked.action, region, self.margin, self.tuning.expected_odds):
             # an earlier card than the one lying there now: the region shows a later action
             # too. Who made it the camera cannot tell (it missed a turn): it asks, never commits
             self._recheck = True
@@ -188,24 +188,3 @@ class Answers(Sightings):
             if q.by is None and q.kind is not QuestionKind.DREW:
                 self._feed(result)
         return result
-
-    def _shows_more(self, action: Action | None, region: str) -> bool:
-        """A card chosen that is not the card read in its region now (a confident read of
-        another card: one laid on top of it since). A read that the chosen card explains about
-        as well (within the commit margin: the card the camera was unsure of, answered) shows
-        nothing more."""
-        reading = self._reading
-        label = label_of(action) if action is not None else None
-        if label is None or reading is None or region == "pawn":
-            return False
-        got = reading.region(region)
-        return (got is not None and got.label not in NOT_A_CARD and got.label != label
-                and got.agreed and got.p(label) < self.tuning.expected_odds
-                and math.log(got.confidence) - math.log(got.p(label)) >= self.margin)
-
-    def _leads_further(self, action: Action | None) -> bool:
-        """A pawn move chosen that does not end where the pawn is seen now."""
-        reading = self._reading
-        return (isinstance(action, Move) and reading is not None and reading.pawn is not None
-                and reading.pawn.seen and reading.pawn.cell is not None   # (seen: on a cell)
-                and tuple(action.to) != tuple(reading.pawn.cell))

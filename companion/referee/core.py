@@ -16,11 +16,12 @@ from ..bus import EventBus
 from ..tuning import RefereeTuning, default
 
 from ..engine.actions import Action, Draw, Move, Pass
-from ..engine.look import TableLook, WaitingFor
+from ..engine.look import WaitingFor
 from ..reading import Reach, TableReading, cell_name
 from .hands import DRAW_PILE, DrawLedger, over
-from .expected import (acting_seat, region_of, short_of, step_cells)
+from .expected import (acting_seat, region_of, step_cells)
 from .decide import (Decision, DecisionKind, Reason)
+from .evidence import Sight
 from .states import Asking, PawnTrail, Regions, State, Wild, ask, closed, colour_of, question_of
 from .questions import (Closed, Question)
 
@@ -109,6 +110,10 @@ class RefereeCore:
     def _colour(self) -> Wild | None:
         """The wild whose colour is awaited from its player's phone (None: none)."""
         return colour_of(self.state)
+
+    def _sight(self) -> Sight:
+        """What the evidence terms look at now (:class:`.evidence.Sight`)."""
+        return Sight(self._latest, tuple(self._reaches), self._looks, self.tuning)
 
     @property
     def _latest(self) -> TableReading:
@@ -225,20 +230,6 @@ class RefereeCore:
         """The game has draws the camera can see (Flip, classic: not the grid)."""
         return getattr(table.game, "name", None) in ("flip", "classic")
 
-    def _arm_over(self, region: str) -> bool:
-        """One of the arms not yet accounted for went over ``region``."""
-        return any(over(a, region) for a in self._reaches)
-
-    def _no_hand_over(self, region: str) -> bool:
-        """The reading saw arms, and none of the arms not yet accounted for went over
-        ``region`` (a reading with no arms at all says nothing of where hands were)."""
-        return bool(getattr(self._reading, "reaches", ())) and not self._arm_over(region)
-
-    def _arm_short_of(self, region: str) -> bool:
-        """One of the arms not yet accounted for was seen a cell short of ``region``
-        (:func:`short_of`)."""
-        return any(short_of(a, region) for a in self._reaches)
-
     def _arms_over(self, decision: Decision, table: Table) -> list[Reach]:
         """The arms not yet accounted for that were over the decision's region; for a step of
         the pawn, over the cells it left or came to (an arm over a card elsewhere is no hand on
@@ -248,12 +239,3 @@ class RefereeCore:
             cells = step_cells(table.view()[0].pawn, action.to)
             return [r for r in self._reaches if cells & set(r.regions)]
         return [r for r in self._reaches if over(r, decision.region)]
-
-    @staticmethod
-    def _uncovered(pawn_was: tuple[int, int] | None, look: TableLook) -> str | None:
-        """The cell the pawn stood on when this reading came and has left since (a step
-        committed in this reading): its card shows now for the first time since the pawn
-        covered it. None when the pawn has not moved."""
-        if pawn_was is None or look.pawn is None or tuple(look.pawn) == tuple(pawn_was):
-            return None
-        return cell_name(*pawn_was)

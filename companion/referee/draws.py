@@ -12,6 +12,7 @@ from ..reading import Reach
 from .hands import DRAW_PILE, Hand, hand_of, lifter, lifts, over
 from .expected import (differing, expected_of, short_of)
 from .decide import (Decision, DecisionKind, Reason)
+from .arms import own_lift
 from .core import RefereeCore
 
 if TYPE_CHECKING:
@@ -118,13 +119,12 @@ class DrawWatch(RefereeCore):
     def _later_lift(self, seat: str, table: Table) -> bool:
         """A card lifted by ``seat``'s own hand (its side, no one else's) among the arms not yet
         taken, beyond what the rules dealt it: taken now (the caller makes it ``seat``'s draw)."""
-        for reach in list(self._reaches):
-            hand = hand_of(reach, table.seating)
-            if reach.lifted and hand.seats == (seat,) and self.ledger.owed(seat) < reach.lifted:
-                self._reaches.remove(reach)
-                self.ledger.lifted(seat, reach.lifted)
-                return True
-        return False
+        reach = own_lift(list(self._reaches), seat, table.seating, self.ledger.owed)
+        if reach is None or not reach.lifted:
+            return False
+        self._reaches.remove(reach)
+        self.ledger.lifted(seat, reach.lifted)
+        return True
 
     def _pass_before_tap(self, table: Table) -> None:
         """A phone's tap the rules refused as out of turn (ben taps his card, his draw, UNO)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..engine.actions import Action, Move
 from ..engine.look import Awaiting, TableLook, WaitingFor
 from ..reading import cell_name
+from . import evidence
 from .answers import Answers
 from .decide import Decision, DecisionKind, Reason, decide
 from .evidence import bare, spill_over
@@ -105,10 +106,13 @@ class Settling(Answers):
             # a neighbour's card dropped askew (or a hand) over a cell: no card was taken from it
             self.regions.actionable -= spilled
             diffs = {r: v for r, v in diffs.items() if r not in spilled}
-        untouched: set[str] = (self._untouched(diffs, expected)
-                               | {r for r in bare(diffs, expected, self._latest, self.margin)
-                                  if not self._put_down_there(r)}
-                               | self._looks_as_before(diffs, expected)) if self._question is None else set()
+        untouched: set[str] = set()
+        if self._question is None:
+            sight = self._sight()
+            untouched = (evidence.untouched(sight, diffs, expected, self.margin)
+                         | {r for r in bare(diffs, expected, self._latest, self.margin)
+                            if not evidence.put_down_there(sight, r)}
+                         | evidence.looks_as_before(sight, diffs, expected))
         if untouched:
             # no hand went there, or no card shows where one lies: the light or a smear changed
             # the read, not a card
@@ -255,7 +259,7 @@ class Settling(Answers):
         the card the pawn just uncovered, a region that differed in the first look, a region
         that changed together with others while the camera could not look."""
         if decision.kind in (DecisionKind.COMMIT, DecisionKind.ILLEGAL) \
-                and decision.region == self._uncovered(pawn_was, look):
+                and decision.region == evidence.uncovered(pawn_was, look.pawn):
             # the card the pawn just stepped off shows for the first time since it covered it: a
             # read that differs from the state is as likely a misread of that card as the next
             # seat's play: asked, never committed

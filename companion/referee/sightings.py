@@ -4,20 +4,19 @@ card put down, the same face played, several changes at once, a first look that 
 
 from __future__ import annotations
 
-import math
 import statistics
 from typing import TYPE_CHECKING, AbstractSet, Iterable
 
 from ..engine.actions import Action
 from ..engine.look import TableLook, WaitingFor
 from ..reading import cell_name
-from .looks import look_apart
-from .expected import (EMPTY, NOT_A_CARD, Expected,
+from .expected import (NOT_A_CARD, Expected,
                        acting_seat, action_read, differing, expected_of, label_of,
                        pawn_hidden_cells, region_of)
-from .evidence import (clear, plausible_play,
+from .evidence import (plausible_play,
                        read_again_whole, read_of)
 from .decide import (Decision, DecisionKind, Reason, score_actions)
+from .evidence import arm_short_of, look_changes, no_hand_over
 from .pawn import PawnWatch
 
 if TYPE_CHECKING:
@@ -54,70 +53,6 @@ class Sightings(PawnWatch):
         self.regions.doubts = explained | named
         self.regions.actionable |= explained
 
-    def _put_down_there(self, region: str) -> bool:
-        """The region looks different from when it last matched the state, where a hand went
-        over it (an arm not yet accounted for), or by far (``new_face_look``) where no hand
-        was seen: a card was put down there, whatever the read says. A card read as no card
-        there (:func:`bare`) is then asked about, not left for the light. (Sleeve gloss: a
-        teal-draw-five put on a wild read "no card" at 0.85; taken for the light, the play was
-        missed and the next seat's draw called out of turn.)"""
-        got = self._latest.region(region)
-        _, look = self._looks.get(region, (None, None))
-        if got is None or look is None:
-            return False
-        d = look_apart(got.look, look, self.tuning.same_face_look)
-        if d is None:
-            return False
-        hand = bool(getattr(self._reading, "reaches", ())) and self._arm_over(region)
-        # (with no hand seen over it -- the gloss hid the arm's way there -- only a look far
-        # past a nudge's misfit says a card was put down: the teal-draw-five's measured 69.9)
-        return d > (self.tuning.same_face_look if hand else self.tuning.new_face_look)
-
-    def _untouched(self, diffs: dict[str, str], expected: Expected) -> set[str]:
-        """Regions that differ from the state but that no hand touched: the reading saw arms,
-        none of the arms not yet accounted for went over the region, and its read still gives
-        the card the state has there within the margin of its likeliest label (nothing happened
-        explains it about as well as anything). A card is put down by a hand: such a read is
-        the light or a smear (motion blur: a red-2 read red-3 at 0.37 and red-2 at 0.28 was
-        asked about four times with arms elsewhere, "misread" each time). A read that clearly
-        shows another card is still looked at (an arm may have been missed), and so is every
-        region of a reading with no arms at all."""
-        reading = self._latest
-        out = set()
-        for region in diffs:
-            if region == "pawn" or not self._no_hand_over(region):
-                continue
-            got = reading.region(region)
-            want = expected.labels.get(region, EMPTY)
-            if got is not None and math.log(got.confidence) - math.log(got.p(want)) < self.margin:
-                out.add(region)
-        return out
-
-    def _looks_as_before(self, diffs: dict[str, str], expected: Expected) -> set[str]:
-        """Regions whose read differs from the state but that look as they did when they last
-        matched it (their look differs by no more than ``same_face_look``, a turned smear
-        taken out of the comparison: :func:`.looks.look_apart`). No card was put
-        there -- a card put down, even of the same face, looks different -- the read changed
-        (a smear, light): it is looked at again when it changes again. (Motion blur: a red-6
-        nobody touched, read red-3 at 0.32 after the smear turned, was asked about.) Not a
-        region read clearly as another card where a hand went over it: two cards of one colour
-        can look alike through a smear (motion blur, classic seed 28, real faces: cai's yellow-8
-        thrown on a yellow-1 looked 2.8 apart, read yellow-8 at 0.94, and was missed)."""
-        out = set()
-        for region in diffs:
-            if region == "pawn":
-                continue
-            got = self._latest.region(region)
-            if clear(got, self.tuning) and self._arm_over(region):
-                continue
-            seen_as, look = self._looks.get(region, (None, None))
-            if got is None or look is None or seen_as != expected.labels.get(region):
-                continue
-            d = look_apart(got.look, look, self.tuning.same_face_look)
-            if d is not None and d <= self.tuning.same_face_look:
-                out.add(region)
-        return out
-
     def _same_face_play(self, waiting: WaitingFor, expected: Expected,
                         legal: Iterable[Action] = (), left_out: AbstractSet[str] = frozenset()
                         ) -> Decision | None:
@@ -131,7 +66,10 @@ class Sightings(PawnWatch):
         if not fresh:
             return None
         seat = acting_seat(waiting)
-        scores, never_seen = self._look_changes(fresh, expected)
+        pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
+        pawn = pawn if pawn is not None else expected.pawn  # (unseen: where the state has it)
+        sight = self._sight()
+        scores, never_seen = look_changes(sight, fresh, expected, pawn)
         t = self.tuning
         threshold = t.same_face_look
         # the whole table read again (the camera was nudged: most regions, never a few that
@@ -152,8 +90,8 @@ class Sightings(PawnWatch):
         # of it and it looks far past a nudge's misfit; of the others, the one that looks the
         # most different first)
         looking_new = sorted((r for r in looking_new
-                              if not self._no_hand_over(r)
-                              or (scores[r] > t.new_face_look and self._arm_short_of(r))),
+                              if not no_hand_over(sight, r)
+                              or (scores[r] > t.new_face_look and arm_short_of(sight, r))),
                              key=lambda r: -scores[r]) + ([] if whole else never_seen)
         for region in looking_new:
             got = read_of(reading, region)
@@ -173,40 +111,6 @@ class Sightings(PawnWatch):
             return Decision(DecisionKind.ASK, region, choices=(ways or (play,)) + tuple(others),
                             reason=Reason.SAME_FACE, read=got.label)
         return None
-
-    def _look_changes(self, fresh: list[str], expected: Expected) -> tuple[dict[str, float], list[str]]:
-        """How far each of the ``fresh`` regions that reads the card the state has there looks
-        from when it last matched the state (region -> look distance), and those never seen as
-        the state has them that a hand went over (no look to compare)."""
-        reading = self._latest
-        pawn = reading.pawn.cell if reading.pawn is not None and reading.pawn.seen else None
-        pawn = pawn if pawn is not None else expected.pawn  # (unseen: where the state has it)
-        scores: dict[str, float] = {}
-        never_seen: list[str] = []
-        for region in fresh:
-            if pawn is not None and region == cell_name(*pawn):
-                continue
-            got = reading.region(region)
-            want = expected.labels.get(region)
-            # it reads as what lies there (asking is safe: no confidence needed beyond that)
-            if got is None or want is None or (got.label != want and got.p(want) < self.tuning.expected_odds):
-                continue
-            if region not in self._looks and got.look is not None:
-                # never seen as the state has it (the pawn stood on it from the deal, and it read
-                # no card when the pawn left): no look to compare, so a hand over it now may have
-                # put the same face on it
-                if self._arm_over(region):
-                    never_seen.append(region)
-                continue
-            # a look remembered for another card says nothing about this one (a phone's play
-            # changed what the state expects there before the card came down)
-            seen_as, look = self._looks.get(region, (None, None))
-            # (a look that differs may be the same card smeared along another line since: the
-            # smears are taken out of the comparison)
-            d = look_apart(got.look, look, self.tuning.same_face_look) if seen_as == want else None
-            if d is not None:
-                scores[region] = d
-        return scores, never_seen
 
     def _several(self, legal: list[Action], expected: Expected, diffs: dict[str, str],
                  seat: str | None) -> Decision | None:
@@ -278,7 +182,7 @@ class Sightings(PawnWatch):
     def _remember_misread(self, region: str, table: Table | None) -> None:
         """``region`` answered "nothing happened" (misread, or laid out so): how it looks now is
         how the card the state has there looks, misread or not, so the same look read again is
-        no play (:meth:`_looks_as_before`). (Motion blur, grid seed 11, real faces: the red-6
+        no play (:func:`.evidence.looks_as_before`). (Motion blur, grid seed 11, real faces: the red-6
         laid out at (0, 4) read red-9 at 0.99, answered "laid out", and was committed as
         south's red-9 when the smear turned and the whole grid was read again.)"""
         if table is None or region == "pawn":

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play
 from ..engine.look import Awaiting, WaitingFor
 from ..reading import cell_name
-from .hands import hand_of, over
-from .expected import (FACING, expected_of, pawn_hidden_cells)
+from .hands import hand_of
+from .expected import (expected_of, pawn_hidden_cells)
 from .evidence import (formless)
 from .decide import (Decision, DecisionKind, Reason)
+from .arms import facing_pair, other_seats_arms
 from .draws import DrawWatch
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class WhoseHand(DrawWatch):
         # (an arm with no side says nothing; earlier arms put down what lies under it)
         known = [h for h in (hand_of(r, table.seating) for r in self._arms_over(decision, table))
                  if h.known]
-        pair = self._facing_pair(decision.region, table)
+        pair = facing_pair(self._latest.reaches, decision.region, table.seating)
         if pair is not None and decision.kind is not DecisionKind.ASK:
             return self._either_arm(pair, decision, waiting, table)
         if not known and decision.kind is not DecisionKind.ASK:
@@ -76,46 +77,16 @@ class WhoseHand(DrawWatch):
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
                         after=did_after), ()
 
-    def _facing_pair(self, region: str, table: Table) -> tuple[str, ...] | None:
-        """The seats whose arms of this reading may each have put down what lies in ``region``,
-        when there are two or more (each arm one seat's): every arm seen over it (arms at once:
-        the camera cannot tell which hand let go of the card), and an arm from the facing side
-        seen over no region (an arm reaching along the line of another from the other side can
-        be read as the other's: both lie in the same strip of the image)."""
-        arms = tuple(getattr(self._reading, "reaches", ()) or ())
-        seats: list[str] = []
-        for a in arms:
-            if not over(a, region):
-                continue
-            found = [a] + [b for b in arms if not b.regions and b.side is not None
-                           and b.side == FACING.get(a.side)]
-            for r in found:
-                hand = hand_of(r, table.seating)
-                if hand.strong and hand.seats[0] not in seats:
-                    seats.append(hand.seats[0])
-        return tuple(seats) if len(seats) > 1 else None
-
     def _unseen_hand(self, decision: Decision, waiting: WaitingFor, table: Table) -> Decision | None:
         """No arm seen over the card, none from the acting seat's side, but other seats' arms
-        in this reading, seen over no region (real classic seed 9: cai's arm putting the card
-        down and ann's reaching past it, both read as over nothing): one of them may have put it
-        there. Asked (an out-of-turn question; after a draw the pass is offered first), never
-        credited to the seat on turn. None when the acting seat's arm is among them or no other
-        seat's arm was seen."""
+        in this reading (:func:`.arms.other_seats_arms`): one of them may have put it there.
+        Asked (an out-of-turn question; after a draw the pass is offered first), never credited
+        to the seat on turn. None when the acting seat's arm is among them or no other seat's
+        arm was seen."""
         action = decision.action
         assert action is not None   # (a commit or a call: see _whose)
         seat = action.by
-        arms = tuple(getattr(self._reading, "reaches", ()) or ())
-        hands = [hand_of(r, table.seating) for r in arms]
-        if any(h.known and not h.excludes(seat) for h in hands):
-            return None  # the acting seat's own arm (or a side it shares) was there
-        idle = [h.seats[0] for r, h in zip(arms, hands) if h.strong and not r.regions]
-        if not idle and any(over(r, decision.region) and not h.known for r, h in zip(arms, hands)):
-            # the arm over the card came in by a side nobody sits at (a corner, an arm read as
-            # two): another seat's arm seen in this reading, the acting seat's not, may be the
-            # one that put it there (askew grid seed 2: north's green-reverse, its arm over the
-            # card read as east's, committed as south's)
-            idle = [h.seats[0] for h in hands if h.strong]
+        idle = other_seats_arms(self._latest.reaches, decision.region, seat, table.seating)
         if not idle:
             return None
         nxt = None
@@ -130,7 +101,7 @@ class WhoseHand(DrawWatch):
 
     def _either_arm(self, pair: tuple[str, ...], decision: Decision, waiting: WaitingFor, table: Table
                     ) -> tuple[Decision, tuple[Action, ...]]:
-        """A play that either of two facing arms may have made (:meth:`_facing_pair`), checked
+        """A play that either of two facing arms may have made (:func:`.arms.facing_pair`), checked
         against the turn: the seat that must act, when its arm is one of them and no pass can
         make it the other's turn (a legal play stands; an illegal card is asked about, never
         called on a guess); the next seat, when the seat that must act is in play-or-pass and
