@@ -120,9 +120,8 @@ def pawn_hidden_cells(expected: Expected, reading: TableReading) -> set[str]:
     them). :func:`decide` waits on such a read instead of asking, and
     :meth:`CameraReferee._settle` keeps the cell to be looked at again once the marker is seen;
     a play the read explains clearly is still committed, a card read at better odds or clearly
-    still asked about or called. (The torture's hand over the pawn: 14 of 61 questions were
-    such reads, answered "misread" or with the pawn's step, which the marker showed a reading
-    later.)"""
+    still asked about or called. (A hand resting over the pawn makes such reads, and the marker
+    seen again a reading later tells what happened.)"""
     seen = reading.pawn is not None and reading.pawn.seen and reading.pawn.cell is not None
     if seen or expected.pawn is None:
         return set()
@@ -159,16 +158,6 @@ def short_of(reach: Reach, region: str) -> bool:
     if here is None or step is None:
         return False
     return cell_name(here[0] + step[0], here[1] + step[1]) in reach.regions
-
-
-def spill_over(diffs: dict[str, str], played: Iterable[str] = ()) -> set[str]:
-    """Grid cells that read no card (a card never leaves the grid) next to a cell where a card
-    was just put (one that reads a new card, or ``played``): the new card, dropped askew,
-    reaches over them, or the hand that put it did. Nothing happened there (the torture's
-    askew cards: every such cell asked about was answered "misread")."""
-    new_cards = [r for r, label in diffs.items() if label not in NOT_A_CARD] + list(played)
-    near = next_to(new_cards)
-    return {name for name, label in diffs.items() if label in NOT_A_CARD and name in near}
 
 
 def one_step(start: tuple[int, int] | None, to: tuple[int, int] | None) -> bool:

@@ -45,10 +45,9 @@ class Sightings(PawnWatch):
         explained = {c.region for c in score_actions(mine, expected, self._latest, diffs, self._pawn_gain)
                      if c.gain >= self.commit_gain}
         # so does every card region that reads another card than the deal's, however weakly: a
-        # clearer read of it later is the same first look (motion blur, grid seed 11, real
-        # faces: a red-6 read red-9 at 0.78 beside red-6 at 0.20 in the first reading, then at
-        # 0.92 once a hand went by, was committed as south's play). (Not "no card": a card
-        # never leaves a cell or the pile, and askew cards read so at the deal.)
+        # clearer read of it later (a blurred card read as a look-alike, then read surely once
+        # a hand went by) is the same first look, not a play. (Not "no card": a card never
+        # leaves a cell or the pile, and askew cards read so at the deal.)
         named = {r for r, label in diffs.items() if r != "pawn" and label not in NOT_A_CARD}
         self.regions.doubts = explained | named
         self.regions.actionable |= explained
@@ -130,8 +129,7 @@ class Sightings(PawnWatch):
                                                             self.margin):
                 # no legal action is read there about as likely as what is (a red-2 read at
                 # 0.96 on a blue-9: an illegal attempt, called on its own): no action to order
-                # (askew grid seed 20, real faces: asked with only the legal blue-2 offered
-                # there, answered "none of them", and the attempt was never called)
+                # (offering only the legal look-alike there would lose the attempt)
                 here = []
             if here:
                 regions += 1
@@ -171,10 +169,9 @@ class Sightings(PawnWatch):
 
     def _remember_look(self, region: str, card: str) -> None:
         """How ``region`` looks now is how ``card`` looks there, however the camera reads it: a
-        card answered as put there (so the same face played on it next is told by its look:
-        sleeve gloss, classic seed 36, ann's red-5, read unsurely, was answered; it went on
-        reading red-3, so its look was never taken, and cai's red-5 on it was missed), a card
-        named as "another card", a misread answered."""
+        card answered as put there (so the same face played on it next is told by its look, even
+        while the camera goes on misreading it), a card named as "another card", a misread
+        answered."""
         got = self._reading.region(region) if self._reading is not None else None
         if got is not None and got.look is not None:
             self._looks[region] = (card, got.look)
@@ -182,9 +179,8 @@ class Sightings(PawnWatch):
     def _remember_misread(self, region: str, table: Table | None) -> None:
         """``region`` answered "nothing happened" (misread, or laid out so): how it looks now is
         how the card the state has there looks, misread or not, so the same look read again is
-        no play (:func:`.evidence.looks_as_before`). (Motion blur, grid seed 11, real faces: the red-6
-        laid out at (0, 4) read red-9 at 0.99, answered "laid out", and was committed as
-        south's red-9 when the smear turned and the whole grid was read again.)"""
+        no play (:func:`.evidence.looks_as_before`), even when the whole table is read again
+        through a turned smear and the misread comes back clearly."""
         if table is None or region == "pawn":
             return
         want = expected_of(table.view()[0]).labels.get(region)

@@ -128,8 +128,7 @@ class WhoseHand(DrawWatch):
         """The acting seat's steps onto the cells held beside the pawn whose marker is unseen
         (:func:`pawn_hidden_cells`: a read there shows no card): offered first when another
         seat's card shows up, since the step the camera could not see would make it that
-        seat's turn (pawn-hidden grid seed 3: north stepped unseen, south's card was asked as
-        out of turn with no step to choose, and answered "taken back" though it stayed)."""
+        seat's turn (without it, the out-of-turn question has no true answer to offer)."""
         look, _ = table.view()
         expected = expected_of(look)
         hidden = pawn_hidden_cells(expected, self._latest)
