@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card
 from ..engine.actions import Draw, Move, Pass
-from .hands import DRAW_PILE
-from .expected import (NOT_A_CARD, label_of,
-                       region_of)
-from .decide import (Decision, Reason)
-from .states import Wild, await_colour, colour_done
-from .questions import (AnswerRefused, Closed, NothingHappened, QuestionKind, other_card_attempt)
+from .decide import Decision, Reason
 from .evidence import leads_further, shows_more
+from .expected import NOT_A_CARD, label_of, region_of
+from .hands import DRAW_PILE
+from .questions import AnswerRefused, Closed, NothingHappened, QuestionKind, other_card_attempt
 from .sightings import Sightings
+from .states import Wild, await_colour, colour_done
 
 if TYPE_CHECKING:
     from .table import Answer, Table

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from ..reading import Reach
-from .expected import FACING
 from ..seating import Seating
+from .expected import FACING
 from .hands import hand_of, over
 
 

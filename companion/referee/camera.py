@@ -32,6 +32,22 @@ timer.
 The referee builds no words: a decision carries a :class:`DecisionKind` and a :class:`Reason`, a
 question a :class:`QuestionKind`, the seat, the region, the card read and its choices (actions,
 plus one :class:`NothingHappened` choice). The page renders them in the reader's language.
+
+Where things are (every public name is importable from here too):
+
+* :mod:`.expected` -- what the table should show, what differs, the grid's geometry;
+* :mod:`.decide` -- the pure scorer (:func:`decide`, :func:`score_actions`);
+* :mod:`.evidence`, :mod:`.arms` -- the evidence terms, each a pure function with what it measures;
+* :mod:`.questions` -- :class:`Question` and its choices; :mod:`.states` -- the referee's state
+  (:class:`Watching`, :class:`Asking`, :class:`AwaitingColour`) and its transitions;
+* the referee itself, one concern a module, each a base of the next: :mod:`.core` (shared state,
+  asking, committing), :mod:`.draws` (lifts from the draw pile), :mod:`.whose` (whose hand),
+  :mod:`.pawn` (steps seen unseen), :mod:`.sightings` (looks remembered, same faces, several
+  changes), :mod:`.answers` (the colour wait, the table's answers), :mod:`.settle` (one reading,
+  pass by pass), and this module (threads, the bus, :meth:`CameraReferee.on_reading`).
+
+Every threshold is a field of :class:`companion.tuning.RefereeTuning` (``[referee]`` in
+companion/tuning.toml), with its unit and what it trades.
 """
 
 from __future__ import annotations
@@ -50,13 +66,32 @@ from ..tuning import Tuning, default
 from .core import COLOUR_WAIT_S, NEW_FACE_LOOK, NUDGED_SAME_FACE_LOOK, SAME_FACE_LOOK
 from .decide import PAWN_GAIN, UNSURE_CHOICES, Candidate, Decision, DecisionKind, Reason, decide, score_actions
 from .evidence import legal_mass, spill_over
-from .expected import (EMPTY, NAMED_CONFIDENCE, NEW_LAYOUT, Expected, acting_seat, differing, expected_of,
-                       pawn_hidden_cells, region_of)
+from .expected import (
+    EMPTY,
+    NAMED_CONFIDENCE,
+    NEW_LAYOUT,
+    Expected,
+    acting_seat,
+    differing,
+    expected_of,
+    pawn_hidden_cells,
+    region_of,
+)
 from .hands import DrawLedger
-from .questions import (OTHER_CARD_KINDS, AnswerRefused, Choice, Closed, NothingHappened, Question,
-                        QuestionKind, other_card_action, other_card_attempt, other_card_refusal)
+from .questions import (
+    OTHER_CARD_KINDS,
+    AnswerRefused,
+    Choice,
+    Closed,
+    NothingHappened,
+    Question,
+    QuestionKind,
+    other_card_action,
+    other_card_attempt,
+    other_card_refusal,
+)
 from .settle import Settling
-from .states import AwaitingColour, Asking, PawnTrail, Regions, State, Watching, Wild
+from .states import Asking, AwaitingColour, PawnTrail, Regions, State, Watching, Wild
 
 if TYPE_CHECKING:
     from ..host import Host

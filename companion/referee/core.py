@@ -13,17 +13,16 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..bus import EventBus
-from ..tuning import RefereeTuning, default
-
 from ..engine.actions import Action, Draw, Move, Pass
 from ..engine.look import WaitingFor
 from ..reading import Reach, TableReading, cell_name
-from .hands import DRAW_PILE, DrawLedger, over
-from .expected import (acting_seat, region_of, step_cells)
-from .decide import (Decision, DecisionKind, Reason)
+from ..tuning import RefereeTuning, default
+from .decide import Decision, DecisionKind, Reason
 from .evidence import Sight
+from .expected import acting_seat, region_of, step_cells
+from .hands import DRAW_PILE, DrawLedger, over
+from .questions import Closed, Question
 from .states import Asking, PawnTrail, Regions, State, Wild, ask, closed, colour_of, question_of
-from .questions import (Closed, Question)
 
 if TYPE_CHECKING:
     from .table import Answer, Table

@@ -12,8 +12,20 @@ from ..engine.actions import Action, Move
 from ..reading import FLOOR, RegionReading, TableReading
 from ..tuning import RefereeTuning, default
 from .evidence import formless, legal_mass, plausible_play
-from .expected import (EMPTY, NOT_A_CARD, Expected, action_read, differing, differs, label_of, one_step,
-                       pawn_hidden_cells, region_of, same_action, tuned)
+from .expected import (
+    EMPTY,
+    NOT_A_CARD,
+    Expected,
+    action_read,
+    differing,
+    differs,
+    label_of,
+    one_step,
+    pawn_hidden_cells,
+    region_of,
+    same_action,
+    tuned,
+)
 
 #: Log-likelihood gain of a pawn seen on the cell an action moves it to (the product's
 #: ``pawn_ratio``: markers are rarely wrong).

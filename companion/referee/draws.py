@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Iterable
 from ..engine.actions import Draw, Pass, action_from_json
 from ..engine.look import Awaiting, WaitingFor
 from ..reading import Reach
-from .hands import DRAW_PILE, Hand, hand_of, lifter, lifts, over
-from .expected import (differing, expected_of, short_of)
-from .decide import (Decision, DecisionKind, Reason)
 from .arms import own_lift
 from .core import RefereeCore
+from .decide import Decision, DecisionKind, Reason
+from .expected import differing, expected_of, short_of
+from .hands import DRAW_PILE, Hand, hand_of, lifter, lifts, over
 
 if TYPE_CHECKING:
     from .table import Table

@@ -15,7 +15,6 @@ from ..engine.look import TableLook, WaitingFor
 from ..reading import Reach, TableReading, cell_name
 from ..tuning import RefereeTuning, default
 
-
 EMPTY = "empty"
 #: What the referee treats as "no card here" when reading a region.
 NOT_A_CARD = {EMPTY, "back", "none"}

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-
 from typing import TYPE_CHECKING
 
 from ..engine.actions import Action, Move
 from ..reading import cell_name
-from .hands import hand_of
-from .expected import (Expected,
-                       next_to, one_step, pawn_hidden_cells, step_cells)
-from .evidence import (clear, formless)
 from .decide import Decision, DecisionKind, Reason
+from .evidence import clear, formless
+from .expected import Expected, next_to, one_step, pawn_hidden_cells, step_cells
+from .hands import hand_of
 from .whose import WhoseHand
 
 if TYPE_CHECKING:

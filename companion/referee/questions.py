@@ -9,10 +9,10 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
-from ..engine.errors import BadCard, BadInput, RuleError
 from ..engine.actions import Action, action_from_json
-from .expected import (cell_of)
-from .decide import (Decision, Reason)
+from ..engine.errors import BadCard, BadInput, RuleError
+from .decide import Decision, Reason
+from .expected import cell_of
 
 if TYPE_CHECKING:
     from .table import Table

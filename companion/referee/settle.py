@@ -21,8 +21,8 @@ from .decide import Decision, DecisionKind, Reason, decide
 from .evidence import bare, spill_over
 from .expected import NOT_A_CARD, Expected, acting_seat, differing, expected_of, next_to, pawn_hidden_cells
 from .hands import DRAW_PILE
-from .states import Asking, Wild, await_colour, colour_done
 from .questions import Closed
+from .states import Asking, Wild, await_colour, colour_done
 
 if TYPE_CHECKING:
     from .table import Table

@@ -10,13 +10,19 @@ from typing import TYPE_CHECKING, AbstractSet, Iterable
 from ..engine.actions import Action
 from ..engine.look import TableLook, WaitingFor
 from ..reading import cell_name
-from .expected import (NOT_A_CARD, Expected,
-                       acting_seat, action_read, differing, expected_of, label_of,
-                       pawn_hidden_cells, region_of)
-from .evidence import (plausible_play,
-                       read_again_whole, read_of)
-from .decide import (Decision, DecisionKind, Reason, score_actions)
-from .evidence import arm_short_of, look_changes, no_hand_over
+from .decide import Decision, DecisionKind, Reason, score_actions
+from .evidence import arm_short_of, look_changes, no_hand_over, plausible_play, read_again_whole, read_of
+from .expected import (
+    NOT_A_CARD,
+    Expected,
+    acting_seat,
+    action_read,
+    differing,
+    expected_of,
+    label_of,
+    pawn_hidden_cells,
+    region_of,
+)
 from .pawn import PawnWatch
 
 if TYPE_CHECKING:

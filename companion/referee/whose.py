@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play
 from ..engine.look import Awaiting, WaitingFor
 from ..reading import cell_name
-from .hands import hand_of
-from .expected import (expected_of, pawn_hidden_cells)
-from .evidence import (formless)
-from .decide import (Decision, DecisionKind, Reason)
 from .arms import facing_pair, other_seats_arms
+from .decide import Decision, DecisionKind, Reason
 from .draws import DrawWatch
+from .evidence import formless
+from .expected import expected_of, pawn_hidden_cells
+from .hands import hand_of
 
 if TYPE_CHECKING:
     from .table import Table
