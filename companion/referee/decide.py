@@ -33,14 +33,24 @@ PAWN_GAIN = math.log(default().referee.pawn_ratio)
 #: The most legal actions an unsure question offers (the product's ``unsure_choices``).
 UNSURE_CHOICES = default().referee.unsure_choices
 
+
 @dataclass(frozen=True)
 class Candidate:
     """A legal action and how much better it explains the reading than "nothing happened"
-    (natural log of the likelihood ratio)."""
+    (natural log of the likelihood ratio): ``gain``, the sum of its named evidence ``terms``
+    ((name, natural log) pairs: :func:`card_term`, ``pawn-seen``)."""
 
     action: Action
     region: str
     gain: float
+    terms: tuple[tuple[str, float], ...] = ()
+
+
+def card_term(got: RegionReading, card: str | None, want: str) -> float:
+    """The ``card`` term: how much likelier the region's read makes ``card`` put down than the
+    card the state has there (``want``: nothing happened), as a natural log. Positive: the read
+    favours the play; the commit ratio and the margin are bars on it."""
+    return math.log(got.p(card)) - math.log(got.p(want))
 
 
 def score_actions(actions: Iterable[Action], expected: Expected, reading: TableReading,
@@ -56,13 +66,13 @@ def score_actions(actions: Iterable[Action], expected: Expected, reading: TableR
         if region == "pawn":   # (a step: the pawn's cell read differs, so it was seen)
             cell = reading.pawn.cell
             if isinstance(action, Move) and cell is not None and tuple(cell) == tuple(action.to):
-                out.append(Candidate(action, region, pawn_gain))
+                out.append(Candidate(action, region, pawn_gain, (("pawn-seen", pawn_gain),)))
             continue
         got = reading.region(region)
         assert got is not None   # (a region that differs was read)
         want = expected.labels.get(region, EMPTY)
-        gain = math.log(got.p(label_of(action))) - math.log(got.p(want))
-        out.append(Candidate(action, region, gain))
+        gain = card_term(got, label_of(action), want)
+        out.append(Candidate(action, region, gain, (("card", gain),)))
     out.sort(key=lambda c: -c.gain)
     return out
 

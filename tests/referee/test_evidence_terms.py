@@ -241,3 +241,25 @@ def test_an_own_lift_beyond_what_the_rules_owe_is_the_seats_draw():
     assert arms.own_lift([Reach("west", ("draw-pile",), 1), lift], "ann", SEATING, lambda s: 0) is lift
     assert arms.own_lift([lift], "ann", SEATING, lambda s: 1) is None  # the rules dealt it
     assert arms.own_lift([lift], "ben", SEATING, lambda s: 0) is None
+
+
+# --- the scorer's terms --------------------------------------------------------------------------
+
+def test_the_card_term_is_how_much_likelier_the_read_makes_the_card_than_nothing_happened():
+    from companion.referee.decide import card_term
+    got = RegionReading.of({"red-7": 0.8, "red-5": 0.1, "red-1": 0.1})
+    assert math.isclose(card_term(got, "red-7", "red-5"), math.log(8.0))
+    assert card_term(got, "red-5", "red-5") == 0.0 and card_term(got, "red-1", "red-5") == 0.0
+
+
+def test_each_candidates_gain_is_the_sum_of_its_named_terms():
+    from companion.referee.decide import score_actions
+    reading = pile({"red-7": 0.8, "red-5": 0.1, "red-1": 0.1})
+    cands = score_actions([play("red-7"), play("red-1")], ON_RED_5, reading, {"discard": "red-7"})
+    assert [c.action.card.name for c in cands] == ["red-7", "red-1"]
+    for c in cands:
+        assert [name for name, _ in c.terms] == ["card"] and math.isclose(c.gain, sum(v for _, v in c.terms))
+    step = action_from_json({"by": "north", "do": "move", "to": [2, 3]})
+    seen = grid(pawn=PawnReading((2, 3)))
+    (c,) = score_actions([step], Expected({}, pawn=(2, 2)), seen, {"pawn": "2,3"})
+    assert c.terms == (("pawn-seen", math.log(T.pawn_ratio)),) and c.gain == math.log(T.pawn_ratio)
