@@ -11,7 +11,7 @@ from typing import Iterable
 from ..engine.actions import Action, Move
 from ..reading import FLOOR, RegionReading, TableReading
 from ..tuning import RefereeTuning, default
-from .evidence import formless, legal_mass, plausible_play
+from .evidence import formless, legal_mass, no_card
 from .expected import (
     EMPTY,
     NOT_A_CARD,
@@ -160,30 +160,68 @@ def decide(actions: list[Action], expected: Expected, reading: TableReading, act
     return _unexplained(actions, expected, reading, diffs, by_region, seat, margin, illegal_confidence, t)
 
 
+@dataclass(frozen=True)
+class Rival:
+    """Another explanation of a region that a play must beat to be committed: its ``name``, its
+    ``gain`` against nothing happened (natural log, as a :class:`Candidate`'s) and the ``bar``
+    (natural log) the play's gain must clear it by."""
+
+    name: str
+    gain: float
+    bar: float
+
+
+def rivals_of(best: Candidate, here: list[Candidate], got: RegionReading | None, expected: Expected,
+              region: str, commit_gain: float, margin: float) -> list[Rival]:
+    """The explanations ``best`` (the likeliest legal play in ``region``) is held against, each
+    with its bar: ``nothing-happened`` (gain 0) by ``commit_gain``; the next legal play that
+    differs (``another-play``) by ``margin``; and, where a card is read, ``no-card`` (a hand, a
+    shadow, a face the reader cannot name: :func:`.evidence.no_card`) and ``illegal-card`` (the
+    likeliest card no legal play puts there: :func:`illegal_rival`) by half the margin, and the
+    label read best (``best-read``, which may be any of those) within half the margin below it.
+    A play that clears every bar explains the region clearly."""
+    out = [Rival("nothing-happened", 0.0, commit_gain)]
+    legal = [c for c in here[1:] if differs(c.action, best.action)]
+    if legal:
+        out.append(Rival("another-play", legal[0].gain, margin))
+    if got is not None:
+        want = expected.labels.get(region, EMPTY)
+        nothing = math.log(got.p(want))
+        out += [Rival("no-card", _log(no_card(got)) - nothing, margin / 2),
+                Rival("illegal-card", _log(illegal_rival(got, here, expected, region)) - nothing, margin / 2),
+                Rival("best-read", math.log(got.confidence) - nothing, -margin / 2)]
+    return out
+
+
+def _log(p: float) -> float:
+    """The natural log of ``p``; a label read at 0 is no rival at all (minus infinity)."""
+    return math.log(p) if p > 0 else -math.inf
+
+
+def beats(best: Candidate, rival: Rival) -> bool:
+    """``best`` clears ``rival``'s bar."""
+    return best.gain - rival.gain >= rival.bar
+
+
 def _explained(diffs: dict[str, str], by_region: dict[str, list[Candidate]], expected: Expected,
                reading: TableReading, commit_gain: float, margin: float) -> Decision | None:
     """The first region a legal action explains clearly (the pawn first: its marker is surest):
-    committed; else the first a wild explains but for its colour: asked. None: neither."""
+    committed; else the first a wild explains but for its colour (it clears every rival but the
+    same card in other colours): asked. None: neither."""
     unsure: list[Decision] = []
     for region in sorted(diffs, key=lambda r: (r != "pawn", r)):
         here = by_region.get(region, [])
         if not here:
             continue
         best = here[0]
-        rivals = [c for c in here[1:] if differs(c.action, best.action)]
-        second = rivals[0].gain if rivals else -math.inf
         got = reading.region(region) if region != "pawn" else None
-        # the legal action must also be about as likely as what was read best (which may be an
-        # illegal card): a legal card at 1 % beside an illegal one at 94 % is no legal play
-        # and likelier than "no card" by as much (a card and no card at even odds is no read),
-        # and likelier by half the margin than any card no legal action puts there (illegal_rival)
-        plausible = got is None or plausible_play(got, best.action, margin,
-                                                  illegal=illegal_rival(got, here, expected, region))
-        if best.gain >= commit_gain and best.gain - second >= margin and plausible:
+        rivals = rivals_of(best, here, got, expected, region, commit_gain, margin)
+        if all(beats(best, r) for r in rivals):
             return Decision(DecisionKind.COMMIT, region, best.action, reason=Reason.CLEAR,
                             read=diffs[region], gain=best.gain)
-        if rivals and label_of(rivals[0].action) == label_of(best.action) and best.gain >= commit_gain \
-                and plausible:
+        others = [c for c in here[1:] if differs(c.action, best.action)]
+        if others and label_of(others[0].action) == label_of(best.action) \
+                and all(beats(best, r) for r in rivals if r.name != "another-play"):
             # same card, different colour: a wild whose colour only the player knows (and about
             # as likely as what was read: a wild at 0.1 % beside a red card at 97 % is no wild)
             same = tuple(c.action for c in here if label_of(c.action) == label_of(best.action))

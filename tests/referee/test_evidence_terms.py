@@ -263,3 +263,38 @@ def test_each_candidates_gain_is_the_sum_of_its_named_terms():
     seen = grid(pawn=PawnReading((2, 3)))
     (c,) = score_actions([step], Expected({}, pawn=(2, 2)), seen, {"pawn": "2,3"})
     assert c.terms == (("pawn-seen", math.log(T.pawn_ratio)),) and c.gain == math.log(T.pawn_ratio)
+
+
+def _rivals(probs, actions, want="red-5"):
+    from companion.referee.decide import rivals_of, score_actions
+    reading = pile(probs)
+    expected = Expected({"discard": want})
+    here = score_actions(actions, expected, reading, {"discard": reading.discard.label})
+    rivals = rivals_of(here[0], here, reading.discard, expected, "discard", math.log(T.commit_ratio), MARGIN)
+    return here[0], {r.name: r for r in rivals}
+
+
+def test_a_clear_play_beats_every_rival_explanation_by_its_bar():
+    from companion.referee.decide import beats
+    best, rivals = _rivals({"red-7": 0.95, "red-5": 0.02, "red-1": 0.02}, [play("red-7"), play("red-1")])
+    assert set(rivals) == {"nothing-happened", "another-play", "no-card", "illegal-card", "best-read"}
+    assert rivals["nothing-happened"].bar == math.log(T.commit_ratio) and rivals["another-play"].bar == MARGIN
+    assert all(beats(best, r) for r in rivals.values())
+
+
+def test_each_rival_explanation_can_stop_a_commit():
+    from companion.referee.decide import beats
+    # nothing happened: the state's card read about as likely
+    best, rivals = _rivals({"red-7": 0.5, "red-5": 0.3, "blue-9": 0.2}, [play("red-7")])
+    assert not beats(best, rivals["nothing-happened"])
+    # another legal play read about as likely
+    best, rivals = _rivals({"red-7": 0.5, "red-1": 0.45, "red-5": 0.01}, [play("red-7"), play("red-1")])
+    assert not beats(best, rivals["another-play"]) and beats(best, rivals["nothing-happened"])
+    # no card at even odds
+    best, rivals = _rivals({"red-7": 0.5, "empty": 0.45, "red-5": 0.01}, [play("red-7")])
+    assert not beats(best, rivals["no-card"]) and beats(best, rivals["nothing-happened"])
+    # a card no legal play puts there, read about as likely, or far likelier
+    best, rivals = _rivals({"red-7": 0.5, "blue-9": 0.45, "red-5": 0.01}, [play("red-7")])
+    assert not beats(best, rivals["illegal-card"]) and beats(best, rivals["best-read"])
+    best, rivals = _rivals({"blue-9": 0.94, "red-7": 0.05, "red-5": 0.001}, [play("red-7")])
+    assert not beats(best, rivals["best-read"]) and beats(best, rivals["nothing-happened"])
