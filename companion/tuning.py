@@ -53,6 +53,54 @@ class RefereeTuning:
 
     commit_ratio: float = knob(
         "likelihood ratio", "higher: fewer wrong commits, more questions to the table")
+    margin_ratio: float = knob(
+        "likelihood ratio", "how far the best explanation must beat the next (and a card read must clear "
+        "'no card' and illegal cards, by half of it): higher: fewer wrong commits between look-alike "
+        "cards, more questions; also how close to the best read another card must be to be offered")
+    illegal_confidence: float = knob(
+        "probability", "how sure an agreed read must be to call an illegal play on its own (and 1 minus "
+        "it: how likely every legal read together may be at most): higher: fewer false illegal calls, "
+        "more illegal attempts asked about instead of called")
+    named_confidence: float = knob(
+        "probability", "how sure an agreed read must be for an illegal call when no legal card is near it, "
+        "and for a card put where the hidden pawn stands to count: higher: fewer false calls, "
+        "more questions")
+    pawn_ratio: float = knob(
+        "likelihood ratio", "how much a pawn marker seen on the cell a step leads to favours that step: "
+        "higher: a step seen is committed over a card's weaker read")
+    unsure_choices: int = knob(
+        "choices", "the most actions an unsure question offers: higher: the card put down is more often "
+        "offered, longer questions")
+    best_choices: int = knob(
+        "choices", "the legal actions that explain a read best that a question always offers (several "
+        "changes at once: per region; a same face: the other cards): higher: longer questions")
+    colour_wait_s: float = knob(
+        "seconds", "how long a wild's colour is awaited from its player's phone before the table is "
+        "asked: higher: fewer colour questions, a longer pause of the turn timer")
+    same_face_look: float = knob(
+        "look distance", "how different a region that reads the card it held must look for a new card "
+        "of the same face (or that card moved): lower: more same-face plays seen, more questions "
+        "about cards nobody touched")
+    nudged_same_face_look: float = knob(
+        "look distance", "the same after the camera was nudged and the whole table read again: lower: "
+        "more same-face plays seen through a nudge, more questions about its misfit")
+    new_face_look: float = knob(
+        "look distance", "how different a region must look to show another card whatever its read and "
+        "whether a hand was seen there: lower: fewer plays missed under gloss, more light taken for "
+        "a card")
+    nudge_misfit_factor: float = knob(
+        "ratio", "after a nudge, how many times the median look change of the table a region must change "
+        "to show a card put down: higher: fewer nudged cards taken for plays, more same faces missed")
+    nudged_regions: int = knob(
+        "regions", "the fewest card regions read again at once (also more than half of them) that mean "
+        "the camera was nudged: lower: light or a hand stirring a few regions is more often taken "
+        "for a nudge")
+    expected_odds: float = knob(
+        "probability", "how likely the read must give the card the state has there for the region to "
+        "still show it: higher: more regions looked at as changed")
+    formless_confidence: float = knob(
+        "probability", "below this a read that is not clear shows no card (a hand, the pawn's body) "
+        "and waits near the hidden pawn: higher: more weak reads wait instead of being asked")
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,7 @@ line turns when the arm is knocked: the same card, untouched, looks different in
 taken after the smear turned (its edges blur along another line), by about as much as a card
 of the same face put down in its place (:func:`companion.reading.look_difference` 6 to 12
 where the same face put down read 9 to 23). The referee asked about every such region
-(motion-blur torture: 14 of 38 questions with the art faces, 11 of 16 with the real ones,
-each answered "only moved" or "it goes back").
+(each answered "only moved" or "it goes back").
 
 Two smears commute: a card smeared along ``ka`` and then along ``kb`` looks exactly as when
 smeared along ``kb`` and then ``ka``. So when two looks are smeared differently
@@ -48,8 +47,8 @@ __all__ = ["smear", "edge_profile", "smeared_apart", "smear_free_difference", "l
 SMEAR_LENGTHS = (5, 7, 9)
 SMEAR_ANGLES = tuple(range(0, 180, 15))
 #: Two looks are smeared differently when one's edges, against the other's, are this many times
-#: sharper along one direction than along another (the torture's turned 7 px smear: 2.3 to 5.8;
-#: the same face put down again by a sharp camera: under 1.3).
+#: sharper along one direction than along another (a turned 7 px smear measures 2.3 to 5.8; the
+#: same face put down again by a sharp camera, under 1.3).
 APART = 1.8
 #: The pairs of smears (likeliest by correlation) whose full difference is worked out.
 _BEST_PAIRS = 6

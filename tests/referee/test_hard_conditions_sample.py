@@ -30,7 +30,7 @@ ACTIONS = 4
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game,condition,faces,seed", SAMPLE)
+@pytest.mark.parametrize("game,condition,faces,seed", SAMPLE, ids=[f"{g}-{c}-{f}" for g, c, f, _ in SAMPLE])
 def test_the_table_is_exact_under_hard_conditions(game, condition, faces, seed):
     if faces == "real" and NO_DATA:
         pytest.skip(NO_DATA)

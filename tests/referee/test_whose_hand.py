@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from companion.bus import EventBus
 from companion.reading import SIDES, PawnReading, Reach, RegionReading, TableReading
-from companion.referee.camera import CameraReferee, NothingHappened, QuestionKind
+from companion.referee.camera import AwaitingColour, CameraReferee, NothingHappened, QuestionKind
 from companion.referee.hands import seating_of
 from companion.referee.table import Table
 from companion.seating import SeatingError
@@ -674,12 +674,12 @@ def test_a_wild_at_a_tenth_of_a_percent_beside_a_confident_card_is_no_colour_wai
     rig.referee.on_reading(TableReading(2, 2.0, (), RegionReading.of(probs), PawnReading(None, None, False),
                                         changed=("discard",), reaches=(play("south"),)))
     rig.bus.join()
-    assert rig.referee._colour_wait is None
+    assert not isinstance(rig.referee.state, AwaitingColour)
     assert [a for src, a in rig.all_actions] == [{"by": "ann", "do": "play", "card": "blue-draw-two"}]
     # a wild read as likely as the rest is awaited as before
     rig = Rig()
     rig.see("wild-draw-four", play("south"))
-    assert rig.referee._colour_wait is not None and rig.done() == []
+    assert isinstance(rig.referee.state, AwaitingColour) and rig.done() == []
 
 
 def test_a_draw_question_answered_late_keeps_the_hand_over_the_discard():
