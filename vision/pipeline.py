@@ -68,7 +68,8 @@ class Pipeline:
     def __init__(self, frames, referee: "CameraReferee", bus: "EventBus", *,
                  table_of: Callable[[], Any], classifier_for: Callable[[str], Any],
                  reader: "TableReader | None" = None, players: Iterable[Player] = (),
-                 exact: bool = False, reread_new_layouts: bool = True) -> None:
+                 exact: bool = False, reread_new_layouts: bool = True,
+                 tuning: "Tuning | None" = None) -> None:
         from companion.referee.camera import NEW_LAYOUT
 
         self.source = frames
@@ -79,6 +80,7 @@ class Pipeline:
         self.reader: TableReader | None = reader
         self.players = tuple(players)
         self.exact = exact
+        self.tuning = tuning  # the readers' thresholds (None: the reader's own default)
         self.last_report: FrameReport | None = None
         self.frames = 0
         self._forget = False  # set by the bus's thread: the next frame reads the table afresh
@@ -98,7 +100,7 @@ class Pipeline:
         :class:`~companion.referee.table.Table`, or a callable that returns the current one,
         None between matches) and ``bus``.
 
-        ``tuning`` (default: :func:`companion.tuning.default`) gives the referee's thresholds;
+        ``tuning`` (default: :func:`companion.tuning.default`) gives the referee's and the readers' thresholds;
         ``clock`` is the referee's; ``host`` is shown each reading; ``witness`` keeps the frames
         the referee decides on (see :class:`~companion.referee.camera.CameraReferee`). The
         reader of a game reads the cards with ``classifier_for(game)`` (default: ``classifier``,
@@ -112,12 +114,13 @@ class Pipeline:
         tuning = tuning if tuning is not None else default()
         table_of = table if callable(table) else (lambda: table)
         referee = CameraReferee(table_of, bus, host=host, clock=clock, witness=witness,
-                                commit_ratio=tuning.referee.commit_ratio)
+                                tuning=tuning)
         if classifier_for is None:
             def classifier_for(game: str):
                 return classifier
         return cls(frames, referee, bus, table_of=table_of, classifier_for=classifier_for,
-                   reader=reader, players=players, exact=exact, reread_new_layouts=reread_new_layouts)
+                   reader=reader, players=players, exact=exact, reread_new_layouts=reread_new_layouts,
+                   tuning=tuning)
 
     # --- the bus's thread: only a flag ---------------------------------------------------------
 
@@ -146,7 +149,8 @@ class Pipeline:
             from .table_reader import TableReader
 
             view = self.reader.view if self.reader is not None else None
-            self.reader = TableReader(game, view=view, classifier=self.classifier_for(game))
+            self.reader = TableReader(game, view=view, classifier=self.classifier_for(game),
+                                      tuning=self.tuning)
         elif self._forget:
             self.reader.forget()
         else:

@@ -173,3 +173,24 @@ def test_a_scripted_game_goes_through_the_pipeline_with_another_tuning():
     camera = sum(1 for b in script.beats if b.by_camera and b.action is not None)
     assert plain.questions == 0
     assert strict.questions >= camera and strict.answered >= camera
+
+
+def test_the_reader_the_pipeline_makes_gets_the_tunings_reader_thresholds(monkeypatch):
+    import vision.table_reader as table_reader
+
+    made: list = []
+    real = table_reader.TableReader
+
+    class Spy(real):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **kwargs):
+            made.append(kwargs.get("tuning"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(table_reader, "TableReader", Spy)
+    bus = EventBus()
+    table = Table(GRID_SETUP, bus, clock=lambda: 0.0)
+    tuning = default().replace(reader={"held_hand_frames": 99})
+    pipeline = Pipeline.build(None, table, bus, tuning=tuning)
+    pipeline.process(np.zeros((72, 128, 3), np.uint8), 0.0)
+    assert made and made[-1].reader.held_hand_frames == 99
+    pipeline.close()
