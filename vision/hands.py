@@ -56,13 +56,10 @@ ZONE_PX_PER_MM = 2.0
 #: ... or at this one (143 px) where the picture has at least :data:`SHARP_PX_PER_MM` of its own
 #: pixels a millimetre there: a still at the sensor's full resolution
 #: (:meth:`vision.sources.FrameSource.still`). On the synthetic table's hands in stills twice as
-#: wide as the frames (2.1-2.3 pixels a millimetre of their own; ``benchmarks/laid_cards.py
-#: --faces real --rounds 18``, 54 hands, before :data:`vision.partial.OWN_CORNERS`): 2.5 read the
-#: fanned hands at F1 0.949 (35 exact) and every hand side by side; 3.0 0.946 (34) and one card
-#: too many side by side (a whole-card outline of a finer warp put on a card's corner, which left
-#: a strip of it to be read again); 3.5 0.934 (31), the same extra. The frames themselves
-#: (1280x720, 1.1 of their own) read no better finer (3.0: F1 0.796 against 0.807 on 18 hands):
-#: a finer warp of a coarse picture adds pixels to read and no detail.
+#: wide as the frames (2.1-2.3 pixels a millimetre of their own): a finer warp than the picture's
+#: own pixels adds pixels to read and no detail, and a much finer one puts whole-card outlines on
+#: a card's corner (a strip of it read again as one card too many). Higher: more pixels per hand,
+#: slower and more of those extra cards; lower: the indices of a fanned hand blur.
 ZONE_MAX_PX_PER_MM = 2.5
 SHARP_PX_PER_MM = 1.8
 #: A phone photo is shrunk to at most this many pixels on its longer side before reading.

@@ -3,8 +3,8 @@
 A card back is a black field inside a thin white border, with a large red oval tilted across
 it. On a dark table the black field is the table's colour and the white border a thin, broken
 ring, so no map of the detector (:mod:`vision.detect`) outlines the card; its saturated oval is
-what stands out, and it was outlined instead (issue #17: three of 48 drawn backs on separated
-tables lost so, read as backs on an outline of IoU 0.58-0.62 with the card).
+what stands out, and it was outlined instead (a back so outlined is read on an outline of IoU
+about 0.6 with the card, too little to count as that card).
 
 The oval's place on the card is the same on every classic card: centred, its long axis tilted
 :data:`TILT` degrees from the card's, its axes :data:`AXES` of the card's width and height

@@ -7,7 +7,7 @@ marker within a step and a half of where the pawn was last seen. The mat there i
 top-down (the marker is then a square of known size, whatever the camera's angle); each dark
 patch about the size of the marker's black square is a place to try, turned as its outline is
 (two whole sides of the square stay in sight), a couple of modules around its centre. There
-the marker's 8x8 modules are read: its black border round 4x4 bits, and the ring of white quiet
+the marker's 8x8 modules are read: its black border around 4x4 bits, and the ring of white quiet
 zone round them. A module the hand covers shows neither the marker's black nor its white (a
 skin tone is coloured, a module half covered is in between): it is left out. The marker is
 taken as found only when at least :data:`MIN_SEEN` modules are seen, :data:`MIN_INNER_SEEN`
@@ -32,7 +32,7 @@ from .geometry import ARUCO_DICT, MARKER_BLACK_SHARE, PAWN_ID, Layout, Region, V
 __all__ = ["find_partly_hidden", "pawn_modules", "MIN_SEEN", "MIN_INNER_SEEN"]
 
 #: Modules that must be seen, of the marker's 8x8: a ring of white (the quiet zone) round a
-#: ring of black round 4x4 bits.
+#: ring of black around 4x4 bits.
 MIN_SEEN = 24
 #: Of them, the inner (data) modules that must be seen.
 MIN_INNER_SEEN = 6

@@ -62,7 +62,7 @@ RESTING_FRAMES = 2
 #: (the nearest lie 44 mm in). The rim's depth alone was too little: the misfit a turned smear
 #: left on the north edge measured a hand 0 mm deep in one frame and 16.7 mm in the next, so
 #: the arm that had put its card down never left, and the next seat's card was asked about as
-#: played out of turn by both (motion blur, Flip seed 3).
+#: played out of turn by both (a camera whose smear turns between frames).
 RESTING_DEPTH_MM = 30.0
 #: The corner markers' contrast (grey levels from their printed black to their white, in the
 #: small frame) in good light and above: an arm's difference from the table shrinks with the
@@ -370,8 +370,8 @@ class ArmTracker:
         """``keep`` without the band of the arm that crosses ``o_side``'s edge between ``o_lo``
         and ``o_hi`` (where it crosses this arm's line, taken as running straight in), when
         nothing of this arm shows past that band: the arm ends there, by the other or under
-        it, and the band is the other's. (Plain grid seed 29: south's hand on the discard pile,
-        its shadow joined to a distractor's arm from the east just past the pile, was measured
+        it, and the band is the other's. (A hand on the discard pile whose shadow joins another
+        arm coming in from the side just past the pile would otherwise be measured
         at the far edge of that arm, over no region, and the same face discarded was missed.
         Used only where the hand measured through the band is over no region: a hand under
         the other arm's band, a west arm drawing where a north arm passes over the pile, is
@@ -494,9 +494,9 @@ class ArmTracker:
             lifted = 0
         elif d > OTHER_PILE and len(group) == 1:
             # (unless the camera's smear turned between the two looks and, taken out, leaves
-            # them alike: then the count cannot be told -- motion blur, classic seed 29, real
-            # faces: ann's arm passed the pile on its way to the discard pile, the smear turned,
-            # and a draw nobody made was committed)
+            # them alike: then the count cannot be told -- an arm that passes over the draw
+            # pile on its way to the discard pile while the smear turns would otherwise count
+            # as a draw nobody made)
             lifted = None if _smear_explains(before[1], _cut(cur, before[0])) else 1
         else:
             lifted = None  # a look in between, or several arms and the pile changed

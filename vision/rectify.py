@@ -272,9 +272,9 @@ def rival_outlines(patch: np.ndarray, px_per_mm: float, quad: np.ndarray, reach_
     """Card outlines at other turns than ``quad``'s (by :data:`RIVAL_TURN` or more) whose edges
     sum nearly as strongly as the strongest (:data:`RIVAL_SHARE`), strongest first: on a stack
     of cards turned alike, the outlines of the cards beneath add up to as much as the one on
-    top (askew classic seed 12: a blue draw-two 24 degrees askew on a blue-7 and a blue-5 lying
-    12 degrees askew; the strongest outline was theirs, read blue-5 at 0.65, the draw-two's
-    at 0.995 of it). The reader lets the model say which shows a whole card."""
+    top (a card 24 degrees askew on two cards lying 12 degrees askew: the strongest outline
+    may be the two below, the top card's nearly as strong). The reader lets the model say
+    which shows a whole card."""
     edges = _edges(patch)
     h, w = edges.shape
     reach = max(1, int(round(reach_mm * px_per_mm)))
@@ -334,9 +334,8 @@ def card_in_wide_patch(wide: np.ndarray, px_per_mm: float, before: np.ndarray | 
                     return quad
                 # the strongest edges near it may run along a card beneath (a white border on
                 # the white border of the card below shows no edge): the fit itself, when its
-                # own outline is whole (askew grid seed 9: a yellow-2 on an askew yellow
-                # draw-two, refined 3 degrees off, lost; the strongest outline anywhere ran
-                # across three cards and read "no card")
+                # own outline is whole (a card on an askew card of its colour: the strongest
+                # outline anywhere may run across several cards and read "no card")
                 if edge_share(wide, fit[0], px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
                     return fit[0]
         quad = fit_outline(wide, px_per_mm)

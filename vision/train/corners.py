@@ -25,9 +25,8 @@ faults on the training samples (light and contrast, white balance, softness, noi
 model's :func:`vision.train.index.camera_noise`) and scores each check on the held-back samples
 as they are and through such a camera (the mean of both accuracies): the corner model trained
 without them read the quarter cards of tables seen through a worse camera
-(``benchmarks/fanned_camera.py``) at 0.01-0.54 where the index model read 0.61-0.93 (issue
-#17's seventeenth session; the model so trained read no more cards through that camera and
-was not kept: docs/vision.md).
+(``benchmarks/fanned_camera.py``) far worse than the index model; trained with them, it read
+no more cards through that camera, so the committed model is trained without them.
 """
 
 from __future__ import annotations

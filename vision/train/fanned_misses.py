@@ -1,6 +1,6 @@
 """Which step of the partly covered cards' pass loses each card, on the validation photos' tables.
 
-``python -m vision.train.fanned_misses [--scenes 24] [--seed 606] [--cache FILE] [--split test]``
+``python -m vision.train.fanned_misses [--scenes 24] [--seed N] [--cache FILE] [--split test]``
 composes the tables of :mod:`vision.train.tune_partial` (crops of the **validation** photos only;
 ``--split test``: of the held-out test photos, for measuring on other seeds than ``companion
 evaluate``'s 505, never for choosing), reads each

@@ -24,7 +24,7 @@ and drawn backs (:func:`vision.train.corners.card_pool`), and drawn faces (:func
   half as many outlines as card samples.
 
 The committed model: ``python -m vision.train.index --tables 1200 --epochs 7 --per-label 12
---augment camera`` (seed 1), 108,592 samples (47,333 of cards), 1,168 s on the 2-core development
+--augment camera`` (its default random seed), 108,592 samples (47,333 of cards), 1,168 s on the 2-core development
 machine; accuracy on its own held-back tables 0.954 (cards 0.927, none 0.975). ``--augment
 camera`` (:func:`camera_noise`) puts a camera's faults on the training boxes: read through a
 worse camera (``benchmarks/fanned_camera.py``), the held-out test tables gave 746 of 851 cards

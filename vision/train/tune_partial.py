@@ -1,6 +1,6 @@
 """Choose the thresholds of the partly covered cards' pass on the validation photos' tables.
 
-``python -m vision.train.tune_partial [--scenes 24] [--seed 606]`` composes tables of fanned and
+``python -m vision.train.tune_partial [--scenes 24] [--seed N]`` composes tables of fanned and
 overlapping hands (:func:`vision.evaluate.fanned_tables`) from crops of the **validation**
 photos only (part of the training split, never trained on by the card model's final fit and
 never used by ``companion evaluate``, which measures on the test photos), reads each table once
