@@ -86,7 +86,7 @@ def test_the_allowed_files_still_exist():
 @pytest.mark.parametrize("text", [
     "# tuned on seed 12", '"""fitted to seeds 29-36"""', "# round 17: the pile", "# run 3 missed it",
     "# (motion blur, classic seed 10: ann's green-6)", "# as measured in issue #17",
-    '"""the ninth session's width"""'])
+    '"""the width from the ninth session"""'])
 def test_a_citation_is_found(text):
     assert citations(text + "\n")
 
