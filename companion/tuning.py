@@ -261,3 +261,8 @@ def describe() -> list[dict[str, str]]:
     return [{"section": name, "name": f.name, "unit": f.metadata["unit"],
              "trades": f.metadata["trades"]}
             for name, cls in _SECTIONS.items() for f in fields(cls)]
+
+
+if __name__ == "__main__":  # python -m companion.tuning: the fields, as the manual lists them
+    for row in describe():
+        print(f"[{row['section']}] {row['name']} ({row['unit']}): {row['trades']}")

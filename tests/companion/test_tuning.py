@@ -52,3 +52,14 @@ def test_replace_gives_a_changed_copy():
     u = t.replace(reader={"weak_read": 0.123})
     assert u.reader.weak_read == 0.123 and t.reader.weak_read != 0.123
     assert u.referee == t.referee
+
+
+def test_python_m_lists_every_field_with_its_unit_and_trade():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "companion.tuning"], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert len(out) == len(describe())
+    for line, d in zip(out, describe()):
+        assert line.startswith(f"[{d['section']}] {d['name']} ({d['unit']}): ")
