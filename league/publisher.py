@@ -59,10 +59,12 @@ class TablePublisher:
     """Publishes one table to the league (see the module docs). :meth:`start`, :meth:`stop`.
 
     ``window``: entries sent and not yet acknowledged, at most; ``poll_s``: how often the
-    thread looks at the log and the acknowledgements without being woken."""
+    thread looks at the log and the acknowledgements without being woken; ``cut_off_retry_s``:
+    after the broker cut the table off (an ACL), the seconds before it tries again, the first
+    and, doubling, the most (longer than after a lost connection: each try is cut off again)."""
 
     def __init__(self, host: Host, section: LeagueSection, *, window: int = 200,
-                 poll_s: float = 0.25):
+                 poll_s: float = 0.25, cut_off_retry_s: tuple[int, int] = (10, 60)):
         self.host = host
         self.section = section
         self.topics = Topics(section.league, section.table)
@@ -70,6 +72,7 @@ class TablePublisher:
         self.feed = LogFeed(host.log.path, f"{host_name}:{port}/{section.league}/{section.table}")
         self.window = window
         self.poll_s = poll_s
+        self.cut_off_retry_s = cut_off_retry_s
         self.client = make_client(section, f"uno-{section.league}-{section.table}")
         self.client.will_set(self.topics.online, "false", qos=1, retain=True)
         self.client.on_connect = self._on_connect
@@ -238,8 +241,9 @@ class TablePublisher:
         if cut_off:
             # What Mosquitto does to a client that writes where its ACL does not let it: most
             # often a table whose broker account may not write under its table's name. Said
-            # once, and tried again every 10-60 s (not every second).
-            client.reconnect_delay_set(min_delay=10, max_delay=60)
+            # once, and tried again every 10-60 s (not every second: cut_off_retry_s).
+            first, most = self.cut_off_retry_s
+            client.reconnect_delay_set(min_delay=first, max_delay=most)
             user = self.section.username or "(none)"
             self._say(f"the broker {self.section.broker} hangs up as soon as table "
                       f"{self.section.table!r} publishes: does its ACL let the account {user!r} "

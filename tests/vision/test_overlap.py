@@ -170,21 +170,23 @@ def test_fanned_tally_by_label_still_counts_a_second_reading_of_one_card_twice()
 
 
 @pytest.mark.slow
-def test_recognize_reports_partial_cards_in_json_unless_whole_only(tmp_path, wide_row):
+def test_recognize_reports_partial_cards_in_json_unless_whole_only(tmp_path, wide_row, capsys):
+    # (the command run in the test's process: tests/vision/test_recognize_cli.py runs it as a
+    # process, its JSON contract and exit statuses)
     import json
-    import subprocess
-    import sys
 
     import cv2
+
+    from app.cli import main
 
     path = str(tmp_path / "row.png")
     cv2.imwrite(path, wide_row[0])
     runs = {}
     for flag in ("", "--whole-only", "--overlap"):   # the second pass is on unless --whole-only
-        r = subprocess.run([sys.executable, "-m", "app", "recognize", "--json", "--deck", "classic",
-                            *flag.split(), path], capture_output=True, text=True, timeout=120)
-        assert r.returncode == 0, r.stderr
-        runs[flag] = [c["visible"] for c in json.loads(r.stdout)["cards"]]
+        status = main(["recognize", "--json", "--deck", "classic", *flag.split(), path])
+        out, err = capsys.readouterr()
+        assert status == 0, err
+        runs[flag] = [c["visible"] for c in json.loads(out)["cards"]]
     assert "partial" in runs[""] and set(runs["--whole-only"]) == {"whole"}
     assert runs["--overlap"] == runs[""]
 
