@@ -87,7 +87,15 @@ def main(argv=None) -> int:
     ap.add_argument("--max-photos", type=int, default=150, help="photos read of each held-out print")
     ap.add_argument("--crops-cache", default=str(Path(tempfile.gettempdir()) / "lopo_real_crops.pkl"))
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "leave_one_print_out.json"))
+    ap.add_argument("--rows-only", action="store_true",
+                    help="train nothing: rewrite the JSON's table of rows from its models")
     args = ap.parse_args(argv)
+    out_path = Path(args.out)
+    if args.rows_only:
+        result = json.loads(out_path.read_text())
+        result["rows"] = rows_of(result)
+        out_path.write_text(json.dumps(result, indent=1) + "\n")
+        return 0
 
     from vision.data import load_photos, require_data
     from vision.train import __main__ as trainer
@@ -96,7 +104,6 @@ def main(argv=None) -> int:
     os.environ.setdefault("UNO_DATA", str(require_data()))
     photos = [p for p in load_photos() if p.deck == "classic" and not p.label.startswith("*")]
     sources.real_cards = cached_real_cards(Path(args.crops_cache))
-    out_path = Path(args.out)
     result = json.loads(out_path.read_text()) if out_path.is_file() else {}
     result["budget"] = {"per_class": args.per_class, "epochs": args.epochs, "threads": args.threads,
                         "drawn_prints": args.drawn_prints, "max_photos": args.max_photos,
@@ -124,8 +131,31 @@ def main(argv=None) -> int:
             result["models"][key] = figures
             print(f"{key}: {figures['all']['right']}/{figures['all']['photos']} = "
                   f"{figures['all']['accuracy']:.4f}", flush=True)
+            result["rows"] = rows_of(result)
             out_path.write_text(json.dumps(result, indent=1) + "\n")
     return 0
+
+
+def rows_of(result: dict) -> list[dict]:
+    """One row a held-out print: its photos read by the model trained without it, with the
+    drawn prints and without, overall and per capture."""
+    by_print: dict = defaultdict(dict)
+    for key, m in result.get("models", {}).items():
+        name, variant = key.split(" / ")
+        by_print[name][variant] = m
+    rows = []
+    for name, v in by_print.items():
+        row = {"print": name}
+        for variant in ("drawn", "plain"):
+            m = v.get(variant)
+            a = m and m["all"]
+            row[variant] = "-" if not a else f"{a['right']}/{a['photos']} = {100 * a['accuracy']:.1f}%"
+            if m is not None:
+                row[f"{variant} by capture"] = ", ".join(
+                    f"{k.split(' / ')[1]} {c['right']}/{c['photos']}" for k, c in sorted(m.items())
+                    if k.startswith("capture / "))
+        rows.append(row)
+    return rows
 
 
 def trainer_args(trainer, argv):
