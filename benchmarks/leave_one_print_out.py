@@ -82,6 +82,9 @@ def main(argv=None) -> int:
     ap.add_argument("--per-class", type=int, default=50)
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--drawn-prints", type=int, default=8)
+    ap.add_argument("--print-share", type=float, default=None,
+                    help="the drawn prints' share of a face's samples (default: the trainer's); "
+                         "its variant is named drawn-SHARE")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--max-photos", type=int, default=150, help="photos read of each held-out print")
@@ -120,7 +123,10 @@ def main(argv=None) -> int:
             targv = ["--per-class", str(args.per_class), "--epochs", str(args.epochs),
                      "--threads", str(args.threads), "--workers", str(args.workers),
                      "--leave-out-print", name, "--out", str(model),
-                     "--drawn-prints", str(args.drawn_prints if variant == "drawn" else 0)]
+                     "--drawn-prints", str(args.drawn_prints if variant.startswith("drawn") else 0)]
+            if args.print_share is not None and variant.startswith("drawn"):
+                targv += ["--print-share", str(args.print_share)]
+                key = f"{name} / drawn-{args.print_share}"
             print(f"== {key}: python -m vision.train {' '.join(targv)}", flush=True)
             targs = trainer_args(trainer, targv)
             trainer.train(targs)
@@ -146,7 +152,7 @@ def rows_of(result: dict) -> list[dict]:
     rows = []
     for name, v in by_print.items():
         row = {"print": name}
-        for variant in ("drawn", "plain"):
+        for variant in sorted(set(v) | {"drawn", "plain"}, key=lambda k: (k != "drawn", k != "plain", k)):
             m = v.get(variant)
             a = m and m["all"]
             row[variant] = "-" if not a else f"{a['right']}/{a['photos']} = {100 * a['accuracy']:.1f}%"

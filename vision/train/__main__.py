@@ -130,7 +130,7 @@ def build(args):
         weights = {"real": 0.55, "art": 0.2, "proc": 0.25} if kinds.get("real") else \
             {"art": 0.45, "proc": 0.55}
         if kinds.get("print"):  # drawn prints: a share of their own, the others scaled down
-            weights = {k: v * (1 - PRINT_SHARE) for k, v in weights.items()} | {"print": PRINT_SHARE}
+            weights = {k: v * (1 - args.print_share) for k, v in weights.items()} | {"print": args.print_share}
         ks = [k for k in weights if kinds.get(k)]
         w = np.array([weights[k] for k in ks])
         w /= w.sum()
@@ -254,6 +254,8 @@ def main(argv=None):
                    help="also train on N procedurally drawn print styles of the classic deck "
                         "(vision.train.prints: round sunburst and tilted or coloured ovals, other "
                         "fonts, outlines, shadows, shades, gloss, wear); 0: none (default 8)")
+    p.add_argument("--print-share", type=float, default=PRINT_SHARE, metavar="SHARE",
+                   help=f"share of a classic face's samples drawn from the drawn prints (default {PRINT_SHARE})")
     p.add_argument("--close-ups", type=float, default=0.15, metavar="SHARE",
                    help="share of card samples seen up close: cut by the picture's edge or held "
                         "by big fingers, with an index still showing (default 0.15; 0: none)")
