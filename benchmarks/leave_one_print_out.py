@@ -150,14 +150,16 @@ def rows_of(result: dict) -> list[dict]:
         name, variant = key.split(" / ")
         by_print[name][variant] = m
     rows = []
+    every = set().union({"drawn", "plain"}, *by_print.values())  # each row has every column
     for name, v in by_print.items():
         row = {"print": name}
-        for variant in sorted(set(v) | {"drawn", "plain"}, key=lambda k: (k != "drawn", k != "plain", k)):
+        for variant in sorted(every, key=lambda k: (k != "drawn", k != "plain", k)):
             m = v.get(variant)
+            col = variant.replace("-", "_").replace(".", "_")  # (a name str.format can fill)
             a = m and m["all"]
-            row[variant] = "-" if not a else f"{a['right']}/{a['photos']} = {100 * a['accuracy']:.1f}%"
+            row[col] = "-" if not a else f"{a['right']}/{a['photos']} = {100 * a['accuracy']:.1f}%"
             if m is not None:
-                row[f"{variant} by capture"] = ", ".join(
+                row[f"{col} by capture"] = ", ".join(
                     f"{k.split(' / ')[1]} {c['right']}/{c['photos']}" for k, c in sorted(m.items())
                     if k.startswith("capture / "))
         rows.append(row)
