@@ -93,14 +93,16 @@ def build(args):
     real = real_cards(photos, teacher)
     art = art_cards(root)
     proc = proc_cards(args.proc_per_label, seed=args.seed)
+    drawn = []
     if args.drawn_prints:
         from vision.train.prints import print_cards
 
-        proc += print_cards(args.drawn_prints, seed=args.seed)
+        drawn = print_cards(args.drawn_prints, seed=args.seed)
+        proc += drawn
     background = background_crops(photos, args.background_negatives, seed=args.seed) \
         if args.background_negatives else []
     print(f"sources: {len(real)} real crops, {len(art)} art cells, {len(proc)} procedural "
-          f"({args.drawn_prints * 54 if args.drawn_prints else 0} in drawn prints), "
+          f"({len(drawn)} in drawn prints), "
           f"{len(background)} real non-card outlines", flush=True)
     by_label: dict[str, dict[str, list[np.ndarray]]] = defaultdict(lambda: defaultdict(list))
     for s in real + art + proc:
