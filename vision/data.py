@@ -28,6 +28,42 @@ VALIDATION_SEED = "uno-vision-validation-1"
 VALIDATION_SHARE = 0.15
 
 
+#: The print a photo's card is of, from its ``note`` in labels.csv: the first phrase of the note
+#: found, in this order, names it. Flip light cards are one print (``flip-light``); a classic photo
+#: whose note names no print is ``unknown``.
+PRINTS: tuple[tuple[str, str], ...] = (
+    ("non-standard round-centre print", "round-centre"),
+    ("coloured-oval print", "coloured-oval"),
+    ("white-oval print", "white-oval"),
+    ("older worn print", "older-worn"),
+    ("newer print", "newer"),
+)
+#: How a photo was taken, from its ``note``: the first phrase found, in this order, names it
+#: (a rectified crop, a close-up filling the frame, a card held in fingers, a webcam frame, a
+#: phone photo); ``photo`` where the note names none of them.
+CAPTURES: tuple[tuple[str, str], ...] = (
+    ("crop", "crop"),
+    ("close-up", "close-up"),
+    ("fingers", "in-fingers"),
+    ("webcam", "webcam"),
+    ("phone", "phone"),
+)
+
+
+def print_of(note: str, deck: str = "classic") -> str:
+    """The print named by a labels.csv ``note`` (see :data:`PRINTS`)."""
+    if deck != "classic":
+        return deck
+    low = note.lower()
+    return next((name for phrase, name in PRINTS if phrase in low), "unknown")
+
+
+def capture_of(note: str) -> str:
+    """How the photo of a labels.csv ``note`` was taken (see :data:`CAPTURES`)."""
+    low = note.lower()
+    return next((name for phrase, name in CAPTURES if phrase in low), "photo")
+
+
 class DataMissing(RuntimeError):
     """The shared data folder (photos, card art) is not there."""
 
@@ -62,6 +98,16 @@ class Photo:
         """The folder the photo comes from (e.g. ``classic_single``, ``classic_more/dark_phone``)."""
         parts = self.rel.split("/")
         return "/".join(parts[:2]) if parts[0] == "classic_more" else parts[0]
+
+    @property
+    def print_name(self) -> str:
+        """The print of the photo's card (:func:`print_of`): ``newer``, ``white-oval``, ..."""
+        return print_of(self.note, self.deck)
+
+    @property
+    def capture(self) -> str:
+        """How the photo was taken (:func:`capture_of`): ``phone``, ``webcam``, ``close-up``..."""
+        return capture_of(self.note)
 
     @property
     def is_crop(self) -> bool:

@@ -3,7 +3,10 @@
 * ``real``: every photo of the fixed held-out split (:func:`vision.data.split_of`), read whole
   with :meth:`CardReader.read`; the photo's reading is its most confident card (none found counts
   as a miss). Reported per deck (classic, Flip light) and per source folder, with per-class
-  accuracy and the confusions. Centre-symbol crops of unknown colour (``*-FACE``) are skipped.
+  accuracy and the confusions; then per print (``print / white-oval``...) and per way the photo
+  was taken (``capture / webcam``...), both read from labels.csv's note
+  (:data:`vision.data.PRINTS`, :data:`vision.data.CAPTURES`). Centre-symbol crops of unknown
+  colour (``*-FACE``) are skipped.
 * ``renders``: tables composed from art-sheet cells and procedural drawings (seeds the training
   never used), per face set: classic, Flip light, Flip dark. Card recall and label accuracy.
 * ``composite``: tables composed from real card crops of held-out photos, 15 per table, touching
@@ -80,6 +83,11 @@ class Tally:
         return labels, m
 
 
+#: The groups of :func:`eval_real`'s tallies that are not a deck's source folders (reported
+#: after them).
+GROUPED_BY = ("print", "capture")
+
+
 def split_photos(split: str, photos: list | None = None):
     """The photos of ``split``: ``test`` (the held-out photos) or ``validation`` (train photos
     set aside by ``--hold-out-validation`` training, for choosing between model variants); from
@@ -106,7 +114,8 @@ def eval_real(reader: CardReader, deck_mode: str = "auto", progress: bool = True
         img = cv2.imread(str(p.path))
         deck = deck_mode if deck_mode != "known" else p.reader_deck
         pred = photo_answer(reader.read(img, deck=deck) if img is not None else [])
-        for key in (p.deck, f"{p.deck} / {p.source}"):
+        for key in (p.deck, f"{p.deck} / {p.source}", f"print / {p.print_name}",
+                    f"capture / {p.capture}"):
             tallies.setdefault(key, Tally(key)).add(p.label, pred)
     return tallies
 

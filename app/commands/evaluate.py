@@ -13,7 +13,9 @@ DESCRIPTION = """\
 Reads the fixed held-out split of the real photos of the photo data, which is not part of the
 repository (--data DIR, or $UNO_DATA; by default a shared/data folder beside the repository's
 folder: it holds photos/labels.csv and card_art/), and reports label accuracy per deck and per
-source folder, per-class accuracy and the confusions; then tables composed from art-sheet and
+source folder, per-class accuracy and the confusions, then per print (print / white-oval, ...) and
+per way of taking the photo (capture / webcam, close-up, in-fingers, ...), read from the note
+column of labels.csv; then tables composed from art-sheet and
 procedural cards per face set (classic, Flip light, Flip dark); then tables composed from real crops
 of held-out photos (15 cards each, touching or slightly overlapping) for the recall of cards; then
 such tables with three drawn card backs among twelve real crops (backs and faces counted apart);
@@ -114,7 +116,7 @@ def run(args) -> int:
             tallies = ev.eval_real(as_recognized, args.deck, split=args.split)
             print(f"== {'held-out' if args.split == 'test' else 'validation'} real photos "
                   f"(read with deck={args.deck}{how_read}) ==")
-            for key in sorted(tallies, key=lambda k: (" / " in k, k)):
+            for key in sorted(tallies, key=lambda k: (" / " in k, k.split(" / ")[0] in ev.GROUPED_BY, k)):
                 t = tallies[key]
                 print(t.report(per_class=" / " not in key))
                 summary[f"real {key}"] = round(t.accuracy, 4)

@@ -37,6 +37,8 @@ OTHER_TOOLS = {
     "--system-site-packages", "--dist", "--durations", "--teacher", "--hold-out-validation",
     "--exclude-round-print", "--background-negatives", "--games", "--seeds", "--conditions",
     "--jobs", "--no-markers", "--per-class", "--epochs", "--write", "--any-release", "--debian",
+    # python -m vision.train (the card model's trainer): the drawn prints and close-ups
+    "--drawn-prints", "--print-share", "--close-ups", "--covered", "--leave-out-print",
     # python -m vision.train.corners (the corner model's trainer)
     "--tables", "--table-size", "--jitter", "--workers", "--threads", "--base", "--check-every",
     "--max-seconds", "--crops", "--samples", "--per-label",

@@ -43,6 +43,10 @@ _G: dict = {}
 NONE_SHARE = 5
 #: Share of the ``none`` samples cut from real photos' backgrounds (with --background-negatives).
 BACKGROUND_SHARE = 0.3
+#: Share of a classic face's samples drawn from the drawn prints (--drawn-prints): the other
+#: sources keep their proportions in the rest. More teaches print-independence, less keeps the
+#: weight on the real photos of the prints at hand.
+PRINT_SHARE = 0.3
 
 
 def _gen(job):
@@ -55,9 +59,10 @@ def _gen(job):
         if cls == CLASSES.index(NONE) and pool == "none/background":
             out[i] = background_sample(rng, _G["pools"][pool][idx])
         elif cls == CLASSES.index(NONE):
-            out[i] = negative_sample(rng, _G["textures"], _G["all_cards"])
+            out[i] = negative_sample(rng, _G["textures"], _G["all_cards"], covered=_G["covered"])
         else:
-            out[i] = card_sample(rng, _G["pools"][pool][idx], _G["textures"], _G["all_cards"])
+            out[i] = card_sample(rng, _G["pools"][pool][idx], _G["textures"], _G["all_cards"],
+                                 close_up=_G["close_up"])
     return out
 
 
@@ -71,6 +76,9 @@ def build(args):
               and not (args.hold_out_validation and p.validation)]
     if args.exclude_round_print:
         photos = [p for p in photos if p.source != "classic_more/round_print"]
+    if args.leave_out_print:
+        photos = [p for p in photos if p.print_name not in args.leave_out_print]
+        print(f"left out of training: the photos of {', '.join(args.leave_out_print)}", flush=True)
     teacher = None
     if args.teacher != "none":
         from vision.recognize import CardReader
@@ -85,9 +93,16 @@ def build(args):
     real = real_cards(photos, teacher)
     art = art_cards(root)
     proc = proc_cards(args.proc_per_label, seed=args.seed)
+    drawn = []
+    if args.drawn_prints:
+        from vision.train.prints import print_cards
+
+        drawn = print_cards(args.drawn_prints, seed=args.seed)
+        proc += drawn
     background = background_crops(photos, args.background_negatives, seed=args.seed) \
         if args.background_negatives else []
-    print(f"sources: {len(real)} real crops, {len(art)} art cells, {len(proc)} procedural, "
+    print(f"sources: {len(real)} real crops, {len(art)} art cells, {len(proc)} procedural "
+          f"({len(drawn)} in drawn prints), "
           f"{len(background)} real non-card outlines", flush=True)
     by_label: dict[str, dict[str, list[np.ndarray]]] = defaultdict(lambda: defaultdict(list))
     for s in real + art + proc:
@@ -116,6 +131,8 @@ def build(args):
             continue
         weights = {"real": 0.55, "art": 0.2, "proc": 0.25} if kinds.get("real") else \
             {"art": 0.45, "proc": 0.55}
+        if kinds.get("print"):  # drawn prints: a share of their own, the others scaled down
+            weights = {k: v * (1 - args.print_share) for k, v in weights.items()} | {"print": args.print_share}
         ks = [k for k in weights if kinds.get(k)]
         w = np.array([weights[k] for k in ks])
         w /= w.sum()
@@ -126,7 +143,8 @@ def build(args):
             jobs.append((ci, f"{label}/{k}", int(rng.integers(len(kinds[k]))), int(rng.integers(2**31))))
     # (negatives cut from real crops too made the model call real hand-held cards "none":
     # classic held-out 96.1 % against 97.7 %: art and procedural cards only)
-    _G.update(pools=pools, textures=textures, all_cards=[s.image for s in art + proc])
+    _G.update(pools=pools, textures=textures, all_cards=[s.image for s in art + proc],
+              close_up=args.close_ups, covered=args.covered)
     labels = np.array([j[0] for j in jobs], np.int64)
     chunks = [jobs[i:i + 256] for i in range(0, len(jobs), 256)]
     parts = []
@@ -234,6 +252,21 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--exclude-round-print", action="store_true",
                    help="leave the non-standard round-centre print out of training")
+    p.add_argument("--drawn-prints", type=int, default=8, metavar="N",
+                   help="also train on N procedurally drawn print styles of the classic deck "
+                        "(vision.train.prints: round sunburst and tilted or coloured ovals, other "
+                        "fonts, outlines, shadows, shades, gloss, wear); 0: none (default 8)")
+    p.add_argument("--print-share", type=float, default=PRINT_SHARE, metavar="SHARE",
+                   help=f"share of a classic face's samples drawn from the drawn prints (default {PRINT_SHARE})")
+    p.add_argument("--close-ups", type=float, default=0.15, metavar="SHARE",
+                   help="share of card samples seen up close: cut by the picture's edge or held "
+                        "by big fingers, with an index still showing (default 0.15; 0: none)")
+    p.add_argument("--covered", type=float, default=0.04, metavar="SHARE",
+                   help="share of 'none' samples that are cards with the centre and both indices "
+                        "covered: nothing to read, so no card (default 0.04; 0: none)")
+    p.add_argument("--leave-out-print", action="append", default=[], metavar="PRINT",
+                   help="leave the photos of this print (vision.data.PRINTS: newer, white-oval, "
+                        "coloured-oval, older-worn, round-centre) out of training; repeatable")
     p.add_argument("--teacher", default="none",
                    help="a model that picks each training photo's card outline by its label "
                         "(e.g. vision/models/cards.onnx); default 'none': the biggest outline of "
@@ -255,6 +288,14 @@ def main(argv=None):
         print(f"python -m vision.train: error: {e} (or give --data DIR). Without it the model "
               "cannot be trained again; the committed vision/models/cards.onnx is the one the "
               "companion uses.", file=sys.stderr)
+        return 2
+    from vision.data import PRINTS
+
+    known = sorted({name for _, name in PRINTS})
+    unknown = [n for n in args.leave_out_print if n not in known]
+    if unknown:
+        print(f"python -m vision.train: error: no print named {', '.join(unknown)} (the prints: "
+              f"{', '.join(known)})", file=sys.stderr)
         return 2
     missing = [m for m in TRAIN_MODULES if importlib.util.find_spec(m) is None]
     if missing:

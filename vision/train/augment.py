@@ -118,8 +118,54 @@ def _finger(rng, canvas, quad):
                 tuple(float(x) for x in skin), -1, cv2.LINE_AA)
 
 
-def card_sample(rng, card: np.ndarray, textures, neighbours=None, out_size=(CARD_W, CARD_H)):
-    """One augmented, rectified, normalised positive sample of ``card``."""
+def _cut_by_edge(rng, canvas, quad):
+    """The picture's edge across the card: beyond a line parallel to one image side, cutting off
+    10-45 % of the card's extent on that axis, the picture repeats its last row or column (as
+    :func:`vision.card_shape.rectify` fills what lies outside the photo). At most one corner
+    index is cut off."""
+    axis = int(rng.integers(2))  # 0: x, 1: y
+    lo, hi = float(quad[:, axis].min()), float(quad[:, axis].max())
+    f = rng.uniform(0.1, 0.45)
+    if rng.random() < 0.5:
+        cut = int(max(1, lo + f * (hi - lo)))
+        if axis == 0:
+            canvas[:, :cut] = canvas[:, cut:cut + 1]
+        else:
+            canvas[:cut] = canvas[cut:cut + 1]
+    else:
+        cut = int(min(canvas.shape[1 - axis] - 1, hi - f * (hi - lo)))
+        if axis == 0:
+            canvas[:, cut:] = canvas[:, cut - 1:cut]
+        else:
+            canvas[cut:] = canvas[cut - 1:cut]
+
+
+def _skin(rng):
+    skin = np.array([rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(140, 250)])
+    return tuple(float(x) for x in skin * rng.uniform(0.4, 1.0))
+
+
+def _fingertips(rng, canvas, quad):
+    """Big fingers over a card held up close: one to three skin-coloured blobs reaching in from
+    one long side (the index corners, top-left and bottom-right, are left showing)."""
+    c = quad.mean(0)
+    side = (quad[1] - quad[0]) if rng.random() < 0.5 else (quad[3] - quad[0])
+    w = np.linalg.norm(quad[1] - quad[0])
+    normal = np.array([-side[1], side[0]]) / (np.linalg.norm(side) + 1e-6)
+    normal *= rng.choice([-1, 1])
+    for _ in range(int(rng.integers(1, 4))):
+        along = side / (np.linalg.norm(side) + 1e-6) * rng.uniform(-0.25, 0.25) * np.linalg.norm(side)
+        p = c + along + normal * w * rng.uniform(0.45, 0.75)
+        ax = (int(w * rng.uniform(0.12, 0.22)), int(w * rng.uniform(0.35, 0.6)))
+        ang = np.degrees(np.arctan2(normal[1], normal[0])) + rng.uniform(-20, 20)
+        cv2.ellipse(canvas, (int(p[0]), int(p[1])), ax, ang + 90, 0, 360, _skin(rng), -1, cv2.LINE_AA)
+
+
+def card_sample(rng, card: np.ndarray, textures, neighbours=None, out_size=(CARD_W, CARD_H),
+                close_up: float = 0.0):
+    """One augmented, rectified, normalised positive sample of ``card``. With probability
+    ``close_up`` the card is seen up close: cut by the picture's edge, or held by big fingers
+    over one long side (some of the card still shows both its colour and an index)."""
     tpl = _template(card)
     if rng.random() < 0.5:
         tpl = tpl[::-1, ::-1]
@@ -155,8 +201,13 @@ def card_sample(rng, card: np.ndarray, textures, neighbours=None, out_size=(CARD
     if rng.random() < 0.3:  # fingers holding the card (hand-held cards)
         for _ in range(int(rng.integers(1, 3))):
             _finger(rng, canvas, quad)
+    close = close_up > 0 and rng.random() < close_up
+    if close and rng.random() < 0.5:
+        _fingertips(rng, canvas, quad)
     canvas = _light(rng, canvas)
     canvas = _degrade(rng, canvas)
+    if close and rng.random() < 0.7:
+        _cut_by_edge(rng, canvas, quad)
     # the detector's view: a slightly wrong quad, sometimes the coloured field grown to the card
     jq = quad + rng.normal(0, cw * 0.025, (4, 2)).astype(np.float32)
     if rng.random() < 0.2:
@@ -221,7 +272,34 @@ def _object(rng, canvas):
     return canvas
 
 
-def negative_sample(rng, textures, cards, out_size=(CARD_W, CARD_H)):
+def covered_sample(rng, textures, cards, out_size=(CARD_W, CARD_H)):
+    """A card whose centre and both corner indices are covered (fingers, or the picture's edge):
+    nothing on it says which card it is, so the reader must say ``none``."""
+    S = 224
+    canvas = random_table(rng, S, S, textures)
+    cw = rng.uniform(50, 85)
+    ch = cw * rng.uniform(1.48, 1.62)
+    ang = rng.uniform(0, 2 * np.pi)
+    c = np.array([S / 2, S / 2]) + rng.uniform(-8, 8, 2)
+    u = np.array([np.cos(ang), np.sin(ang)]) * cw / 2
+    v = np.array([-np.sin(ang), np.cos(ang)]) * ch / 2
+    quad = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
+    tpl = _template(cards[rng.integers(len(cards))])
+    _paste(canvas, tpl if rng.random() < 0.5 else tpl[::-1, ::-1], quad)
+    for corner in (quad[0] + (quad[2] - quad[0]) * 0.12, quad[2] + (quad[0] - quad[2]) * 0.12, c):
+        ax = (int(cw * rng.uniform(0.28, 0.4)), int(cw * rng.uniform(0.35, 0.55)))
+        cv2.ellipse(canvas, (int(corner[0]), int(corner[1])), ax, rng.uniform(0, 180), 0, 360,
+                    _skin(rng), -1, cv2.LINE_AA)
+    canvas = _degrade(rng, _light(rng, canvas))
+    jq = quad + rng.normal(0, cw * 0.025, (4, 2)).astype(np.float32)
+    return normalize_card(rectify(canvas, jq, out_size))
+
+
+def negative_sample(rng, textures, cards, out_size=(CARD_W, CARD_H), covered: float = 0.0):
+    """One negative (class ``none``) sample; with probability ``covered`` a card with nothing
+    readable left showing (:func:`covered_sample`)."""
+    if covered > 0 and cards and rng.random() < covered:
+        return covered_sample(rng, textures, cards, out_size)
     S = 224
     canvas = random_table(rng, S, S, textures)
     kind = rng.random()
