@@ -82,8 +82,9 @@ WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 # imported afresh (subprocess-heavy test files took 1.6x the CPU).
 PYTEST := PYTHONDONTWRITEBYTECODE= PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest -p xdist.plugin -p _hypothesis_pytestplugin
 # The linter and the type checker (their rules in pyproject.toml: ruff over the whole tree, mypy
-# --strict over companion/ and league/), a few seconds; `make test` runs them first, so a new finding fails it
-# before any test runs.
+# --strict over companion/ and league/), a few seconds; `make test` runs them beside the tests
+# (the tests' workers leave a core idle while they wait on browsers and servers), and a new
+# finding fails it.
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
@@ -91,11 +92,15 @@ lint: $(TEST_STAMP)
 # The tests' temporary folders in the clone (build/pytest-tmp, emptied at the start of each run):
 # pytest's default, /tmp/pytest-of-$USER, deletes the oldest run's folders before the first test
 # starts, thousands of them, seconds of waiting on a machine that ran the suite before.
-test: lint
+# The lint's output is printed after the tests'; either failing fails the target.
+test: $(TEST_STAMP)
 	sh scripts/install-browser.sh
 	sh scripts/install-test-tools.sh
 	mkdir -p build
-	$(PYTEST) -n $(WORKERS) --dist load --durations=15 --basetemp=build/pytest-tmp
+	@{ $(MAKE) --no-print-directory lint >build/lint.log 2>&1; echo $$? >build/lint.rc; } & \
+	$(PYTEST) -n $(WORKERS) --dist load --durations=15 --basetemp=build/pytest-tmp; tests=$$?; \
+	wait; echo "--- make lint:"; cat build/lint.log; lint=$$(cat build/lint.rc); \
+	[ "$$tests" = 0 ] && [ "$$lint" = 0 ]
 
 # The Pi's own architecture: an arm64 Debian Trixie root under qemu's user emulation, installed as
 # deploy/install.sh installs a Pi, part of the suite run there, and what it reads and referees
