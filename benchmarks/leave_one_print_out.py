@@ -82,6 +82,10 @@ def main(argv=None) -> int:
     ap.add_argument("--per-class", type=int, default=50)
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--drawn-prints", type=int, default=8)
+    ap.add_argument("--close-ups", type=float, default=0.15,
+                    help="the trainer's --close-ups in every variant (default 0.15)")
+    ap.add_argument("--covered", type=float, default=0.04,
+                    help="the trainer's --covered in every variant (default 0.04)")
     ap.add_argument("--print-share", type=float, default=None,
                     help="the drawn prints' share of a face's samples (default: the trainer's); "
                          "its variant is named drawn-SHARE")
@@ -123,7 +127,8 @@ def main(argv=None) -> int:
             targv = ["--per-class", str(args.per_class), "--epochs", str(args.epochs),
                      "--threads", str(args.threads), "--workers", str(args.workers),
                      "--leave-out-print", name, "--out", str(model),
-                     "--drawn-prints", str(args.drawn_prints if variant.startswith("drawn") else 0)]
+                     "--drawn-prints", str(args.drawn_prints if variant.startswith("drawn") else 0),
+                     "--close-ups", str(args.close_ups), "--covered", str(args.covered)]
             if args.print_share is not None and variant.startswith("drawn"):
                 targv += ["--print-share", str(args.print_share)]
                 key = f"{name} / drawn-{args.print_share}"

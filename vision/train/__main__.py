@@ -252,18 +252,19 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--exclude-round-print", action="store_true",
                    help="leave the non-standard round-centre print out of training")
-    p.add_argument("--drawn-prints", type=int, default=8, metavar="N",
+    p.add_argument("--drawn-prints", type=int, default=0, metavar="N",
                    help="also train on N procedurally drawn print styles of the classic deck "
                         "(vision.train.prints: round sunburst and tilted or coloured ovals, other "
-                        "fonts, outlines, shadows, shades, gloss, wear); 0: none (default 8)")
+                        "fonts, outlines, shadows, shades, gloss, wear); default 0: none (the committed "
+                        "model has none)")
     p.add_argument("--print-share", type=float, default=PRINT_SHARE, metavar="SHARE",
                    help=f"share of a classic face's samples drawn from the drawn prints (default {PRINT_SHARE})")
-    p.add_argument("--close-ups", type=float, default=0.15, metavar="SHARE",
+    p.add_argument("--close-ups", type=float, default=0.0, metavar="SHARE",
                    help="share of card samples seen up close: cut by the picture's edge or held "
-                        "by big fingers, with an index still showing (default 0.15; 0: none)")
-    p.add_argument("--covered", type=float, default=0.04, metavar="SHARE",
+                        "by big fingers, with an index still showing (e.g. 0.15; default 0: none)")
+    p.add_argument("--covered", type=float, default=0.0, metavar="SHARE",
                    help="share of 'none' samples that are cards with the centre and both indices "
-                        "covered: nothing to read, so no card (default 0.04; 0: none)")
+                        "covered: nothing to read, so no card (e.g. 0.04; default 0: none)")
     p.add_argument("--leave-out-print", action="append", default=[], metavar="PRINT",
                    help="leave the photos of this print (vision.data.PRINTS: newer, white-oval, "
                         "coloured-oval, older-worn, round-centre) out of training; repeatable")
