@@ -346,6 +346,25 @@ ODD_EXPLAINS_NOTHING = True
 #: With no card read whole, the second pass runs only where card-like pixels lie, measured at
 #: this rough width (a share of the image's short side): an empty table costs no search.
 ROUGH_WIDTH = 0.12
+#: The second pass looks only where the cards read whole do not explain what shows
+#: (:func:`unexplained_regions`). A card read whole explains its own outline when the outline has
+#: a card's proportions and the index model reads the card's label at both of its index corners
+#: at least OWN_CORNERS: a hand or a pile outlined as its top card shows that label at one corner
+#: at most, a card's centre oval or a strip read as a card at neither. Card-like pixels outside
+#: those outlines are the places to search; a patch smaller than a corner index
+#: (:data:`vision.overlap.INDEX_BOX`'s area) cannot show one and is left out, and the pass does
+#: not run at all where what is left comes to less than UNEXPLAINED cards. False: the whole image
+#: is searched wherever the pass runs.
+LOOK_WHERE_UNEXPLAINED = True
+#: The index finder looks for indices within this many card widths round each card-like patch
+#: left (its view of an index needs the print round it).
+LOOK_MARGIN = 0.5
+#: ... each place searched reaching this many card heights round an index seen (the outline of a
+#: card whose index shows there lies within a card's height of it, and the edges and indices it
+#: is found by lie in the margin); where the places searched cover more than WHOLE_SEARCH of the
+#: image, the whole image is searched (one search costs less than many).
+SEARCH_MARGIN = 1.0
+WHOLE_SEARCH = 0.6
 
 #: A card read at one end (its index corner) and kept is not read again at its other end: a
 #: corner reading of its label whose outline faces back towards it, with its index on the line
@@ -554,6 +573,48 @@ class IndexReader:
             p = self.net.forward().astype(np.float64)
         return self._decks.narrow(p, deck)
 
+    def probs_narrowed(self, p: np.ndarray, deck: str) -> np.ndarray:
+        """Probabilities read with ``deck="auto"`` narrowed to ``deck``'s labels."""
+        self._decks.check(deck)
+        return self._decks.narrow(p, deck)
+
+
+#: The index model's readings of the last photo's card outlines at their corners
+#: (:func:`corner_probs`): (the reader, the photo's key, {outline: 2 x classes}).
+_corners_kept: list = [None, None, {}]
+_corners_lock = threading.Lock()
+
+
+def corner_probs(index_reader, image_bgr: np.ndarray, quads: list, deck: str = "auto") -> np.ndarray:
+    """``(len(quads), 2, classes)``: ``index_reader``'s probabilities of both index corners (0,
+    1) of each card outline of ``image_bgr``, labels outside ``deck`` 0. The last photo's readings
+    are kept, so that the cards read whole are read at their corners once a photo
+    (:mod:`vision.index_vote` and this module both judge them by it)."""
+    # (the photo's identity and a sample of its pixels: a new photo may reuse the memory)
+    key = (id(image_bgr), image_bgr.__array_interface__["data"][0], image_bgr.shape,
+           hash(image_bgr[::29, ::31].tobytes()))
+    keys = [np.asarray(q, np.float32).tobytes() for q in quads]
+    with _corners_lock:
+        if _corners_kept[0] is not index_reader or _corners_kept[1] != key:
+            _corners_kept[:] = [index_reader, key, {}]
+        kept = dict(_corners_kept[2])
+    new = [(k, q) for k, q in zip(keys, quads) if k not in kept]
+    if new:
+        crops = [index_crop(image_bgr, np.asarray(q, np.float32), c) for _k, q in new for c in (0, 1)]
+        rows = np.asarray(index_reader.probs(crops)).reshape(len(new), 2, -1)
+        for (k, _q), row in zip(new, rows):
+            kept[k] = row
+        with _corners_lock:
+            if _corners_kept[0] is index_reader and _corners_kept[1] == key:
+                _corners_kept[2].update({k: kept[k] for k, _q in new})
+    n = len(getattr(index_reader, "classes", ())) or (next(iter(kept.values())).shape[-1] if kept else 0)
+    if not quads:
+        return np.zeros((0, 2, n), np.float64)
+    raw = np.stack([kept[k] for k in keys])
+    if deck == "auto":
+        return raw
+    return index_reader.probs_narrowed(raw.reshape(-1, raw.shape[-1]), deck).reshape(raw.shape)
+
 
 def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto",
                   model_path: Path | None = None, card_width: float | None = None,
@@ -574,7 +635,16 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     measured = card_width or _measured_width(image_bgr, whole, known)
     if measured is None and unexplained_cards(image_bgr, [], ROUGH_WIDTH * min(image_bgr.shape[:2])) < UNEXPLAINED:
         return empty  # nothing card-like on the table
-    width = card_width or _checked_width(image_bgr, measured, points_model_path)
+    boxes = None  # the places searched: None, the whole image
+    if LOOK_WHERE_UNEXPLAINED:
+        boxes = unexplained_regions(image_bgr, whole, measured, index_model_path, points_model_path)
+        if boxes == []:
+            return empty  # every card-like pixel lies on a card read whole, its own outline
+    # (the finder checks the width where it searches, and on the cards read whole there: their
+    # indices are what it measures a fair width by)
+    width = card_width or _checked_width(image_bgr, measured, points_model_path,
+                                         boxes and boxes + [_box(*q.min(0), *q.max(0), 0, *image_bgr.shape[1::-1])
+                                                            for q in known if any(_touches(q, b) for b in boxes)])
     if not width:
         return empty
     # every card-like pixel is a card read whole: nothing lies under them. (Not when the width
@@ -582,10 +652,14 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     if width == measured and unexplained_cards(image_bgr, _explaining(whole, known, width), width) < UNEXPLAINED:
         return empty
     sure = [k for k, s in zip(known, whole) if not _doubtful(k, s.confidence, width)]
-    quads = partial_quads(image_bgr, width, known=sure)
-    if points_model_path is not None:
-        quads += [q for q, _heat in index_points(image_bgr, width, points_model_path)
-                  if not any(quad_iou(q, k) > KNOWN_IOU for k in sure)]
+    quads = []
+    for (x0, y0, _x1, _y1), part_img in _search_parts(image_bgr, boxes):
+        at = np.float32([x0, y0])
+        near = [k - at for k in sure]
+        quads += [q + at for q in partial_quads(part_img, width, known=near)]
+        if points_model_path is not None:
+            quads += [q + at for q, _heat in index_points(part_img, width, points_model_path)
+                      if not any(quad_iou(q, k) > KNOWN_IOU for k in near)]
     if not quads:
         return empty
     part = shared_reader(type(reader), Path(path))
@@ -640,16 +714,146 @@ def _doubtful(quad: np.ndarray, confidence: float, width: float) -> bool:
     return READ_UNDER_DOUBTFUL and confidence < ODD_SURE and _odd_shape(quad, width)
 
 
-def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_path: Path | None) -> float | None:
+def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_path: Path | None,
+                   boxes: list | None = None) -> float | None:
     """The card width measured on the cards read whole, checked against the index finder's
-    (:data:`WIDTH_AGREE`); the finder's alone when no card was read whole; None when neither
-    gives one."""
+    (:data:`WIDTH_AGREE`), which looks within the bounds of the places searched (``boxes``; None:
+    the whole image); the finder's alone when no card was read whole; None when neither gives
+    one."""
     if points_model_path is None:
         return measured
-    seen = width_from_indices(image_bgr, measured, points_model_path)
+    short = min(image_bgr.shape[:2])
+    if boxes:
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        image_bgr = image_bgr[y0:y1, x0:x1]
+    seen = width_from_indices(image_bgr, measured, points_model_path, short_side=short)
     if measured is None or (seen and not WIDTH_AGREE[0] <= measured / seen <= WIDTH_AGREE[1]):
         return seen
     return measured
+
+
+def unexplained_regions(image_bgr: np.ndarray, whole: list, measured: float | None,
+                        index_model_path: Path | None = INDEX_MODEL_PATH,
+                        points_model_path: Path | None = INDEX_POINTS_PATH) -> list | None:
+    """The places of ``image_bgr`` the second pass searches, as boxes ``(x0, y0, x1, y1)``
+    (image pixels), given the cards read ``whole`` (:data:`LOOK_WHERE_UNEXPLAINED`): ``[]`` where
+    they explain everything, None where the whole image is searched.
+
+    The cards read whole whose outlines are their own (:func:`_own_outlines`) explain the
+    card-like pixels (unlike the table, :func:`vision.corners.unlike_table`) inside them. What is
+    left, in patches no smaller than a corner index, is looked at by the index finder at those
+    cards' width (its own scale, :data:`vision.index_points.CARD_PX` pixels a card, within
+    :data:`LOOK_MARGIN` of a card's width round each patch): an index it sees there, outside
+    those outlines, is a card not yet read, and the pass searches :data:`SEARCH_MARGIN` card
+    heights round it. So do the backs read whole (they show no index to be judged by) and the
+    cards read whole whose outlines are not their own, round their outlines. With no card read
+    whole on its own outline, or no index model, the whole image is searched."""
+    if index_model_path is None or not Path(index_model_path).is_file():
+        return None
+    index_reader = shared_reader(IndexReader, Path(index_model_path))
+    own, doubtful = _own_outlines(image_bgr, whole, index_reader)
+    if not own:
+        return None
+    unit = card_width_of(own)
+    H, W = image_bgr.shape[:2]
+    unlike, s = unlike_table(image_bgr, unit)
+    known = cv2.dilate(_fill_quads(unlike.shape, own, s), np.ones((3, 3), np.uint8))
+    left = (unlike & (1 - known)).astype(np.uint8)
+    n, _labels, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    from vision.overlap import INDEX_BOX
+
+    card_px = (unit * s) ** 2 * CARD_RATIO
+    x0, y0, x1, y1 = INDEX_BOX
+    smallest = (x1 - x0) * (y1 - y0) * card_px    # a corner index's area
+    patches = [stats[i] for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= smallest]
+    if sum(int(p[cv2.CC_STAT_AREA]) for p in patches) < UNEXPLAINED * card_px:
+        return []
+    if points_model_path is None or not Path(points_model_path).is_file():
+        return None
+    look = LOOK_MARGIN * unit
+    seen = []   # the indices seen outside the cards' own outlines
+    for bx0, by0, bx1, by1 in _merged([_box(p[0] / s, p[1] / s, (p[0] + p[2]) / s, (p[1] + p[3]) / s, look, W, H)
+                                       for p in patches]):
+        for point, _right, _heat in _points_finder(points_model_path)(image_bgr[by0:by1, bx0:bx1], unit):
+            point = point + np.float32([bx0, by0])
+            if not any(_inside(point, q) for q in own):
+                seen.append(point)
+    reach = SEARCH_MARGIN * unit * CARD_RATIO
+    boxes = [_box(x, y, x, y, reach, W, H) for x, y in seen]
+    for q in doubtful:
+        (qx0, qy0), (qx1, qy1) = q.min(0), q.max(0)
+        boxes.append(_box(qx0, qy0, qx1, qy1, reach, W, H))
+    if not boxes:
+        return []
+    boxes = _merged(boxes)
+    if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > WHOLE_SEARCH * W * H:
+        return None
+    return boxes
+
+
+def _touches(quad: np.ndarray, box: tuple) -> bool:
+    """Whether ``quad``'s bounding box and ``box`` overlap."""
+    (x0, y0), (x1, y1) = quad.min(0), quad.max(0)
+    return bool(x0 < box[2] and box[0] < x1 and y0 < box[3] and box[1] < y1)
+
+
+def _points_finder(path: Path):
+    from vision.index_points import _finder
+
+    return _finder(str(path))
+
+
+def _box(x0: float, y0: float, x1: float, y1: float, margin: float, W: int, H: int) -> tuple:
+    """The box round ``(x0, y0)``-``(x1, y1)`` grown by ``margin`` each way, within the image."""
+    return (max(0, int(x0 - margin)), max(0, int(y0 - margin)), min(W, int(x1 + margin) + 1),
+            min(H, int(y1 + margin) + 1))
+
+
+def _own_outlines(image_bgr: np.ndarray, whole: list, index_reader) -> tuple[list, list]:
+    """``(own, doubtful)``: the outlines of the cards read whole that are their cards' own (of a
+    card's proportions, the card's label read at both index corners at least
+    :data:`OWN_CORNERS`), and the others (backs among them: they show no index)."""
+    which = [i for i, s in enumerate(whole) if s.label in index_reader.classes and s.label != BACK
+             and not _odd_proportions(np.asarray(s.quad, np.float32))]
+    at = _own_label_at_corners(image_bgr, whole, index_reader, which)
+    mine = {i for i, p in at.items() if (p >= OWN_CORNERS).all()}
+    quads = [np.asarray(s.quad, np.float32) for s in whole]
+    return [q for i, q in enumerate(quads) if i in mine], [q for i, q in enumerate(quads) if i not in mine]
+
+
+def _fill_quads(shape, quads, s: float) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(m, np.round(np.asarray(q, np.float32) * s).astype(np.int32), 1)
+    return m
+
+
+def _merged(boxes: list) -> list:
+    """``boxes`` with every two that overlap replaced by the box round both, until none do."""
+    boxes = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return boxes
+
+
+def _search_parts(image_bgr: np.ndarray, boxes: list | None):
+    """``((x0, y0, x1, y1), the image within)`` of each place searched (the whole image for None)."""
+    if boxes is None:
+        H, W = image_bgr.shape[:2]
+        return [((0, 0, W, H), image_bgr)]
+    return [((x0, y0, x1, y1), image_bgr[y0:y1, x0:x1]) for x0, y0, x1, y1 in boxes]
 
 
 def _reads_its_corners(image_bgr: np.ndarray, sighting, index_reader, width: float) -> bool:
@@ -676,8 +880,7 @@ def _own_label_at_corners(image_bgr: np.ndarray, whole: list, index_reader, whic
     :data:`INDEXLESS` and :data:`SHOWN_OVER` both judge by it."""
     if not which:
         return {}
-    crops = [index_crop(image_bgr, np.asarray(whole[i].quad, np.float32), k) for i in which for k in (0, 1)]
-    p = index_reader.probs(crops).reshape(len(which), 2, -1)
+    p = corner_probs(index_reader, image_bgr, [whole[i].quad for i in which])
     return {i: row[:, index_reader.classes.index(whole[i].label)] for i, row in zip(which, p)}
 
 
