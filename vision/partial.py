@@ -31,7 +31,7 @@ from companion.cards import BACK, parse_card
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.color import normalize_card
 from vision.corners import (WIDTH_SURE, card_width_of, card_width_on_edges, corner_crops,
-                            index_crop, index_point, partial_quads, refine_outline, strip_outside,
+                            index_crop, index_outline, index_point, partial_quads, refine_outline, strip_outside,
                             unexplained_cards, unlike_table)
 from vision.detect import quad_iou
 from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, index_points, width_from_indices
@@ -746,9 +746,12 @@ def unexplained_regions(image_bgr: np.ndarray, whole: list, measured: float | No
     cards' width (its own scale, :data:`vision.index_points.CARD_PX` pixels a card, within
     :data:`LOOK_MARGIN` of a card's width round each patch): an index it sees there, outside
     those outlines, is a card not yet read, and the pass searches :data:`SEARCH_MARGIN` card
-    heights round it. So do the backs read whole (they show no index to be judged by) and the
-    cards read whole whose outlines are not their own, round their outlines. With no card read
-    whole on its own outline, or no index model, the whole image is searched."""
+    heights round it. An index at an index corner of a face read whole on an outline not its own
+    (within :func:`vision.corners.index_outline`) is that card's; any other index inside it is
+    another card's. The pass searches round the backs read whole (they show no index to be
+    judged by) and the faces read whole below :data:`ODD_SURE` on outlines not their own (the
+    selection judges whether they stay).
+    With no card read whole on its own outline, or no index model, the whole image is searched."""
     if index_model_path is None or not Path(index_model_path).is_file():
         return None
     index_reader = shared_reader(IndexReader, Path(index_model_path))
@@ -772,18 +775,22 @@ def unexplained_regions(image_bgr: np.ndarray, whole: list, measured: float | No
     if points_model_path is None or not Path(points_model_path).is_file():
         return None
     look = LOOK_MARGIN * unit
-    seen = []   # the indices seen outside the cards' own outlines
+    # a face read whole on an outline not its own shows its own indices at its index corners
+    # (where the outline puts them) and nowhere else; another index inside it is another card's
+    corners = [index_outline(q, k) for q, judged in doubtful if judged for k in (0, 1)]
+    seen = []   # the indices seen that no card read whole explains
     for bx0, by0, bx1, by1 in _merged([_box(p[0] / s, p[1] / s, (p[0] + p[2]) / s, (p[1] + p[3]) / s, look, W, H)
                                        for p in patches]):
         for point, _right, _heat in _points_finder(points_model_path)(image_bgr[by0:by1, bx0:bx1], unit):
             point = point + np.float32([bx0, by0])
-            if not any(_inside(point, q) for q in own):
+            if not any(_inside(point, q) for q in own) and not any(_inside(point, c) for c in corners):
                 seen.append(point)
     reach = SEARCH_MARGIN * unit * CARD_RATIO
     boxes = [_box(x, y, x, y, reach, W, H) for x, y in seen]
-    for q in doubtful:
-        (qx0, qy0), (qx1, qy1) = q.min(0), q.max(0)
-        boxes.append(_box(qx0, qy0, qx1, qy1, reach, W, H))
+    for q, judged in doubtful:
+        if not judged:
+            (qx0, qy0), (qx1, qy1) = q.min(0), q.max(0)
+            boxes.append(_box(qx0, qy0, qx1, qy1, reach, W, H))
     if not boxes:
         return []
     boxes = _merged(boxes)
@@ -813,13 +820,18 @@ def _box(x0: float, y0: float, x1: float, y1: float, margin: float, W: int, H: i
 def _own_outlines(image_bgr: np.ndarray, whole: list, index_reader) -> tuple[list, list]:
     """``(own, doubtful)``: the outlines of the cards read whole that are their cards' own (of a
     card's proportions, the card's label read at both index corners at least
-    :data:`OWN_CORNERS`), and the others (backs among them: they show no index)."""
+    :data:`OWN_CORNERS`), and ``(outline, judged by the indices seen)`` of the others: a face
+    read at least :data:`ODD_SURE` (the selection keeps it whatever its outline) is judged by
+    the indices the finder sees in it; a back, or a face read less surely (which the selection
+    may leave out, :func:`reshaped_whole`), is searched round."""
     which = [i for i, s in enumerate(whole) if s.label in index_reader.classes and s.label != BACK
              and not _odd_proportions(np.asarray(s.quad, np.float32))]
     at = _own_label_at_corners(image_bgr, whole, index_reader, which)
     mine = {i for i, p in at.items() if (p >= OWN_CORNERS).all()}
     quads = [np.asarray(s.quad, np.float32) for s in whole]
-    return [q for i, q in enumerate(quads) if i in mine], [q for i, q in enumerate(quads) if i not in mine]
+    return ([q for i, q in enumerate(quads) if i in mine],
+            [(q, whole[i].label != BACK and whole[i].confidence >= ODD_SURE)
+             for i, q in enumerate(quads) if i not in mine])
 
 
 def _fill_quads(shape, quads, s: float) -> np.ndarray:
