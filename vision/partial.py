@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from companion.cards import BACK, parse_card
+from companion.tuning import default as default_tuning
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.color import normalize_card
 from vision.corners import (WIDTH_SURE, card_width_of, card_width_on_edges, corner_crops,
@@ -40,6 +41,10 @@ __all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "HANDS_INDEX_MODEL_PATH", "
            "read_outlines", "select", "settle", "reshaped_whole", "shared_reader", "Thresholds", "Outlines",
            "Candidate"]
 
+#: The thresholds below come from the ``[photo]`` section of ``companion/tuning.toml``
+#: (:class:`companion.tuning.PhotoTuning`); each comment says what its value measures and trades.
+_PHOTO = default_tuning().photo
+
 PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
 INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index.onnx"
 #: The index model the hands laid open are read with (:func:`vision.hands.read_zone`): trained
@@ -50,17 +55,17 @@ INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index.onnx"
 HANDS_INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index_hands.onnx"
 #: An outline overlapping a card read whole by more than this (IoU) is that card, not read again.
 #: Lower drops more outlines of cards under it; higher reads the whole card's place again.
-KNOWN_IOU = 0.7
+KNOWN_IOU = _PHOTO.known_iou
 #: A corner is read by both models, the index model's probabilities weighted by this in their
 #: geometric mean (0: the corner model alone, 1: the index model alone). The index model sees
 #: the printed index alone, sharply; the corner model a quarter card, with the colour round the
 #: index. More weight to the index reads cut values better and the table's patterns worse.
-INDEX_WEIGHT = 0.7
+INDEX_WEIGHT = _PHOTO.index_weight
 #: A partly covered card is reported when its card mass (1 - p(none)) and its label's
 #: probability reach these. Lower finds more covered cards whose index is half hidden, and
 #: reports more strips misread (a red draw two's index read as a red 2) and table patterns.
-MIN_MASS = 0.7
-MIN_LABEL = 0.75
+MIN_MASS = _PHOTO.min_mass
+MIN_LABEL = _PHOTO.min_label
 #: ... or, read less surely (but at least AGREEING_LEAST), where AGREEING_READS outlines or more
 #: with their index at one place (within SAME_INDEX of the card width: the refined variants of
 #: one outline, an outline put on a corner and one on the index the finder found) read the label,
@@ -68,35 +73,35 @@ MIN_LABEL = 0.75
 #: index: its colour reads surely, its value less, spread over like values on each outline, and
 #: no one outline reaches MIN_LABEL; outlines that agree are evidence one outline is not. An
 #: index inside a card read whole is not lifted so (its own print, misread). 0 turns it off.
-AGREEING_READS = 2
-AGREEING_LEAST = 0.5
-AGREEING_MEAN = 0.6
+AGREEING_READS = _PHOTO.agreeing_reads
+AGREEING_LEAST = _PHOTO.agreeing_least
+AGREEING_MEAN = _PHOTO.agreeing_mean
 #: ... and a wild's (a black card's) label at least this: its corner index is a small oval of the
 #: four colours, and the edge of a strip of coloured cards can look like one. Wilds whose index
 #: shows read at 0.95 or more; wilds read on the edges of coloured strips read lower.
-WILD_MIN_LABEL = 0.9
+WILD_MIN_LABEL = _PHOTO.wild_min_label
 #: Outlines of one label that overlap by this IoU are the same card (two outlines of one card
 #: differ by which of its corners they were put on); any two overlapping by SAME_PLACE_IOU are.
 #: Neighbours in a tight fan or cascade overlap by IoU 0.6-0.8: a lower SAME_PLACE_IOU drops
 #: them, a higher one counts a card read twice (once misread) twice. One card read under two
 #: labels is still one: its two readings' indices lie together (SAME_INDEX).
-SAME_CARD_IOU = 0.3
-SAME_PLACE_IOU = 0.8
+SAME_CARD_IOU = _PHOTO.same_card_iou
+SAME_PLACE_IOU = _PHOTO.same_place_iou
 #: ... unless, overlapping by no more than SAME_PLACE_IOU, the second reading's index lies
 #: further than this share of the card width from both index corners of the first: a second card
 #: of the label (players sort their hands, so a hand's two red 8s lie side by side, their indices
 #: 0.4-0.5 of a card apart). One card read again is read at one of its own two indices, so near
 #: one of them however its outline is off. Lower finds more twins and counts more cards on
 #: outlines a little off twice. 0 turns it off.
-SAME_LABEL_CORNER = 0.4
+SAME_LABEL_CORNER = _PHOTO.same_label_corner
 #: ... but beside a card read whole the distance is this: that outline is often a little off
 #: (a hand outlined as its top card, moved onto a corner reading), and the card's other index
 #: then lies further from the outline's corners.
-SAME_LABEL_CORNER_WHOLE = 0.5
+SAME_LABEL_CORNER_WHOLE = _PHOTO.same_label_corner_whole
 #: ... but every back has the one label and no index: backs overlapping by more than this (IoU)
 #: are one back. Neighbours in a fan of backs overlap by IoU 0.3-0.35, two outlines of one back
 #: by more; higher counts one back twice more often, lower drops backs of a tight fan.
-BACK_SAME_IOU = 0.55
+BACK_SAME_IOU = _PHOTO.back_same_iou
 #: ... and a back read where its corner lies within BACK_CORNER of the card width of any of the
 #: four corners of a back already found, overlapping that back by more than BACK_CORNER_IOU, is
 #: that back: a back has no index, every corner of it reads alike, and a second outline put on
@@ -104,36 +109,36 @@ BACK_SAME_IOU = 0.55
 #: one corner (a fan's pivot) have their corners together too, but overlap less; a larger
 #: BACK_CORNER drops more of those. A face's corner reads ``none`` away from its two index
 #: corners, so faces need no such rule. 0 turns it off.
-BACK_CORNER = 0.25
-BACK_CORNER_IOU = 0.3
+BACK_CORNER = _PHOTO.back_corner
+BACK_CORNER_IOU = _PHOTO.back_corner_iou
 #: What shows of a partly covered card (its outline outside the cards found) is card-like
 #: (unlike the table) by at least this share. A strip a tenth of a card wide is mostly its white
 #: border; lower keeps such strips and also outlines that stick out over the table.
-STRIP_CARD_LIKE = 0.2
+STRIP_CARD_LIKE = _PHOTO.strip_card_like
 #: ... measured on a map of what is unlike the table at this many pixels a card's width: a strip
 #: a tenth of a card wide, as a tight fan shows, is then about five pixels (at 16 it was one or
 #: two, lost in the map). Finer costs more per photo.
-STRIP_PX = 48.0
+STRIP_PX = _PHOTO.strip_px
 #: ... unless its reading is this sure (mass x label probability) and it overlaps no card found
 #: by more than STRIP_SURE_IOU: on a white table the white border and the small index of a
 #: narrow strip look like the table on the map, and a sure index is the better evidence.
 #: Neighbours in a tight fan overlap by IoU 0.66-0.74; a card read whole whose outline grew over
 #: the strip under it overlaps it by more.
-STRIP_SURE = 0.9
-STRIP_SURE_IOU = 0.75
+STRIP_SURE = _PHOTO.strip_sure
+STRIP_SURE_IOU = _PHOTO.strip_sure_iou
 #: What shows of a strip is measured outside the cards found each shrunk by this share about
 #: its middle: their outlines overhang their cards by a few per cent (a width measured 5 % off,
 #: a whole-card outline grown by the border), which hid a narrow strip (0.13-0.4 of a card
 #: showing) under them. Larger lets outlines beside a card count its overhang as their own.
-STRIP_SHRINK = 0.05
+STRIP_SHRINK = _PHOTO.strip_shrink
 #: A partly covered card's outline overlaps a card found by at least this share of its area: a
 #: card under others lies under one of them, so a fan is followed card by card from its top card
 #: and lines on the table (a rules sheet) stay out.
-COVERED = 0.1
+COVERED = _PHOTO.covered
 #: ... unless the partial model is this sure of it (mass x label probability): the top card of a
 #: hand that the whole-card pass missed (its outline merged with the strips under it) starts the
 #: hand's chain itself. Above 1: never.
-SEED = 0.8
+SEED = _PHOTO.seed
 
 #: A card read whole whose outline is not a card's (its area or its proportions off by more than
 #: this share from a card of the width measured on the cards read whole: the outline of a strip
@@ -141,31 +146,31 @@ SEED = 0.8
 #: same label that overlaps it by RESHAPE_IOU (IoU): the corner model put that one on the card's
 #: own corner. Lower reshapes cards whose outline is only a little off (a border grown by a few
 #: per cent); higher keeps merged outlines that hide the strips beside them.
-ODD_SHAPE = 0.1
+ODD_SHAPE = _PHOTO.odd_shape
 RESHAPE_IOU = (0.3, 0.95)
 #: ... or, when it is read at least ODD_SURE (kept anyway), that holds it by at least this share
 #: of its area: a card's outline is the card, never its centre oval or a patch of its face.
 #: Unsure ones are not brought back this way: put on a covered card's outline as if whole, they
 #: hide the neighbour's index under that card's far corner.
-RESHAPE_INSIDE = 0.9
+RESHAPE_INSIDE = _PHOTO.reshape_inside
 #: A back read whole is reshaped only by a candidate overlapping it by more than this (IoU),
 #: not RESHAPE_IOU's 0.3: a back has no index, and its corner reads "back" wherever an outline
 #: puts the corner on its pattern, so a back candidate half off the outline says nothing of
 #: where the card lies. Higher keeps more backs on outlines grown over their neighbours.
-BACK_RESHAPE_IOU = 0.5
+BACK_RESHAPE_IOU = _PHOTO.back_reshape_iou
 #: A card read whole whose outline is not a card's and that no corner reading of its label
 #: reshapes is left out unless read at least this surely, when it is unlike the other outlines
 #: of cards read whole too (:func:`_odd_among`: the whole-card pass may outline every card of a
 #: photo larger than the card): such an outline spans the strips of several cards of a hand, and
 #: the corner readings find those cards. Higher leaves out more cards read whole on loose
 #: outlines; lower keeps more hands' outlines read as one card.
-ODD_SURE = 0.8
+ODD_SURE = _PHOTO.odd_sure
 
 #: ... and one whose outline is more than this many times a card's area (of the width measured)
 #: is left out however surely it was read, unless reshaped: no card's outline is that large (one
 #: card's loosest is about 1.8 card areas); it is a hand's or a pile's, read as its top card or
 #: misread, and the cards under it are read by their corners. 0 turns it off.
-BIG_OUTLINE = 2.5
+BIG_OUTLINE = _PHOTO.big_outline
 
 #: A card read whole lies on top: what lies under it does not show. A reading of it below
 #: HIDDEN_BELOW whose outline holds the indices of at least HIDDEN_INDICES other cards read
@@ -173,13 +178,13 @@ BIG_OUTLINE = 2.5
 #: STRIP_SURE, not the same place) is an outline across a hand's strips, or a covered card read as
 #: if whole: it is left out and the corner readings find the cards there. A reading at 0.9 or
 #: more can hold a sure index and be its card (a green 0 read at 0.99), so it stays.
-HIDDEN_INDICES = 1
-HIDDEN_BELOW = 0.9
+HIDDEN_INDICES = _PHOTO.hidden_indices
+HIDDEN_BELOW = _PHOTO.hidden_below
 
 #: The second pass runs only when at least this many cards' worth of card-like pixels lie
 #: outside the cards read whole (vision.corners.unexplained_cards): a tight fan's strip is about
 #: a tenth of a card; less than this is a card's shadow or the table's grain.
-UNEXPLAINED = 0.15
+UNEXPLAINED = _PHOTO.unexplained
 
 #: The card width is measured on the cards read whole, each outline first put on its card's own
 #: edges (:func:`vision.corners.card_width_on_edges`): the outlines of the whole-card pass are
@@ -203,7 +208,7 @@ WIDTH_AGREE = (0.87, 1.15)
 #: card, right on its edges, was reshaped to that width and its strip read again as a second
 #: card. A hand outlined as its top card reads that label at one corner at most. The same
 #: probability tells which outlines explain what lies under them (:func:`unexplained_regions`).
-OWN_CORNERS = 0.5
+OWN_CORNERS = _PHOTO.own_corners
 #: ... trying the outline as it was read as well as the one put on its own edges: refining can
 #: pull an outline off a card (a card read at 0.98 on an outline 1.04 of its width refined to
 #: 0.96, no longer a card of the width measured), and as read its corners show its label.
@@ -222,19 +227,19 @@ READ_UNDER_DOUBTFUL = True
 #: neither is not its card's (a wild outlined round its oval, turned 45 degrees, read again by
 #: its corners as a second wild). Higher reshapes more cards whose corner outline lies a little
 #: off their index. 0 turns it off.
-INDEXLESS = 0.5
+INDEXLESS = _PHOTO.indexless
 #: Where no outline of a card read whole, put on its edges, has a card's proportions
 #: (:func:`vision.corners.card_width_on_edges` gives no width), the outlines as they are give
 #: it, but only when one of them was read at least this surely; else the index finder searches
 #: the width as if no card were read whole. A whole hand outlined as one card and read unsurely
 #: as a card measures several times the true width, beyond the finder's check around it
 #: (WIDTH_AROUND), and every card of the table is then lost.
-WIDTH_UNREFINED_SURE = 0.8
+WIDTH_UNREFINED_SURE = _PHOTO.width_unrefined_sure
 #: ... and the width measured on their edges is taken only where one of them was read at least
 #: this surely too; else the index finder searches the width as if no card were read whole (a
 #: whole table of cards outlined as one card and read unsurely has edges of a card's proportions
 #: three times a card wide). 0 turns it off.
-EDGE_WIDTH_SURE = 0.8
+EDGE_WIDTH_SURE = _PHOTO.edge_width_sure
 #: The second pass does not run where the cards read whole explain every card-like pixel
 #: (UNEXPLAINED); with this, an outline of more than BIG_OUTLINE card areas explains none: it is
 #: a hand's, and the selection leaves it out (two hands outlined as one card each otherwise
@@ -249,7 +254,7 @@ EXPLAINED_BY_CARDS = True
 ODD_EXPLAINS_NOTHING = True
 #: With no card read whole, the second pass runs only where card-like pixels lie, measured at
 #: this rough width (a share of the image's short side): an empty table costs no search.
-ROUGH_WIDTH = 0.12
+ROUGH_WIDTH = _PHOTO.rough_width
 #: The second pass looks only where the cards read whole do not explain what shows
 #: (:func:`unexplained_regions`). A card read whole explains its own outline when the outline has
 #: a card's proportions and the index model reads the card's label at both of its index corners
@@ -262,13 +267,13 @@ ROUGH_WIDTH = 0.12
 LOOK_WHERE_UNEXPLAINED = True
 #: The index finder looks for indices within this many card widths round each card-like patch
 #: left (its view of an index needs the print round it).
-LOOK_MARGIN = 0.5
+LOOK_MARGIN = _PHOTO.look_margin
 #: ... each place searched reaching this many card heights round an index seen (the outline of a
 #: card whose index shows there lies within a card's height of it, and the edges and indices it
 #: is found by lie in the margin); where the places searched cover more than WHOLE_SEARCH of the
 #: image, the whole image is searched (one search costs less than many).
-SEARCH_MARGIN = 1.0
-WHOLE_SEARCH = 0.6
+SEARCH_MARGIN = _PHOTO.search_margin
+WHOLE_SEARCH = _PHOTO.whole_search
 
 #: A card read at one end (its index corner) and kept is not read again at its other end: a
 #: corner reading of its label whose outline faces back towards it, with its index on the line
@@ -283,10 +288,10 @@ WHOLE_SEARCH = 0.6
 #: (two wilds crossed) lies on that line too. FAR_END_SIDE allows for a camera leaning so that
 #: the far edge is two thirds of the near one, which puts the second index up to a quarter of a
 #: card off the first outline's axis; wider takes more neighbours for the same card.
-FAR_END = 1.6
-FAR_END_NEAR = 0.8
-FAR_END_SIDE = 0.3
-FAR_END_FACING = 0.9
+FAR_END = _PHOTO.far_end
+FAR_END_NEAR = _PHOTO.far_end_near
+FAR_END_SIDE = _PHOTO.far_end_side
+FAR_END_FACING = _PHOTO.far_end_facing
 
 #: Outlines read as a card with at least this card mass are moved a little (turned by
 #: REFINE_TURN degrees about each corner, shifted by REFINE_SHIFT of the card width each way) and
@@ -294,10 +299,10 @@ FAR_END_FACING = 0.9
 #: an outline put on a corner from short edge segments is a few degrees or pixels off, enough to
 #: cut the index out of its corner crop. A moved outline is read at the corner it was read at.
 #: Each round reads 12 outlines more for each outline refined: the costliest step of the pass.
-REFINE_MASS = 0.5
-REFINE_TURN = 2.5
-REFINE_SHIFT = 0.04
-REFINE_ROUNDS = 2
+REFINE_MASS = _PHOTO.refine_mass
+REFINE_TURN = _PHOTO.refine_turn
+REFINE_SHIFT = _PHOTO.refine_shift
+REFINE_ROUNDS = _PHOTO.refine_rounds
 
 #: A card read whole that :func:`reshaped_whole` leaves out (its outline not a card's of the width
 #: found, or over other cards' indices), read surely (ODD_SURE) or on an outline larger than
@@ -315,7 +320,7 @@ WHOLE_KEPT = True
 #: index would lie under it (the black side of a wild draw four read again at its corner as a
 #: back's on an outline across it). Both corners must read the label: a card read "whole" that
 #: others cover shows one. None turns it off.
-SHOWN_OVER = 0.03
+SHOWN_OVER = _PHOTO.shown_over
 #: ... judged only on an outline of a card's proportions (not :func:`_odd_proportions`): a card
 #: read whole on an outline grown over the strip of the card under it (a fan of two or three,
 #: outlined as its top card) puts "its" index corners on that strip, where the card under it
@@ -330,7 +335,7 @@ SHOWN_CARD_SHAPED = True
 #: read again (reshaped onto a corner outline inside it, its other corner reads as a second
 #: back). Backs only: a face has an index to tell two cards apart, and for faces the rule drops
 #: right cards. Lower drops more backs lying half under a back read whole. 0 turns it off.
-AS_READ_INSIDE = 0.95
+AS_READ_INSIDE = _PHOTO.as_read_inside
 
 #: A corner reading that overlaps no card found (COVERED) is a card alone on the table, one the
 #: whole-card pass missed: it is kept only when read at least ISOLATED_SURE and its outline is at
@@ -339,22 +344,22 @@ AS_READ_INSIDE = 0.95
 #: it. A knitted sweater read as green 9s, keyboard keys read as backs, alone, read at
 #: 0.84-0.97; real cards alone read at 0.93 or more and are 0.38 or more unlike the table.
 #: 0 turns it off.
-ISOLATED_SURE = 0.9
-ISOLATED_CARD_LIKE = 0.35
+ISOLATED_SURE = _PHOTO.isolated_sure
+ISOLATED_CARD_LIKE = _PHOTO.isolated_card_like
 
 #: Two readings of one label, each of whose index (the corner print read) lies inside the other's
 #: outline, are one card read at its two ends: an index that shows lies on no card above it, so of
 #: two cards one's index would be hidden by the other. The outlines are first shrunk by
 #: MUTUAL_SHRINK of their size, as an outline a little too large takes in its neighbour's index
 #: (a card a tenth smaller than the table's width read at both ends). False turns it off.
-MUTUAL_SHRINK = 0.1
+MUTUAL_SHRINK = _PHOTO.mutual_shrink
 MUTUAL_INDEX = True
 
 #: Two readings whose index (the corner print read) lies within this share of the card width
 #: are the same card: one index, one card. Neighbours in a fan or a row show their indices at
 #: least ~0.2 of a card's width apart; two outlines of one card, one of them misread (a yellow 8
 #: read again as a yellow 6), overlap by IoU 0.6-0.73, as fanned neighbours do.
-SAME_INDEX = 0.12
+SAME_INDEX = _PHOTO.same_index
 
 
 class Candidate(NamedTuple):
