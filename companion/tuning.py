@@ -227,7 +227,7 @@ class PhotoTuning:
     search_margin: float = knob(
         "card heights", "higher: the pass searches more round each index seen, more CPU")
     whole_search: float = knob(
-        "share of the image", "lower: the whole image searched sooner (one search instead of several)")
+        "share of the image", "higher: searched in places more often: less CPU, cards at the places' edges lost")
     far_end: float = knob(
         "times the outline's length", "higher: more second readings at a card's far end dropped, twins too")
     far_end_near: float = knob(

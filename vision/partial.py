@@ -271,7 +271,10 @@ LOOK_MARGIN = _PHOTO.look_margin
 #: ... each place searched reaching this many card heights round an index seen (the outline of a
 #: card whose index shows there lies within a card's height of it, and the edges and indices it
 #: is found by lie in the margin); where the places searched cover more than WHOLE_SEARCH of the
-#: image, the whole image is searched (one search costs less than many).
+#: image, the whole image is searched. At 0 the places only decide whether the pass runs, and
+#: where it runs it searches the whole image: searched in places (0.6), the fanned hands of
+#: real crops lost about one card in 200 (the width checked on the places alone, outlines cut
+#: at their edges) for a third of the CPU on the tables that clutter sends to the pass.
 SEARCH_MARGIN = _PHOTO.search_margin
 WHOLE_SEARCH = _PHOTO.whole_search
 

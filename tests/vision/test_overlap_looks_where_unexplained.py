@@ -55,6 +55,7 @@ def test_a_table_of_cards_all_read_whole_is_not_searched(monkeypatch, separated,
 
 
 def test_a_row_of_overlapping_cards_is_searched_round_its_strips_and_read_as_before(monkeypatch):
+    monkeypatch.setattr(partial, "WHOLE_SEARCH", 0.6)   # searched in places, not the whole image
     img, truth = drawn_hand("row", 7, card_width=140)   # the top card whole, four strips under it
     whole = CardReader(overlap=False).read(img, deck="classic")
     known = [np.asarray(s.quad, np.float32) for s in whole]
@@ -80,3 +81,10 @@ def test_the_photo_thresholds_come_from_the_tuning_file():
     assert isinstance(t, PhotoTuning)
     for name in PhotoTuning.__dataclass_fields__:
         assert getattr(partial, name.upper()) == getattr(t, name), name
+
+
+def test_by_default_a_photo_with_something_unexplained_is_searched_whole(monkeypatch):
+    img, _truth = drawn_hand("row", 7, card_width=140)
+    searches = _Searches(monkeypatch)
+    CardReader(overlap=True).read(img, deck="classic")
+    assert searches.areas == [img.shape[0] * img.shape[1]]
