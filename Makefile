@@ -85,9 +85,9 @@ PYTEST := PYTHONDONTWRITEBYTECODE= PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/pytho
 # --strict over companion/ and league/), a few seconds; `make test` runs them beside the tests
 # (the tests' workers leave a core idle while they wait on browsers and servers), and a new
 # finding fails it.
+LINT := $(BIN)/ruff check . && $(BIN)/mypy
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/mypy
+	$(LINT)
 
 # The tests' temporary folders in the clone (build/pytest-tmp, emptied at the start of each run):
 # pytest's default, /tmp/pytest-of-$USER, deletes the oldest run's folders before the first test
@@ -97,9 +97,9 @@ test: $(TEST_STAMP)
 	sh scripts/install-browser.sh
 	sh scripts/install-test-tools.sh
 	mkdir -p build
-	@{ $(MAKE) --no-print-directory lint >build/lint.log 2>&1; echo $$? >build/lint.rc; } & \
+	@{ { $(LINT); } >build/lint.log 2>&1; echo $$? >build/lint.rc; } & \
 	$(PYTEST) -n $(WORKERS) --dist load --durations=15 --basetemp=build/pytest-tmp; tests=$$?; \
-	wait; echo "--- make lint:"; cat build/lint.log; lint=$$(cat build/lint.rc); \
+	wait; echo "--- make lint: $(LINT)"; cat build/lint.log; lint=$$(cat build/lint.rc); \
 	[ "$$tests" = 0 ] && [ "$$lint" = 0 ]
 
 # The Pi's own architecture: an arm64 Debian Trixie root under qemu's user emulation, installed as

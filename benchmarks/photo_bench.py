@@ -1,7 +1,11 @@
 """Speed of whole-photo card reading (``companion recognize``) as a ratio to a detector's forward
 pass timed in the same run (:mod:`benchmarks.reference`: YOLOv8n's architecture at 640, cv2.dnn).
 
-    nice -n 10 .venv/bin/python benchmarks/photo_bench.py [--rounds 7] [--threads 1] [--only TEXT] [--json OUT.json]
+    nice -n 10 .venv/bin/python benchmarks/photo_bench.py [--rounds 7] [--threads 1] [--only TEXT]
+        [--whole-only] [--json OUT.json]
+
+The reader is ``companion recognize``'s default (whole cards, then the cards others partly cover:
+the overlap pass); ``--whole-only`` times the whole-card pass alone, as ``recognize --whole-only``.
 
 The machine it runs on is shared and its wall-clock timings swing by a quarter even when it is
 quiet, so the ratio is made robust three ways:
@@ -107,14 +111,17 @@ def time_set(name: str, photos, reader: CardReader, ref: Reference, rounds: int)
         reader.read(img)  # warm up
     per_round = {"wall": [], "cpu": [], "ref_wall": [], "ref_cpu": []}
     found = []
+    per_photo: list[list[float]] = [[] for _ in photos]   # each photo's CPU ms, every round
     for k in range(rounds):
         tot = dict.fromkeys(per_round, 0.0)
-        for img, _ in photos:
+        for n, (img, _) in enumerate(photos):
             if k % 2 == 0:
                 rw, rc = ref.timed()
             t, c = time.perf_counter(), time.process_time()
             sightings = reader.read(img)
-            tot["cpu"] += (time.process_time() - c) * 1000
+            cpu_ms = (time.process_time() - c) * 1000
+            tot["cpu"] += cpu_ms
+            per_photo[n].append(cpu_ms)
             tot["wall"] += (time.perf_counter() - t) * 1000
             if k % 2 == 1:
                 rw, rc = ref.timed()
@@ -139,6 +146,12 @@ def time_set(name: str, photos, reader: CardReader, ref: Reference, rounds: int)
            "cpu_ratio": _spread(cpu_ratio), "wall_ratio": _spread(wall_ratio),
            "reader_cpu_ms": _spread(per_round["cpu"], 1), "reference_cpu_ms": _spread(per_round["ref_cpu"], 1),
            "reader_wall_ms": _spread(per_round["wall"], 1), "reference_wall_ms": _spread(per_round["ref_wall"], 1)}
+    # the slowest photo: its median CPU time over the rounds, to the reference's median
+    worst = max(range(len(photos)), key=lambda n: statistics.median(per_photo[n]))
+    out["worst_photo"] = {"photo": worst, "size": f"{photos[worst][0].shape[1]}x{photos[worst][0].shape[0]}",
+                          "reader_cpu_ms": round(statistics.median(per_photo[worst]), 1),
+                          "cpu_ratio": round(statistics.median(per_photo[worst])
+                                             / statistics.median(per_round["ref_cpu"]), 3)}
     if total:
         out["cards_read_right"] = f"{right}/{total}"
     return out
@@ -150,6 +163,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=1, help="OpenCV's threads (both the reader and the reference)")
     ap.add_argument("--real-photos", type=int, default=12, help="held-out photos per source folder")
     ap.add_argument("--only", help="time only the sets whose name holds this text (e.g. 'crops 1920')")
+    ap.add_argument("--whole-only", action="store_true",
+                    help="time the whole-card pass alone (companion recognize --whole-only)")
     ap.add_argument("--json", help="also write the results to this file")
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
@@ -158,7 +173,7 @@ def main(argv=None) -> int:
     except ReferenceMissing as e:
         print(e, file=sys.stderr)
         return 2
-    reader = CardReader()
+    reader = CardReader(overlap=not args.whole_only)
     sets = [("rendered 1920x1080, 15 cards", [rendered_table()])]
     notes = []
     try:
@@ -178,11 +193,12 @@ def main(argv=None) -> int:
     for name, photos in sets:
         res = time_set(name, photos, reader, ref, args.rounds)
         results.append(res)
-        print(json.dumps({k: res[k] for k in ("set", "cpu_ratio", "wall_ratio", "cards_read_right") if k in res}),
-              flush=True)
+        keys = ("set", "cpu_ratio", "wall_ratio", "worst_photo", "cards_read_right")
+        print(json.dumps({k: res[k] for k in keys if k in res}), flush=True)
     out = {
         "benchmark": "photo_bench",
         "command": "python benchmarks/photo_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "mode": "whole-only" if args.whole_only else "default (whole cards and the overlap pass)",
         "reference": "YOLOv8n architecture, 640x640, cv2.dnn forward pass (no NMS), benchmarks/reference.py",
         "timing": "both single-threaded unless --threads says otherwise; interleaved rounds; per round "
                   "the reader's time over the reference's, as process CPU time (time.process_time) and "

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_PATH", "ReaderTuning", "RefereeTuning", "Tuning", "TuningError",
+__all__ = ["DEFAULT_PATH", "PhotoTuning", "ReaderTuning", "RefereeTuning", "Tuning", "TuningError",
            "default", "describe", "load", "loads"]
 
 #: The tuning the product runs with.
@@ -194,6 +194,7 @@ class Tuning:
     version: int
     referee: RefereeTuning
     reader: ReaderTuning
+    photo: PhotoTuning
 
     def replace(self, **sections: dict[str, Any]) -> "Tuning":
         """A copy with some fields changed, e.g. ``replace(referee={"commit_ratio": 50.0})``."""
@@ -261,6 +262,124 @@ def describe() -> list[dict[str, str]]:
     return [{"section": name, "name": f.name, "unit": f.metadata["unit"],
              "trades": f.metadata["trades"]}
             for name, cls in _SECTIONS.items() for f in fields(cls)]
+
+
+@dataclass(frozen=True)
+class PhotoTuning:
+    """The thresholds of ``companion recognize``'s pass for partly covered cards
+    (:mod:`vision.partial`, ``[photo]`` in the file): what makes an outline a card under others,
+    and where the pass looks. vision/partial.py says what each measures."""
+
+    known_iou: float = knob(
+        "IoU",
+        "higher: the place of a card read whole read again more often; lower: outlines of cards under it dropped")
+    index_weight: float = knob(
+        "share",
+        "higher: the index model outweighs the quarter-card model: cut values read better, patterns worse")
+    min_mass: float = knob(
+        "probability", "higher: fewer strips and patterns reported as cards, more half-hidden cards missed")
+    min_label: float = knob(
+        "probability", "higher: fewer misread strips, more covered cards whose index is cut missed")
+    agreeing_reads: int = knob(
+        "outlines", "higher: fewer cut indices lifted by outlines that agree, fewer misreads lifted")
+    agreeing_least: float = knob(
+        "probability", "lower: more cut indices lifted by agreeing outlines, more misreads lifted")
+    agreeing_mean: float = knob(
+        "probability", "lower: more cut indices lifted by agreeing outlines, more misreads lifted")
+    wild_min_label: float = knob(
+        "probability", "lower: more covered wilds found, more strip edges read as wilds")
+    same_card_iou: float = knob(
+        "IoU", "higher: two outlines of one card of one label counted twice more often; lower: twins dropped")
+    same_place_iou: float = knob(
+        "IoU", "lower: neighbours of a tight fan dropped as one card; higher: a card read twice counted twice")
+    same_label_corner: float = knob(
+        "card widths", "lower: more twins of a label found, more cards on loose outlines counted twice")
+    same_label_corner_whole: float = knob(
+        "card widths", "as same_label_corner, beside a card read whole")
+    back_same_iou: float = knob(
+        "IoU", "higher: backs of a tight fan kept, one back counted twice more often")
+    back_corner: float = knob(
+        "card widths", "higher: fewer backs read twice at another corner, backs fanned about a pivot dropped")
+    back_corner_iou: float = knob(
+        "IoU", "lower: more backs read twice dropped, more fanned backs dropped")
+    strip_card_like: float = knob(
+        "share", "lower: narrow strips kept, outlines sticking out over the table kept too")
+    strip_px: float = knob(
+        "pixels a card width", "higher: narrow strips seen on the map, more CPU a photo")
+    strip_sure: float = knob(
+        "probability", "lower: more strips kept on their index alone on a white table, more misreads kept")
+    strip_sure_iou: float = knob(
+        "IoU", "higher: sure strips of tight fans kept, outlines grown over a neighbour kept too")
+    strip_shrink: float = knob(
+        "share", "higher: strips under outlines that overhang seen, outlines beside a card take its overhang")
+    covered: float = knob(
+        "share", "lower: readings barely touching a card found start chains, lines on the table among them")
+    seed: float = knob(
+        "probability", "lower: a hand whose top card was missed started more often, lone misreads too")
+    odd_shape: float = knob(
+        "share", "lower: more cards on outlines a little off reshaped; higher: merged outlines kept")
+    reshape_inside: float = knob(
+        "share", "lower: cards read whole reshaped onto outlines that only partly hold them")
+    back_reshape_iou: float = knob(
+        "IoU", "lower: backs moved onto corner outlines half off them")
+    odd_sure: float = knob(
+        "probability",
+        "higher: more cards on loose outlines left out for their corners; lower: hands' outlines kept as one card")
+    big_outline: float = knob(
+        "card areas", "lower: more large close outlines left out; higher: hands' outlines kept as one card")
+    hidden_indices: int = knob(
+        "indices", "higher: fewer outlines across a hand's strips left out")
+    hidden_below: float = knob(
+        "probability", "higher: more cards read whole left out for sure indices inside them")
+    unexplained: float = knob(
+        "card areas", "higher: the pass skipped on more photos (faster), a narrow strip's card missed more often")
+    own_corners: float = knob(
+        "probability", "higher: fewer outlines trusted as a card's own: the pass searches more, slower")
+    indexless: float = knob(
+        "probability", "higher: more cards read whole reshaped when their corners read weakly")
+    width_unrefined_sure: float = knob(
+        "probability", "lower: widths measured on unsure outlines (a hand's) trusted")
+    edge_width_sure: float = knob(
+        "probability", "lower: widths measured on unsure outlines (a table's) trusted")
+    rough_width: float = knob(
+        "share of the short side", "higher: fewer card-like pixels counted on a photo with no card read whole")
+    look_margin: float = knob(
+        "card widths", "higher: the index finder sees more round each patch left, more CPU")
+    search_margin: float = knob(
+        "card heights", "higher: the pass searches more round each index seen, more CPU")
+    whole_search: float = knob(
+        "share of the image", "higher: searched in places more often: less CPU, cards at the places' edges lost")
+    far_end: float = knob(
+        "times the outline's length", "higher: more second readings at a card's far end dropped, twins too")
+    far_end_near: float = knob(
+        "times the outline's length", "lower: readings nearer the first dropped as its far end")
+    far_end_side: float = knob(
+        "card widths", "higher: a leaning camera's far ends dropped, neighbours too")
+    far_end_facing: float = knob(
+        "cosine", "lower: readings facing other ways (crossed twins) dropped as the far end")
+    refine_mass: float = knob(
+        "probability", "lower: more outlines moved onto their index, more CPU")
+    refine_turn: float = knob(
+        "degrees", "higher: outlines further off put right, coarser steps")
+    refine_shift: float = knob(
+        "card widths", "higher: outlines further off put right, coarser steps")
+    refine_rounds: int = knob(
+        "rounds", "higher: outlines moved further, 12 readings more an outline a round")
+    shown_over: float = knob(
+        "card widths", "higher: more readings over a shown index dropped")
+    as_read_inside: float = knob(
+        "share", "lower: more backs half under a reshaped back dropped")
+    isolated_sure: float = knob(
+        "probability", "lower: more lone cards the whole-card pass missed kept, more patterns (a sweater) too")
+    isolated_card_like: float = knob(
+        "share", "lower: more lone cards kept, more patterns too")
+    mutual_shrink: float = knob(
+        "share", "higher: fewer neighbours taken for one card read at both ends")
+    same_index: float = knob(
+        "card widths", "higher: more readings at one index taken for one card, close neighbours too")
+
+
+_SECTIONS["photo"] = PhotoTuning
 
 
 if __name__ == "__main__":  # python -m companion.tuning: the fields, as the manual lists them

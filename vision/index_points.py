@@ -171,15 +171,17 @@ def _smoothed(scores: np.ndarray) -> np.ndarray:
 
 
 def width_from_indices(image_bgr: np.ndarray, around: float | None = None,
-                       path: Path = MODEL_PATH) -> float | None:
+                       path: Path = MODEL_PATH, short_side: float | None = None) -> float | None:
     """The card width (pixels) at which the index finder sees its indices best (:data:`WIDTH_STEP`
     and the constants after it), searched over :data:`WIDTH_AROUND` of ``around`` or, without
-    it, over :data:`WIDTH_RANGE` of the image's short side, never below :data:`MIN_CARD_PX`.
+    it, over :data:`WIDTH_RANGE` of the image's short side (``short_side``, where ``image_bgr`` is a
+    part of a larger photo: that photo's), never below :data:`MIN_CARD_PX`.
     None without the model file or without any index in sight."""
     if not Path(path).is_file():
         return None
+    short = short_side or min(image_bgr.shape[:2])
     lo, hi = (around * WIDTH_AROUND[0], around * WIDTH_AROUND[1]) if around \
-        else (min(image_bgr.shape[:2]) * WIDTH_RANGE[0], min(image_bgr.shape[:2]) * WIDTH_RANGE[1])
+        else (short * WIDTH_RANGE[0], short * WIDTH_RANGE[1])
     widths = lo * WIDTH_STEP ** np.arange(int(np.log(hi / lo) / np.log(WIDTH_STEP)) + 1)
     widths = widths[widths >= MIN_CARD_PX]     # (the same steps as without the floor)
     if not len(widths):
@@ -218,5 +220,5 @@ def width_from_indices(image_bgr: np.ndarray, around: float | None = None,
             shift = 0.5 * (a - d) / (a - 2 * c + d)
     width = float(widths[lo + b] * WIDTH_STEP ** shift * WIDTH_BIAS)
     if around and WIDEN_AT_CEILING and width >= around * WIDTH_AROUND[1] / WIDTH_STEP:
-        return width_from_indices(image_bgr, None, path)  # the range stopped short of the card
+        return width_from_indices(image_bgr, None, path, short_side)  # the range stopped short of the card
     return width

@@ -29,7 +29,6 @@ from pathlib import Path
 import numpy as np
 
 from companion.cards import BACK
-from vision.corners import index_crop
 
 __all__ = ["INDEX_VOTE", "INDEX_SEEN", "NO_INDEX_DOUBT", "index_vote"]
 
@@ -56,15 +55,14 @@ NO_INDEX_DOUBT = 0.5
 def index_vote(image_bgr: np.ndarray, sightings: list, deck: str = "auto", path: Path | None = None) -> list:
     """``sightings`` with every card read whole relabelled by its corner indices where they
     outvote the card model (see the module docs); as they are without the index model's file."""
-    from vision.partial import INDEX_MODEL_PATH, IndexReader, shared_reader
+    from vision.partial import INDEX_MODEL_PATH, IndexReader, corner_probs, shared_reader
 
     path = Path(path or INDEX_MODEL_PATH)
     whole = [i for i, s in enumerate(sightings) if s.visible == "whole"]
     if not (INDEX_VOTE or NO_INDEX_DOUBT < 1) or not whole or not path.is_file():
         return list(sightings)
     reader = shared_reader(IndexReader, path)
-    crops = [index_crop(image_bgr, np.asarray(sightings[i].quad, np.float32), k) for i in whole for k in (0, 1)]
-    probs = reader.probs(crops, deck).reshape(len(whole), 2, -1)
+    probs = corner_probs(reader, image_bgr, [sightings[i].quad for i in whole], deck)
     out = list(sightings)
     if INDEX_VOTE:
         for i, p in zip(whole, probs):

@@ -28,10 +28,11 @@ import cv2
 import numpy as np
 
 from companion.cards import BACK, parse_card
+from companion.tuning import default as default_tuning
 from vision.card_shape import CARD_RATIO, order_quad, proportions_off
 from vision.color import normalize_card
 from vision.corners import (WIDTH_SURE, card_width_of, card_width_on_edges, corner_crops,
-                            index_crop, index_point, partial_quads, refine_outline, strip_outside,
+                            index_crop, index_outline, index_point, partial_quads, refine_outline, strip_outside,
                             unexplained_cards, unlike_table)
 from vision.detect import quad_iou
 from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, index_points, width_from_indices
@@ -40,425 +41,328 @@ __all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "HANDS_INDEX_MODEL_PATH", "
            "read_outlines", "select", "settle", "reshaped_whole", "shared_reader", "Thresholds", "Outlines",
            "Candidate"]
 
+#: The thresholds below come from the ``[photo]`` section of ``companion/tuning.toml``
+#: (:class:`companion.tuning.PhotoTuning`); each comment says what its value measures and trades.
+_PHOTO = default_tuning().photo
+
 PARTIAL_MODEL_PATH = Path(__file__).resolve().parent / "models" / "partial.onnx"
 INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index.onnx"
 #: The index model the hands laid open are read with (:func:`vision.hands.read_zone`): trained
-#: also on the faces' indices that the card over them cuts (half of the index or more showing,
-#: ``python -m vision.train.index --cut 0.5``), as a tight fan cuts them. On the synthetic
-#: table's fanned hands it found 20 cards more of 1,163 on rounds 1-54 and 21 more of 1,145 on
-#: the held-out rounds 55-108, with 3-4 extra readings fewer. A first model taught so (backs
-#: cut too), read by the whole second pass, made 8 extra readings more than the general model
-#: on the composed tables (mostly backs on wilds, which a hand's zone drops) and read 4 of the
-#: 431 held-out single photos wrong more: so only the hands' zones read with it
-#: (docs/vision.md, issue #17's twenty-third session).
+#: also on indices that the card over them cuts (half of the index or more showing, ``python -m
+#: vision.train.index --cut 0.5``), as a tight fan cuts them. It finds more cut indices in a
+#: hand's zone, where only cards lie; over a whole photo it reads more backs on wilds' corners
+#: and more single photos wrong, so ``companion recognize`` keeps the general model.
 HANDS_INDEX_MODEL_PATH = Path(__file__).resolve().parent / "models" / "index_hands.onnx"
-#: An outline overlapping a card read whole by more than this is that card (not read again).
-KNOWN_IOU = 0.7
+#: An outline overlapping a card read whole by more than this (IoU) is that card, not read again.
+#: Lower drops more outlines of cards under it; higher reads the whole card's place again.
+KNOWN_IOU = _PHOTO.known_iou
 #: A corner is read by both models, the index model's probabilities weighted by this in their
-#: geometric mean (0: the corner model alone, 1: the index model alone). Chosen on the
-#: validation photos' tables (seeds 606 and 607): the corner model alone gave F1 0.802 and
-#: 0.735; the mean at 0.35 0.852 and 0.775 (one card counted twice), at 0.5 0.846 and 0.786, at
-#: 0.7 0.853 and 0.789; an earlier index model alone 0.859 and 0.778 with 16 extra cards and two
-#: counted twice on 607 (docs/vision.md, Measured: overlapping cards).
-INDEX_WEIGHT = 0.7
+#: geometric mean (0: the corner model alone, 1: the index model alone). The index model sees
+#: the printed index alone, sharply; the corner model a quarter card, with the colour round the
+#: index. More weight to the index reads cut values better and the table's patterns worse.
+INDEX_WEIGHT = _PHOTO.index_weight
 #: A partly covered card is reported when its card mass (1 - p(none)) and its label's
-#: probability reach these. Chosen with the corner model of issue #17 on the validation photos'
-#: tables (``python -m vision.train.tune_partial``: its training never saw those photos), with
-#: STRIP_CARD_LIKE, COVERED and SEED: MIN_LABEL 0.6 -> 0.4, STRIP_CARD_LIKE 0.6 -> 0.4 and SEED
-#: 0.8 took the validation F1 from 0.636 to 0.722 (docs/vision.md, Measured: overlapping cards).
-#: With the outlines measured on the cards' edges and moved onto their index (issue #17's third
-#: session), MIN_LABEL 0.4 -> 0.6, ODD_SURE and SAME_PLACE_IOU 0.75 -> 0.6 were chosen on the
-#: tables of the validation photos (seeds 606 and 607 of ``python -m vision.train.tune_partial``).
-#: With the index model trained on 1200 tables (issue #17's eighth session), MIN_LABEL 0.6 ->
-#: 0.75: at 0.6-0.7 a red draw two's index read as a red 2 (0.74) counted a card twice on seed
-#: 607, and two strips read at 0.62-0.64 were extra; 606 and 607 F1 0.960 / 0.968 -> 0.960 / 0.972.
-MIN_MASS = 0.7
-MIN_LABEL = 0.75
+#: probability reach these. Lower finds more covered cards whose index is half hidden, and
+#: reports more strips misread (a red draw two's index read as a red 2) and table patterns.
+MIN_MASS = _PHOTO.min_mass
+MIN_LABEL = _PHOTO.min_label
 #: ... or, read less surely (but at least AGREEING_LEAST), where AGREEING_READS outlines or more
-#: with their index at one place (within SAME_INDEX of the card width; the refined variants of
+#: with their index at one place (within SAME_INDEX of the card width: the refined variants of
 #: one outline, an outline put on a corner and one on the index the finder found) read the label,
 #: their probabilities averaging AGREEING_MEAN or more. In a tight fan the next card cuts each
-#: index: its colour reads surely, its value less (a 3 read at 0.52-0.75 on four outlines, the
-#: rest spread over like values), and no one outline reaches MIN_LABEL. Issue #17's twenty-first
-#: session, the synthetic table's fanned hands in the still (``benchmarks/laid_cards.py --faces
-#: real --rounds 18``, 359 cards): recall 0.905 -> 0.928, precision 0.988 -> 0.985, F1 0.945 ->
-#: 0.956, hands read exactly 34 -> 35 of 54 (3 readings, 0.55 on average: 0.948, 34); on the
-#: validation tables of seed 606 (48 tables, 420 cards) nothing moved. Wilds still need
-#: WILD_MIN_LABEL, and an index on a card read whole is not lifted: a hand laid side by side
-#: in overlapping rows had its red 5, read whole at 0.42, read again at its index as a red 8
-#: (0.71, 0.63, 0.54), one card too many. 0 turns it off.
-AGREEING_READS = 2
-AGREEING_LEAST = 0.5
-AGREEING_MEAN = 0.6
+#: index: its colour reads surely, its value less, spread over like values on each outline, and
+#: no one outline reaches MIN_LABEL; outlines that agree are evidence one outline is not. An
+#: index inside a card read whole is not lifted so (its own print, misread). 0 turns it off.
+AGREEING_READS = _PHOTO.agreeing_reads
+AGREEING_LEAST = _PHOTO.agreeing_least
+AGREEING_MEAN = _PHOTO.agreeing_mean
 #: ... and a wild's (a black card's) label at least this: its corner index is a small oval of the
-#: four colours, and the edge of a strip of coloured cards can look like one. On the validation
-#: tables (seeds 606 and 607) the partly covered wilds read right were read at 0.951-0.996, the
-#: two read on other cards at 0.63 and 0.81; on the test tables the five wilds read on no wild at
-#: 0.63-0.85, the five right at 0.965-0.99.
-WILD_MIN_LABEL = 0.9
+#: four colours, and the edge of a strip of coloured cards can look like one. Wilds whose index
+#: shows read at 0.95 or more; wilds read on the edges of coloured strips read lower.
+WILD_MIN_LABEL = _PHOTO.wild_min_label
 #: Outlines of one label that overlap by this IoU are the same card (two outlines of one card
-#: differ by which of its corners they were put on); any two overlapping by SAME_PLACE_IOU are
-#: (0.75 at first: two readings of one card, the second misread, overlapped by IoU 0.6-0.73 and
-#: were counted twice; 0.6 then counted none twice on the validation tables and found as many
-#: cards. With the outlines put on the indices the finder found (issue #17's sixth session),
-#: neighbours in a tight fan overlap by IoU 0.6-0.8 and 0.6 dropped 13 of them on seed 606:
-#: 0.75 found 7 more cards on 606 and 6 more on 607, none counted twice that 0.6 did not.
-#: Issue #17's ninth session: 0.8 found one more card on each of the validation seeds 606 and
-#: 609, the neighbours of tight cascades overlapping by IoU 0.75-0.77, none counted twice or
-#: extra; the test seeds found 0, 0, 0 and 2 more. One card read twice under two labels is
-#: still one: its two readings' indices lie together, and one index is one card, SAME_INDEX.)
-SAME_CARD_IOU = 0.3
-SAME_PLACE_IOU = 0.8
+#: differ by which of its corners they were put on); any two overlapping by SAME_PLACE_IOU are.
+#: Neighbours in a tight fan or cascade overlap by IoU 0.6-0.8: a lower SAME_PLACE_IOU drops
+#: them, a higher one counts a card read twice (once misread) twice. One card read under two
+#: labels is still one: its two readings' indices lie together (SAME_INDEX).
+SAME_CARD_IOU = _PHOTO.same_card_iou
+SAME_PLACE_IOU = _PHOTO.same_place_iou
 #: ... unless, overlapping by no more than SAME_PLACE_IOU, the second reading's index lies
 #: further than this share of the card width from both index corners of the first: a second card
-#: of the label (players sort their hands, so a hand's two red 8s lie side by side). One card
-#: read again is read at one of its own two indices, so near one of them however its outline
-#: is off. On the validation tables (seeds 606, 607): 0.5 found one card more on each and
-#: counted none twice; 0.25-0.35 found 3 more on 606 but counted 3-7 twice on 607 (outlines
-#: off by more than that). Issue #17's eighteenth session: a card with a twin of its label
-#: overlapping it was missed five times as often as another (21 of the 109 such cards on
-#: validation seeds 606-613, against 39 of 1671), 13 of the 21 dropped here; their indices lay
-#: 0.4-0.5 of a card's width from their twin's. On the readings of 24 validation seed tables
-#: (606-613 before and after three unfit crops left them, 614-621), 0.4 found 5, 7 and 6 more
-#: cards and counted none more twice (one extra reading more); 0.35 found 2 more still, and
-#: 0.325 counted 0, 2 and 1 more twice. 0 turns it off.
-SAME_LABEL_CORNER = 0.4
-#: ... but beside a card read whole the distance stays 0.5: that outline is often a little off
-#: (a hand outlined as its top card, moved onto a corner reading), and fresh test seed 611 read
-#: a whole green 2 again at its other index, 0.46 of a card from the outline's index corners,
-#: counting it twice (issue #17's eighteenth session; chosen after seeing that test table). On
-#: the validation tables above, 0.5 here found one card fewer than 0.4 (of 18), none twice.
-SAME_LABEL_CORNER_WHOLE = 0.5
-#: ... but every back has the one label: neighbours in a fan of backs overlap by IoU 0.3-0.35
-#: (issue #17's fifth session, on the validation tables: one back more on each seed at 0.36, none
-#: counted twice; 0.4 counted one twice). Issue #17's eighth session, with the width from the
-#: indices and the longer-trained index model: 0.55 found one card (two backs) more on a third
-#: validation seed (608) and the same on 606 and 607, none counted twice; 0.65 counted one twice
-#: on 607.
-BACK_SAME_IOU = 0.55
+#: of the label (players sort their hands, so a hand's two red 8s lie side by side, their indices
+#: 0.4-0.5 of a card apart). One card read again is read at one of its own two indices, so near
+#: one of them however its outline is off. Lower finds more twins and counts more cards on
+#: outlines a little off twice. 0 turns it off.
+SAME_LABEL_CORNER = _PHOTO.same_label_corner
+#: ... but beside a card read whole the distance is this: that outline is often a little off
+#: (a hand outlined as its top card, moved onto a corner reading), and the card's other index
+#: then lies further from the outline's corners.
+SAME_LABEL_CORNER_WHOLE = _PHOTO.same_label_corner_whole
+#: ... but every back has the one label and no index: backs overlapping by more than this (IoU)
+#: are one back. Neighbours in a fan of backs overlap by IoU 0.3-0.35, two outlines of one back
+#: by more; higher counts one back twice more often, lower drops backs of a tight fan.
+BACK_SAME_IOU = _PHOTO.back_same_iou
 #: ... and a back read where its corner lies within BACK_CORNER of the card width of any of the
 #: four corners of a back already found, overlapping that back by more than BACK_CORNER_IOU, is
 #: that back: a back has no index, every corner of it reads alike, and a second outline put on
 #: its strip's other corner runs another way (IoU 0.4-0.45 with the first). Backs fanned about
-#: one corner (a fan's pivot) have their corners together too, but overlap less. A face's corner
-#: reads ``none`` away from its two index corners, so faces need no such rule. Issue #17's
-#: fourteenth session, on the validation seeds 606-625 (12 of the 17 extra readings left were
-#: backs): 0.2 and 0.3 took 7 extra readings away and lost one back (4242 -> 4241 of 4391 right,
-#: 17 -> 10 extra); 0.2 without the overlap 8 and lost 3; 0.25-0.3 with IoU 0.3-0.35 the same
-#: F1 within 0.0001. Issue #17's twentieth session, with the code as it had become: 21 of the 32
-#: extra readings on fresh test seeds 633-656 were backs, most a back's other side read again
-#: with its corner 0.2-0.27 of a card from the first back's. On the validation seeds 606-621
-#: 0.25 took 6 of their 21 extra readings away and lost no card (0.3 and 0.35 lost 2 and 4);
-#: on the test seeds (585-632, 633-656: 15,615 cards) it took 10 of 111 away and lost 3 right
-#: cards (F1 0.9780 -> 0.9782). 0 turns it off.
-BACK_CORNER = 0.25
-BACK_CORNER_IOU = 0.3
+#: one corner (a fan's pivot) have their corners together too, but overlap less; a larger
+#: BACK_CORNER drops more of those. A face's corner reads ``none`` away from its two index
+#: corners, so faces need no such rule. 0 turns it off.
+BACK_CORNER = _PHOTO.back_corner
+BACK_CORNER_IOU = _PHOTO.back_corner_iou
 #: What shows of a partly covered card (its outline outside the cards found) is card-like
-#: (unlike the table) by at least this share (0.4 before the outlines were moved onto their
-#: index; 0.3 then found 5 more cards on the two validation sets and counted none twice, 0.2
-#: found 10 more and counted one twice). With the index finder's outlines (issue #17's sixth
-#: session) 0.2 found 1 and 4 more on seeds 606 and 607 and counted none twice there, but on the
-#: test tables it counted one card twice (F1 0.793 -> 0.805): not kept then. On the finer map
-#: of issue #17's seventh session (STRIP_PX, below) 0.2 is kept.
-STRIP_CARD_LIKE = 0.2
-#: ... measured on a map of what is unlike the table at this many pixels a card's width. At 16
-#: (until issue #17's seventh session) a strip a tenth of a card wide, as a tight fan shows, was
-#: a pixel or two and mostly lost in the map: 48 found 2 and 4 more cards on the validation
-#: tables (seeds 606, 607) with STRIP_CARD_LIKE 0.3, none counted twice or extra; with 0.2, 3
-#: and 4 (the laid fans of the synthetic table: F1 0.659 -> 0.706, 4 -> 5 of 18 hands exact).
-STRIP_PX = 48.0
+#: (unlike the table) by at least this share. A strip a tenth of a card wide is mostly its white
+#: border; lower keeps such strips and also outlines that stick out over the table.
+STRIP_CARD_LIKE = _PHOTO.strip_card_like
+#: ... measured on a map of what is unlike the table at this many pixels a card's width: a strip
+#: a tenth of a card wide, as a tight fan shows, is then about five pixels (at 16 it was one or
+#: two, lost in the map). Finer costs more per photo.
+STRIP_PX = _PHOTO.strip_px
 #: ... unless its reading is this sure (mass x label probability) and it overlaps no card found
 #: by more than STRIP_SURE_IOU: on a white table the white border and the small index of a
-#: narrow strip look like the table on the unlike map (then at 16 pixels a card; issue #17's fifth
-#: session, on the validation tables: 2 and 5 cards more on seeds 606 and 607, none counted
-#: twice; STRIP_SURE_IOU 0.55 found 3 more on 606, but a drawn row's card read whole, its
-#: outline grown over the strip under it, then overlapped two cards by IoU > 0.5; 0.6 read a
-#: card misread whole again under its wrong outline). Issue #17's thirteenth session, on the
-#: readings of validation seeds 606-625: sure strips dropped for overlapping a neighbour by IoU
-#: 0.51-0.66 were 9 of the 35 cards the selection lost (the neighbours of tight fans); 0.6 found
-#: 11 more (4225 -> 4236 of 4391), 0.55 4 more, 0.65-0.7 the same as 0.6, none extra or counted
-#: twice; on the test seeds 505-512, measured once, 7 more (1603 -> 1610 of 1677), one extra
-#: more, one wrong reading fewer.
-STRIP_SURE = 0.9
-#: Issue #17's twenty-second session: the neighbours of a tight fan overlap by IoU 0.66-0.74;
-#: on the synthetic table's fanned hands (rounds 1-18) 4 of the 26 cards missed were such strips
-#: read at 0.97-0.99. 0.75 found 3 more there and 4 more on rounds 19-54 (a hand more exact on
-#: each), 5 more on the composed test tables of seeds 681-688 and 3 more on 689-695, 2 more on
-#: validation seed 606, none extra anywhere; 0.8 and 0.85 the same as 0.75.
-STRIP_SURE_IOU = 0.75
+#: narrow strip look like the table on the map, and a sure index is the better evidence.
+#: Neighbours in a tight fan overlap by IoU 0.66-0.74; a card read whole whose outline grew over
+#: the strip under it overlaps it by more.
+STRIP_SURE = _PHOTO.strip_sure
+STRIP_SURE_IOU = _PHOTO.strip_sure_iou
 #: What shows of a strip is measured outside the cards found each shrunk by this share about
 #: its middle: their outlines overhang their cards by a few per cent (a width measured 5 % off,
 #: a whole-card outline grown by the border), which hid a narrow strip (0.13-0.4 of a card
-#: showing) under them, leaving only its own outline's overhang on the table: read at 0.86-0.99
-#: and dropped (9 of the 19 cards the selection lost on five seeds' tables). Chosen on the
-#: validation tables (seeds 606 and 609: 2 more cards, one more extra; 0.08 another extra; on
-#: readings cached before that session's detector change, the four test seeds found 0, 1, 1
-#: and 2 more, one extra fewer).
-STRIP_SHRINK = 0.05
-#: A partly covered card's outline overlaps a card found by at least this share of its area.
-COVERED = 0.1
+#: showing) under them. Larger lets outlines beside a card count its overhang as their own.
+STRIP_SHRINK = _PHOTO.strip_shrink
+#: A partly covered card's outline overlaps a card found by at least this share of its area: a
+#: card under others lies under one of them, so a fan is followed card by card from its top card
+#: and lines on the table (a rules sheet) stay out.
+COVERED = _PHOTO.covered
 #: ... unless the partial model is this sure of it (mass x label probability): the top card of a
 #: hand that the whole-card pass missed (its outline merged with the strips under it) starts the
 #: hand's chain itself. Above 1: never.
-SEED = 0.8
+SEED = _PHOTO.seed
 
 #: A card read whole whose outline is not a card's (its area or its proportions off by more than
 #: this share from a card of the width measured on the cards read whole: the outline of a strip
 #: and the card on it, merged) takes the outline of the surest partly covered candidate of the
 #: same label that overlaps it by RESHAPE_IOU (IoU): the corner model put that one on the card's
-#: own corner. Chosen on the validation photos' tables (F1 0.685 -> 0.720, an earlier corner
-#: model), where most of the extra readings were such outlines.
-ODD_SHAPE = 0.1
+#: own corner. Lower reshapes cards whose outline is only a little off (a border grown by a few
+#: per cent); higher keeps merged outlines that hide the strips beside them.
+ODD_SHAPE = _PHOTO.odd_shape
 RESHAPE_IOU = (0.3, 0.95)
 #: ... or, when it is read at least ODD_SURE (kept anyway), that holds it by at least this share
-#: of its area: a card's outline is the card, never its centre oval or a patch of its face (on
-#: the validation tables, two extras: whole readings 0.17 and 0.25 of a card's area inside sure
-#: corner outlines of their label). Unsure ones are not brought back this way: put on a covered
-#: card's outline as if whole, they hid the neighbour's index under that card's far corner.
-RESHAPE_INSIDE = 0.9
+#: of its area: a card's outline is the card, never its centre oval or a patch of its face.
+#: Unsure ones are not brought back this way: put on a covered card's outline as if whole, they
+#: hide the neighbour's index under that card's far corner.
+RESHAPE_INSIDE = _PHOTO.reshape_inside
 #: A back read whole is reshaped only by a candidate overlapping it by more than this (IoU),
 #: not RESHAPE_IOU's 0.3: a back has no index, and its corner reads "back" wherever an outline
 #: puts the corner on its pattern, so a back candidate half off the outline says nothing of
-#: where the card lies. On the validation tables of seed 609 three backs read whole (IoU
-#: 0.76-0.98 with the card) were moved onto such candidates (IoU 0.39-0.44) and lost, with an
-#: extra reading each; at 0.5 all three are found (F1 0.953 -> 0.968), seed 606 and the four
-#: test seeds unchanged on their cached readings (0.7 loses a back reshaped right on seed 505).
-BACK_RESHAPE_IOU = 0.5
+#: where the card lies. Higher keeps more backs on outlines grown over their neighbours.
+BACK_RESHAPE_IOU = _PHOTO.back_reshape_iou
 #: A card read whole whose outline is not a card's and that no corner reading of its label
 #: reshapes is left out unless read at least this surely, when it is unlike the other outlines
 #: of cards read whole too (:func:`_odd_among`: the whole-card pass may outline every card of a
-#: photo larger than the card): such an outline spans the strips of several cards of a hand (on
-#: the validation tables (seed 606), 13 of the 14 readings on no card were these, read below
-#: 0.9, against 9 right readings, whose cards the corner readings may then find).
-ODD_SURE = 0.8
+#: photo larger than the card): such an outline spans the strips of several cards of a hand, and
+#: the corner readings find those cards. Higher leaves out more cards read whole on loose
+#: outlines; lower keeps more hands' outlines read as one card.
+ODD_SURE = _PHOTO.odd_sure
 
 #: ... and one whose outline is more than this many times a card's area (of the width measured)
-#: is left out however surely it was read, unless reshaped: no card's outline is that large, it
-#: is a hand's or a pile's, read as its top card or misread (on the validation tables' readings,
-#: a whole hand of 2-4 cards outlined as one card, 3.5-4.2 times a card, read at 0.90-0.99: a
-#: blue 9 as a blue 6, a yellow 3 as a yellow 6; the cards under it were lost, their strips
-#: inside a card found). The largest outline of one card there was 1.8 times a card. 0 turns
-#: it off.
-BIG_OUTLINE = 2.5
+#: is left out however surely it was read, unless reshaped: no card's outline is that large (one
+#: card's loosest is about 1.8 card areas); it is a hand's or a pile's, read as its top card or
+#: misread, and the cards under it are read by their corners. 0 turns it off.
+BIG_OUTLINE = _PHOTO.big_outline
 
 #: A card read whole lies on top: what lies under it does not show. A reading of it below
 #: HIDDEN_BELOW whose outline holds the indices of at least HIDDEN_INDICES other cards read
 #: surely there (corner readings of another label, card mass x label probability at least
 #: STRIP_SURE, not the same place) is an outline across a hand's strips, or a covered card read as
-#: if whole: it is left out and the corner readings find the cards there. On the validation
-#: tables (seeds 606, 607) it left out 8 readings (0.49-0.83), 6 on no card or across another's
-#: place, 2 on covered cards then found again by their corners: F1 0.935 / 0.922 -> 0.952 / 0.927.
-#: A reading at 0.9 or more can hold a sure index and be its card (a green 0 at 0.99).
-HIDDEN_INDICES = 1
-HIDDEN_BELOW = 0.9
+#: if whole: it is left out and the corner readings find the cards there. A reading at 0.9 or
+#: more can hold a sure index and be its card (a green 0 read at 0.99), so it stays.
+HIDDEN_INDICES = _PHOTO.hidden_indices
+HIDDEN_BELOW = _PHOTO.hidden_below
 
 #: The second pass runs only when at least this many cards' worth of card-like pixels lie
-#: outside the cards read whole (vision.corners.unexplained_cards).
-UNEXPLAINED = 0.15
+#: outside the cards read whole (vision.corners.unexplained_cards): a tight fan's strip is about
+#: a tenth of a card; less than this is a card's shadow or the table's grain.
+UNEXPLAINED = _PHOTO.unexplained
 
 #: The card width is measured on the cards read whole, each outline first put on its card's own
 #: edges (:func:`vision.corners.card_width_on_edges`): the outlines of the whole-card pass are
-#: grown by the border or merged with strips, and their median short side was 0.78-1.18 of the
-#: true width on the validation tables (0.93-1.03 on the edges), so every outline put on a
-#: corner was that much too large or small.
+#: grown by the border or merged with strips (their short side 0.78-1.18 of the true width, on
+#: the edges 0.93-1.03), and every outline put on a corner is that much too large or small.
 EDGE_WIDTH = True
 
 #: The width measured on the cards read whole is checked against the width at which the index
 #: finder sees its indices best (:func:`vision.index_points.width_from_indices`, 0.92-1.10 of the
-#: true width on issue #17's tables): outside WIDTH_AGREE of it, the finder's width is taken. A
-#: hand of two or three cards outlined and read as its top card measured 1.15-1.49 of the true
-#: width, a strip read as a card 0.79-0.85; a fair measure, 0.89-1.06, is kept (it is the finer
-#: one). With no card read whole, the finder's width alone is used. (0, inf): never checked.
+#: true width): outside WIDTH_AGREE of it, the finder's width is taken. A hand of two or three
+#: cards outlined and read as its top card measures 1.15-1.49 of the true width, a strip read as
+#: a card 0.79-0.85; a fair measure, 0.89-1.06, is kept (it is the finer one). With no card read
+#: whole, the finder's width alone is used. (0, inf): never checked.
 WIDTH_AGREE = (0.87, 1.15)
 #: Where the finder's width overruled the width measured on the cards' edges (WIDTH_AGREE), a
 #: card read whole at least :data:`vision.corners.WIDTH_SURE` whose outline is not one card's at
 #: the finder's width (:func:`reshaped_whole`) keeps its outline when, put on its own edges, it
 #: is a card of the width measured and reads its own label at both index corners by the index
-#: model at least OWN_CORNERS: the outline is that card's. In tight fans laid on the synthetic
-#: table (issue #17's tenth session) the finder saw its indices best at 0.73-0.76 of the true
-#: width (in a fan that tight the strips read better at it: read at the true width, one fan's
-#: strips fell below MIN_LABEL), the top card's outline, right on its edges (0.99-1.01), was
-#: reshaped to that width, and the strip of it outside the new outline was read again as the
-#: same card; its corners read 0.97 / 0.97 and 1.0 / 0.91. On the composed tables where the
-#: finder overruled the edges (five validation and three test tables) no card read whole passed
-#: (a hand outlined as its top card reads it at one corner at most: 0.84 / 0.02, 0.0 / 0.01).
-#: Without the width condition, a card's outline grown over the back under it (IoU 0.67 with the
-#: card, 0.69 with the back) read its label at both corners on seed 505 and was counted as the back.
-OWN_CORNERS = 0.5
+#: model at least OWN_CORNERS: the outline is that card's. In a tight fan the finder sees the
+#: strips' indices best at about three quarters of the true width, and without this the top
+#: card, right on its edges, was reshaped to that width and its strip read again as a second
+#: card. A hand outlined as its top card reads that label at one corner at most. The same
+#: probability tells which outlines explain what lies under them (:func:`unexplained_regions`).
+OWN_CORNERS = _PHOTO.own_corners
 #: ... trying the outline as it was read as well as the one put on its own edges: refining can
-#: pull an outline off a card (a blue 7 read at 0.98 on an outline 1.04 of the true width was
-#: refined to 0.96 and was no longer a card of the width measured, so the finder's width, 0.75
-#: of the true one, reshaped it to an outline inside the card, and its corner read it again:
-#: fresh test seed 541, table 14, issue #17's fifteenth session). As read, its corners read
-#: 0.98 / 0.99. On the 68 validation and test tables (seeds 606-625, 529-544) where the finder
-#: overruled the edges, that table alone changes; the laid hands benchmark is unchanged
-#: (fan, still: 0.945, 34 of 54 exact). False: the refined outline alone.
+#: pull an outline off a card (a card read at 0.98 on an outline 1.04 of its width refined to
+#: 0.96, no longer a card of the width measured), and as read its corners show its label.
+#: False: the refined outline alone.
 OWN_AS_READ = True
 #: The outlines put on the place of a card read whole (the corner finder's and the index
 #: finder's, KNOWN_IOU) are not read: that card is. Unless that card's reading is doubtful, its
 #: outline not one card's and read below ODD_SURE, which :func:`reshaped_whole` may leave out:
 #: its place is read by its corners as well, and the selection keeps one of the two (a corner
-#: reading of the label on the card kept whole is that card). Before issue #17's twelfth session
-#: such a card was lost twice over: its whole reading left out, its corners never read (cards
-#: three quarters to wholly shown, read whole at 0.49-0.77 on outlines IoU 0.7-0.8 with the
-#: card). On the validation tables (seeds 606-609) 6 cards more (854 -> 860 of 887), none extra
-#: or counted twice.
+#: reading of the label on the card kept whole is that card); else a card three quarters shown,
+#: read whole unsurely on a loose outline, is lost twice over.
 READ_UNDER_DOUBTFUL = True
 #: A card read whole on an outline of a card's shape is reshaped as an odd one is
 #: (:data:`RESHAPE_IOU`) when the index model reads its label below this at both of the
 #: outline's index corners: a card read whole shows its indices there, so an outline that shows
-#: neither is not its card's (a wild outlined round its oval, turned 45 degrees, and read again
-#: by its corners as a second wild, issue #17's thirteenth session, test seed 511). On the 480
-#: validation tables no card-shaped whole reading with a sure corner reading of its label over
-#: it (IoU 0.45-0.8) read below 0.5 at both corners; on the 192 test tables two did, both cards
-#: whose corner outline lies closer on the card. 0 turns it off.
-INDEXLESS = 0.5
+#: neither is not its card's (a wild outlined round its oval, turned 45 degrees, read again by
+#: its corners as a second wild). Higher reshapes more cards whose corner outline lies a little
+#: off their index. 0 turns it off.
+INDEXLESS = _PHOTO.indexless
 #: Where no outline of a card read whole, put on its edges, has a card's proportions
 #: (:func:`vision.corners.card_width_on_edges` gives no width), the outlines as they are give
 #: it, but only when one of them was read at least this surely; else the index finder searches
 #: the width as if no card were read whole. A whole hand outlined as one card and read unsurely
-#: as a card (a yellow 6 at 0.48 on validation seed 619) measured 2.9 times the true width,
-#: beyond the finder's check around it (WIDTH_AROUND), and the table's 9 cards were all lost.
-WIDTH_UNREFINED_SURE = 0.8
+#: as a card measures several times the true width, beyond the finder's check around it
+#: (WIDTH_AROUND), and every card of the table is then lost.
+WIDTH_UNREFINED_SURE = _PHOTO.width_unrefined_sure
 #: ... and the width measured on their edges is taken only where one of them was read at least
-#: this surely too; else the index finder searches the width as if no card were read whole. A
-#: whole table of cards outlined as one card and read as a card at 0.58 was refined onto edges
-#: of a card's proportions 3.3 times a card wide; the finder, searching around that, found no
-#: index, and the table's 8 cards were lost (issue #17's thirteenth session). 0 turns it off.
-EDGE_WIDTH_SURE = 0.8
+#: this surely too; else the index finder searches the width as if no card were read whole (a
+#: whole table of cards outlined as one card and read unsurely has edges of a card's proportions
+#: three times a card wide). 0 turns it off.
+EDGE_WIDTH_SURE = _PHOTO.edge_width_sure
 #: The second pass does not run where the cards read whole explain every card-like pixel
 #: (UNEXPLAINED); with this, an outline of more than BIG_OUTLINE card areas explains none: it is
-#: a hand's, and the selection leaves it out. Before, two hands outlined as one card each (one
-#: of them read as a wild at 0.53, 3.3 card areas) explained a dark table's cards, the pass did
-#: not run, and 7 cards were lost (validation seed 623: 212 -> 218 right, nothing else moved on
-#: the validation tables). Doubtful readings (READ_UNDER_DOUBTFUL) left out of the explaining too
-#: gained nothing more there, and on the synthetic table's hands laid side by side (drawn faces,
-#: in the frame) added 3 extra cards. False: every card read whole explains its pixels.
+#: a hand's, and the selection leaves it out (two hands outlined as one card each otherwise
+#: explain a table's cards, and the pass does not run). False: every card read whole explains
+#: its pixels.
 EXPLAINED_BY_CARDS = True
 #: ... nor does an outline whose sides are not a card's proportions (:func:`_odd_proportions`,
 #: however surely it was read): a fan of two or three cards outlined as its top card (0.14-0.17
-#: off) explained the strips of the cards under it, the pass did not run, and they were lost
-#: (issue #17's twenty-second session, the synthetic table's fanned hands, 54 rounds, 162 hands:
-#: 3 more cards right, 2 more hands exact, none extra; the hands laid side by side unchanged).
-#: Not every outline of an odd size (:func:`_odd_shape`): a hand laid side by side is outlined
-#: 8-23 % larger than its cards. False: only BIG_OUTLINE's.
+#: off) explains the strips of the cards under it. Not every outline of an odd size
+#: (:func:`_odd_shape`): a hand laid side by side is outlined 8-23 % larger than its cards.
+#: False: only BIG_OUTLINE's.
 ODD_EXPLAINS_NOTHING = True
 #: With no card read whole, the second pass runs only where card-like pixels lie, measured at
 #: this rough width (a share of the image's short side): an empty table costs no search.
-ROUGH_WIDTH = 0.12
+ROUGH_WIDTH = _PHOTO.rough_width
+#: The second pass looks only where the cards read whole do not explain what shows
+#: (:func:`unexplained_regions`). A card read whole explains its own outline when the outline has
+#: a card's proportions and the index model reads the card's label at both of its index corners
+#: at least OWN_CORNERS: a hand or a pile outlined as its top card shows that label at one corner
+#: at most, a card's centre oval or a strip read as a card at neither. Card-like pixels outside
+#: those outlines are the places to search; a patch smaller than a corner index
+#: (:data:`vision.overlap.INDEX_BOX`'s area) cannot show one and is left out, and the pass does
+#: not run at all where what is left comes to less than UNEXPLAINED cards. False: the whole image
+#: is searched wherever the pass runs.
+LOOK_WHERE_UNEXPLAINED = True
+#: The index finder looks for indices within this many card widths round each card-like patch
+#: left (its view of an index needs the print round it).
+LOOK_MARGIN = _PHOTO.look_margin
+#: ... each place searched reaching this many card heights round an index seen (the outline of a
+#: card whose index shows there lies within a card's height of it, and the edges and indices it
+#: is found by lie in the margin); where the places searched cover more than WHOLE_SEARCH of the
+#: image, the whole image is searched. At 0 the places only decide whether the pass runs, and
+#: where it runs it searches the whole image: searched in places (0.6), the fanned hands of
+#: real crops lost about one card in 200 (the width checked on the places alone, outlines cut
+#: at their edges) for a third of the CPU on the tables that clutter sends to the pass.
+SEARCH_MARGIN = _PHOTO.search_margin
+WHOLE_SEARCH = _PHOTO.whole_search
 
 #: A card read at one end (its index corner) and kept is not read again at its other end: a
 #: corner reading of its label whose outline faces back towards it, with its index on the line
 #: from the first index through the other index corner of the first outline, from FAR_END_NEAR
 #: to FAR_END times as far and within FAR_END_SIDE of the card width of that line, is that card.
-#: Where the card width is taken too small, the two outlines put at its two ends are too short
-#: to overlap as one card's (fresh test seed 541, table 14, a red 8 read at both of its ends on
-#: outlines 0.75 of its width, issue #17's fifteenth session: the second index lay 1.48 times
-#: as far as the first outline's other corner; FAR_END was set from that test table). On the
-#: validation tables (seeds 606-625) it changes nothing, up to FAR_END 2; on test seeds
-#: 529-544 it removes that one second reading and nothing else. A second card of one label
-#: lies beside the first in a hand, facing the same way. 0 turns it off.
+#: Where the card width is taken too small, the two outlines put at a card's two ends are too
+#: short to overlap as one card's (outlines 0.75 of the width put the second index 1.5 times as
+#: far as the first outline's other corner). A second card of one label lies beside the first
+#: in a hand, facing the same way, and is not taken for it. 0 turns it off.
 #: The second outline must face back along the first's axis, the cosine of the angle between
 #: them above FAR_END_FACING (0.9, within 25 degrees): a twin of the label laid across the first
-#: (two wilds crossed, test seed 603) lies there too. Issue #17's twentieth session: through a
-#: camera leaning so that the far edge is 0.65 of the near one (``benchmarks/fanned_camera.py
-#: --lean 0.65``) outlines a third too small put the second index 0.2-0.23 of a card off the
-#: first outline's axis; FAR_END_SIDE 0.15 -> 0.3 with FAR_END_FACING 0.9 (chosen on validation
-#: seed 606's leaning tables: 4 -> 1 counted twice) counted 11 -> 7 twice on seeds 607-608
-#: leaning, and on the flat cached readings of 66 seeds changed nothing (0.2-0.3 without the
-#: facing test lost the crossed wild).
-FAR_END = 1.6
-FAR_END_NEAR = 0.8
-FAR_END_SIDE = 0.3
-FAR_END_FACING = 0.9
+#: (two wilds crossed) lies on that line too. FAR_END_SIDE allows for a camera leaning so that
+#: the far edge is two thirds of the near one, which puts the second index up to a quarter of a
+#: card off the first outline's axis; wider takes more neighbours for the same card.
+FAR_END = _PHOTO.far_end
+FAR_END_NEAR = _PHOTO.far_end_near
+FAR_END_SIDE = _PHOTO.far_end_side
+FAR_END_FACING = _PHOTO.far_end_facing
 
 #: Outlines read as a card with at least this card mass are moved a little (turned by
 #: REFINE_TURN degrees about each corner, shifted by REFINE_SHIFT of the card width each way) and
 #: read again, up to REFINE_ROUNDS times, keeping the surest reading (mass x label probability):
 #: an outline put on a corner from short edge segments is a few degrees or pixels off, enough to
-#: cut the index out of its corner crop (on the validation tables the covered cards' true
-#: outlines read 80 % of them right, and the reader found 43 %). A moved outline is read at the
-#: corner it was read at. About 1 CPU-second more for a 1600x1066 table of four hands.
-REFINE_MASS = 0.5
-REFINE_TURN = 2.5
-REFINE_SHIFT = 0.04
-REFINE_ROUNDS = 2
+#: cut the index out of its corner crop. A moved outline is read at the corner it was read at.
+#: Each round reads 12 outlines more for each outline refined: the costliest step of the pass.
+REFINE_MASS = _PHOTO.refine_mass
+REFINE_TURN = _PHOTO.refine_turn
+REFINE_SHIFT = _PHOTO.refine_shift
+REFINE_ROUNDS = _PHOTO.refine_rounds
 
 #: A card read whole that :func:`reshaped_whole` leaves out (its outline not a card's of the width
 #: found, or over other cards' indices), read surely (ODD_SURE) or on an outline larger than
 #: BIG_OUTLINE cards, and on an outline no smaller than a card (1 - ODD_SHAPE card areas), comes
-#: back when the second pass keeps no partly covered card in its place
-#: (none whose centre lies inside its outline): those rules leave a hand's
-#: outline out so that the cards under it are read by their corners, and where none is, the
-#: reading as it was is the best answer there is. Issue #17's sixteenth session: on the held-out
-#: single-card photos, read with the second pass, close-ups whose card is wider than the index
-#: finder looks for (a blue 7 read at 0.98, its width taken for 0.37 of the true one) were lost:
-#: 11 of the 30 photos the pass got wrong had no card at all. False turns it off.
+#: back when the second pass keeps no partly covered card in its place (none whose centre lies
+#: inside its outline): those rules leave a hand's outline out so that the cards under it are
+#: read by their corners, and where none is, the reading as it was is the best answer there is
+#: (a close-up whose card is wider than the index finder looks for). False turns it off.
 WHOLE_KEPT = True
 
 #: A corner reading whose outline covers an index of a card read whole (at HIDDEN_BELOW or more,
 #: both its index corners reading its label, OWN_CORNERS: it lies on top, its outline its own),
 #: and whose own index lies inside that card's outline or within this share of the card width of
 #: it, is no card: that card's index shows, so nothing lies on it there, and the reading's own
-#: index would lie under it (the black side of a wild draw four read whole, its corner read again
-#: as a back's on an outline across it: the project's own sample table, read with the second
-#: pass). With one corner enough, two right cards of 1,780 on the validation seeds 606-613 were
-#: lost (cards read "whole" that others covered); with both, none. None turns it off.
-SHOWN_OVER = 0.03
+#: index would lie under it (the black side of a wild draw four read again at its corner as a
+#: back's on an outline across it). Both corners must read the label: a card read "whole" that
+#: others cover shows one. None turns it off.
+SHOWN_OVER = _PHOTO.shown_over
 #: ... judged only on an outline of a card's proportions (not :func:`_odd_proportions`): a card
 #: read whole on an outline grown over the strip of the card under it (a fan of two or three,
 #: outlined as its top card) puts "its" index corners on that strip, where the card under it
-#: shows its own index; read there, the top card's index beside it passed for shown, and the card
-#: under it was taken for no card. (Not on every outline of an odd size, :func:`_odd_shape`: it
-#: found 4 cards more on the fans below, but a hand laid side by side, outlined 8-23 % larger
-#: than its cards, then had a card read again at its index as another.) Issue #17's
-#: twenty-second session, on the readings with ODD_EXPLAINS_NOTHING: the synthetic table's
-#: fanned hands (54 rounds, 162 hands) 2 more cards right, 2 more hands exact; the composed test
-#: tables of seeds 681-696 2 more; none extra. False: every card read whole at HIDDEN_BELOW
-#: whose corners read its label.
+#: shows its own index, which would then pass for the top card's. Not on every outline of an odd
+#: size (:func:`_odd_shape`): a hand laid side by side, outlined 8-23 % larger than its cards,
+#: then has a card read again at its index as another. False: every card read whole at
+#: HIDDEN_BELOW whose corners read its label.
 SHOWN_CARD_SHAPED = True
 
 #: A back read by a corner, lying at least this share inside the outline a back read whole and
 #: reshaped (:func:`reshaped_whole`) was read on (no more than BIG_OUTLINE cards), is that back
-#: read again. Issue #17's sixteenth session: on fresh test seed 551 a back read whole at 0.83 on
-#: its own outline (IoU 0.88 with the card), the card width taken 0.81 of the true one, was
-#: reshaped onto a corner outline inside it, and its other corner was read again as a second
-#: back: the one card counted twice on the 672 tables of the fifteenth session's unseen seeds.
-#: Backs only: a face has an index to tell two cards apart, and for every label the rule at 0.8
-#: cost 8 right cards on the validation seeds 606-625. For backs, on those seeds, nothing at 0.8
-#: or 0.95; on the test seeds read this session (505, 551, 561-576) 0.8 lost one back, 0.95 (all but
-#: inside) nothing: 0.95 was taken after seeing that. 0 turns it off.
-AS_READ_INSIDE = 0.95
+#: read again (reshaped onto a corner outline inside it, its other corner reads as a second
+#: back). Backs only: a face has an index to tell two cards apart, and for faces the rule drops
+#: right cards. Lower drops more backs lying half under a back read whole. 0 turns it off.
+AS_READ_INSIDE = _PHOTO.as_read_inside
 
 #: A corner reading that overlaps no card found (COVERED) is a card alone on the table, one the
 #: whole-card pass missed: it is kept only when read at least ISOLATED_SURE and its outline is at
 #: least ISOLATED_CARD_LIKE unlike the table (:func:`vision.corners.strip_outside`), however
 #: surely its mass reads (STRIP_SURE does not spare it); else it waits for a card found beside
-#: it. Issue #17's sixteenth session: on cluttered photos of one hand-held card (the held-out
-#: photos, read with the second pass) a knitted sweater was read as green 9s and keyboard keys
-#: as backs, alone, at 0.84-0.97. The values sit below every such reading kept right on the
-#: validation seeds' tables (fanned 606-613: 24 alone, read at 0.96 or more, 0.46 or more
-#: unlike the table; separated, three composite and three backs seeds: 11, 0.93 and 0.38).
+#: it. A knitted sweater read as green 9s, keyboard keys read as backs, alone, read at
+#: 0.84-0.97; real cards alone read at 0.93 or more and are 0.38 or more unlike the table.
 #: 0 turns it off.
-ISOLATED_SURE = 0.9
-ISOLATED_CARD_LIKE = 0.35
+ISOLATED_SURE = _PHOTO.isolated_sure
+ISOLATED_CARD_LIKE = _PHOTO.isolated_card_like
 
 #: Two readings of one label, each of whose index (the corner print read) lies inside the other's
 #: outline, are one card read at its two ends: an index that shows lies on no card above it, so of
 #: two cards one's index would be hidden by the other. The outlines are first shrunk by
-#: MUTUAL_SHRINK of their size, as an outline a little too large takes in its neighbour's index.
-#: Issue #17's twentieth session: on fresh test seed 650 a blue 7 lying alone on a fan, a tenth
-#: smaller than the table's card width, was read at both ends on outlines of that width (IoU
-#: 0.49; the second index 0.45 of a card from the first outline's far index corner, past
-#: SAME_LABEL_CORNER): the one card counted twice on the 24 seeds 633-656. False turns it off.
-MUTUAL_SHRINK = 0.1
+#: MUTUAL_SHRINK of their size, as an outline a little too large takes in its neighbour's index
+#: (a card a tenth smaller than the table's width read at both ends). False turns it off.
+MUTUAL_SHRINK = _PHOTO.mutual_shrink
 MUTUAL_INDEX = True
 
 #: Two readings whose index (the corner print read) lies within this share of the card width
 #: are the same card: one index, one card. Neighbours in a fan or a row show their indices at
 #: least ~0.2 of a card's width apart; two outlines of one card, one of them misread (a yellow 8
 #: read again as a yellow 6), overlap by IoU 0.6-0.73, as fanned neighbours do.
-SAME_INDEX = 0.12
+SAME_INDEX = _PHOTO.same_index
 
 
 class Candidate(NamedTuple):
@@ -554,6 +458,48 @@ class IndexReader:
             p = self.net.forward().astype(np.float64)
         return self._decks.narrow(p, deck)
 
+    def probs_narrowed(self, p: np.ndarray, deck: str) -> np.ndarray:
+        """Probabilities read with ``deck="auto"`` narrowed to ``deck``'s labels."""
+        self._decks.check(deck)
+        return self._decks.narrow(p, deck)
+
+
+#: The index model's readings of the last photo's card outlines at their corners
+#: (:func:`corner_probs`): (the reader, the photo's key, {outline: 2 x classes}).
+_corners_kept: list = [None, None, {}]
+_corners_lock = threading.Lock()
+
+
+def corner_probs(index_reader, image_bgr: np.ndarray, quads: list, deck: str = "auto") -> np.ndarray:
+    """``(len(quads), 2, classes)``: ``index_reader``'s probabilities of both index corners (0,
+    1) of each card outline of ``image_bgr``, labels outside ``deck`` 0. The last photo's readings
+    are kept, so that the cards read whole are read at their corners once a photo
+    (:mod:`vision.index_vote` and this module both judge them by it)."""
+    # (the photo's identity and a sample of its pixels: a new photo may reuse the memory)
+    key = (id(image_bgr), image_bgr.__array_interface__["data"][0], image_bgr.shape,
+           hash(image_bgr[::29, ::31].tobytes()))
+    keys = [np.asarray(q, np.float32).tobytes() for q in quads]
+    with _corners_lock:
+        if _corners_kept[0] is not index_reader or _corners_kept[1] != key:
+            _corners_kept[:] = [index_reader, key, {}]
+        kept = dict(_corners_kept[2])
+    new = [(k, q) for k, q in zip(keys, quads) if k not in kept]
+    if new:
+        crops = [index_crop(image_bgr, np.asarray(q, np.float32), c) for _k, q in new for c in (0, 1)]
+        rows = np.asarray(index_reader.probs(crops)).reshape(len(new), 2, -1)
+        for (k, _q), row in zip(new, rows):
+            kept[k] = row
+        with _corners_lock:
+            if _corners_kept[0] is index_reader and _corners_kept[1] == key:
+                _corners_kept[2].update({k: kept[k] for k, _q in new})
+    n = len(getattr(index_reader, "classes", ())) or (next(iter(kept.values())).shape[-1] if kept else 0)
+    if not quads:
+        return np.zeros((0, 2, n), np.float64)
+    raw = np.stack([kept[k] for k in keys])
+    if deck == "auto":
+        return raw
+    return index_reader.probs_narrowed(raw.reshape(-1, raw.shape[-1]), deck).reshape(raw.shape)
+
 
 def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto",
                   model_path: Path | None = None, card_width: float | None = None,
@@ -574,7 +520,16 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     measured = card_width or _measured_width(image_bgr, whole, known)
     if measured is None and unexplained_cards(image_bgr, [], ROUGH_WIDTH * min(image_bgr.shape[:2])) < UNEXPLAINED:
         return empty  # nothing card-like on the table
-    width = card_width or _checked_width(image_bgr, measured, points_model_path)
+    boxes = None  # the places searched: None, the whole image
+    if LOOK_WHERE_UNEXPLAINED:
+        boxes = unexplained_regions(image_bgr, whole, measured, index_model_path, points_model_path)
+        if boxes == []:
+            return empty  # every card-like pixel lies on a card read whole, its own outline
+    # (the finder checks the width where it searches, and on the cards read whole there: their
+    # indices are what it measures a fair width by)
+    width = card_width or _checked_width(image_bgr, measured, points_model_path,
+                                         boxes and boxes + [_box(*q.min(0), *q.max(0), 0, *image_bgr.shape[1::-1])
+                                                            for q in known if any(_touches(q, b) for b in boxes)])
     if not width:
         return empty
     # every card-like pixel is a card read whole: nothing lies under them. (Not when the width
@@ -582,10 +537,14 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     if width == measured and unexplained_cards(image_bgr, _explaining(whole, known, width), width) < UNEXPLAINED:
         return empty
     sure = [k for k, s in zip(known, whole) if not _doubtful(k, s.confidence, width)]
-    quads = partial_quads(image_bgr, width, known=sure)
-    if points_model_path is not None:
-        quads += [q for q, _heat in index_points(image_bgr, width, points_model_path)
-                  if not any(quad_iou(q, k) > KNOWN_IOU for k in sure)]
+    quads = []
+    for (x0, y0, _x1, _y1), part_img in _search_parts(image_bgr, boxes):
+        at = np.float32([x0, y0])
+        near = [k - at for k in sure]
+        quads += [q + at for q in partial_quads(part_img, width, known=near)]
+        if points_model_path is not None:
+            quads += [q + at for q, _heat in index_points(part_img, width, points_model_path)
+                      if not any(quad_iou(q, k) > KNOWN_IOU for k in near)]
     if not quads:
         return empty
     part = shared_reader(type(reader), Path(path))
@@ -640,16 +599,158 @@ def _doubtful(quad: np.ndarray, confidence: float, width: float) -> bool:
     return READ_UNDER_DOUBTFUL and confidence < ODD_SURE and _odd_shape(quad, width)
 
 
-def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_path: Path | None) -> float | None:
+def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_path: Path | None,
+                   boxes: list | None = None) -> float | None:
     """The card width measured on the cards read whole, checked against the index finder's
-    (:data:`WIDTH_AGREE`); the finder's alone when no card was read whole; None when neither
-    gives one."""
+    (:data:`WIDTH_AGREE`), which looks within the bounds of the places searched (``boxes``; None:
+    the whole image); the finder's alone when no card was read whole; None when neither gives
+    one."""
     if points_model_path is None:
         return measured
-    seen = width_from_indices(image_bgr, measured, points_model_path)
+    short = min(image_bgr.shape[:2])
+    if boxes:
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        image_bgr = image_bgr[y0:y1, x0:x1]
+    seen = width_from_indices(image_bgr, measured, points_model_path, short_side=short)
     if measured is None or (seen and not WIDTH_AGREE[0] <= measured / seen <= WIDTH_AGREE[1]):
         return seen
     return measured
+
+
+def unexplained_regions(image_bgr: np.ndarray, whole: list, measured: float | None,
+                        index_model_path: Path | None = INDEX_MODEL_PATH,
+                        points_model_path: Path | None = INDEX_POINTS_PATH) -> list | None:
+    """The places of ``image_bgr`` the second pass searches, as boxes ``(x0, y0, x1, y1)``
+    (image pixels), given the cards read ``whole`` (:data:`LOOK_WHERE_UNEXPLAINED`): ``[]`` where
+    they explain everything, None where the whole image is searched.
+
+    The cards read whole whose outlines are their own (:func:`_own_outlines`) explain the
+    card-like pixels (unlike the table, :func:`vision.corners.unlike_table`) inside them. What is
+    left, in patches no smaller than a corner index, is looked at by the index finder at those
+    cards' width (its own scale, :data:`vision.index_points.CARD_PX` pixels a card, within
+    :data:`LOOK_MARGIN` of a card's width round each patch): an index it sees there, outside
+    those outlines, is a card not yet read, and the pass searches :data:`SEARCH_MARGIN` card
+    heights round it. An index at an index corner of a face read whole on an outline not its own
+    (within :func:`vision.corners.index_outline`) is that card's; any other index inside it is
+    another card's. The pass searches round the backs read whole (they show no index to be
+    judged by) and the faces read whole below :data:`ODD_SURE` on outlines not their own (the
+    selection judges whether they stay).
+    With no card read whole on its own outline, or no index model, the whole image is searched."""
+    if index_model_path is None or not Path(index_model_path).is_file():
+        return None
+    index_reader = shared_reader(IndexReader, Path(index_model_path))
+    own, doubtful = _own_outlines(image_bgr, whole, index_reader)
+    if not own:
+        return None
+    unit = card_width_of(own)
+    H, W = image_bgr.shape[:2]
+    unlike, s = unlike_table(image_bgr, unit)
+    known = cv2.dilate(_fill_quads(unlike.shape, own, s), np.ones((3, 3), np.uint8))
+    left = (unlike & (1 - known)).astype(np.uint8)
+    n, _labels, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    from vision.overlap import INDEX_BOX
+
+    card_px = (unit * s) ** 2 * CARD_RATIO
+    x0, y0, x1, y1 = INDEX_BOX
+    smallest = (x1 - x0) * (y1 - y0) * card_px    # a corner index's area
+    patches = [stats[i] for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= smallest]
+    if sum(int(p[cv2.CC_STAT_AREA]) for p in patches) < UNEXPLAINED * card_px:
+        return []
+    if points_model_path is None or not Path(points_model_path).is_file():
+        return None
+    look = LOOK_MARGIN * unit
+    # a face read whole on an outline not its own shows its own indices at its index corners
+    # (where the outline puts them) and nowhere else; another index inside it is another card's
+    corners = [index_outline(q, k) for q, judged in doubtful if judged for k in (0, 1)]
+    seen = []   # the indices seen that no card read whole explains
+    for bx0, by0, bx1, by1 in _merged([_box(p[0] / s, p[1] / s, (p[0] + p[2]) / s, (p[1] + p[3]) / s, look, W, H)
+                                       for p in patches]):
+        for point, _right, _heat in _points_finder(points_model_path)(image_bgr[by0:by1, bx0:bx1], unit):
+            point = point + np.float32([bx0, by0])
+            if not any(_inside(point, q) for q in own) and not any(_inside(point, c) for c in corners):
+                seen.append(point)
+    reach = SEARCH_MARGIN * unit * CARD_RATIO
+    boxes = [_box(x, y, x, y, reach, W, H) for x, y in seen]
+    for q, judged in doubtful:
+        if not judged:
+            (qx0, qy0), (qx1, qy1) = q.min(0), q.max(0)
+            boxes.append(_box(qx0, qy0, qx1, qy1, reach, W, H))
+    if not boxes:
+        return []
+    boxes = _merged(boxes)
+    if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > WHOLE_SEARCH * W * H:
+        return None
+    return boxes
+
+
+def _touches(quad: np.ndarray, box: tuple) -> bool:
+    """Whether ``quad``'s bounding box and ``box`` overlap."""
+    (x0, y0), (x1, y1) = quad.min(0), quad.max(0)
+    return bool(x0 < box[2] and box[0] < x1 and y0 < box[3] and box[1] < y1)
+
+
+def _points_finder(path: Path):
+    from vision.index_points import _finder
+
+    return _finder(str(path))
+
+
+def _box(x0: float, y0: float, x1: float, y1: float, margin: float, W: int, H: int) -> tuple:
+    """The box round ``(x0, y0)``-``(x1, y1)`` grown by ``margin`` each way, within the image."""
+    return (max(0, int(x0 - margin)), max(0, int(y0 - margin)), min(W, int(x1 + margin) + 1),
+            min(H, int(y1 + margin) + 1))
+
+
+def _own_outlines(image_bgr: np.ndarray, whole: list, index_reader) -> tuple[list, list]:
+    """``(own, doubtful)``: the outlines of the cards read whole that are their cards' own (of a
+    card's proportions, the card's label read at both index corners at least
+    :data:`OWN_CORNERS`), and ``(outline, judged by the indices seen)`` of the others: a face
+    read at least :data:`ODD_SURE` (the selection keeps it whatever its outline) is judged by
+    the indices the finder sees in it; a back, or a face read less surely (which the selection
+    may leave out, :func:`reshaped_whole`), is searched round."""
+    which = [i for i, s in enumerate(whole) if s.label in index_reader.classes and s.label != BACK
+             and not _odd_proportions(np.asarray(s.quad, np.float32))]
+    at = _own_label_at_corners(image_bgr, whole, index_reader, which)
+    mine = {i for i, p in at.items() if (p >= OWN_CORNERS).all()}
+    quads = [np.asarray(s.quad, np.float32) for s in whole]
+    return ([q for i, q in enumerate(quads) if i in mine],
+            [(q, whole[i].label != BACK and whole[i].confidence >= ODD_SURE)
+             for i, q in enumerate(quads) if i not in mine])
+
+
+def _fill_quads(shape, quads, s: float) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(m, np.round(np.asarray(q, np.float32) * s).astype(np.int32), 1)
+    return m
+
+
+def _merged(boxes: list) -> list:
+    """``boxes`` with every two that overlap replaced by the box round both, until none do."""
+    boxes = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return boxes
+
+
+def _search_parts(image_bgr: np.ndarray, boxes: list | None):
+    """``((x0, y0, x1, y1), the image within)`` of each place searched (the whole image for None)."""
+    if boxes is None:
+        H, W = image_bgr.shape[:2]
+        return [((0, 0, W, H), image_bgr)]
+    return [((x0, y0, x1, y1), image_bgr[y0:y1, x0:x1]) for x0, y0, x1, y1 in boxes]
 
 
 def _reads_its_corners(image_bgr: np.ndarray, sighting, index_reader, width: float) -> bool:
@@ -676,8 +777,7 @@ def _own_label_at_corners(image_bgr: np.ndarray, whole: list, index_reader, whic
     :data:`INDEXLESS` and :data:`SHOWN_OVER` both judge by it."""
     if not which:
         return {}
-    crops = [index_crop(image_bgr, np.asarray(whole[i].quad, np.float32), k) for i in which for k in (0, 1)]
-    p = index_reader.probs(crops).reshape(len(which), 2, -1)
+    p = corner_probs(index_reader, image_bgr, [whole[i].quad for i in which])
     return {i: row[:, index_reader.classes.index(whole[i].label)] for i, row in zip(which, p)}
 
 
@@ -891,8 +991,8 @@ def _comes_back(sighting, partial: list, width: float, t: Thresholds) -> bool:
     (:data:`WHOLE_KEPT`): read surely (``t.odd_sure``) or on an outline larger than
     :data:`BIG_OUTLINE` cards (a card closer than the width found), on an outline no smaller than
     a card, with no partly covered card of ``partial`` in its place. (A part of a card read as a
-    card, its centre oval or a strip, stays out: on the validation tables those read unsurely came
-    back as extra cards, and on test seed 505 one read at 0.82 on 0.41 of a card.)"""
+    card, its centre oval or a strip, stays out: brought back, it is an extra card, however
+    surely it was read.)"""
     q = np.asarray(sighting.quad, np.float32)
     if sighting.confidence < t.odd_sure and not _big(q, width):
         return False
@@ -905,8 +1005,7 @@ def _one_reading_an_outline(whole: list, moved: set) -> list:
     """``whole`` less each reading that lies on the outline of a surer reading of its label
     (IoU > KNOWN_IOU) where either of the two was reshaped (its index in ``moved``): two
     patches of one card, each read as that card whole and both reshaped onto its corner
-    outline, are one card (issue #17's twelfth session: the one card counted twice on twelve
-    validation seeds' 288 tables, seed 615; nothing else moved)."""
+    outline, are one card."""
     quads = [np.asarray(s.quad, np.float32) for s in whole]
     order = sorted(range(len(whole)), key=lambda i: -whole[i].confidence)
     kept: list[int] = []
