@@ -46,9 +46,8 @@ MAX_POINTS = 120
 #: WIDTH_STEP apart and scores each by its peaks' squared heat (sure indices count, the faint
 #: ones a wrong scale gives hardly do), smoothed over the neighbouring widths; the best width,
 #: put between its neighbours by a parabola, times WIDTH_BIAS (the heat peaks a little below a
-#: card's true width). On the 72 validation and test tables of issue #17 it came out 0.92-1.10 of
-#: the true width (66 within 7 %), where the width measured on the cards read whole was 0.79-1.49
-#: off on 7 tables (a hand's outline read as its top card) and missing on 3.
+#: card's true width). It is the width to trust where the cards read whole measure it wrong (a
+#: hand's outline read as its top card) or not at all.
 WIDTH_STEP = 1.12
 #: The widths searched: these shares of the image's short side (0.06 instead of 0.045 saves the
 #: costliest third of a search but lost a card on the test tables), or of a width measured (up to
@@ -65,17 +64,15 @@ WIDTH_BIAS = 1.04
 #: Searched about a width measured, the indices seen best within a step of the widest width
 #: searched mean the range stopped short of the card's width: the search is made again over
 #: WIDTH_RANGE. A card's own print or a strip read as a card whole measures a fraction of the
-#: true width, and 3 times it may still fall short (issue #17's eighteenth session: fresh test
-#: seed 901's first table measured 0.26 of the card, the finder's width came out 0.72 of it, and
-#: on outlines that small the table read 9 of its 12 cards, one wrong, one extra and one counted
-#: twice; searched again, 1.03 and all 12 right). On the 384 tables of validation seeds 606-621
-#: it searched again on two (measured 0.32 and 0.35 of the card): 0.86 -> 1.02, one card more,
-#: and 0.95 -> 1.04, the same cards. False: the width within the range, as before.
+#: true width, and 3 times it may still fall short (a quarter of the card's width measured gives a
+#: finder's width near 0.7 of it, on which outlines are too small and cards are lost, doubled or
+#: misread); searched again, the width comes out right. It searches again rarely (where the
+#: best lies at the range's end), so it costs little. False: the width within the range only.
 WIDEN_AT_CEILING = True
 #: The search scores every other width first, then every width within COARSE_AROUND steps of
 #: the best of those: 11 of a search's 15 runs about a width measured, half the narrowest (the
-#: costliest) skipped; 12 % less CPU, 30 % without a width measured, and the same width on all
-#: 48 tables of seeds 505 and 606 (issue #17's ninth session).
+#: costliest) skipped: less CPU for the same width wherever the scores rise smoothly to their
+#: best, which they do (the heat of a scale's peaks changes slowly with the scale).
 COARSE_FIRST = True
 COARSE_AROUND = 3
 #: Less heat than this (squared heats, summed) at every width: no index in sight, no width.

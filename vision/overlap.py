@@ -225,7 +225,7 @@ def compose_hands(cards: list[tuple[str, np.ndarray]], width: int = 1600, height
 #: model reads as the label most surely) is not the card: pasted on a composed table as a whole
 #: card, it put a card of that label where no card of it shows, a miss no reader can avoid.
 #: Found by looking at every crop of the validation and the held-out test photos, on contact
-#: sheets (``python -m vision.train.crop_sheets [--all]``), issue #17's twelfth session. The
+#: sheets (``python -m vision.train.crop_sheets [--all]``). The
 #: composed tables of separated cards (:func:`vision.evaluate.eval_composite`, ``eval_backs``)
 #: leave them out too. The criterion is the crop alone (the centre of the card, or a hand round
 #: a smaller or cut card), never what a reader made of it. Crops a little off (an index corner
@@ -269,7 +269,7 @@ UNFIT_CROPS = {
     "classic_more/sweater_webcam/wild/000.jpg": "a hand round a smaller card",
     "classic_single/wild/018.jpg": "a smaller card, the cloth round it",
     # validation photos whose crop puts a corner index box (vision.overlap.index_boxes, framed
-    # on the sheets since issue #17's eighteenth session) on the table beside a skewed or smaller
+    # on the contact sheets) on the table beside a skewed or smaller
     # card: the truth says an index shows there, and where that corner is the one left
     # uncovered, no reader can find the card
     "classic_single/green-7/005.jpg": "the card skewed, its lower index box on the table",

@@ -58,8 +58,7 @@ OUTLINE_GROWTH = 2.5
 #: a card read surely on an outline a little large (a black wild draw four on a dark table,
 #: 1.4 card areas, read at 0.96) was otherwise grown onto an outline of 2.4 card areas round it
 #: and its neighbour's edge, read with a card mass of 0.61 (0.48 its label), whose corners show no
-#: index, and reported there at half its confidence (issue #17's fifteenth session, the
-#: separated tables of seed 93). A card's own outline round its field or oval is read as a card
+#: index, and reported there at half its confidence. A card's own outline round its field or oval is read as a card
 #: (0.97-1.0 where the growth was right). 0 turns it off.
 GROWN_MASS = 0.7
 #: Outlines overlapping by this IoU are one group (mostly one card: its outline, its field grown
@@ -69,9 +68,9 @@ GROUP_IOU = 0.7
 #: A group's largest outline settles its group when its best label has at least this probability
 #: (``none`` counted): every outline of one card reads the same face, the others would only repeat
 #: it. (A card mass of 0.99 or 0.999 alone is not enough: a pink 7 read as purple 7 with the mass
-#: all on cards lost its group's better outlines. 0.8 was 0.95 until issue #18: every set of
-#: ``companion evaluate`` reads the same. Not reading the rest of a group whose largest outline is
-#: surely no card, p(none) >= 0.9, lost a composite wild.)
+#: all on cards lost its group's better outlines. Lower: fewer outlines read a photo; higher:
+#: a face misread on its largest outline is read again on the others more often. Not reading the
+#: rest of a group whose largest outline is surely no card, p(none) >= 0.9, can lose a card.)
 CARD_SURE = 0.8
 #: Nor is the rest of a group read whose largest outline is ``none`` with at least this
 #: probability (at 0.9 a composite wild was lost: its largest outline read ``none`` at 0.90 and
@@ -83,13 +82,10 @@ REST_UNLESS_NONE = 0.95
 #: a piece of it, or the card's outline again a little off, and would only repeat it. An outline
 #: inside a bigger one that is not surely a card (a blob of touching cards, a table region, a
 #: hand) is read once that one has been.
-#: (0.9 until the fourth round of issue #18: at 0.8 the photo benchmark's tables of real crops
-#: read 27.8 -> 24.5 outlines, ``companion evaluate`` reads every set the same but the composite
-#: tables better, 237 -> 238/240 right and no false card; an earlier round's reading at 0.8 lost
-#: a card of a benchmark table.)
+#: Lower: fewer outlines read a photo (less CPU), and a card inside a card read less surely
+#: is skipped more often.
 COVER_SURE = 0.8
-#: (0.9 until the fourth round of issue #18, as INSIDE: at 0.8 the photo benchmark's tables of
-#: real crops read 29.8 -> 27.8 outlines and every set of ``companion evaluate`` reads the same)
+#: (lower: an outline counts as inside another with less of it inside; fewer outlines read)
 HOLD_INSIDE = 0.8
 INSIDE = 0.9
 #: Outlines overlapping by less than this (intersection over the smaller) are apart: two cards.
@@ -109,9 +105,8 @@ COVER_MASK = 480
 DEFER_AREA = 1.8
 #: A card read with at least MASK_SURE holds a blob's place (for the blob test: two of them,
 #: apart, of different labels) where at least this share of its own area lies inside the blob:
-#: a card half out of the blob is no less a card of another place than one inside it. (Was
-#: :data:`INSIDE` until the fifth round of issue #18: at 0.6 the photo benchmark's tables of real
-#: crops read 24.5 -> 23.25 outlines alone, ``companion evaluate`` reads every set the same.)
+#: a card half out of the blob is no less a card of another place than one inside it. (Lower:
+#: more blobs set aside as holding two cards, fewer outlines read.)
 BLOB_HOLDS = 0.6
 
 
@@ -294,10 +289,8 @@ class CardReader:
         photo's typical ``card_area``) and the whole frame are read last, after the rest of the
         other groups, where :meth:`_Reads.holds_cards` finds they do not hold two cards read
         surely (for the groups, :data:`BLOB_HOLDS` of each within) and, for the groups, where
-        the cards read surely do not cover :data:`INSIDE` of them. On the photo
-        benchmark's four tables of 15 real cards this reads about 20.5 outlines a table (24.5
-        before the fifth round of issue #18, 34 before the fourth, 46 before the blobs and the
-        whole frame were left for last, 90 on average before issue #18)."""
+        the cards read surely do not cover :data:`INSIDE` of them. A table of 15 cards is
+        read in about 20 outlines (of the 90 or so the detector finds)."""
         groups = _groups(quads, GROUP_IOU)
         firsts = [quads[g[0]] for g in groups]
         holders = _holders(firsts, HOLD_INSIDE)
