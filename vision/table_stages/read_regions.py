@@ -60,11 +60,14 @@ class ReadRegions:
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
 
     def read(self, frame: np.ndarray, view: View, layout: Layout, names: list[str],
-             sharp: list[np.ndarray] = ()) -> list[tuple[str, str, dict[str, float]]]:
+             sharp: list[np.ndarray] = (), covered: str | None = None
+             ) -> list[tuple[str, str, dict[str, float]]]:
         """This frame's read of each region in ``names``: (region, label, probabilities).
         ``sharp``: the frame with the camera's smear taken out, through each smear tried (the
         measured one first). Where each card lies and how each region looks come from
-        ``frame`` as the camera saw it; a card is also read from each of ``sharp``."""
+        ``frame`` as the camera saw it; a card is also read from each of ``sharp``.
+        ``covered``: a region something covers whose read will not be used (the cell under
+        the pawn): its weak read is not looked at again."""
         if not names:
             return []
         px = self.read_px
@@ -119,7 +122,8 @@ class ReadRegions:
         for k, (name, probs) in enumerate(zip(kept, reads)):
             if k in sharpened:
                 probs = self._weigh_sharp([classified[i] for i in sharpened[k]], probs)
-            out.append((name, *self._judged(name, probs, looked, placed, wide)))
+            out.append((name, *self._judged(name, probs, looked, placed, wide,
+                                            again=name != covered)))
         return out
 
     def _weigh_sharp(self, sharp_reads: list[dict[str, float]],
@@ -131,9 +135,10 @@ class ReadRegions:
         return contradicted(sharp_reads[0], probs, t.contradicted_odds, t.contradicting_read)
 
     def _judged(self, name: str, probs: dict[str, float], looked, placed: set[str],
-                wide: set[str]) -> tuple[str, dict[str, float]]:
+                wide: set[str], again: bool = True) -> tuple[str, dict[str, float]]:
         """A region's read as voted: "no card" for a weak read where no outline was found; an
-        outline looked for again for a weak read or for "no card" where a card reaches out."""
+        outline looked for again (``again``) for a weak read or for "no card" where a card
+        reaches out."""
         t = self.tuning
         if name in placed:  # no outline to look at again: a sure card, or none
             best = max(probs, key=probs.get)
@@ -144,7 +149,7 @@ class ReadRegions:
         # "no card" where a card reaches out of the region, or on the discard pile, where a card
         # always lies once the round has begun: the outline fitted may hold more cloth than card
         reaching_out = label == EMPTY and (name in wide or name == "discard")
-        if probs[label] <= t.weak_read or reaching_out:
+        if again and (probs[label] <= t.weak_read or reaching_out):
             probs = self._surer_outline(name, *looked[name], probs, any_card=reaching_out,
                                         rivals=name in wide)
             label = max(probs, key=probs.get)
