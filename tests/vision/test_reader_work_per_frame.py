@@ -4,6 +4,8 @@ calls) and through each stage's own interface."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from companion.reading import EMPTY
 from companion.tuning import default
 from simulator.render import SyntheticTable
@@ -78,3 +80,41 @@ def test_the_card_under_the_pawn_is_not_looked_at_again_once_a_reading_was_given
         reads += report.read
     assert "cell-2-2" in reads and reader.last_reading.pawn.cell == (2, 2)
     assert weak.calls and all(n == 1 for n in weak.calls), weak.calls
+
+
+def test_the_askew_card_found_for_one_change_is_kept_until_its_region_settles():
+    from vision.rectify import AskewFinder
+
+    class _Counting(AskewFinder):
+        def __init__(self):
+            super().__init__()
+            self.located = 0
+
+        def locate(self, *args, **kwargs):
+            self.located += 1
+            return super().locate(*args, **kwargs)
+
+    table = SyntheticTable(1280, 720, seed=1)
+    region, view, px = L.regions["discard"], table.view, 1.4
+    calm = Scene(discard=(Placement("red-5"),), draw_count=20)
+    thrown = Scene(discard=(Placement("red-5"), Placement("blue-7", 6.0, 4.0, 25.0)), draw_count=20)
+    finder = _Counting()
+
+    def look(scene, before, change):
+        frame = table.render(scene)
+        patch = view.warp_region(frame, region, px, margin=4.0)
+        return patch, finder.look(frame, view, region, "discard", px, patch, before, None,
+                                  change=change)
+
+    settled, _ = look(calm, None, None)
+    finder.settled("discard")
+    finder.located = 0
+    _, found = look(thrown, settled, ("outline", 1))
+    assert found is not None and finder.located == 1  # the thrown card reaches out
+    _, again = look(thrown, settled, ("outline", 1))  # the next frame, the same change
+    assert finder.located == 1 and np.array_equal(again[1], found[1])
+    look(thrown, settled, ("outline", 2))  # another change: looked for
+    assert finder.located == 2
+    finder.settled("discard")  # settled: nothing found before holds
+    look(thrown, settled, ("outline", 1))
+    assert finder.located == 3

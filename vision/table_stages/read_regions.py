@@ -19,9 +19,10 @@ rectified from it, all the frame's cards in one call to the classifier. Along th
   (:mod:`vision.table_stages.sharpen`) and weighed against the read as seen
   (``contradicted_odds``, ``contradicting_read``).
 
-What is found for one outline is kept (by the outline to 3 px) while the frames vote on the same
-change. A region's patch becomes its reference look when its votes settle
-(:meth:`ReadRegions.settled`). The tuning names above are fields of ``[reader]``.
+What is found for one outline (the top card's outline, a surer outline, a card reaching out of
+the region) is kept (by the outline to 3 px) while the frames vote on the same change. A
+region's patch becomes its reference look when its votes settle (:meth:`ReadRegions.settled`).
+The tuning names above are fields of ``[reader]``.
 """
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ class ReadRegions:
             quad = locate_card(patch, px, self.patches.get(name), self.tuning.card_diff)
             self._pending[name] = patch
             askew = self._askew.look(frame, view, region, name, px, patch,
-                                     self.patches.get(name), quad)
+                                     self.patches.get(name), quad,
+                                     change=None if quad is None else _outline_key(quad))
             if askew is not None:  # the card reaches out of the patch: read it whole
                 patch, quad = askew
                 wide.add(name)
