@@ -84,6 +84,8 @@ class _Drawing:
         self.box = (int(x0), int(y0), int(x1), int(y1))
         self.soft_drawn = cv2.GaussianBlur(self.drawn, (0, 0), _SOFT)
         self.window = cv2.createHanningWindow(size, cv2.CV_32F)
+        for kept in (self.drawn, self.inside, self.soft_drawn, self.window):
+            kept.flags.writeable = False  # (shared by every frame: nothing may work in them)
 
 
 class _Drawings:
@@ -125,8 +127,9 @@ class _Marker:
         # the view puts the marker a pixel or so off (its corners were found in smeared frames):
         # the drawing is moved onto the picture first, both softened alike so that the smear's
         # direction does not pull it
-        (dx, dy), _ = cv2.phaseCorrelate(drawing.soft_drawn, cv2.GaussianBlur(crop, (0, 0), _SOFT),
-                                         drawing.window)
+        # (a copy: phaseCorrelate may work in the array it is given)
+        (dx, dy), _ = cv2.phaseCorrelate(drawing.soft_drawn.copy(),
+                                         cv2.GaussianBlur(crop, (0, 0), _SOFT), drawing.window)
         if abs(dx) < 4 and abs(dy) < 4:
             drawn = cv2.warpAffine(drawn, np.float32([[1, 0, dx], [0, 1, dy]]), drawing.size,
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -139,13 +142,15 @@ class _Marker:
         """How well each smear of ``bank`` explains the marker (correlation of their edges
         inside its white margin)."""
         # every smear's drawing as one channel of an image: the edges of all at once, each
-        # channel's steps as one row, normed and correlated as :func:`_edges` does one
+        # channel's steps as one row, normed and correlated as :func:`_edges` does one (row by
+        # row: a sum over a 2-d array's rows rounds otherwise, and a tie would be another smear)
         drawn = np.dstack([cv2.filter2D(self.drawn, -1, _KERNELS[smear]) for smear in bank])
         gx = cv2.Sobel(drawn, cv2.CV_32F, 1, 0)[self.inside]
         gy = cv2.Sobel(drawn, cv2.CV_32F, 0, 1)[self.inside]
-        v = np.concatenate([gx.T, gy.T], axis=1)
-        m = v / (np.sqrt((v * v).mean(axis=1, keepdims=True)) + 1e-6)
-        return (self.seen * m).mean(axis=1).astype(np.float32)
+        out = np.empty(len(bank), np.float32)
+        for k, v in enumerate(np.concatenate([gx.T, gy.T], axis=1)):
+            out[k] = float((self.seen * (v / (np.sqrt((v * v).mean()) + 1e-6))).mean())
+        return out
 
 
 def _edges(image: np.ndarray, inside: np.ndarray) -> np.ndarray:

@@ -52,3 +52,24 @@ def test_the_pawn_is_found_where_it_stood_a_step_away_and_anywhere_on_the_board(
         seen = find_pawn(gray, table.view, L, near=near)
         assert seen.seen and seen.cell == (1, 3), why
         assert abs(seen.mm[0] - centre[0] - 5.0) < 2.0 and abs(seen.mm[1] - centre[1] + 4.0) < 2.0
+
+
+def test_a_smear_measured_again_and_again_on_one_view_is_measured_alike():
+    # what is kept for a view serves every frame as it was made: a frame measured after many
+    # others gives what it gave first, and what a view never used before gives
+    from dataclasses import replace
+
+    table = SyntheticTable(1280, 720, seed=6)
+    scene = Scene(discard=(Placement("blue-1"),), draw_count=20)
+    frames = [_grey(table, scene, (7, angle)) for angle in (20, 40, 160)]
+    for index in (1, 3):  # two markers under arms: the other two measure alone
+        corners = table.view.to_image(table.layout.marker_square(index))
+        (x0, y0), (x1, y1) = corners.min(0).astype(int) - 4, corners.max(0).astype(int) + 4
+        for f in frames:
+            f[y0:y1, x0:x1] = 90
+    first = [measure_smear(f, table.view, table.layout) for f in frames]
+    assert any(found is not None for found in first)
+    for _ in range(10):
+        assert [measure_smear(f, table.view, table.layout) for f in frames] == first
+    fresh = replace(table.view, H=table.view.H.copy())  # another view object: nothing kept
+    assert [measure_smear(f, fresh, table.layout) for f in frames] == first
