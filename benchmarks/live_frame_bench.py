@@ -61,8 +61,9 @@ class _Timed:
             self.reference_ms.append(self.reference.once())
         return report
 
-    def flush_reaches(self):
-        return self.reader.flush_reaches()
+    def __getattr__(self, name):
+        # the rest of the reader's interface (game, view, forget, flush_reaches, ...) as it is
+        return getattr(self.reader, name)
 
 
 def play(game: str, seed: int, actions: int, size: tuple[int, int], reference, every: int) -> dict:

@@ -26,6 +26,9 @@ frames it reads cards from.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 import cv2
 import numpy as np
 
@@ -52,47 +55,102 @@ _DRAWN_PX = 200   # the marker drawn this large, then brought to the picture's s
 _KERNELS = {s: (smear_kernel(*s) if s[0] > 1 else np.ones((1, 1), np.float32)) for s in SMEAR_BANK}
 
 
-def _fits(gray: np.ndarray, view: View, layout: Layout, index: int,
-          bank: tuple[tuple[int, int], ...] = SMEAR_BANK) -> np.ndarray | None:
-    """How well each smear of ``bank`` explains corner marker ``index`` in ``gray``
-    (correlation of their edges inside its white margin), or None when the marker is not in
-    the picture."""
-    quad = view.to_image(layout.marker_square(index)).astype(np.float32)
-    h, w = gray.shape[:2]
-    x0, y0 = (np.floor(quad.min(0)) - 2).astype(int)
-    x1, y1 = (np.ceil(quad.max(0)) + 2).astype(int)
-    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or min(x1 - x0, y1 - y0) < 16:
-        return None
-    crop = gray[y0:y1, x0:x1].astype(np.float32)
-    px = _DRAWN_PX
-    square = np.float32([[0, 0], [px, 0], [px, px], [0, px]])
-    M = cv2.getPerspectiveTransform(square, (quad - np.float32([x0, y0])).astype(np.float32))
-    size = (int(x1 - x0), int(y1 - y0))
-    drawn = cv2.warpPerspective(marker_image(CORNER_IDS[index], px).astype(np.float32), M, size,
-                                flags=cv2.INTER_AREA)
-    inside = cv2.warpPerspective(np.ones((px, px), np.uint8), M, size, flags=cv2.INTER_NEAREST)
-    # (the longest smear's half reaches no further in: what is left mixes only the marker)
-    reach = max(n for n, _ in SMEAR_BANK)
-    inside = cv2.erode(inside, np.ones((reach + 2, reach + 2), np.uint8)).astype(bool)
-    if inside.sum() < 64:
-        return None
-    # the view puts the marker a pixel or so off (its corners were found in smeared frames): the
-    # drawing is moved onto the picture first, both softened alike so that the smear's
-    # direction does not pull it
-    soft = max(n for n, _ in SMEAR_BANK) / 3.0
-    win = cv2.createHanningWindow(size, cv2.CV_32F)
-    (dx, dy), _ = cv2.phaseCorrelate(cv2.GaussianBlur(drawn, (0, 0), soft),
-                                     cv2.GaussianBlur(crop, (0, 0), soft), win)
-    if abs(dx) < 4 and abs(dy) < 4:
-        drawn = cv2.warpAffine(drawn, np.float32([[1, 0, dx], [0, 1, dy]]), size,
-                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    # compared by their edges (where a smear shows; the flat print says little)
-    seen = _edges(crop, inside)
-    out = np.empty(len(bank), np.float32)
-    for k, smear in enumerate(bank):
-        m = _edges(cv2.filter2D(drawn, -1, _KERNELS[smear]), inside)
-        out[k] = float((seen * m).mean())
-    return out
+class _Drawing:
+    """Corner marker ``index`` as the view puts it in the picture, worked out once per view
+    (it depends on nothing else): where it lies, its print drawn there, the part inside its
+    white margin that only the marker's own print can smear into, and the drawing softened
+    for the phase correlation."""
+
+    def __init__(self, view: View, layout: Layout, index: int, shape: tuple[int, ...]):
+        quad = view.to_image(layout.marker_square(index)).astype(np.float32)
+        h, w = shape[:2]
+        x0, y0 = (np.floor(quad.min(0)) - 2).astype(int)
+        x1, y1 = (np.ceil(quad.max(0)) + 2).astype(int)
+        self.box: tuple[int, int, int, int] | None = None
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h or min(x1 - x0, y1 - y0) < 16:
+            return
+        px = _DRAWN_PX
+        square = np.float32([[0, 0], [px, 0], [px, px], [0, px]])
+        M = cv2.getPerspectiveTransform(square, (quad - np.float32([x0, y0])).astype(np.float32))
+        self.size = size = (int(x1 - x0), int(y1 - y0))
+        self.drawn = cv2.warpPerspective(marker_image(CORNER_IDS[index], px).astype(np.float32),
+                                         M, size, flags=cv2.INTER_AREA)
+        inside = cv2.warpPerspective(np.ones((px, px), np.uint8), M, size, flags=cv2.INTER_NEAREST)
+        # (the longest smear's half reaches no further in: what is left mixes only the marker)
+        reach = max(n for n, _ in SMEAR_BANK)
+        self.inside = cv2.erode(inside, np.ones((reach + 2, reach + 2), np.uint8)).astype(bool)
+        if self.inside.sum() < 64:
+            return
+        self.box = (int(x0), int(y0), int(x1), int(y1))
+        self.soft_drawn = cv2.GaussianBlur(self.drawn, (0, 0), _SOFT)
+        self.window = cv2.createHanningWindow(size, cv2.CV_32F)
+        for kept in (self.drawn, self.inside, self.soft_drawn, self.window):
+            kept.flags.writeable = False  # (shared by every frame: nothing may work in them)
+
+
+class _Drawings:
+    """The :class:`_Drawing` of each corner marker for the views last measured on (a few:
+    the view changes only when the camera moves), kept with the view they belong to."""
+
+    def __init__(self, keep: int = 4):
+        self.keep = keep
+        self._kept: OrderedDict[tuple, tuple[View, list[_Drawing]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, view: View, layout: Layout, shape: tuple[int, ...]) -> list[_Drawing]:
+        key = (id(view), id(layout), shape[:2])
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None and found[0] is view:
+                self._kept.move_to_end(key)
+                return found[1]
+        drawings = [_Drawing(view, layout, i, shape) for i in range(len(CORNER_IDS))]
+        with self._lock:
+            self._kept[key] = (view, drawings)  # (the view kept alive: its id stays its own)
+            while len(self._kept) > self.keep:
+                self._kept.popitem(last=False)
+        return drawings
+
+
+_SOFT = max(n for n, _ in SMEAR_BANK) / 3.0
+_DRAWINGS = _Drawings()
+
+
+class _Marker:
+    """One corner marker in one frame: its edges as the camera saw them and its drawing moved
+    onto the picture, ready to be smeared by each smear of a bank (:meth:`fits`)."""
+
+    def __init__(self, gray: np.ndarray, drawing: _Drawing):
+        x0, y0, x1, y1 = drawing.box
+        crop = gray[y0:y1, x0:x1].astype(np.float32)
+        drawn = drawing.drawn
+        # the view puts the marker a pixel or so off (its corners were found in smeared frames):
+        # the drawing is moved onto the picture first, both softened alike so that the smear's
+        # direction does not pull it
+        # (a copy: phaseCorrelate may work in the array it is given)
+        (dx, dy), _ = cv2.phaseCorrelate(drawing.soft_drawn.copy(),
+                                         cv2.GaussianBlur(crop, (0, 0), _SOFT), drawing.window)
+        if abs(dx) < 4 and abs(dy) < 4:
+            drawn = cv2.warpAffine(drawn, np.float32([[1, 0, dx], [0, 1, dy]]), drawing.size,
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        self.drawn = drawn
+        self.inside = drawing.inside
+        # compared by their edges (where a smear shows; the flat print says little)
+        self.seen = _edges(crop, self.inside)
+
+    def fits(self, bank: tuple[tuple[int, int], ...]) -> np.ndarray:
+        """How well each smear of ``bank`` explains the marker (correlation of their edges
+        inside its white margin)."""
+        # every smear's drawing as one channel of an image: the edges of all at once, each
+        # channel's steps as one row, normed and correlated as :func:`_edges` does one (row by
+        # row: a sum over a 2-d array's rows rounds otherwise, and a tie would be another smear)
+        drawn = np.dstack([cv2.filter2D(self.drawn, -1, _KERNELS[smear]) for smear in bank])
+        gx = cv2.Sobel(drawn, cv2.CV_32F, 1, 0)[self.inside]
+        gy = cv2.Sobel(drawn, cv2.CV_32F, 0, 1)[self.inside]
+        out = np.empty(len(bank), np.float32)
+        for k, v in enumerate(np.concatenate([gx.T, gy.T], axis=1)):
+            out[k] = float((self.seen * (v / (np.sqrt((v * v).mean()) + 1e-6))).mean())
+        return out
 
 
 def _edges(image: np.ndarray, inside: np.ndarray) -> np.ndarray:
@@ -105,18 +163,20 @@ def _edges(image: np.ndarray, inside: np.ndarray) -> np.ndarray:
 
 def measure_smear(gray: np.ndarray, view: View, layout: Layout = Layout()) -> tuple[int, int] | None:
     """The straight smear (length px, angle degrees) of the frame ``gray``, measured on the
-    corner markers, or None: the frame is sharp enough, or too few markers show."""
+    corner markers, or None: the frame is sharp enough, or too few markers show. (What the
+    view alone decides, each marker's drawing, is worked out once per view; each marker's
+    edges and shift once per frame.)"""
+    markers = [_Marker(gray, d) for d in _DRAWINGS.of(view, layout, gray.shape)
+               if d.box is not None]
     # first a few smears (a sharp frame is told at a fifth of the work), then every one
-    if _best(gray, view, layout, COARSE_BANK) is None:
+    if _best(markers, COARSE_BANK) is None:
         return None
-    return _best(gray, view, layout, SMEAR_BANK)
+    return _best(markers, SMEAR_BANK)
 
 
-def _best(gray: np.ndarray, view: View, layout: Layout,
-          bank: tuple[tuple[int, int], ...]) -> tuple[int, int] | None:
+def _best(markers: list[_Marker], bank: tuple[tuple[int, int], ...]) -> tuple[int, int] | None:
     """The smear of ``bank`` that explains the markers best, if long and clearly better."""
-    fits = [f for f in (_fits(gray, view, layout, i, bank) for i in range(len(CORNER_IDS)))
-            if f is not None and f.max() >= MARKER_FIT]
+    fits = [f for f in (m.fits(bank) for m in markers) if f.max() >= MARKER_FIT]
     if len(fits) < 2:
         return None
     # the markers drawn most like the picture say most (the view fits some corners better)

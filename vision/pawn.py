@@ -40,7 +40,8 @@ def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: fl
     The search window is the grid plus ``search_margin_mm`` (a pawn that left the board lies just
     beyond it), upscaled so that a small marker still has a few pixels per module (by default
     enough for the marker to span :data:`MARKER_PX` pixels, 2x to 4x). ``near``
-    (mm: where the pawn was) looks within a step of it first, a quarter of the work.
+    (mm: where the pawn was) looks right there first (a fifteenth of a step's area), then
+    within a step of it (a quarter of the work).
 
     ``desmear`` (a :class:`~vision.desmear.Desmear`): when no marker is found, the camera may
     have smeared it (a wobbly arm): a few straight smears are taken out of the window around
@@ -50,9 +51,11 @@ def find_pawn(gray: np.ndarray, view: View, layout: Layout, search_margin_mm: fl
     if upscale is None:
         upscale = upscale_for(view, layout)
     if near is not None:
-        seen = _search(gray, view, layout, _around(near, layout), upscale)
-        if seen.seen:
-            return _saw_sharp(seen, gray, view, layout, desmear)
+        # where it stood (most looks: a pawn stays put while a card is played), then a step round
+        for box in (_at(near, layout), _around(near, layout)):
+            seen = _search(gray, view, layout, box, upscale)
+            if seen.seen:
+                return _saw_sharp(seen, gray, view, layout, desmear)
     whole = search_boxes(layout, None, search_margin_mm)[0]
     seen = _search(gray, view, layout, whole, upscale)
     if seen.seen:
@@ -81,6 +84,13 @@ def search_boxes(layout: Layout, near: tuple[float, float] | None = None,
     whole = (g.x0 - search_margin_mm, g.y0 - search_margin_mm, g.x1 + search_margin_mm,
              g.y1 + search_margin_mm)
     return [whole] if near is None else [whole, _around(near, layout)]
+
+
+def _at(mm: tuple[float, float], layout: Layout) -> tuple[float, float, float, float]:
+    """The mat's box (mm) round a marker centred at ``mm``, its width again on every side: the
+    marker where it stood, nudged a little."""
+    r = 1.5 * layout.pawn_marker_mm
+    return (mm[0] - r, mm[1] - r, mm[0] + r, mm[1] + r)
 
 
 def _around(mm: tuple[float, float], layout: Layout) -> tuple[float, float, float, float]:

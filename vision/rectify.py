@@ -387,6 +387,8 @@ class AskewFinder:
         self._settled: dict[str, np.ndarray] = {}
         self._older: dict[str, np.ndarray] = {}  # as settled the time before
         self._pending: dict[str, np.ndarray] = {}
+        #: (region, what changed there) -> the askew card found for it, or None
+        self._found: dict[tuple, np.ndarray | None] = {}
 
     def locate(self, wide: np.ndarray, px_per_mm: float, before: np.ndarray | None = None,
                older: np.ndarray | None = None) -> np.ndarray | None:
@@ -398,13 +400,15 @@ class AskewFinder:
         return quad
 
     def look(self, frame: np.ndarray, view: View, region: Region, name: str, px_per_mm: float,
-             patch: np.ndarray, before: np.ndarray | None, quad: np.ndarray | None
-             ) -> tuple[np.ndarray, np.ndarray] | None:
+             patch: np.ndarray, before: np.ndarray | None, quad: np.ndarray | None,
+             change: tuple | None = None) -> tuple[np.ndarray, np.ndarray] | None:
         """(the wide patch, the card's corners in it) when the region's card reaches out of
         the narrow ``patch`` (``before``: that patch as last settled; ``quad``: the card the
         reader found in it); None otherwise. The wide patch is looked at only where what
         changed in the narrow one reaches its edge, or (on a first look) where the reader found
-        no card in it."""
+        no card in it. ``change`` names what changed (the outline found, to a few pixels):
+        what was found for it is kept until the region settles (the frames voting on one
+        change look at the same card against the same settled patches)."""
         wide = view.warp_region(frame, region, px_per_mm, margin=self.margin)
         self._pending[name] = wide
         wide_before = self._settled.get(name)
@@ -413,7 +417,13 @@ class AskewFinder:
                 return None
         elif quad is not None:
             return None  # a first look: the whole table is read (3x the time with every patch)
-        quad = self.locate(wide, px_per_mm, wide_before, self._older.get(name))
+        key = None if change is None else (name, change)
+        if key is not None and key in self._found:
+            quad = self._found[key]
+        else:
+            quad = self.locate(wide, px_per_mm, wide_before, self._older.get(name))
+            if key is not None:
+                self._found[key] = quad
         return None if quad is None else (wide, quad)
 
     def settled(self, name: str) -> None:
@@ -422,8 +432,10 @@ class AskewFinder:
             if name in self._settled:
                 self._older[name] = self._settled[name]
             self._settled[name] = self._pending.pop(name)
+        self._found = {k: q for k, q in self._found.items() if k[0] != name}
 
     def forget(self) -> None:
         self._settled.clear()
         self._older.clear()
         self._pending.clear()
+        self._found.clear()

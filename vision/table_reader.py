@@ -51,7 +51,7 @@ from companion.cards import BACK, FACE_SETS
 from companion.reading import EMPTY, Reach, RegionReading, TableReading, look_difference
 from companion.tuning import Tuning, default as default_tuning
 
-from .geometry import REGION_NAMES, CalibrationFailed, Layout, LensModel, View
+from .geometry import REGION_NAMES, CalibrationFailed, Layout, LensModel, View, cell_name
 from .stabilise import ChangeDetector, FrameChange
 from .table_stages import (READING_LABELS, Arms, Calibrate, Changes, Frame, PawnWatch,
                            ReadRegions, Vote, locate_card, placed_card, unsmeared)
@@ -359,8 +359,14 @@ class TableReader:
                                              or self._pawn.dirty)
         sharp = unsmeared(frame, self.view, self.layout, names, pawn_look, self._pawn.near,
                           self._changes.tuning.unsmear_pad) if names or pawn_look else []
+        if pawn_look and self._pawn.look(frame, self.view, sharp[0] if sharp else None):
+            self._vote.dirty.add("pawn")
+        # the card under the pawn: once a reading was given, the next keeps the card read there
+        # before the pawn came (Vote.emit), so its weak read is not looked at again
+        cell = self._pawn.standing_on if pawn_look and self._vote.last is not None else None
+        covered = cell_name(*cell) if cell is not None else None
         for name, label, probs in self._regions.read(frame.image, self.view, self.layout,
-                                                     names, sharp):
+                                                     names, sharp, covered=covered):
             self._vote.add(name, label, probs)
         settled = self._vote.settle(names, self._regions.settled) if names else []
         if settled:
@@ -368,8 +374,6 @@ class TableReader:
         if "draw" in todo:
             self._vote.draw_changed()
             self._changes.accept(cur, ["draw"])
-        if pawn_look and self._pawn.look(frame, self.view, sharp[0] if sharp else None):
-            self._vote.dirty.add("pawn")
         return names
 
     # --- the camera's view ------------------------------------------------------------------

@@ -39,6 +39,7 @@ class PawnWatch:
         self.votes: list[PawnReading] = []
         self.reading: PawnReading = NO_PAWN
         self.last_mm: tuple[float, float] | None = None  # where the pawn was last seen (mm)
+        self.sighting: PawnReading = NO_PAWN  # what the last look found
         self.dirty = game == "grid"
         self.desmear = Desmear()  # a camera's smear taken out of the pawn's marker
 
@@ -47,6 +48,12 @@ class PawnWatch:
         """Where the settled pawn is seen (mm), or None."""
         return self.reading.mm if self.reading.seen else None
 
+    @property
+    def standing_on(self) -> tuple[int, int] | None:
+        """The grid cell the last look saw the pawn on (its marker's centre), or None (not
+        seen, or off the board)."""
+        return self.sighting.cell if self.sighting.seen and self.sighting.on_board else None
+
     def look(self, frame: Frame, view: View, sharp: np.ndarray | None = None) -> bool:
         """One frame's vote (``sharp``: the frame with the camera's smear taken out, looked at
         first); True when the settled pawn changed cell or was lost or found."""
@@ -54,6 +61,7 @@ class PawnWatch:
             found = find_pawn(cv2.cvtColor(sharp, cv2.COLOR_BGR2GRAY), view, self.layout,
                               near=self.near)
             if found.seen:
+                self.sighting = found
                 self.votes.append(found)
                 return self._count()
         # (a smeared marker is looked for where the pawn was last seen: it cannot vanish; before
@@ -64,6 +72,7 @@ class PawnWatch:
             # a hand resting by the pawn over a corner of its marker
             seen = find_partly_hidden(sharp if sharp is not None else frame.image, view,
                                       self.layout, self.last_mm)
+        self.sighting = seen
         self.votes.append(seen)
         return self._count()
 

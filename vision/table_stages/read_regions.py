@@ -19,9 +19,10 @@ rectified from it, all the frame's cards in one call to the classifier. Along th
   (:mod:`vision.table_stages.sharpen`) and weighed against the read as seen
   (``contradicted_odds``, ``contradicting_read``).
 
-What is found for one outline is kept (by the outline to 3 px) while the frames vote on the same
-change. A region's patch becomes its reference look when its votes settle
-(:meth:`ReadRegions.settled`). The tuning names above are fields of ``[reader]``.
+What is found for one outline (the top card's outline, a surer outline, a card reaching out of
+the region) is kept (by the outline to 3 px) while the frames vote on the same change. A
+region's patch becomes its reference look when its votes settle (:meth:`ReadRegions.settled`).
+The tuning names above are fields of ``[reader]``.
 """
 
 from __future__ import annotations
@@ -60,11 +61,14 @@ class ReadRegions:
         self._askew = AskewFinder()  # a card dropped askew reaches out of its region's patch
 
     def read(self, frame: np.ndarray, view: View, layout: Layout, names: list[str],
-             sharp: list[np.ndarray] = ()) -> list[tuple[str, str, dict[str, float]]]:
+             sharp: list[np.ndarray] = (), covered: str | None = None
+             ) -> list[tuple[str, str, dict[str, float]]]:
         """This frame's read of each region in ``names``: (region, label, probabilities).
         ``sharp``: the frame with the camera's smear taken out, through each smear tried (the
         measured one first). Where each card lies and how each region looks come from
-        ``frame`` as the camera saw it; a card is also read from each of ``sharp``."""
+        ``frame`` as the camera saw it; a card is also read from each of ``sharp``.
+        ``covered``: a region something covers whose read will not be used (the cell under
+        the pawn): its weak read is not looked at again."""
         if not names:
             return []
         px = self.read_px
@@ -80,7 +84,8 @@ class ReadRegions:
             quad = locate_card(patch, px, self.patches.get(name), self.tuning.card_diff)
             self._pending[name] = patch
             askew = self._askew.look(frame, view, region, name, px, patch,
-                                     self.patches.get(name), quad)
+                                     self.patches.get(name), quad,
+                                     change=None if quad is None else _outline_key(quad))
             if askew is not None:  # the card reaches out of the patch: read it whole
                 patch, quad = askew
                 wide.add(name)
@@ -119,7 +124,8 @@ class ReadRegions:
         for k, (name, probs) in enumerate(zip(kept, reads)):
             if k in sharpened:
                 probs = self._weigh_sharp([classified[i] for i in sharpened[k]], probs)
-            out.append((name, *self._judged(name, probs, looked, placed, wide)))
+            out.append((name, *self._judged(name, probs, looked, placed, wide,
+                                            again=name != covered)))
         return out
 
     def _weigh_sharp(self, sharp_reads: list[dict[str, float]],
@@ -131,9 +137,10 @@ class ReadRegions:
         return contradicted(sharp_reads[0], probs, t.contradicted_odds, t.contradicting_read)
 
     def _judged(self, name: str, probs: dict[str, float], looked, placed: set[str],
-                wide: set[str]) -> tuple[str, dict[str, float]]:
+                wide: set[str], again: bool = True) -> tuple[str, dict[str, float]]:
         """A region's read as voted: "no card" for a weak read where no outline was found; an
-        outline looked for again for a weak read or for "no card" where a card reaches out."""
+        outline looked for again (``again``) for a weak read or for "no card" where a card
+        reaches out."""
         t = self.tuning
         if name in placed:  # no outline to look at again: a sure card, or none
             best = max(probs, key=probs.get)
@@ -144,7 +151,7 @@ class ReadRegions:
         # "no card" where a card reaches out of the region, or on the discard pile, where a card
         # always lies once the round has begun: the outline fitted may hold more cloth than card
         reaching_out = label == EMPTY and (name in wide or name == "discard")
-        if probs[label] <= t.weak_read or reaching_out:
+        if again and (probs[label] <= t.weak_read or reaching_out):
             probs = self._surer_outline(name, *looked[name], probs, any_card=reaching_out,
                                         rivals=name in wide)
             label = max(probs, key=probs.get)
