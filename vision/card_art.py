@@ -144,7 +144,8 @@ def _symbol_mask(face: str, w: int, h: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- compositing
-def _paint(img, mask, color, alpha=1.0):
+def paint(img, mask, color, alpha=1.0):
+    """Blend ``color`` into ``img`` where ``mask`` (0-255) is set, ``alpha`` at full mask."""
     a = (mask.astype(np.float32) / 255.0 * alpha)[..., None]
     img[:] = (img * (1 - a) + np.array(color, np.float32) * a).astype(img.dtype)
 
@@ -162,11 +163,11 @@ def _place(img, mask, x, y, fill, outline=None, outline_px=0, rotate180=False):
     roi = img[y0:y1, x0:x1]
     if outline is not None and outline_px > 0:
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * outline_px + 1, 2 * outline_px + 1))
-        _paint(roi, cv2.dilate(sub, k), outline)
-    _paint(roi, sub, fill)
+        paint(roi, cv2.dilate(sub, k), outline)
+    paint(roi, sub, fill)
 
 
-def _quadrant_oval(img, center, axes, angle, colors):
+def quadrant_oval(img, center, axes, angle, colors):
     """A tilted oval split in four colours (the wild)."""
     h, w = img.shape[:2]
     oval = np.zeros((h, w), np.uint8)
@@ -178,7 +179,7 @@ def _quadrant_oval(img, center, axes, angle, colors):
     v = -(xx - center[0]) * math.sin(a) + (yy - center[1]) * math.cos(a)
     quads = [(u < 0) & (v < 0), (u >= 0) & (v < 0), (u < 0) & (v >= 0), (u >= 0) & (v >= 0)]
     for q, c in zip(quads, colors):
-        _paint(img, (oval * q).astype(np.uint8), c)
+        paint(img, (oval * q).astype(np.uint8), c)
 
 
 def _mini_cards(img, cx, cy, s, colors, outline):
@@ -229,7 +230,7 @@ def draw_card(label: str, width: int = 128, height: int = 192, *,
     border = _color(rng, BLACK if dark else WHITE)
     card = np.zeros((H, W), np.uint8)
     draw_rounded_rect(card, 0, 0, W - 1, H - 1, int(W * 0.07))
-    _paint(img, card, border)
+    paint(img, card, border)
     inset = int(W * _jit(rng, 0.075, 0.015))
     field_mask = np.zeros((H, W), np.uint8)
     draw_rounded_rect(field_mask, inset, inset, W - 1 - inset, H - 1 - inset, int(W * 0.05))
@@ -239,10 +240,10 @@ def draw_card(label: str, width: int = 128, height: int = 192, *,
     s = W  # symbol scale unit
 
     if label == BACK:
-        _paint(img, field_mask, _color(rng, BLACK))
+        paint(img, field_mask, _color(rng, BLACK))
         oval = np.zeros((H, W), np.uint8)
         cv2.ellipse(oval, (cx, cy), axes, angle, 0, 360, 255, -1, cv2.LINE_AA)
-        _paint(img, oval, _color(rng, (30, 30, 220)))
+        paint(img, oval, _color(rng, (30, 30, 220)))
         word = cv2.warpAffine(_text_mask("UNO", int(W * 0.8), int(H * 0.3), thick_ratio=0.22),
                               cv2.getRotationMatrix2D((W * 0.4, H * 0.15), 20, 1.0),
                               (int(W * 0.8), int(H * 0.3)))
@@ -253,7 +254,7 @@ def draw_card(label: str, width: int = 128, height: int = 192, *,
     face = card_obj.face
     if card_obj.is_wild:
         field = _color(rng, BLACK if not dark else (235, 235, 235))
-        _paint(img, field_mask, field)
+        paint(img, field_mask, field)
         cols = [COLORS_BGR[c] for c in (fs.colors if fs else CLASSIC.colors)]
         # order: top-left, top-right, bottom-left, bottom-right
         quad_cols = [cols[0], cols[3], cols[1], cols[2]]
@@ -261,7 +262,7 @@ def draw_card(label: str, width: int = 128, height: int = 192, *,
             _mini_cards(img, cx, cy, s, [cols[3], cols[2], cols[0], cols[1]], WHITE)
             idx = "+4"
         else:
-            _quadrant_oval(img, (cx, cy), axes, angle, quad_cols)
+            quadrant_oval(img, (cx, cy), axes, angle, quad_cols)
             idx = {"wild-draw-two": "+2", "wild-draw-color": "", "wild": ""}[face]
             if face == "wild-draw-two":
                 m = _text_mask("+2", int(s * 0.7), int(s * 0.5), thick_ratio=0.16)
@@ -277,22 +278,22 @@ def draw_card(label: str, width: int = 128, height: int = 192, *,
             _place(img, m, W - ix - m.shape[1], H - iy - m.shape[0], ink, rotate180=True)
         else:
             r = (int(W * 0.07), int(H * 0.06))
-            _quadrant_oval(img, (int(W * 0.18), int(H * 0.11)), r, angle, quad_cols)
-            _quadrant_oval(img, (W - int(W * 0.18), H - int(H * 0.11)), r, angle, quad_cols)
+            quadrant_oval(img, (int(W * 0.18), int(H * 0.11)), r, angle, quad_cols)
+            quadrant_oval(img, (W - int(W * 0.18), H - int(H * 0.11)), r, angle, quad_cols)
         if flip:
             _flip_logo(img, int(W * 0.62), int(H * 0.03), int(W * 0.3), int(H * 0.08))
         return _finish(img, width, height)
 
     colour = _color(rng, COLORS_BGR[card_obj.color])
-    _paint(img, field_mask, colour)
+    paint(img, field_mask, colour)
     oval = np.zeros((H, W), np.uint8)
     if style == "oval" and not dark:
         cv2.ellipse(oval, (cx, cy), axes, angle, 0, 360, 255, -1, cv2.LINE_AA)
-        _paint(img, oval, _color(rng, WHITE))
+        paint(img, oval, _color(rng, WHITE))
         sym_fill, sym_line = colour, BLACK
     else:
         cv2.ellipse(oval, (cx, cy), axes, angle, 0, 360, 255, max(2, W // 45), cv2.LINE_AA)
-        _paint(img, oval, BLACK if dark else WHITE)
+        paint(img, oval, BLACK if dark else WHITE)
         sym_fill, sym_line = (BLACK, WHITE) if dark else (WHITE, BLACK)
 
     size = int(s * _jit(rng, 0.62, 0.05))

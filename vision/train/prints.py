@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from companion.cards import CLASSIC, parse_card
+from vision.card_art import paint, quadrant_oval
 from vision.card_shape import draw_rounded_rect
 
 __all__ = ["CENTRES", "PrintStyle", "random_style", "draw_print", "print_cards"]
@@ -152,11 +153,6 @@ def _symbol(face: str, w: int, h: int, style: PrintStyle, rng) -> np.ndarray:
     raise ValueError(face)
 
 
-def _paint(img, mask, colour, alpha=1.0):
-    a = (mask.astype(np.float32) / 255.0 * alpha)[..., None]
-    img[:] = img * (1 - a) + np.array(colour, np.float32) * a
-
-
 def _ink(img, mask, x, y, fill, style: PrintStyle, W: int, rotate180=False, outline=True):
     """Paint ``mask`` at ``(x, y)``: drop shadow, dark outline, then the fill."""
     if rotate180:
@@ -171,24 +167,12 @@ def _ink(img, mask, x, y, fill, style: PrintStyle, W: int, rotate180=False, outl
     if outline and style.shadow > 0:
         d = int(style.shadow * W) * (-1 if rotate180 else 1)
         sh = np.roll(np.roll(full, d, 0), d, 1)
-        _paint(img, cv2.GaussianBlur(sh, (0, 0), max(1.0, W * 0.006)), (20, 20, 20), 0.85)
+        paint(img, cv2.GaussianBlur(sh, (0, 0), max(1.0, W * 0.006)), (20, 20, 20), 0.85)
     if outline and style.outline > 0:
         r = max(1, int(style.outline * W))
-        _paint(img, cv2.dilate(full, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))),
+        paint(img, cv2.dilate(full, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))),
                (25, 25, 25))
-    _paint(img, full, fill)
-
-
-def _four_colours(img, centre, axes, angle, colours):
-    h, w = img.shape[:2]
-    shape = np.zeros((h, w), np.uint8)
-    cv2.ellipse(shape, centre, axes, angle, 0, 360, 255, -1, cv2.LINE_AA)
-    yy, xx = np.mgrid[0:h, 0:w]
-    a = math.radians(angle)
-    u = (xx - centre[0]) * math.cos(a) + (yy - centre[1]) * math.sin(a)
-    v = -(xx - centre[0]) * math.sin(a) + (yy - centre[1]) * math.cos(a)
-    for q, c in zip([(u < 0) & (v < 0), (u >= 0) & (v < 0), (u < 0) & (v >= 0), (u >= 0) & (v >= 0)], colours):
-        _paint(img, (shape * q).astype(np.uint8), c)
+    paint(img, full, fill)
 
 
 def _mini_cards(img, cx, cy, s, colours, edge):
@@ -211,7 +195,7 @@ def _sunburst(img, cx, cy, r, rng):
         cv2.line(lines, (int(cx + r * 0.25 * math.cos(a)), int(cy + r * 0.25 * math.sin(a))),
                  (int(cx + r * 0.97 * math.cos(a)), int(cy + r * 0.97 * math.sin(a))), 255,
                  max(1, int(r * 0.012)), cv2.LINE_AA)
-    _paint(img, lines, (205, 205, 205), rng.uniform(0.4, 0.9))
+    paint(img, lines, (205, 205, 205), rng.uniform(0.4, 0.9))
 
 
 def draw_print(label: str, style: PrintStyle, rng: np.random.Generator, width: int = 128,
@@ -224,7 +208,7 @@ def draw_print(label: str, style: PrintStyle, rng: np.random.Generator, width: i
     white = tuple(float(v) for v in np.clip(np.array([246, 246, 246]) + rng.uniform(-12, 8, 3), 0, 255))
     shape = np.zeros((H, W), np.uint8)
     draw_rounded_rect(shape, 0, 0, W - 1, H - 1, int(W * style.radius))
-    _paint(img, shape, white)
+    paint(img, shape, white)
     b = int(W * style.border)
     field = np.zeros((H, W), np.uint8)
     draw_rounded_rect(field, b, b, W - 1 - b, H - 1 - b, int(W * max(0.02, style.radius - style.border / 2)))
@@ -232,13 +216,13 @@ def draw_print(label: str, style: PrintStyle, rng: np.random.Generator, width: i
     face = card.face
     colours = [_colour(style, c) for c in ("red", "yellow", "green", "blue")]
     if card.is_wild:
-        _paint(img, field, (22, 22, 22))
+        paint(img, field, (22, 22, 22))
         if face == "wild-draw-four":
             if style.mini_cards:
                 _mini_cards(img, cx, cy, W, [colours[3], colours[2], colours[0], colours[1]], white)
             else:
                 ax = (int(W * style.centre_size), int(W * style.centre_size * (1.0 if style.wild_round else 1.35)))
-                _four_colours(img, (cx, cy), ax, 0 if style.wild_round else style.tilt, colours)
+                quadrant_oval(img, (cx, cy), ax, 0 if style.wild_round else style.tilt, colours)
                 m = _symbol(face, int(W * 0.6), int(W * 0.5), style, rng)
                 _ink(img, m, cx - m.shape[1] // 2, cy - m.shape[0] // 2, white, style, W)
             idx = _symbol(face, int(W * 0.3), int(H * style.index_h), style, rng)
@@ -248,31 +232,31 @@ def draw_print(label: str, style: PrintStyle, rng: np.random.Generator, width: i
                  style.index_outline)
         else:
             ax = (int(W * style.centre_size), int(W * style.centre_size * (1.0 if style.wild_round else 1.35)))
-            _four_colours(img, (cx, cy), ax, 0 if style.wild_round else style.tilt, colours)
+            quadrant_oval(img, (cx, cy), ax, 0 if style.wild_round else style.tilt, colours)
             r = (int(W * 0.07), int(W * (0.07 if style.wild_round else 0.1)))
             for px, py in ((W * 0.17, H * 0.1), (W * 0.83, H * 0.9)):
-                _four_colours(img, (int(px), int(py)), r, 0 if style.wild_round else style.tilt, colours)
+                quadrant_oval(img, (int(px), int(py)), r, 0 if style.wild_round else style.tilt, colours)
         return _finish(img, style, rng, width, height)
 
     field_colour = _colour(style, card.color)
-    _paint(img, field, field_colour)
+    paint(img, field, field_colour)
     centre = style.centre
     r = int(W * style.centre_size)
     ink = {"field": field_colour, "white": white, "black": (25, 25, 25)}[style.symbol_ink]
     if centre == "tilted-oval":
         m = np.zeros((H, W), np.uint8)
         cv2.ellipse(m, (cx, cy), (r, int(r * 1.4)), style.tilt, 0, 360, 255, -1, cv2.LINE_AA)
-        _paint(img, m, white)
+        paint(img, m, white)
     elif centre.startswith("round"):
         m = np.zeros((H, W), np.uint8)
         cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
-        _paint(img, m, white)
+        paint(img, m, white)
         if centre == "round-sunburst":
             _sunburst(img, cx, cy, r, rng)
     elif centre == "coloured-oval":
         m = np.zeros((H, W), np.uint8)
         cv2.ellipse(m, (cx, cy), (r, int(r * 1.4)), style.tilt, 0, 360, 255, max(2, int(W * 0.02)), cv2.LINE_AA)
-        _paint(img, m, white)
+        paint(img, m, white)
         if ink == field_colour:
             ink = white
     if centre in ("coloured-oval", "none") and ink == field_colour:
@@ -316,7 +300,7 @@ def _finish(img, style: PrintStyle, rng, width, height) -> np.ndarray:
             p0 = rng.uniform(0, [W, H])
             p1 = p0 + rng.normal(0, W * 0.08, 2)
             cv2.line(scuff, (int(p0[0]), int(p0[1])), (int(p1[0]), int(p1[1])), 160, 1, cv2.LINE_AA)
-        _paint(img, cv2.GaussianBlur(scuff, (0, 0), 1.0), (232, 232, 232), 0.8)
+        paint(img, cv2.GaussianBlur(scuff, (0, 0), 1.0), (232, 232, 232), 0.8)
         img += rng.normal(0, 3 + 6 * style.wear, (H, W, 1))
     out = np.clip(img, 0, 255).astype(np.uint8)
     return cv2.resize(out, (width, height), interpolation=cv2.INTER_AREA)
