@@ -22,6 +22,14 @@ def _template(img: np.ndarray) -> np.ndarray:
     return cv2.resize(img, (T, int(T * 1.5)), interpolation=cv2.INTER_AREA)
 
 
+def card_quad(centre: np.ndarray, cw: float, ch: float, angle: float) -> np.ndarray:
+    """The corners (top left, clockwise) of a ``cw`` x ``ch`` card at ``centre``, turned ``angle``
+    radians."""
+    u = np.array([np.cos(angle), np.sin(angle)]) * cw / 2
+    v = np.array([-np.sin(angle), np.cos(angle)]) * ch / 2
+    return np.array([centre - u - v, centre + u - v, centre + u + v, centre - u + v], np.float32)
+
+
 def random_table(rng, h, w, textures: list[np.ndarray]) -> np.ndarray:
     k = rng.random()
     if textures and k < 0.45:
@@ -177,6 +185,7 @@ def card_sample(rng, card: np.ndarray, textures, neighbours=None, out_size=(CARD
     ch = cw * rng.uniform(1.48, 1.62)
     ang = rng.uniform(0, 2 * np.pi)
     c = np.array([S / 2, S / 2]) + rng.uniform(-10, 10, 2)
+    # (not card_quad: the half-sides u and v also place the neighbours below)
     u = np.array([np.cos(ang), np.sin(ang)]) * cw / 2
     v = np.array([-np.sin(ang), np.cos(ang)]) * ch / 2
     quad = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
@@ -281,9 +290,7 @@ def covered_sample(rng, textures, cards, out_size=(CARD_W, CARD_H)):
     ch = cw * rng.uniform(1.48, 1.62)
     ang = rng.uniform(0, 2 * np.pi)
     c = np.array([S / 2, S / 2]) + rng.uniform(-8, 8, 2)
-    u = np.array([np.cos(ang), np.sin(ang)]) * cw / 2
-    v = np.array([-np.sin(ang), np.cos(ang)]) * ch / 2
-    quad = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
+    quad = card_quad(c, cw, ch, ang)
     tpl = _template(cards[rng.integers(len(cards))])
     _paste(canvas, tpl if rng.random() < 0.5 else tpl[::-1, ::-1], quad)
     for corner in (quad[0] + (quad[2] - quad[0]) * 0.12, quad[2] + (quad[0] - quad[2]) * 0.12, c):
@@ -346,9 +353,7 @@ def negative_sample(rng, textures, cards, out_size=(CARD_W, CARD_H), covered: fl
         canvas = cv2.resize(big, (S, S), interpolation=cv2.INTER_AREA)
         cw, ch = cw * 1.2, ch * 1.2
     ang = rng.uniform(0, 2 * np.pi)
-    u = np.array([np.cos(ang), np.sin(ang)]) * cw / 2
-    v = np.array([-np.sin(ang), np.cos(ang)]) * ch / 2
-    quad = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
+    quad = card_quad(c, cw, ch, ang)
     quad += rng.normal(0, cw * 0.03, (4, 2)).astype(np.float32)
     canvas = _degrade(rng, _light(rng, canvas))
     return normalize_card(rectify(canvas, quad, out_size))
