@@ -4,7 +4,7 @@ Scripted games on the synthetic table (the reader and the camera referee, as ``c
 plays them; rendering is not timed) report each frame's own time (``FrameReport.ms``). A frame
 is *quiet* when the reader stopped early (``quiet``, ``moving``, ``settling``, ``hands``) and
 *with a change* otherwise (it read regions). The reference (:mod:`benchmarks.reference`:
-YOLOv8n's architecture at 640, ``cv2.dnn``) runs once every ``--every`` frames in the same
+YOLOv8n's architecture at 640, by ONNX Runtime) runs once every ``--every`` frames in the same
 process, between frames, so both are timed under the same load; OpenCV uses ``--threads``.
 
     .venv/bin/python benchmarks/live_frame_bench.py [--games grid,flip,classic] [--seed 5]
@@ -102,6 +102,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2, help="OpenCV threads (default 2)")
     ap.add_argument("--every", type=int, default=20, help="frames between reference runs (default 20)")
     ap.add_argument("--json", help="also write the results to this file")
+    ap.add_argument("--reference-runtime", choices=("onnxruntime", "cv2.dnn"), default="onnxruntime",
+                    help="what runs the reference detector (default: ONNX Runtime, as the reader's models)")
     args = ap.parse_args(argv)
     import cv2
 
@@ -109,7 +111,7 @@ def main(argv=None) -> int:
 
     cv2.setNumThreads(args.threads)
     try:
-        reference = Reference()
+        reference = Reference(runtime=args.reference_runtime)
     except ReferenceMissing as e:
         print(f"live_frame_bench: {e}", file=sys.stderr)
         return 2
@@ -124,7 +126,8 @@ def main(argv=None) -> int:
                      "wall_s": run["wall_s"], **summary(run["ms"], run["reference_ms"])})
     out = {"benchmark": "live_frame_bench",
            "command": "python benchmarks/live_frame_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-           "size": args.size, "opencv_threads": args.threads, "goals": {"quiet_ratio": "<= 1/50",
+           "size": args.size, "opencv_threads": args.threads,
+           "reference": f"YOLOv8n architecture, 640x640, {args.reference_runtime}", "goals": {"quiet_ratio": "<= 1/50",
                                                                          "change_ratio": "<= 1/10"},
            **summary(all_ms, all_ref), "games": runs, "machine": platform.machine(),
            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}

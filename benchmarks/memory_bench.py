@@ -132,7 +132,7 @@ import app.runner, vision.table_reader, vision.recognize, web.app, web, flask, w
 steps.append(('companion packages (composition root, reader, web: flask, waitress)', rss()))
 from vision.recognize import CardReader
 reader = CardReader()
-steps.append(('card model (CardReader, cv2.dnn)', rss()))
+steps.append(('card model (CardReader, ONNX Runtime)', rss()))
 from vision.sources import OpenCVSource
 from vision.table_reader import TableReader
 source = OpenCVSource(sys.argv[1])

@@ -1,5 +1,5 @@
 """Speed of whole-photo card reading (``companion recognize``) as a ratio to a detector's forward
-pass timed in the same run (:mod:`benchmarks.reference`: YOLOv8n's architecture at 640, cv2.dnn).
+pass timed in the same run (:mod:`benchmarks.reference`: YOLOv8n's architecture at 640, by ONNX Runtime).
 
     nice -n 10 .venv/bin/python benchmarks/photo_bench.py [--rounds 7] [--threads 1] [--only TEXT]
         [--whole-only] [--json OUT.json]
@@ -55,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cv2
 import numpy as np
 
-from reference import Reference, ReferenceMissing
+from reference import RUNTIMES, Reference, ReferenceMissing
 from vision.data import DataMissing, load_photos, require_data
 from vision.recognize import CardReader
 from vision.synth import TABLES, compose_table
@@ -166,10 +166,12 @@ def main(argv=None) -> int:
     ap.add_argument("--whole-only", action="store_true",
                     help="time the whole-card pass alone (companion recognize --whole-only)")
     ap.add_argument("--json", help="also write the results to this file")
+    ap.add_argument("--reference-runtime", choices=RUNTIMES, default=RUNTIMES[0],
+                    help="what runs the reference detector (default: ONNX Runtime, as the reader's models)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
     try:
-        ref = Reference()
+        ref = Reference(runtime=args.reference_runtime)
     except ReferenceMissing as e:
         print(e, file=sys.stderr)
         return 2
@@ -199,7 +201,8 @@ def main(argv=None) -> int:
         "benchmark": "photo_bench",
         "command": "python benchmarks/photo_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "mode": "whole-only" if args.whole_only else "default (whole cards and the overlap pass)",
-        "reference": "YOLOv8n architecture, 640x640, cv2.dnn forward pass (no NMS), benchmarks/reference.py",
+        "reference": f"YOLOv8n architecture, 640x640, {args.reference_runtime} forward pass (no NMS), "
+                     "benchmarks/reference.py",
         "timing": "both single-threaded unless --threads says otherwise; interleaved rounds; per round "
                   "the reader's time over the reference's, as process CPU time (time.process_time) and "
                   "as wall time; median, lowest and highest round",

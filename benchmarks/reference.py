@@ -2,8 +2,10 @@
 
 This machine (and the Pi) is shared and its speed changes from minute to minute, so no figure in
 ``benchmarks/results/`` stands alone: each is a ratio to the forward pass of **YOLOv8n's
-architecture at 640x640** (the detector a user would reach for), run by OpenCV's ``cv2.dnn`` on the
-same CPU, in the same process, interleaved with the work measured (medians of both).
+architecture at 640x640** (the detector a user would reach for), run on the same CPU, in the same
+process, interleaved with the work measured (medians of both), by the same runtime as the
+product's own models (ONNX Runtime, :mod:`vision.onnx_model`; ``runtime="cv2.dnn"`` runs it by
+OpenCV's ``cv2.dnn`` instead, about half as fast).
 
 The weights do not matter for timing, so the network is built from the architecture with a fixed
 seed (random weights, BatchNorm folded as an exported detector has it) and exported to ONNX by
@@ -33,6 +35,8 @@ from pathlib import Path
 SEED = 8
 INPUT = 640
 FILE_NAME = "yolov8n-arch-640-seed8.onnx"
+#: What can run the reference: the product's runtime (the default) or OpenCV's.
+RUNTIMES = ("onnxruntime", "cv2.dnn")
 
 
 class ReferenceMissing(RuntimeError):
@@ -58,17 +62,33 @@ HOW_TO_BUILD = (
 class Reference:
     """The reference's forward pass (640x640 BGR in, raw head out: no NMS), timed on demand."""
 
-    def __init__(self, path: Path | None = None):
+    def __init__(self, path: Path | None = None, runtime: str = "onnxruntime"):
         import cv2
         import numpy as np
 
         path = path or onnx_path()
         if not path.is_file():
             raise ReferenceMissing(f"{HOW_TO_BUILD} (looked for {path})")
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        if runtime not in RUNTIMES:
+            raise ValueError(f"runtime must be one of {RUNTIMES}, not {runtime!r}")
+        self.runtime = runtime
         rng = np.random.default_rng(SEED)
         img = rng.integers(0, 256, (INPUT, INPUT, 3), np.uint8)
         self.blob = cv2.dnn.blobFromImage(img, 1 / 255.0, (INPUT, INPUT), swapRB=True)
+        if runtime == "cv2.dnn":
+            net = cv2.dnn.readNetFromONNX(str(path))
+
+            def forward() -> None:
+                net.setInput(self.blob)
+                net.forward()
+        else:
+            from vision.onnx_model import OnnxModel
+
+            model = OnnxModel(path)
+
+            def forward() -> None:
+                model.run(self.blob)
+        self._forward = forward
         self.once()  # warm up (the first pass allocates)
 
     def once(self) -> float:
@@ -78,8 +98,7 @@ class Reference:
     def timed(self) -> tuple[float, float]:
         """One forward pass; its wall time and the process's CPU time in ms."""
         t, c = time.perf_counter(), time.process_time()
-        self.net.setInput(self.blob)
-        self.net.forward()
+        self._forward()
         return (time.perf_counter() - t) * 1000, (time.process_time() - c) * 1000
 
 
@@ -223,17 +242,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", action="store_true", help="build the ONNX into the cache (needs torch)")
     ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--runtime", choices=RUNTIMES, default=RUNTIMES[0])
     args = ap.parse_args(argv)
     if args.build:
         build(onnx_path())
         return 0
     try:
-        ref = Reference()
+        ref = Reference(runtime=args.runtime)
     except ReferenceMissing as e:
         print(e, file=sys.stderr)
         return 2
     ms = [ref.once() for _ in range(args.runs)]
-    print(f"reference forward pass (YOLOv8n architecture, 640x640, cv2.dnn): "
+    print(f"reference forward pass (YOLOv8n architecture, 640x640, {args.runtime}): "
           f"median {statistics.median(ms):.1f} ms over {args.runs} runs")
     return 0
 

@@ -22,13 +22,13 @@ The outlines join the corner outlines and are read and selected as they are.
 from __future__ import annotations
 
 import json
-import threading
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.onnx_model import OnnxModel
 from vision.card_shape import CARD_RATIO, order_quad
 
 __all__ = ["CARD_PX", "STRIDE", "MODEL_PATH", "IndexPoints", "outline_at", "index_points", "width_from_indices"]
@@ -98,8 +98,7 @@ class IndexPoints:
     Safe to share between threads (the hand scanner's camera thread, the web's photo requests)."""
 
     def __init__(self, path: Path = MODEL_PATH):
-        self.net = cv2.dnn.readNetFromONNX(str(path))
-        self._lock = threading.Lock()   # one OpenCV network runs one input at a time
+        self.model = OnnxModel(path)
         meta = Path(path).with_suffix(".json")
         self.meta = json.loads(meta.read_text()) if meta.is_file() else {}
 
@@ -115,9 +114,7 @@ class IndexPoints:
         if ph or pw:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         blob = (small.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)[None]
-        with self._lock:
-            self.net.setInput(np.ascontiguousarray(blob))
-            out = self.net.forward()[0].copy()
+        out = self.model.run(blob)[0]
         heat = 1.0 / (1.0 + np.exp(-out[0]))
         right = np.stack([out[1], out[2]], -1)
         return heat, right, scale

@@ -35,6 +35,7 @@ from vision.corners import (WIDTH_SURE, card_width_of, card_width_on_edges, corn
                             index_crop, index_outline, index_point, partial_quads, refine_outline, strip_outside,
                             unexplained_cards, unlike_table)
 from vision.detect import quad_iou
+from vision.onnx_model import OnnxModel
 from vision.index_points import MODEL_PATH as INDEX_POINTS_PATH, index_points, width_from_indices
 
 __all__ = ["PARTIAL_MODEL_PATH", "INDEX_MODEL_PATH", "HANDS_INDEX_MODEL_PATH", "IndexReader", "partly_covered",
@@ -441,11 +442,10 @@ class IndexReader:
 
         from vision.classes import NONE, DeckFilter
 
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.model = OnnxModel(path)
         self.classes = tuple(json.loads(Path(path).with_suffix(".json").read_text())["classes"])
         self.none_index = self.classes.index(NONE)
         self._decks = DeckFilter(self.classes)
-        self._lock = threading.Lock()
 
     def probs(self, crops: list[np.ndarray], deck: str = "auto") -> np.ndarray:
         """Each crop's probabilities (columns in :attr:`classes` order), labels outside ``deck`` 0."""
@@ -453,9 +453,7 @@ class IndexReader:
         if not crops:
             return np.zeros((0, len(self.classes)), np.float64)
         blob = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2), np.float32)
-        with self._lock:
-            self.net.setInput(blob)
-            p = self.net.forward().astype(np.float64)
+        p = self.model.run(blob).astype(np.float64)
         return self._decks.narrow(p, deck)
 
     def probs_narrowed(self, p: np.ndarray, deck: str) -> np.ndarray:

@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.classes import CLASSES, DECKS, NONE, DeckFilter
 from vision.color import normalize_card
+from vision.onnx_model import OnnxModel
 from vision.detect import (CARD_H, CARD_RATIO, CARD_W, find_field_quads, find_quads_sized, order_quad,
                            quad_iou, rectify)
 
@@ -157,10 +158,7 @@ class CardReader:
         path = Path(model_path) if model_path else MODEL_PATH
         if not path.is_file():
             raise FileNotFoundError(f"card model not found at {path} (train it: python -m vision.train)")
-        # OpenCV's classic dnn engine: the same probabilities as the new one (to 3e-7), in half
-        # the time on a Pi's 128-bit, one-thread shape (a region of the live table is a batch of
-        # 1-3 cards: the new engine's fixed cost per call was most of a frame's reading)
-        self.net = cv2.dnn.readNetFromONNX(str(path), cv2.dnn.ENGINE_CLASSIC)
+        self.model = OnnxModel(path)
         meta_path = path.with_suffix(".json")
         classes = json.loads(meta_path.read_text())["classes"] if meta_path.is_file() else list(CLASSES)
         self.classes = tuple(classes)
@@ -172,7 +170,6 @@ class CardReader:
         # the partial pass's index model (None: vision.partial's general one; the hands'
         # zones read with vision.partial.HANDS_INDEX_MODEL_PATH)
         self.index_model_path = Path(index_model_path) if index_model_path else None
-        self._lock = threading.Lock()
         self._decks = DeckFilter(self.classes)
 
     # ------------------------------------------------------------------ classification
@@ -181,9 +178,7 @@ class CardReader:
         if not cards:
             return np.zeros((0, len(self.classes)), np.float32)
         blob = cv2.dnn.blobFromImages(cards, 1.0, (CARD_W, CARD_H), swapRB=False, crop=False)
-        with self._lock:
-            self.net.setInput(blob)
-            p = self.net.forward().reshape(len(cards), -1).astype(np.float64)
+        p = self.model.run(blob).reshape(len(cards), -1).astype(np.float64)
         return self._decks.narrow(p, deck)
 
     def _reading(self, p: np.ndarray) -> CardReading:
