@@ -4,7 +4,7 @@ Scripted games on the synthetic table (the reader and the camera referee, as ``c
 plays them; rendering is not timed) report each frame's own time (``FrameReport.ms``). A frame
 is *quiet* when the reader stopped early (``quiet``, ``moving``, ``settling``, ``hands``) and
 *with a change* otherwise (it read regions). The reference (:mod:`benchmarks.reference`:
-YOLOv8n's architecture at 640, by ONNX Runtime) runs once every ``--every`` frames in the same
+YOLOv8n's architecture at 640, cv2.dnn) runs once every ``--every`` frames in the same
 process, between frames, so both are timed under the same load; OpenCV uses ``--threads``.
 
     .venv/bin/python benchmarks/live_frame_bench.py [--games grid,flip,classic] [--seed 5]
@@ -102,8 +102,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2, help="OpenCV threads (default 2)")
     ap.add_argument("--every", type=int, default=20, help="frames between reference runs (default 20)")
     ap.add_argument("--json", help="also write the results to this file")
-    ap.add_argument("--reference-runtime", choices=("onnxruntime", "cv2.dnn"), default="onnxruntime",
-                    help="what runs the reference detector (default: ONNX Runtime, as the reader's models)")
+    ap.add_argument("--reference-runtime", choices=("cv2.dnn", "onnxruntime"), default="cv2.dnn",
+                    help="what runs the reference (default OpenCV's dnn; onnxruntime: as the reader's models)")
     args = ap.parse_args(argv)
     import cv2
 

@@ -1,5 +1,5 @@
 """Speed of whole-photo card reading (``companion recognize``) as a ratio to a detector's forward
-pass timed in the same run (:mod:`benchmarks.reference`: YOLOv8n's architecture at 640, by ONNX Runtime).
+pass timed in the same run (:mod:`benchmarks.reference`: YOLOv8n's architecture at 640, cv2.dnn).
 
     nice -n 10 .venv/bin/python benchmarks/photo_bench.py [--rounds 7] [--threads 1] [--only TEXT]
         [--whole-only] [--json OUT.json]
@@ -167,7 +167,7 @@ def main(argv=None) -> int:
                     help="time the whole-card pass alone (companion recognize --whole-only)")
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--reference-runtime", choices=RUNTIMES, default=RUNTIMES[0],
-                    help="what runs the reference detector (default: ONNX Runtime, as the reader's models)")
+                    help="what runs the reference (default OpenCV's dnn; onnxruntime: as the reader's models)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
     try:

@@ -5,7 +5,7 @@ scripted synthetic table (``companion bench``'s run: reader and camera referee).
     .venv/bin/python benchmarks/pi_budget.py [--actions 40] [--json OUT.json]
 
 Reported as ratios to the reference detector's forward pass (:mod:`benchmarks.reference`:
-YOLOv8n's architecture at 640, by ONNX Runtime) under the same limits, timed in the same process before,
+YOLOv8n's architecture at 640, cv2.dnn) under the same limits, timed in the same process before,
 between and after the game (the median of all): quiet frames, frames with a change, and the event
 latency after the hand leaves (frame time plus the work of the frame that publishes it; it must
 stay <= 0.3 s). A quiet frame must cost <= 1/50 of the reference, a frame with a change <= 1/5.
