@@ -145,9 +145,18 @@ def _symbol_mask(face: str, w: int, h: int) -> np.ndarray:
 
 # --------------------------------------------------------------------------- compositing
 def paint(img, mask, color, alpha=1.0):
-    """Blend ``color`` into ``img`` where ``mask`` (0-255) is set, ``alpha`` at full mask."""
-    a = (mask.astype(np.float32) / 255.0 * alpha)[..., None]
-    img[:] = (img * (1 - a) + np.array(color, np.float32) * a).astype(img.dtype)
+    """Blend ``color`` into ``img`` where ``mask`` (0-255) is set, ``alpha`` at full mask.
+
+    Only the box round the mask's set pixels is worked (outside it the blend leaves every pixel
+    as it is): most masks are a symbol or a stroke, a small part of the card."""
+    m = np.asarray(mask)
+    ys, xs = np.nonzero(m.any(axis=1)), np.nonzero(m.any(axis=0))
+    if not ys[0].size:
+        return
+    box = np.s_[ys[0][0]:ys[0][-1] + 1, xs[0][0]:xs[0][-1] + 1]
+    roi = img[box]
+    a = (m[box].astype(np.float32) / 255.0 * alpha)[..., None]
+    roi[:] = (roi * (1 - a) + np.array(color, np.float32) * a).astype(img.dtype)
 
 
 def _place(img, mask, x, y, fill, outline=None, outline_px=0, rotate180=False):
