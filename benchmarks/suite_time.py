@@ -1,6 +1,7 @@
 """How long ``make test`` takes on a fresh clone: the set-up and the suite, and how busy the machine was.
 
     python3 benchmarks/suite_time.py --runs 3 --out benchmarks/results/suite_time.json
+    python3 benchmarks/suite_time.py --runs 2 --baseline 34bcbf5   # against an older commit, by turns
 
 Each run clones the repository (its committed HEAD, nothing uncommitted) into a new folder,
 times ``make install`` (the set-up: venv and pip) and then ``make test`` (which finds the venv
@@ -67,10 +68,12 @@ def _timed(cmd: list[str], cwd: Path, log) -> tuple[float, float, float, int, st
     return wall, b1 - b0, s1 - s0, done.returncode, done.stdout
 
 
-def one_run(source: Path, workdir: Path, log) -> dict:
+def one_run(source: Path, workdir: Path, log, rev: str | None = None) -> dict:
     clone = workdir / "clone"
     shutil.rmtree(clone, ignore_errors=True)
     subprocess.run(["git", "clone", "-q", str(source), str(clone)], check=True)
+    if rev:
+        subprocess.run(["git", "checkout", "-q", rev], cwd=clone, check=True)
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone, check=True,
                           capture_output=True, text=True).stdout.strip()
     ref_before = reference_work()
@@ -106,18 +109,25 @@ def main(argv=None) -> int:
     ap.add_argument("--source", default=str(ROOT), help="the repository to clone (default: this one)")
     ap.add_argument("--out", help="write the results here as JSON")
     ap.add_argument("--log", help="make's output, every run (default: a file in the temp folder)")
+    ap.add_argument("--baseline", metavar="REV",
+                    help="also time a fresh clone at REV in each run, before or after HEAD's by turns "
+                         "(the comparison made under the same load); the summary gives HEAD's time over it")
     args = ap.parse_args(argv)
     if not Path("/proc/stat").exists():
         print("error: needs Linux's /proc/stat for the machine's busy time", file=sys.stderr)
         return 2
-    runs = []
+    runs: list[dict] = []
+    baselines: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="suite-time-") as tmp:
         log_path = Path(args.log or Path(tmp) / "make.log")
         with open(log_path, "w") as log:
-            for _ in range(args.runs):
-                run = one_run(Path(args.source), Path(tmp), log)
-                runs.append(run)
-                print(json.dumps(run), flush=True)
+            for i in range(args.runs):
+                order = [None, args.baseline] if i % 2 else [args.baseline, None]
+                for rev in (order if args.baseline else [None]):
+                    run = one_run(Path(args.source), Path(tmp), log, rev)
+                    run["baseline"] = rev is not None
+                    (baselines if rev else runs).append(run)
+                    print(json.dumps(run), flush=True)
     totals = [r["total_s"] for r in runs]
     result = {
         "command": "python3 benchmarks/suite_time.py " + " ".join(argv or sys.argv[1:]),
@@ -127,10 +137,20 @@ def main(argv=None) -> int:
         "target_s": 162,
         "runs_within_target": sum(t <= 162 for t in totals),
     }
+    if baselines:
+        base = [r["total_s"] for r in baselines]
+        result["baseline"] = {"rev": args.baseline, "runs": baselines,
+                              "total_s": {"min": min(base), "median": statistics.median(base), "max": max(base)}}
+        result["head_over_baseline"] = {
+            "per_run": [round(h / b, 3) for h, b in zip(totals, base)],
+            "median": round(statistics.median(totals) / statistics.median(base), 3)}
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result["total_s"]), f"{result['runs_within_target']}/{len(runs)} within 2:42")
-    return 0 if all(r["ok"] for r in runs) else 1
+    if baselines:
+        print("baseline", args.baseline, json.dumps(result["baseline"]["total_s"]),
+              "HEAD/baseline", json.dumps(result["head_over_baseline"]))
+    return 0 if all(r["ok"] for r in runs + baselines) else 1
 
 
 if __name__ == "__main__":
