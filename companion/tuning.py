@@ -349,6 +349,10 @@ class PhotoTuning:
         "card heights", "higher: the pass searches more round each index seen, more CPU")
     whole_search: float = knob(
         "share of the image", "higher: searched in places more often: less CPU, cards at the places' edges lost")
+    seen_not_index: float = knob(
+        "probability", "lower: more of what the index finder sees left of the cards read whole dismissed "
+        "as not an index (the index model reads 'none' there at least this surely): less CPU on "
+        "cluttered tables, a covered card whose index reads badly missed")
     far_end: float = knob(
         "times the outline's length", "higher: more second readings at a card's far end dropped, twins too")
     far_end_near: float = knob(

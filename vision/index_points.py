@@ -81,16 +81,17 @@ WIDTH_MIN_HEAT = 1.0
 _INDEX_MIDDLE = (0.15, 0.14)
 
 
-def outline_at(point, right, card_width: float) -> np.ndarray:
+def outline_at(point, right, card_width: float, ordered: bool = True) -> np.ndarray:
     """The ordered outline (4x2 float32) of a ``card_width`` card whose corner index's middle
-    lies at ``point`` and reads with its "right" along ``right`` (a vector, any length)."""
+    lies at ``point`` and reads with its "right" along ``right`` (a vector, any length); with
+    ``ordered`` False, from the card's own top-left corner round (that index is its corner 0)."""
     u = np.asarray(right, np.float64)
     u = u / max(1e-9, float(np.hypot(*u)))
     v = np.array([-u[1], u[0]])            # a quarter turn clockwise on the image (y down)
     w, h = card_width, card_width * CARD_RATIO
     corner = np.asarray(point, np.float64) - _INDEX_MIDDLE[0] * w * u - _INDEX_MIDDLE[1] * h * v
-    quad = np.array([corner, corner + w * u, corner + w * u + h * v, corner + h * v])
-    return order_quad(quad.astype(np.float32))
+    quad = np.array([corner, corner + w * u, corner + w * u + h * v, corner + h * v]).astype(np.float32)
+    return order_quad(quad) if ordered else quad
 
 
 class IndexPoints:

@@ -278,6 +278,11 @@ LOOK_MARGIN = _PHOTO.look_margin
 #: at their edges) for a third of the CPU on the tables that clutter sends to the pass.
 SEARCH_MARGIN = _PHOTO.search_margin
 WHOLE_SEARCH = _PHOTO.whole_search
+#: What the index finder sees left of the cards read whole counts as a card not yet read only
+#: where the index model, reading the index box there, gives "none" less than this: the finder
+#: also fires on print that only looks like an index (a page of text, a round sticker), and each
+#: such sighting sent the whole photo to the pass.
+SEEN_NOT_INDEX = _PHOTO.seen_not_index
 
 #: A card read at one end (its index corner) and kept is not read again at its other end: a
 #: corner reading of its label whose outline faces back towards it, with its index on the line
@@ -664,10 +669,11 @@ def unexplained_regions(image_bgr: np.ndarray, whole: list, measured: float | No
     seen = []   # the indices seen that no card read whole explains
     for bx0, by0, bx1, by1 in _merged([_box(p[0] / s, p[1] / s, (p[0] + p[2]) / s, (p[1] + p[3]) / s, look, W, H)
                                        for p in patches]):
-        for point, _right, _heat in _points_finder(points_model_path)(image_bgr[by0:by1, bx0:bx1], unit):
+        for point, right, _heat in _points_finder(points_model_path)(image_bgr[by0:by1, bx0:bx1], unit):
             point = point + np.float32([bx0, by0])
             if not any(_inside(point, q) for q in own) and not any(_inside(point, c) for c in corners):
-                seen.append(point)
+                seen.append((point, right))
+    seen = _read_as_indices(image_bgr, seen, unit, index_reader)
     reach = SEARCH_MARGIN * unit * CARD_RATIO
     boxes = [_box(x, y, x, y, reach, W, H) for x, y in seen]
     for q, judged in doubtful:
@@ -680,6 +686,18 @@ def unexplained_regions(image_bgr: np.ndarray, whole: list, measured: float | No
     if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > WHOLE_SEARCH * W * H:
         return None
     return boxes
+
+
+def _read_as_indices(image_bgr: np.ndarray, seen: list, unit: float, index_reader: IndexReader) -> list:
+    """The points of ``seen`` (``(point, right)`` from the index finder) whose index box, on a
+    card ``unit`` wide, the index model reads as an index: "none" below :data:`SEEN_NOT_INDEX`."""
+    if not seen:
+        return []
+    from vision.index_points import outline_at
+
+    crops = [index_crop(image_bgr, outline_at(point, right, unit, ordered=False), 0) for point, right in seen]
+    none = index_reader.probs(crops)[:, index_reader.none_index]
+    return [point for (point, _right), p in zip(seen, none) if p < SEEN_NOT_INDEX]
 
 
 def _touches(quad: np.ndarray, box: tuple) -> bool:

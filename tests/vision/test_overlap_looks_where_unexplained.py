@@ -88,3 +88,21 @@ def test_by_default_a_photo_with_something_unexplained_is_searched_whole(monkeyp
     searches = _Searches(monkeypatch)
     CardReader(overlap=True).read(img, deck="classic")
     assert searches.areas == [img.shape[0] * img.shape[1]]
+
+
+@pytest.mark.parametrize("table", [1, 2, 3])
+@pytest.mark.parametrize("check", [True, False])
+def test_clutter_the_finder_takes_for_an_index_does_not_send_the_photo_to_the_pass(monkeypatch, table, check):
+    """Separated cards beside clutter (a page of text, a round sticker, a pen: vision.synth's
+    objects): what the index finder sees on the clutter reads as no index, so the pass does not
+    run; with that check off (nothing dismissed) every such photo is searched whole."""
+    from vision.synth import compose_table
+
+    rng = np.random.default_rng(table)
+    cards = [(lab, draw_card(lab, 160, 248, face_set=CLASSIC, rng=rng))
+             for lab in ("red-7", "blue-2", "green-skip", "yellow-0", "red-4", "blue-9")]
+    img, placed = compose_table(cards, 1280, 720, rng=rng, spacing=1.9, objects=True)
+    whole = CardReader(overlap=False).read(img, deck="classic")
+    assert sorted(s.label for s in whole) == sorted(p.label for p in placed)
+    monkeypatch.setattr(partial, "SEEN_NOT_INDEX", default().photo.seen_not_index if check else 1.01)
+    assert partial.unexplained_regions(img, whole, None) == ([] if check else None)
