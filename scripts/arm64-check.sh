@@ -152,7 +152,7 @@ in_root $VENV/bin/python - <<'PY' | sed 's/^/    /'
 import platform, sys
 from importlib.metadata import version
 print(f"Python {sys.version.split()[0]} on {platform.machine()}; "
-      + ", ".join(f"{n} {version(n)}" for n in ("numpy", "opencv-python-headless", "flask", "gpiozero")))
+      + ", ".join(f"{n} {version(n)}" for n in ("numpy", "opencv-python-headless", "onnxruntime", "flask", "gpiozero")))
 for name in ("libcamera", "lgpio", "picamera2"):
     try:
         __import__(name)
