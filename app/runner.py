@@ -402,13 +402,16 @@ class TableLoop(_Background):
     def __init__(self, host: Host, *, bots: Bot | None = None, pace: float = 1.5,
                  rules: dict[str, Any] | None = None, seed: int | None = None,
                  step: Callable[[], None] | None = None, period: float = 0.05,
-                 hands=None, slow_turns: bool = False):
+                 hands=None, players=None, slow_turns: bool = False):
         self.host = host
         self.bots = bots
         self.slow_turns = slow_turns
         #: the demo's physical table (``perform(action) -> bool``, ``busy``): bots' card plays
         #: and pawn moves are done there for the camera; None: bots act straight on the table
         self.hands = hands
+        #: the demo's players (``tick()``: :class:`simulator.demo_players.DemoPlayers`), who
+        #: answer the camera's questions; None: the phones answer them
+        self.players = players
         self.pace = pace
         self.rules = rules or {}
         self.rng = random.Random(seed)
@@ -437,6 +440,8 @@ class TableLoop(_Background):
         table = self.host.table
         if table is not None:
             table.poll_timer()
+        if self.players is not None:
+            self.players.tick()
         if self._next_bot is None:
             self._next_bot = now + self.pace
         if self.bots is None or now < self._next_bot:
@@ -557,6 +562,7 @@ class Companion:
             self.signals, self.buttons = self._pins(pinmap, pin_factory)
         self.camera: CameraWorker | None = None
         self.demo_table = None
+        self.demo_players = None
         #: the frames the camera's calls were taken on, beside the event log (app.evidence)
         self.evidence = None
         if config.table.mode == "referee":
@@ -575,7 +581,7 @@ class Companion:
                                                  confirm=self.camera.confirm)
         self.loop = TableLoop(self.host, bots=Bot(seed) if demo else None, pace=pace,
                               rules=config.rules, seed=seed,
-                              hands=self.demo_table, slow_turns=slow_turns)
+                              hands=self.demo_table, players=self.demo_players, slow_turns=slow_turns)
         self.league = None  # the league publisher, when [league] names a broker and this table
         self.web_server = None
         self._want_web = web
@@ -602,12 +608,15 @@ class Companion:
         """The camera referee: the demo's synthetic table, or the configured camera."""
         cam = config.camera
         if demo:
+            from simulator.demo_players import DemoPlayers
             from simulator.demo_table import DemoTable
 
             self.demo_table = DemoTable(self.host, cam.width, cam.height, seed=seed, faces=self.faces)
             worker = CameraWorker(self.host, lambda: self.demo_table, first=self.demo_table,
                                   evidence=self.evidence)
             self.demo_table.attach(worker.referee)
+            self.demo_players = DemoPlayers(self.host.bus, self.demo_table)
+            self.demo_players.attach(worker.referee)
             return worker
         return CameraWorker(self.host, camera_opener(cam), lost_after=cam.lost_after,
                             ok_after=cam.ok_after, evidence=self.evidence)

@@ -10,13 +10,24 @@ import math
 import random
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from vision.sources import Frame, FrameSource
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DemoTable"]
+__all__ = ["DemoTable", "InHand"]
+
+
+@dataclass(frozen=True)
+class InHand:
+    """What an arm over the demo's table is doing: ``action`` (a bot's), in ``region`` (where
+    its card or the pawn goes), by ``seat``."""
+
+    action: Any
+    region: str
+    seat: str
 
 
 class DemoTable(FrameSource):
@@ -28,16 +39,16 @@ class DemoTable(FrameSource):
     action, which an arm then does over the following frames. The action is done when the
     table's state moved on (the camera referee committed it, or called it illegal and the card
     went back) or after ``give_up_s`` (then the bot sends it itself: the demo never stalls).
-    Questions the camera asks are answered as a player would (the action that was done), after
-    ``answer_after_s``; a wild is played from the phone too (with its colour) that long after the
-    arm left.
+    A wild is played from the phone too (with its colour) ``tap_after_s`` after the arm left.
+    The camera's questions are answered by the players (:class:`simulator.demo_players.DemoPlayers`),
+    who see what the arm is doing (:attr:`in_hand`).
     """
 
     name = "demo-table"
     finite = False
 
     def __init__(self, host, width: int = 1280, height: int = 720, *, fps: float = 10.0,
-                 seed: int | None = None, give_up_s: float = 8.0, answer_after_s: float = 0.6,
+                 seed: int | None = None, give_up_s: float = 8.0, tap_after_s: float = 0.6,
                  realtime: bool = True, faces=None, clock=time.monotonic):
         from .render import SyntheticTable
 
@@ -47,24 +58,26 @@ class DemoTable(FrameSource):
         self.fps = fps
         self.rng = random.Random(seed)
         self.give_up_s = give_up_s
-        self.answer_after_s = answer_after_s
+        self.tap_after_s = tap_after_s
         self.realtime = realtime
         #: the clock of the arms' and the players' waits (a test's may run faster than time)
         self.clock = clock
-        self.referee = None  # questions are answered through it (:meth:`attach`)
+        self.referee = None  # the camera referee reading the table (:meth:`attach`)
         self._lock = threading.Lock()
         self._job: dict[str, Any] | None = None
         self._lying: dict[str, Any] = {}     # region -> Placement as it lies
         self._index = 0
         self._next = time.monotonic()
-        self._question: tuple[float, dict] | None = None
-        host.bus.subscribe(self._on_event, {"confirm-needed", "confirmed"})
 
     def attach(self, referee) -> None:
-        """The camera referee reading this table: its questions are answered through it (its
-        :meth:`~companion.referee.camera.CameraReferee.answer` only queues: :meth:`read`, on
-        the camera thread, may call it)."""
+        """The camera referee reading this table: the bots wait until it has seen the layout."""
         self.referee = referee
+
+    @property
+    def in_hand(self) -> InHand | None:
+        """The action an arm is doing over the table now (None: no arm is)."""
+        job = self._job
+        return InHand(job["action"], job["region"], job["seat"]) if job is not None else None
 
     # --- the bots' side ---------------------------------------------------------------------
 
@@ -90,45 +103,6 @@ class DemoTable(FrameSource):
                          "placement": placement}
         return True
 
-    def _on_event(self, message) -> None:
-        if message.type == "confirm-needed":
-            self._question = (self.clock(), message.data)
-        else:
-            self._question = None
-
-    def _answer(self) -> None:
-        pending = self._question  # set by the bus's dispatcher thread: read it once
-        if pending is None or self.referee is None:
-            return
-        since, q = pending
-        if self.clock() - since < self.answer_after_s:
-            return
-        self._question = None
-        job = self._job
-        wanted = job["action"].to_json() if job is not None else None
-        pick = next((c["id"] for c in q["choices"] if c["action"] is not None and c["action"] == wanted),
-                    None)
-        if pick is None and self._names_another_card(q, job):
-            # the card put down is not among the choices: the player names it with the card
-            # picker ("another card"), and says it was put down even where the rules refuse it
-            self.referee.answer_other(wanted["card"], by=job["seat"], question_id=q.get("id"),
-                                      color=wanted.get("color"), illegal=True)
-            return
-        if pick is None:
-            pick = q["choices"][-1]["id"]  # nothing happened: the camera misread
-        self.referee.answer(pick, by=(job or {}).get("seat") or "phone")
-
-    @staticmethod
-    def _names_another_card(question: dict, job: dict | None) -> bool:
-        """The question takes another card (``other``) and asks where this arm's card went, of
-        the seat that put it there."""
-        if job is None or not question.get("other"):
-            return False
-        wanted = job["action"].to_json()
-        return (wanted.get("do") == question["other"] and "card" in wanted
-                and job["region"] == question.get("region")
-                and question.get("seat") in (None, job["seat"]))
-
     # --- frames ------------------------------------------------------------------------------
 
     def read(self) -> Frame:
@@ -137,7 +111,6 @@ class DemoTable(FrameSource):
             if delay > 0:
                 time.sleep(delay)
             self._next = max(self._next + 1.0 / self.fps, time.monotonic())
-        self._answer()
         scene = self._scene()
         i = self._index
         self._index += 1
@@ -195,7 +168,7 @@ class DemoTable(FrameSource):
             # camera sees) a moment after the arm left: the referee waits for that
             tap = (not moved_on and getattr(job["action"], "color", None) is not None
                    and job["frame"] >= 10
-                   and self.clock() - job["started"] > self.answer_after_s + 10 / self.fps)
+                   and self.clock() - job["started"] > self.tap_after_s + 10 / self.fps)
             if moved_on or tap or self.clock() - job["started"] > self.give_up_s:
                 with self._lock:
                     self._job = None

@@ -17,6 +17,7 @@ from simulator.bots import Bot
 from companion.host import Host
 from app.runner import CameraWorker, Companion, TableLoop, demo_setup
 from vision.sources import CameraLost, Frame, FrameSource
+from simulator.demo_players import DemoPlayers
 from simulator.demo_table import DemoTable
 from tests.support.readings import GRID, SETUP, reading, with_cell
 
@@ -183,10 +184,12 @@ def test_the_confirm_button_answers_the_open_question_on_the_camera_thread():
 def test_demo_bots_play_through_the_camera():
     """The bots' card plays and pawn moves are done on the synthetic table and read back."""
     host = _grid_host()
-    table = DemoTable(host, 1280, 720, seed=2, realtime=False, answer_after_s=0.0)
+    table = DemoTable(host, 1280, 720, seed=2, realtime=False, tap_after_s=0.0)
     worker = CameraWorker(host, lambda: table, first=table)
     table.attach(worker.referee)
-    loop = TableLoop(host, bots=Bot(seed=5, illegal_rate=0.0), pace=0.0, hands=table)
+    players = DemoPlayers(host.bus, table, answer_after_s=0.0)
+    players.attach(worker.referee)
+    loop = TableLoop(host, bots=Bot(seed=5, illegal_rate=0.0), pace=0.0, hands=table, players=players)
     sources = []
     host.bus.subscribe(lambda m: sources.append((m.data["source"], m.data["action"]["do"])), {"action"})
     now = time.monotonic()

@@ -17,6 +17,7 @@ from app.runner import CameraWorker, TableLoop, demo_setup
 from companion.eventlog import EventLog
 from companion.host import Host
 from simulator.bots import Bot
+from simulator.demo_players import DemoPlayers
 from simulator.demo_table import DemoTable
 from tests.support.readings import ALL_CELLS, GRID, SETUP, reading, with_cell
 from web import create_app
@@ -161,10 +162,12 @@ def test_the_demo_bots_plays_read_by_the_camera_each_keep_a_frame(tmp_path):
     host = Host(EventLog(tmp_path / "events.sqlite3"))
     host.start_match(demo_setup("grid", random.Random(3), {"turn_seconds": 0}))
     store = EvidenceStore(tmp_path / "evidence")
-    table = DemoTable(host, 1280, 720, seed=2, realtime=False, answer_after_s=0.0)
+    table = DemoTable(host, 1280, 720, seed=2, realtime=False, tap_after_s=0.0)
     worker = CameraWorker(host, lambda: table, first=table, evidence=store)
     table.attach(worker.referee)
-    loop = TableLoop(host, bots=Bot(seed=5, illegal_rate=0.0), pace=0.0, hands=table)
+    players = DemoPlayers(host.bus, table, answer_after_s=0.0)
+    players.attach(worker.referee)
+    loop = TableLoop(host, bots=Bot(seed=5, illegal_rate=0.0), pace=0.0, hands=table, players=players)
     decided = []
     host.bus.subscribe(lambda m: decided.append(m.data) if m.data["source"] in ("camera", "confirm")
                        else None, {"action"})

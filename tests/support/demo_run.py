@@ -1,6 +1,7 @@
 """The demo of ``companion demo`` (referee mode) on a simulated clock, driven frame by frame.
 
-Its table (:class:`simulator.demo_table.DemoTable`), its camera referee
+Its table (:class:`simulator.demo_table.DemoTable`), its players who answer the camera
+(:class:`simulator.demo_players.DemoPlayers`), its camera referee
 (:class:`app.runner.CameraWorker`) and its bots (:class:`app.runner.TableLoop`) run on one
 simulated clock (10 frames a second, as the demo's camera), as fast as the machine renders and
 reads. Each frame checks that the demo is alive (a play at least every :data:`IDLE_S`) and that
@@ -15,6 +16,7 @@ from app.runner import CameraWorker, TableLoop
 from companion.host import Host
 from companion.referee.camera import differing, expected_of
 from simulator.bots import Bot
+from simulator.demo_players import DemoPlayers
 from simulator.demo_table import DemoTable
 
 FPS = 10
@@ -40,8 +42,10 @@ class DemoRun:
         self.camera = CameraWorker(self.host, lambda: self.table, first=self.table, jpeg_per_s=0,
                                    clock=clock)
         self.table.attach(self.camera.referee)
+        self.players = DemoPlayers(self.host.bus, self.table, clock=clock)
+        self.players.attach(self.camera.referee)
         self.loop = TableLoop(self.host, bots=Bot(seed, win_rate=0.5), pace=0.5, seed=seed,
-                              hands=self.table, rules=rules)
+                              hands=self.table, players=self.players, rules=rules)
         self.last_play = self.now
         self.disagree_since: float | None = None
         self.games: list[str] = []
