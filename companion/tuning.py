@@ -349,6 +349,12 @@ class PhotoTuning:
         "card heights", "higher: the pass searches more round each index seen, more CPU")
     whole_search: float = knob(
         "share of the image", "higher: searched in places more often: less CPU, cards at the places' edges lost")
+    sure_alone: float = knob(
+        "probability", "lower: more cards read whole believed on the card model alone, without a "
+        "corner index reading their label (more false cards on photos without a card)")
+    index_agree: float = knob(
+        "probability", "higher: a corner must read a card's label more surely to confirm it "
+        "(fewer false cards, more real cards under a thumb doubted)")
     seen_not_index: float = knob(
         "probability", "lower: more of what the index finder sees left of the cards read whole dismissed "
         "as not an index (the index model reads 'none' there at least this surely): less CPU on "

@@ -19,6 +19,14 @@ its own label's index, a reading whose two corners show no index (:data:`NO_INDE
 most likely not a card: a red mug read as a red 1, a card's centre oval, an icon on a screen.
 Its confidence is halved, so that the card itself comes first and the referee asks before it
 believes it; it is not dropped (a card's two indices may both be under a thumb).
+
+And a card read whole that the card model is not sure of (under :data:`SURE_ALONE`) must be
+confirmed by a corner: the index model must read its label at one of its two corners at least
+:data:`INDEX_AGREE`. One that is not is doubted the same way, in any picture, and dropped where
+that takes it under the reader's label threshold: a brick wall, gravel or a face read as a card
+by the card model alone shows no index of that card (on photos without a card, every false card
+read whole but the backs), where a real card's corner reads its label (on the held-out real
+photos, all but 3 of 146 surest readings, two of them misread).
 """
 
 from __future__ import annotations
@@ -29,8 +37,9 @@ from pathlib import Path
 import numpy as np
 
 from companion.cards import BACK
+from companion.tuning import default as default_tuning
 
-__all__ = ["INDEX_VOTE", "INDEX_SEEN", "NO_INDEX_DOUBT", "index_vote"]
+__all__ = ["INDEX_VOTE", "INDEX_SEEN", "NO_INDEX_DOUBT", "SURE_ALONE", "INDEX_AGREE", "index_vote"]
 
 #: The weight of the indices' mean log-probability against the card model's (0: no vote). At 1,
 #: on the composite tables of the held-out photos (240 cards) it turned both cards the card
@@ -50,11 +59,19 @@ INDEX_SEEN = 0.5
 #: the card, whose indices read its label; none answers worse. 0.3 the same; 0.6-0.8 three; the
 #: same without asking for a backed card elsewhere loses two (photos where no index reads).
 NO_INDEX_DOUBT = 0.5
+_PHOTO = default_tuning().photo
+#: A card read whole at least this surely stands on the card model alone ...
+SURE_ALONE = _PHOTO.sure_alone
+#: ... one read less surely needs a corner whose index reads its label at least this.
+INDEX_AGREE = _PHOTO.index_agree
 
 
-def index_vote(image_bgr: np.ndarray, sightings: list, deck: str = "auto", path: Path | None = None) -> list:
+def index_vote(image_bgr: np.ndarray, sightings: list, deck: str = "auto", path: Path | None = None,
+               keep_above: float = 0.0) -> list:
     """``sightings`` with every card read whole relabelled by its corner indices where they
-    outvote the card model (see the module docs); as they are without the index model's file."""
+    outvote the card model, and doubted where no corner confirms it (see the module docs;
+    one not confirmed whose doubted confidence is under ``keep_above`` is dropped); as they are
+    without the index model's file."""
     from vision.partial import INDEX_MODEL_PATH, IndexReader, corner_probs, shared_reader
 
     path = Path(path or INDEX_MODEL_PATH)
@@ -67,23 +84,47 @@ def index_vote(image_bgr: np.ndarray, sightings: list, deck: str = "auto", path:
     if INDEX_VOTE:
         for i, p in zip(whole, probs):
             out[i] = _voted(sightings[i], p, reader.classes, reader.none_index)
-    return _doubted(out, dict(zip(whole, probs)), reader.classes, reader.none_index)
+    by_index = dict(zip(whole, probs))
+    doubted = _doubted(out, by_index, reader.classes, reader.none_index)
+    return _unconfirmed(out, doubted, by_index, reader.classes, keep_above)
 
 
-def _doubted(sightings: list, index_probs: dict, classes, none: int) -> list:
-    """``sightings`` with each card read whole whose corners show no index doubted
-    (:data:`NO_INDEX_DOUBT`), where another shows its own label's index."""
+def _confirms(s, index_probs: np.ndarray, classes) -> bool:
+    """Whether a corner's index reads ``s``'s label at least :data:`INDEX_AGREE`."""
+    return s.label in classes and float(index_probs[:, classes.index(s.label)].max()) >= INDEX_AGREE
+
+
+def _unconfirmed(sightings: list, doubted: set, index_probs: dict, classes, keep_above: float) -> list:
+    """``sightings`` with those in ``doubted`` doubted, and each other card read whole under
+    :data:`SURE_ALONE` that no corner confirms doubted too and dropped where that takes it
+    under ``keep_above`` (each doubted once)."""
+    out = []
+    for i, s in enumerate(sightings):
+        p = index_probs.get(i)
+        if p is None or s.label == BACK or s.confidence >= SURE_ALONE or _confirms(s, p, classes):
+            out.append(_doubt(s) if i in doubted else s)
+            continue
+        s = _doubt(s)
+        if s.confidence >= keep_above:
+            out.append(s)
+    return out
+
+
+def _doubted(sightings: list, index_probs: dict, classes, none: int) -> set:
+    """Which cards read whole (their places in ``sightings``) show no index at their corners,
+    where another shows its own label's index: doubted (:data:`NO_INDEX_DOUBT`)."""
     if NO_INDEX_DOUBT >= 1 or not any(
             sightings[i].label in classes and classes.index(sightings[i].label) in _shown(p, none)
             for i, p in index_probs.items()):
-        return sightings
-    out = list(sightings)
-    for i, p in index_probs.items():
-        s = sightings[i]
-        if s.label != BACK and bool((p[:, none] >= INDEX_SEEN).all()):
-            out[i] = replace(s, confidence=s.confidence * NO_INDEX_DOUBT,
-                             runners_up=tuple((lab, q * NO_INDEX_DOUBT) for lab, q in s.runners_up))
-    return out
+        return set()
+    return {i for i, p in index_probs.items()
+            if sightings[i].label != BACK and bool((p[:, none] >= INDEX_SEEN).all())}
+
+
+def _doubt(s):
+    """``s`` with its probabilities (confidence, runners-up) times :data:`NO_INDEX_DOUBT`."""
+    return replace(s, confidence=s.confidence * NO_INDEX_DOUBT,
+                   runners_up=tuple((lab, q * NO_INDEX_DOUBT) for lab, q in s.runners_up))
 
 
 def _shown(index_probs: np.ndarray, none: int) -> set:

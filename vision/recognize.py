@@ -258,7 +258,7 @@ class CardReader:
                                     (float(c[0]), float(c[1]))))
         from vision.index_vote import index_vote
 
-        out = index_vote(image_bgr, out, deck)   # the corner indices' second opinion
+        out = index_vote(image_bgr, out, deck, keep_above=self.min_label_confidence)  # the indices' opinion
         if self.overlap:
             from vision.partial import INDEX_MODEL_PATH, partly_covered
 

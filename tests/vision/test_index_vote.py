@@ -44,6 +44,19 @@ IMAGE = np.full((400, 400, 3), 128, np.uint8)
 MODEL = partial.INDEX_MODEL_PATH
 
 
+@pytest.fixture(autouse=True)
+def no_confirmation(request, monkeypatch):
+    """The relabelling and the doubt beside a card whose index reads, each on its own: the
+    confirmation by a corner (SURE_ALONE) off, except in the tests of it (``confirmation``)."""
+    if "confirmation" not in request.fixturenames:
+        monkeypatch.setattr(vote, "SURE_ALONE", 0.0)
+
+
+@pytest.fixture
+def confirmation():
+    """The confirmation by a corner on, as configured."""
+
+
 @pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
 def test_both_indices_read_as_a_runner_up_relabel_the_card(index_reads):
     fake = index_reads([0.02, 0.95, 0.01, 0.01, 0.01])        # both corners: a yellow 1
@@ -169,3 +182,33 @@ def test_a_back_and_a_partly_covered_card_are_never_doubted(monkeypatch):
     assert _doubt(monkeypatch, [NO_INDEX, NO_INDEX, RED_9, RED_9], [back, _red_9()]) == [back, _red_9()]
     part = _seen("yellow-7", 0.8, (), visible="partial")        # not read at its corners here
     assert _doubt(monkeypatch, [RED_9, RED_9], [part, _red_9()]) == [part, _red_9()]
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_an_unsure_card_no_corner_confirms_is_doubted_and_dropped_under_the_threshold(monkeypatch, confirmation):
+    junk = _seen("yellow-7", 0.7, (("yellow-1", 0.1),))         # gravel read as a yellow 7
+    [got] = _doubt(monkeypatch, [NO_INDEX, NO_INDEX], [junk])    # alone in the picture
+    assert got.confidence == pytest.approx(0.7 * vote.NO_INDEX_DOUBT)
+    monkeypatch.setattr(partial, "shared_reader", lambda cls, path: _ReadsInTurn([NO_INDEX, NO_INDEX]))
+    assert vote.index_vote(IMAGE, [junk], keep_above=0.4) == []  # 0.35: no card at all
+    monkeypatch.setattr(vote, "SURE_ALONE", 0.0)                 # the ruling off: kept as read
+    monkeypatch.setattr(partial, "shared_reader", lambda cls, path: _ReadsInTurn([NO_INDEX, NO_INDEX]))
+    assert vote.index_vote(IMAGE, [junk], keep_above=0.4) == [junk]
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_a_corner_reading_the_label_or_a_sure_card_model_needs_no_confirmation(monkeypatch, confirmation):
+    nine = _red_9()                                               # 0.7, one corner reads a red 9
+    assert _doubt(monkeypatch, [NO_INDEX, RED_9], [nine]) == [nine]
+    sure = _seen("yellow-7", 0.95, (("yellow-1", 0.03),))        # sure: its corners under a thumb
+    assert _doubt(monkeypatch, [NO_INDEX, NO_INDEX], [sure]) == [sure]
+    back = _seen("back", 0.6, ())                                  # a back shows no index
+    assert _doubt(monkeypatch, [NO_INDEX, NO_INDEX], [back]) == [back]
+
+
+@pytest.mark.skipif(not MODEL.is_file(), reason="the index model is not built")
+def test_a_card_doubted_beside_another_is_doubted_once(monkeypatch, confirmation):
+    junk = _seen("yellow-7", 0.8, (("yellow-1", 0.1),))
+    got = _doubt(monkeypatch, [NO_INDEX, NO_INDEX, RED_9, NO_INDEX], [junk, _red_9()])
+    assert got[0].confidence == pytest.approx(0.8 * vote.NO_INDEX_DOUBT)
+    assert got[1] == _red_9()

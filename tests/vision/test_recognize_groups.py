@@ -174,7 +174,7 @@ def test_a_card_is_grown_only_onto_an_outline_read_as_a_card(monkeypatch, mass, 
     monkeypatch.setattr(reader, "_grouped_candidates", lambda *a, **k: cands)
     monkeypatch.setattr(reader, "_select", lambda cands, whole: [(sure, inner)])
     monkeypatch.setitem(sys.modules, "vision.index_vote",
-                        types.SimpleNamespace(index_vote=lambda image, out, deck: out))
+                        types.SimpleNamespace(index_vote=lambda image, out, deck, **kw: out))
     image = np.full((300, 400, 3), 90, np.uint8)
     (seen,) = reader.read(image)
     assert np.allclose(seen.quad, outer if grown else inner)
