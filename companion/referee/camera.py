@@ -138,6 +138,12 @@ class CameraReferee(Settling):
     calls one illegal or asks a question, and returns an id (or None); the action's events and
     the question carry it as ``evidence``, and an answer to the question is played with the
     question's. The referee handles no pixels: what the id names is the caller's.
+
+    ``remember_look`` (optional, called on the referee's thread) is told the look each region is
+    remembered by, ``(region, look id)``, when it shows the card the state has there (or a card
+    answered as put there): the reader measures the next readings' looks against it and each
+    region's reading carries the distance (:class:`~companion.reading.LookChange`; the
+    pipeline wires it to :meth:`vision.looks.LookMemory.remember`).
     """
 
 
@@ -145,9 +151,11 @@ class CameraReferee(Settling):
                  tuning: Tuning | None = None, commit_ratio: float | None = None,
                  margin_ratio: float | None = None, illegal_confidence: float | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 witness: Callable[[tuple[str, ...]], str | None] | None = None) -> None:
+                 witness: Callable[[tuple[str, ...]], str | None] | None = None,
+                 remember_look: Callable[[str, int], None] | None = None) -> None:
         self.table_of = table_of
         self.witness = witness
+        self.remember_look = remember_look
         self.clock = clock
         self.bus = bus
         self.host = host
