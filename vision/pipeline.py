@@ -84,7 +84,8 @@ class Pipeline:
         self.classifier_for = classifier_for
         self.reader: TableReader | None = reader
         #: the regions' looks of every reader of this pipeline, and those the referee remembers
-        self.looks: LookMemory = reader.looks if reader is not None else LookMemory()
+        #: (a stand-in reader that keeps no looks gets a memory of its own)
+        self.looks: LookMemory = getattr(reader, "looks", None) or LookMemory()
         referee.remember_look = self.looks.remember
         self.players = tuple(players)
         self.exact = exact
