@@ -14,10 +14,10 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["EMPTY", "FLOOR", "SIDES", "Reach", "LookChange", "RegionReading", "TableReading",
-           "PawnReading", "NO_PAWN", "cell_name"]
+__all__ = ["EMPTY", "FLOOR", "SIDES", "Reach", "LookChange", "LookKeeper", "RegionReading",
+           "TableReading", "PawnReading", "NO_PAWN", "cell_name"]
 
 def cell_name(row: int, col: int) -> str:
     """The region name of a grid cell (``TableReading.region`` reads it back).
@@ -204,3 +204,14 @@ class TableReading:
                 "pawn": self.pawn.to_json(), "draw_changes": self.draw_changes,
                 "changed": list(self.changed), "view": self.view_source,
                 "reaches": [r.to_json() for r in self.reaches]}
+
+
+class LookKeeper(Protocol):
+    """Who keeps the regions' looks (the reader's memory: :class:`vision.looks.LookMemory`), for
+    the referee, which compares no pixels: told the look the referee remembers each region by
+    (:meth:`remember`), it gives a reading back with each region's :class:`LookChange` from that
+    look (:meth:`stamped`)."""
+
+    def remember(self, region: str, look_id: int) -> None: ...
+
+    def stamped(self, reading: TableReading) -> TableReading: ...

@@ -20,11 +20,12 @@ same card comes out at about 2 and under, a card put down in its place still abo
 outline lies elsewhere, which no smear undoes). Looks smeared alike (a sharp camera, or one
 whose smear did not turn) are compared as they are.
 
-**The look memory** (:class:`LookMemory`): each look a region settled on gets an id
+**The look memory** (:class:`LookMemory`, the referee's
+:class:`~companion.reading.LookKeeper`): each look a region settled on gets an id
 (:attr:`~companion.reading.RegionReading.look_id`); the referee says which look it remembers a
-region by (:meth:`LookMemory.remember`, pixel-free), and each reading then carries, per region,
-how far its look is from that one (:attr:`~companion.reading.RegionReading.look_change`). The
-referee compares no pixels.
+region by (:meth:`LookMemory.remember`, pixel-free), and each reading it takes then carries, per
+region, how far its look is from that one (:meth:`LookMemory.stamped`:
+:attr:`~companion.reading.RegionReading.look_change`). The referee compares no pixels.
 
 >>> rng = np.random.default_rng(0)
 >>> card = rng.integers(0, 255, (40, 30)).astype(np.float32)
@@ -204,9 +205,10 @@ class LookMemory:
     referee remembers each region by (:meth:`remember`: the region held the card the state says
     when it had that look), and each reading's look changes from those (:meth:`stamped`).
 
-    It keeps the looks the last two readings named and the remembered ones (a reading the
-    referee takes names the looks it may remember). Thread-safe: :meth:`remember` may come from
-    the referee while the reader adds and stamps; the comparisons run outside the lock.
+    It keeps the looks the last two readings given named (:meth:`given`), those added since and
+    the remembered ones (a reading the referee takes names the looks it may remember). Thread-safe:
+    the referee may remember and stamp while the reader adds; the comparisons run outside the
+    lock.
 
     >>> memory = LookMemory()
     >>> card = np.random.default_rng(1).integers(0, 255, (20, 14)).astype(np.float32)
@@ -270,20 +272,25 @@ class LookMemory:
 
     def stamped(self, reading: TableReading) -> TableReading:
         """``reading`` with each region's :attr:`~companion.reading.RegionReading.look_change`
-        (from the look the referee remembers it by); the looks no reading still names, nor the
-        referee remembers, are let go."""
+        (from the look the referee remembers it by: the referee stamps each reading it takes)."""
         cells = tuple(self._stamp(cell_name(i // 5, i % 5), got) for i, got in enumerate(reading.cells))
         discard = self._stamp("discard", reading.discard) if reading.discard is not None else None
+        self.given(reading)
+        return dataclasses.replace(reading, cells=cells, discard=discard)
+
+    def given(self, reading: TableReading) -> None:
+        """``reading`` was given (by the reader, or to the referee): the looks it names and those
+        of the reading before are kept, with the remembered ones and any added since; the others
+        are let go."""
         named = frozenset(g.look_id for g in (*reading.cells, reading.discard)
                           if g is not None and g.look_id is not None)
         with self._lock:
-            self._named.append(named)
+            if not self._named or self._named[-1] != named:
+                self._named.append(named)
             keep = set().union(*self._named) | {i for i, _ in self._remembered.values()}
             newest = max(named, default=0)
-            # (a look added since this reading was made is kept for the next)
             self._looks = {i: a for i, a in self._looks.items() if i in keep or i > newest}
             self._changes = {k: c for k, c in self._changes.items() if k[1] in self._looks}
-        return dataclasses.replace(reading, cells=cells, discard=discard)
 
     def _stamp(self, region: str, got: RegionReading) -> RegionReading:
         change = self.change_of(region, got.look_id)

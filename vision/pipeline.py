@@ -16,8 +16,9 @@ with the thresholds of a :class:`~companion.tuning.Tuning`. A :class:`~vision.ta
 is made for the table's game at its first frame, and made again when another game is played; a
 new layout on the table (a match started, the grid's next game, a new round) has it read the
 table afresh (``reread_new_layouts``). Every reader keeps its looks in the pipeline's one
-:class:`~vision.looks.LookMemory` (:attr:`Pipeline.looks`), which the referee tells the look it
-remembers each region by: the readings carry the distances, the referee compares no pixels.
+:class:`~vision.looks.LookMemory` (:attr:`Pipeline.looks`), the referee's ``looks``: it tells
+the memory the look it remembers each region by, and each reading it takes carries the
+distances from those; the referee compares no pixels.
 
 :meth:`Pipeline.process` takes one image through the reader and the referee; :meth:`Pipeline.tick`
 lets the referee handle what was queued to it and run its timers. :meth:`Pipeline.step` and
@@ -86,7 +87,7 @@ class Pipeline:
         #: the regions' looks of every reader of this pipeline, and those the referee remembers
         #: (a stand-in reader that keeps no looks gets a memory of its own)
         self.looks: LookMemory = getattr(reader, "looks", None) or LookMemory()
-        referee.remember_look = self.looks.remember
+        referee.looks = self.looks
         self.players = tuple(players)
         self.exact = exact
         self.tuning = tuning  # the readers' thresholds (None: the reader's own default)

@@ -216,7 +216,8 @@ class TableReader:
     corner markers (``lens`` helps when the lens is known). ``clock`` stamps readings whose frames
     carry no time. ``tuning``: the thresholds (:func:`companion.tuning.default` when None).
     ``looks``: the memory of the regions' looks (:class:`vision.looks.LookMemory`; a new one when
-    None), whose :meth:`~vision.looks.LookMemory.remember` the referee is wired to.
+    None): each region's reading names its look there (``look_id``), and the referee, given the
+    memory, has its readings measured from the looks it remembers.
     """
 
     def __init__(self, game: str = "grid", *, view: View | None = None, layout: Layout = Layout(),

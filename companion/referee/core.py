@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from ..bus import EventBus
 from ..engine.actions import Action, Draw, Move, Pass
 from ..engine.look import WaitingFor
-from ..reading import Reach, TableReading, cell_name
+from ..reading import LookKeeper, Reach, TableReading, cell_name
 from ..tuning import RefereeTuning, default
 from .decide import Decision, DecisionKind, Reason
 from .evidence import Sight
@@ -67,9 +67,9 @@ class RefereeCore:
     #: the pawn's step seen while its marker was hidden
     pawn_trail: PawnTrail
     _reading: TableReading | None
-    #: told the look each region is remembered by (region, look id), so that the readings carry
-    #: how far its look is from that one (the reader's :meth:`vision.looks.LookMemory.remember`)
-    remember_look: Callable[[str, int], None] | None
+    #: the reader's memory of the regions' looks: told the look each region is remembered by, it
+    #: measures each reading's looks from those (None: no look distances)
+    looks: LookKeeper | None
     #: region -> (the label the state gave it, the id of its look) when it last matched the state
     _looks: dict[str, tuple[str, int]]
     _ids: Iterator[int]
@@ -119,8 +119,8 @@ class RefereeCore:
         if self._looks.get(region) == (card, look_id):
             return
         self._looks[region] = (card, look_id)
-        if self.remember_look is not None:
-            self.remember_look(region, look_id)
+        if self.looks is not None:
+            self.looks.remember(region, look_id)
 
     def _sight(self) -> Sight:
         """What the evidence terms look at now (:class:`.evidence.Sight`)."""

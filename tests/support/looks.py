@@ -1,7 +1,7 @@
 """The reader's look memory for hand-made readings: a test gives a region's look as an array, the
-reading carries what the reader would measure (:class:`vision.looks.LookMemory`: the look's id
-and its distance from the look the referee remembers the region by), and the referee is wired
-to the memory as the pipeline wires it."""
+reading names it by its id in a :class:`vision.looks.LookMemory`, and the referee, given the
+memory as the pipeline gives it, has each reading it takes measured from the looks it
+remembers."""
 
 from __future__ import annotations
 
@@ -15,12 +15,11 @@ from vision.looks import LookMemory
 
 
 class Looks:
-    """A look memory, and the referees (:meth:`wire`) that tell it what they remember.
+    """A look memory, and the referees (:meth:`wire`) that keep their looks in it.
 
     A distance a reading carries counts for a referee only when measured from the look that
     referee remembers (:func:`companion.referee.evidence.look_distance`), so one memory may
-    serve the referees of a module's tests one after the other, as long as each reading is
-    made just before it is fed."""
+    serve the referees of a module's tests one after the other."""
 
     def __init__(self, referee=None) -> None:
         self.memory = LookMemory()
@@ -28,14 +27,13 @@ class Looks:
             self.wire(referee)
 
     def wire(self, referee):
-        """``referee`` tells this memory the looks it remembers (as the pipeline wires it);
+        """``referee`` keeps its looks in this memory (as the pipeline gives it the reader's);
         returns it."""
-        referee.remember_look = self.memory.remember
+        referee.looks = self.memory
         return referee
 
     def of(self, reading: TableReading, looks: Mapping[str, np.ndarray | None]) -> TableReading:
-        """``reading`` with each region of ``looks`` (region -> its look) read on that look, and
-        every region carrying its look change."""
+        """``reading`` with each region of ``looks`` (region -> its look) read on that look."""
         def put(name: str, got: RegionReading) -> RegionReading:
             if name not in looks:
                 return got
@@ -43,7 +41,7 @@ class Looks:
 
         cells = tuple(put(cell_name(i // 5, i % 5), got) for i, got in enumerate(reading.cells))
         discard = put("discard", reading.discard) if reading.discard is not None else None
-        return self.memory.stamped(dataclasses.replace(reading, cells=cells, discard=discard))
+        return dataclasses.replace(reading, cells=cells, discard=discard)
 
     def pile(self, reading: TableReading, look: np.ndarray | None) -> TableReading:
         """``reading`` with its discard pile read on ``look``."""

@@ -3,8 +3,8 @@
 Each region being read collects one read per quiet frame (:class:`vision.stabilise.Votes`); it
 settles when the last ``votes`` reads agree (or after many reads that never do, flagged
 unsure). A settled region's reading is kept with the look it settled on (its id in the reader's
-:class:`~vision.looks.LookMemory`, which stamps each reading with the regions' look changes
-from the looks the referee remembers them by). When nothing is left
+:class:`~vision.looks.LookMemory`, which measures each reading the referee takes from the looks
+it remembers the regions by). When nothing is left
 to vote on (no region voting or waiting its turn, the pawn settled), something changed since the
 last reading or a reach took from the draw pile, and the reaches that are over have their pile
 verdict (:meth:`vision.table_stages.arms.Arms.waiting_for_pile`), :meth:`Vote.emit` gives the
@@ -142,9 +142,9 @@ class Vote:
         changed = tuple(sorted(self.dirty))
         self.dirty = set()
         came = arms.take()
-        reading = self.looks.stamped(TableReading(self.seq, t, cells, self.state.get("discard"), pawn,
-                                                  self.draw_changes, changed, source,
-                                                  tuple(r for _, r in came)))
+        reading = TableReading(self.seq, t, cells, self.state.get("discard"), pawn,
+                               self.draw_changes, changed, source, tuple(r for _, r in came))
+        self.looks.given(reading)   # (the looks no reading names any more are let go)
         self.last = reading
         return reading
 
