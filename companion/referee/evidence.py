@@ -230,9 +230,8 @@ def looks_as_before(sight: Sight, diffs: dict[str, str], expected: Expected) -> 
     """Regions whose read differs from the state but whose look is within ``same_face_look`` of
     the look they had when they last matched it (:func:`look_distance`), set aside as nothing
     happened: a card put down, even of the same face, looks different; the read changed (a
-    smear, light). Not a region read clearly as
-    another card where a hand went over it: two cards of one colour can look alike through a
-    smear."""
+    smear, light). Not a region read clearly as another card where a hand went over it: two
+    cards of one colour can look alike through a smear."""
     same_face = sight.tuning.same_face_look
     out = set()
     for region in diffs:
