@@ -14,13 +14,10 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:   # (numpy only where two looks are compared: look_difference)
-    from numpy.typing import NDArray
-
-__all__ = ["EMPTY", "FLOOR", "SIDES", "Reach", "RegionReading", "TableReading", "PawnReading",
-           "NO_PAWN", "cell_name", "look_difference"]
+__all__ = ["EMPTY", "FLOOR", "SIDES", "Reach", "LookChange", "LookKeeper", "RegionReading",
+           "TableReading", "PawnReading", "NO_PAWN", "cell_name"]
 
 def cell_name(row: int, col: int) -> str:
     """The region name of a grid cell (``TableReading.region`` reads it back).
@@ -88,6 +85,31 @@ class Reach:
 # --- readings ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class LookChange:
+    """How far a region's look (its top-down grey patch, which the reader keeps) is from the look
+    it had when the referee last saw it hold the card the state has there (the look with id
+    ``since``: the referee says which, :attr:`RegionReading.look_id`), measured by the reader
+    (:mod:`vision.looks`): ``plain``, 0 for the same thing and about 4 and up for another card,
+    even of the same face; ``smear_free``, the same with a camera smear that turned between the
+    two looks taken out of the comparison (no more than ``plain``).
+
+    >>> LookChange(3, plain=9.0, smear_free=1.5).apart(alike=4.0)
+    1.5
+    >>> LookChange(3, plain=2.0, smear_free=2.0).apart(alike=4.0)
+    2.0
+    """
+
+    since: int
+    plain: float
+    smear_free: float
+
+    def apart(self, alike: float) -> float:
+        """How far apart the looks are: ``plain`` when it is ``alike`` or less, else the
+        smear-free distance (two looks that differ may differ only by the camera's smear)."""
+        return self.plain if self.plain <= alike else self.smear_free
+
+
+@dataclass(frozen=True)
 class RegionReading:
     """What one region (a grid cell, the discard pile) shows: the best label, its confidence,
     the likeliest labels with their probabilities, and whether the votes agreed."""
@@ -97,9 +119,12 @@ class RegionReading:
     probs: tuple[tuple[str, float], ...] = ()
     agreed: bool = True
     remembered: bool = False  # covered by the pawn: the card from memory
-    #: how the region looked when read (the change detector's small grey crop): tells a new
-    #: card of the same face from the card that was there (see :func:`look_difference`)
-    look: Any = field(default=None, compare=False, repr=False)
+    #: which look the region was read on (the reader keeps the pixels; one id, one look): the
+    #: referee remembers a region by it (None: no look)
+    look_id: int | None = field(default=None, compare=False)
+    #: how far that look is from the one the referee remembers the region by (None: none
+    #: remembered, or no look): tells a new card of the same face from the card that was there
+    look_change: LookChange | None = field(default=None, compare=False)
 
     def p(self, label: str | None) -> float:
         """Probability of ``label`` (a small floor for labels not listed, and for None: no
@@ -111,13 +136,13 @@ class RegionReading:
 
     @classmethod
     def of(cls, probs: dict[str, float], agreed: bool = True, top: int = 6,
-           look: NDArray[Any] | None = None) -> "RegionReading":
+           look_id: int | None = None) -> "RegionReading":
         items = sorted(probs.items(), key=lambda kv: -kv[1])[:top]
         if not items:
-            return cls(EMPTY, 1.0, ((EMPTY, 1.0),), agreed, look=look)
+            return cls(EMPTY, 1.0, ((EMPTY, 1.0),), agreed, look_id=look_id)
         label, conf = items[0]
         return cls(label, float(conf), tuple((k, round(float(v), 5)) for k, v in items), agreed,
-                   look=look)
+                   look_id=look_id)
 
     def to_json(self) -> dict[str, Any]:
         out = {"label": self.label, "confidence": round(self.confidence, 4),
@@ -181,21 +206,12 @@ class TableReading:
                 "reaches": [r.to_json() for r in self.reaches]}
 
 
-def look_difference(a: NDArray[Any] | None, b: NDArray[Any] | None) -> float | None:
-    """How different two looks of a region (:attr:`RegionReading.look`) are: 0 for the same
-    thing, about 4 and up for something else (1 - correlation in percent, so light drift does
-    not count, plus half the mean absolute difference left after the brightness change); None
-    when they cannot be compared (no look, or another size)."""
-    if a is None or b is None or a.shape != b.shape or a.size < 4:
-        return None
-    import numpy as np  # here, not at the top: the core (a replay, the event log) runs without it
+class LookKeeper(Protocol):
+    """Who keeps the regions' looks (the reader's memory: :class:`vision.looks.LookMemory`), for
+    the referee, which compares no pixels: told the look the referee remembers each region by
+    (:meth:`remember`), it gives a reading back with each region's :class:`LookChange` from that
+    look (:meth:`stamped`)."""
 
-    a = a.astype(np.float32).ravel()
-    b = b.astype(np.float32).ravel()
-    va, vb = a.var(), b.var()
-    if va < 30.0 and vb < 30.0:
-        ncc = 1.0
-    else:
-        ncc = float(((a - a.mean()) * (b - b.mean())).mean() / max(np.sqrt(va * vb), 1e-6))
-    mad = max(0.0, float(np.abs(a - b).mean()) - abs(float(a.mean() - b.mean())))
-    return 100.0 * (1.0 - ncc) + 0.5 * mad
+    def remember(self, region: str, look_id: int) -> None: ...
+
+    def stamped(self, reading: TableReading) -> TableReading: ...

@@ -15,7 +15,10 @@ scripted runs of the simulator (:func:`simulator.script.run_script`, the benchma
 with the thresholds of a :class:`~companion.tuning.Tuning`. A :class:`~vision.table_reader.TableReader`
 is made for the table's game at its first frame, and made again when another game is played; a
 new layout on the table (a match started, the grid's next game, a new round) has it read the
-table afresh (``reread_new_layouts``).
+table afresh (``reread_new_layouts``). Every reader keeps its looks in the pipeline's one
+:class:`~vision.looks.LookMemory` (:attr:`Pipeline.looks`), the referee's ``looks``: it tells
+the memory the look it remembers each region by, and each reading it takes carries the
+distances from those; the referee compares no pixels.
 
 :meth:`Pipeline.process` takes one image through the reader and the referee; :meth:`Pipeline.tick`
 lets the referee handle what was queued to it and run its timers. :meth:`Pipeline.step` and
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
     from companion.referee.camera import CameraReferee
     from companion.tuning import Tuning
 
+    from .looks import LookMemory
     from .sources import Frame
     from .table_reader import FrameReport, TableReader
 
@@ -72,12 +76,18 @@ class Pipeline:
                  tuning: "Tuning | None" = None) -> None:
         from companion.referee.camera import NEW_LAYOUT
 
+        from .looks import LookMemory
+
         self.source = frames
         self.referee = referee
         self.bus = bus
         self.table_of = table_of
         self.classifier_for = classifier_for
         self.reader: TableReader | None = reader
+        #: the regions' looks of every reader of this pipeline, and those the referee remembers
+        #: (a stand-in reader that keeps no looks gets a memory of its own)
+        self.looks: LookMemory = getattr(reader, "looks", None) or LookMemory()
+        referee.looks = self.looks
         self.players = tuple(players)
         self.exact = exact
         self.tuning = tuning  # the readers' thresholds (None: the reader's own default)
@@ -150,7 +160,7 @@ class Pipeline:
 
             view = self.reader.view if self.reader is not None else None
             self.reader = TableReader(game, view=view, classifier=self.classifier_for(game),
-                                      tuning=self.tuning)
+                                      tuning=self.tuning, looks=self.looks)
         elif self._forget:
             self.reader.forget()
         else:

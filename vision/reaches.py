@@ -37,9 +37,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.reading import SIDES, Reach, look_difference
+from companion.reading import SIDES, Reach
 
 from .geometry import Layout, View
+from .looks import least_smeared_difference, look_difference
 
 __all__ = ["ArmTracker", "SAME_PILE", "OTHER_PILE", "RIM_MM"]
 
@@ -538,11 +539,9 @@ class ArmTracker:
 
 def _smear_explains(before: np.ndarray, after: np.ndarray) -> bool:
     """Some straight smear of one look of the pile or the other leaves them alike (by less than
-    :data:`SAME_PILE`: :func:`companion.referee.looks.least_smeared_difference`). A pile whose
+    :data:`SAME_PILE`: :func:`vision.looks.least_smeared_difference`). A pile whose
     top card went differs by 4 and up that way too (4.0-10.2 on the motion-blur runs measured);
     the turned smear's 5.1 came down to 0.85."""
-    from companion.referee.looks import least_smeared_difference
-
     d = least_smeared_difference(before, after)
     return d is not None and d < SAME_PILE
 

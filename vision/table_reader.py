@@ -48,10 +48,11 @@ import cv2
 import numpy as np
 
 from companion.cards import BACK, FACE_SETS
-from companion.reading import EMPTY, Reach, RegionReading, TableReading, look_difference
+from companion.reading import EMPTY, Reach, RegionReading, TableReading
 from companion.tuning import Tuning, default as default_tuning
 
 from .geometry import REGION_NAMES, CalibrationFailed, Layout, LensModel, View, cell_name
+from .looks import LookMemory, look_difference
 from .stabilise import ChangeDetector, FrameChange
 from .table_stages import (READING_LABELS, Arms, Calibrate, Changes, Frame, PawnWatch,
                            ReadRegions, Vote, locate_card, placed_card, unsmeared)
@@ -214,13 +215,16 @@ class TableReader:
     ``view`` is the camera's view of the mat; without one, the first frames calibrate it from the
     corner markers (``lens`` helps when the lens is known). ``clock`` stamps readings whose frames
     carry no time. ``tuning``: the thresholds (:func:`companion.tuning.default` when None).
+    ``looks``: the memory of the regions' looks (:class:`vision.looks.LookMemory`; a new one when
+    None): each region's reading names its look there (``look_id``), and the referee, given the
+    memory, has its readings measured from the looks it remembers.
     """
 
     def __init__(self, game: str = "grid", *, view: View | None = None, layout: Layout = Layout(),
                  classifier=None, lens: LensModel | None = None, quiet_frames: int = 2,
                  votes: int = 2, read_px_per_mm: float = 1.4, recalibrate: bool = True,
                  max_reads: int = 7, clock: Callable[[], float] = time.monotonic,
-                 tuning: Tuning | None = None):
+                 tuning: Tuning | None = None, looks: LookMemory | None = None):
         knobs = (tuning or default_tuning()).reader
         self.game = game
         self.layout = layout
@@ -234,7 +238,7 @@ class TableReader:
         self._regions = ReadRegions(classifier if classifier is not None else default_classifier(game),
                                     knobs, read_px_per_mm)
         self._pawn = PawnWatch(game, layout, votes)
-        self._vote = Vote(game, names, votes, max_reads)
+        self._vote = Vote(game, names, votes, max_reads, looks)
         if view is not None:
             self._new_view(view)
 
@@ -249,6 +253,11 @@ class TableReader:
     def region_names(self) -> tuple[str, ...]:
         """The regions this game reads (the grid's cells, the discard and draw piles)."""
         return self._vote.region_names
+
+    @property
+    def looks(self) -> LookMemory:
+        """The looks the regions settled on and those the referee remembers them by."""
+        return self._vote.looks
 
     @property
     def classifier(self):

@@ -61,7 +61,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Callable
 
 from ..bus import BusMessage, EventBus
-from ..reading import TableReading
+from ..reading import LookKeeper, TableReading
 from ..tuning import Tuning, default
 from .core import COLOUR_WAIT_S, NEW_FACE_LOOK, NUDGED_SAME_FACE_LOOK, SAME_FACE_LOOK
 from .decide import PAWN_GAIN, UNSURE_CHOICES, Candidate, Decision, DecisionKind, Reason, decide, score_actions
@@ -138,6 +138,13 @@ class CameraReferee(Settling):
     calls one illegal or asks a question, and returns an id (or None); the action's events and
     the question carry it as ``evidence``, and an answer to the question is played with the
     question's. The referee handles no pixels: what the id names is the caller's.
+
+    ``looks`` (optional, used on the referee's thread; :class:`~companion.reading.LookKeeper`:
+    the reader's :class:`vision.looks.LookMemory`, which the pipeline passes) keeps the regions'
+    looks: the referee tells it the look each region is remembered by when it shows the card the
+    state has there (or a card answered as put there), and each reading it takes is measured
+    from those (:meth:`~companion.reading.LookKeeper.stamped`: every region's
+    :class:`~companion.reading.LookChange`), after the answers queued before it are handled.
     """
 
 
@@ -145,9 +152,11 @@ class CameraReferee(Settling):
                  tuning: Tuning | None = None, commit_ratio: float | None = None,
                  margin_ratio: float | None = None, illegal_confidence: float | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 witness: Callable[[tuple[str, ...]], str | None] | None = None) -> None:
+                 witness: Callable[[tuple[str, ...]], str | None] | None = None,
+                 looks: LookKeeper | None = None) -> None:
         self.table_of = table_of
         self.witness = witness
+        self.looks = looks
         self.clock = clock
         self.bus = bus
         self.host = host
@@ -255,6 +264,8 @@ class CameraReferee(Settling):
     def on_reading(self, reading: TableReading) -> list[Decision]:
         """A new stable reading: settle what it shows. Returns the decisions taken (for tests)."""
         self.run_pending()
+        if self.looks is not None:   # (measured from the looks remembered up to now)
+            reading = self.looks.stamped(reading)
         self.stats["readings"] += 1
         first = self._reading is None
         self._reading = reading

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from ..bus import EventBus
 from ..engine.actions import Action, Draw, Move, Pass
 from ..engine.look import WaitingFor
-from ..reading import Reach, TableReading, cell_name
+from ..reading import LookKeeper, Reach, TableReading, cell_name
 from ..tuning import RefereeTuning, default
 from .decide import Decision, DecisionKind, Reason
 from .evidence import Sight
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 # The product's values of some thresholds (companion/tuning.toml, :class:`RefereeTuning` says what
 # each trades), for callers that name them; the referee reads its own ``tuning``.
-#: Look difference (:func:`companion.reading.look_difference`) above which a region that reads
+#: Look distance (:class:`companion.reading.LookChange`) above which a region that reads
 #: the card it held shows a new card of the same face (or that card moved).
 SAME_FACE_LOOK = default().referee.same_face_look
 #: The same after the camera was nudged and the whole table read again through the new view.
@@ -67,8 +67,11 @@ class RefereeCore:
     #: the pawn's step seen while its marker was hidden
     pawn_trail: PawnTrail
     _reading: TableReading | None
-    #: region -> (the label the state gave it, its look) when it last matched the state
-    _looks: dict[str, tuple[str, Any]]
+    #: the reader's memory of the regions' looks: told the look each region is remembered by, it
+    #: measures each reading's looks from those (None: no look distances)
+    looks: LookKeeper | None
+    #: region -> (the label the state gave it, the id of its look) when it last matched the state
+    _looks: dict[str, tuple[str, int]]
     _ids: Iterator[int]
     _recheck: bool
     #: the arms seen and not yet accounted for, oldest first
@@ -109,6 +112,15 @@ class RefereeCore:
     def _colour(self) -> Wild | None:
         """The wild whose colour is awaited from its player's phone (None: none)."""
         return colour_of(self.state)
+
+    def _keep_look(self, region: str, card: str, look_id: int) -> None:
+        """``region`` is remembered as holding ``card`` with the look ``look_id``; the reader is
+        told (it measures the next readings' looks against that one)."""
+        if self._looks.get(region) == (card, look_id):
+            return
+        self._looks[region] = (card, look_id)
+        if self.looks is not None:
+            self.looks.remember(region, look_id)
 
     def _sight(self) -> Sight:
         """What the evidence terms look at now (:class:`.evidence.Sight`)."""

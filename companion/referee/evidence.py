@@ -2,38 +2,37 @@
 the look terms, of how the region looked when it last matched the state).
 
 Each term says what it measures in the reading's own terms (the card model's probabilities for a
-region, :class:`~companion.reading.RegionReading`; the look distance between two looks of a
-region, :func:`.looks.look_apart`) and what it does to the decision: a gate a candidate must pass
-to be committed (:func:`plausible_play`), a bound an illegal call must stay under
-(:func:`legal_mass`), or a reason to set a region aside as "nothing happened" this reading
-(:func:`bare`, :func:`untouched`, :func:`looks_as_before`, :func:`spill_over`). Which seat's
-hand an arm was is in :mod:`.arms`.
+region, :class:`~companion.reading.RegionReading`; how far a region's look is from the one it
+had when it last matched the state, :func:`look_distance`, measured by the reader) and what it
+does to the decision: a gate a candidate must pass to be committed (:func:`plausible_play`), a
+bound an illegal call must stay under (:func:`legal_mass`), or a reason to set a region aside as
+"nothing happened" this reading (:func:`bare`, :func:`untouched`, :func:`looks_as_before`,
+:func:`spill_over`). Which seat's hand an arm was is in :mod:`.arms`.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, TypeGuard
+from typing import Iterable, Mapping, TypeGuard
 
 from ..engine.actions import Action, Move
 from ..reading import FLOOR, Reach, RegionReading, TableReading, cell_name
 from ..tuning import RefereeTuning
 from .expected import EMPTY, NOT_A_CARD, Expected, label_of, next_to, region_of, short_of, tuned
 from .hands import over
-from .looks import look_apart
 
 
 @dataclass(frozen=True)
 class Sight:
     """What the evidence terms that need more than one read look at: the ``reading`` being
-    settled, the ``arms`` seen and not yet accounted for (oldest first), how each region looked
-    when it last matched the state (``looks``: region -> (the label the state gave it, its
-    look)), and the ``tuning``."""
+    settled, the ``arms`` seen and not yet accounted for (oldest first), which look each region
+    had when it last matched the state (``looks``: region -> (the label the state gave it, the
+    look's id, :attr:`~companion.reading.RegionReading.look_id`)), and the ``tuning``."""
 
     reading: TableReading
     arms: tuple[Reach, ...]
-    looks: Mapping[str, tuple[str, Any]]
+    looks: Mapping[str, tuple[str, int]]
     tuning: RefereeTuning
 
 
@@ -191,6 +190,23 @@ def arm_short_of(sight: Sight, region: str) -> bool:
 
 # --- a region's look against how it last matched the state -----------------------------------
 
+def look_distance(sight: Sight, region: str, got: RegionReading | None) -> float | None:
+    """How far the look of ``region`` read as ``got`` is from the look it had when it last
+    matched the state (:class:`~companion.reading.LookChange`, measured by the reader: a turned
+    smear taken out where the looks differ by more than ``same_face_look``); 0 for that very
+    look; None when there is no look to compare (none remembered, none read, or a distance the
+    reader measured against another look)."""
+    _, since = sight.looks.get(region, (None, None))
+    if got is None or since is None or got.look_id is None:
+        return None
+    if got.look_id == since:
+        return 0.0
+    change = got.look_change
+    if change is None or change.since != since:
+        return None
+    return change.apart(sight.tuning.same_face_look)
+
+
 def untouched(sight: Sight, diffs: dict[str, str], expected: Expected, margin: float) -> set[str]:
     """Regions that differ from the state but that no hand touched, set aside as nothing
     happened: the reading saw arms, none of the arms not yet accounted for went over the region
@@ -212,11 +228,10 @@ def untouched(sight: Sight, diffs: dict[str, str], expected: Expected, margin: f
 
 def looks_as_before(sight: Sight, diffs: dict[str, str], expected: Expected) -> set[str]:
     """Regions whose read differs from the state but whose look is within ``same_face_look`` of
-    the look they had when they last matched it (a turned smear taken out of the comparison:
-    :func:`.looks.look_apart`), set aside as nothing happened: a card put down, even of the same
-    face, looks different; the read changed (a smear, light). Not a region read clearly as
-    another card where a hand went over it: two cards of one colour can look alike through a
-    smear."""
+    the look they had when they last matched it (:func:`look_distance`), set aside as nothing
+    happened: a card put down, even of the same face, looks different; the read changed (a
+    smear, light). Not a region read clearly as another card where a hand went over it: two
+    cards of one colour can look alike through a smear."""
     same_face = sight.tuning.same_face_look
     out = set()
     for region in diffs:
@@ -225,10 +240,10 @@ def looks_as_before(sight: Sight, diffs: dict[str, str], expected: Expected) -> 
         got = sight.reading.region(region)
         if clear(got, sight.tuning) and arm_over(sight, region):
             continue
-        seen_as, look = sight.looks.get(region, (None, None))
-        if got is None or look is None or seen_as != expected.labels.get(region):
+        seen_as, _ = sight.looks.get(region, (None, None))
+        if seen_as is None or seen_as != expected.labels.get(region):
             continue
-        d = look_apart(got.look, look, same_face)
+        d = look_distance(sight, region, got)
         if d is not None and d <= same_face:
             out.add(region)
     return out
@@ -240,11 +255,7 @@ def put_down_there(sight: Sight, region: str) -> bool:
     yet accounted for), or further than ``new_face_look`` where no hand was seen (gloss may hide
     the arm's way there). Keeps a region that reads no card (:func:`bare`) from being set aside:
     it is asked about instead."""
-    got = sight.reading.region(region)
-    _, look = sight.looks.get(region, (None, None))
-    if got is None or look is None:
-        return False
-    d = look_apart(got.look, look, sight.tuning.same_face_look)
+    d = look_distance(sight, region, sight.reading.region(region))
     if d is None:
         return False
     hand = bool(sight.reading.reaches) and arm_over(sight, region)
@@ -268,12 +279,12 @@ def look_changes(sight: Sight, fresh: Iterable[str], expected: Expected,
         want = expected.labels.get(region)
         if got is None or want is None or (got.label != want and got.p(want) < sight.tuning.expected_odds):
             continue
-        if region not in sight.looks and got.look is not None:
+        if region not in sight.looks and got.look_id is not None:
             if arm_over(sight, region):
                 never_seen.append(region)
             continue
-        seen_as, look = sight.looks.get(region, (None, None))
-        d = look_apart(got.look, look, sight.tuning.same_face_look) if seen_as == want else None
+        seen_as, _ = sight.looks.get(region, (None, None))
+        d = look_distance(sight, region, got) if seen_as == want else None
         if d is not None:
             scores[region] = d
     return scores, never_seen

@@ -170,8 +170,8 @@ class Sightings(PawnWatch):
                     pawn is not None and name == cell_name(*pawn)):
                 continue
             got = reading.region(name)
-            if got is not None and got.look is not None:
-                self._looks[name] = (expected.labels[name], got.look)
+            if got is not None and got.look_id is not None:
+                self._keep_look(name, expected.labels[name], got.look_id)
 
     def _remember_look(self, region: str, card: str) -> None:
         """How ``region`` looks now is how ``card`` looks there, however the camera reads it: a
@@ -179,8 +179,8 @@ class Sightings(PawnWatch):
         while the camera goes on misreading it), a card named as "another card", a misread
         answered."""
         got = self._reading.region(region) if self._reading is not None else None
-        if got is not None and got.look is not None:
-            self._looks[region] = (card, got.look)
+        if got is not None and got.look_id is not None:
+            self._keep_look(region, card, got.look_id)
 
     def _remember_misread(self, region: str, table: Table | None) -> None:
         """``region`` answered "nothing happened" (misread, or laid out so): how it looks now is

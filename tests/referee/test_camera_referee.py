@@ -268,24 +268,23 @@ def test_a_cell_that_reads_no_card_beside_a_new_card_is_not_asked_about():
 def test_a_cell_beside_a_new_card_that_only_looks_different_is_no_same_face_question():
     """(askew, grid: the card dropped askew on one cell lay over the corner of the next, whose
     card then looked different: "the same face played again?" -- answered "only moved")"""
-    import dataclasses
-
     import numpy as np
+
+    from tests.support.looks import Looks
 
     rng = np.random.default_rng(3)
     looks = {f"cell-{r}-{c}": rng.integers(0, 255, (20, 14)).astype(np.float32)
              for r in range(5) for c in range(5)}
 
     def looking(rd, changed_looks=()):
-        cells = tuple(dataclasses.replace(cell, look=looks[f"cell-{i // 5}-{i % 5}"]
-                                          if f"cell-{i // 5}-{i % 5}" not in changed_looks
-                                          else rng.integers(0, 255, (20, 14)).astype(np.float32))
-                      for i, cell in enumerate(rd.cells))
-        return dataclasses.replace(rd, cells=cells)
+        return seen.of(rd, {name: look if name not in changed_looks
+                            else rng.integers(0, 255, (20, 14)).astype(np.float32)
+                            for name, look in looks.items()})
 
     bus = EventBus()
     table = Table(SETUP, bus, clock=lambda: 0.0)
     ref = CameraReferee(lambda: table, bus)
+    seen = Looks(ref)   # the reader's look memory
     ref.on_reading(looking(reading(GRID, seq=1)))
     ref.on_reading(looking(reading(with_cell(GRID, 0, 0, "red-7"), seq=2,
                                    changed=("cell-0-0", "cell-0-1")), ("cell-0-0", "cell-0-1")))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.reading import PawnReading, Reach, RegionReading, TableReading
+from tests.support.looks import Looks
 from tests.support.readings import classic_pile_table, pile_reading
 
 
@@ -17,15 +18,17 @@ def test_an_unsure_read_offers_each_card_read_about_as_likely_though_the_rules_r
     import numpy as np
 
     bus, table, referee, asked = classic_pile_table()
+    looks = Looks(referee)
     done = []
     bus.subscribe(lambda m: done.append(m.data), {"action"})
     rng = np.random.default_rng(3)
-    referee.on_reading(pile_reading(1, "red-5", rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    referee.on_reading(looks.pile(pile_reading(1, "red-5"), rng.integers(0, 255, (20, 14)).astype(np.float32)))
     seat = table.state_json()["turn"]
     read = RegionReading.of({"blue-1": 0.30, "blue-4": 0.19, "red-3": 0.01, "blue-0": 0.005,
-                             "empty": 0.02}, look=rng.integers(0, 255, (20, 14)).astype(np.float32))
-    referee.on_reading(TableReading(2, 0.0, (), read, PawnReading(None, None, False),
-                                    changed=("discard",)))
+                             "empty": 0.02})
+    referee.on_reading(looks.pile(TableReading(2, 0.0, (), read, PawnReading(None, None, False),
+                                               changed=("discard",)),
+                                  rng.integers(0, 255, (20, 14)).astype(np.float32)))
     bus.join()
     assert asked and asked[-1]["kind"] == "unsure" and asked[-1]["seat"] == seat
     offered = [c["action"]["card"] for c in asked[-1]["choices"] if c["action"]]
@@ -159,15 +162,17 @@ def _pile_read_as_no_card(new_look: bool):
     from companion.reading import Reach
 
     bus, table, referee, asked = classic_pile_table()
+    looks = Looks(referee)
     done = []
     bus.subscribe(lambda m: done.append(m.data), {"action"})
     rng = np.random.default_rng(7)
     before = rng.integers(0, 255, (20, 14)).astype(np.float32)
-    referee.on_reading(pile_reading(1, "red-5", before))
+    referee.on_reading(looks.pile(pile_reading(1, "red-5"), before))
     look = rng.integers(0, 255, (20, 14)).astype(np.float32) if new_look else before + 1.0
-    read = RegionReading.of({"empty": 0.85, "red-7": 0.01, "blue-5": 0.005}, look=look)
-    referee.on_reading(TableReading(2, 0.0, (), read, PawnReading(None, None, False),
-                                    changed=("discard",), reaches=(Reach(None, (), 0),)))
+    read = RegionReading.of({"empty": 0.85, "red-7": 0.01, "blue-5": 0.005})
+    referee.on_reading(looks.pile(TableReading(2, 0.0, (), read, PawnReading(None, None, False),
+                                               changed=("discard",), reaches=(Reach(None, (), 0),)),
+                                  look))
     referee.run_pending()
     bus.join()
     return asked, done
@@ -252,12 +257,14 @@ def _spread_read_on_red_5(read: dict[str, float]):
     import numpy as np
 
     bus, table, referee, asked = classic_pile_table()
+    looks = Looks(referee)
     rng = np.random.default_rng(10)
-    referee.on_reading(pile_reading(1, "red-5", rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    referee.on_reading(looks.pile(pile_reading(1, "red-5"), rng.integers(0, 255, (20, 14)).astype(np.float32)))
     seat = table.state_json()["turn"]
-    got = RegionReading.of(read, look=rng.integers(0, 255, (20, 14)).astype(np.float32))
-    referee.on_reading(TableReading(2, 0.0, (), got, PawnReading(None, None, False),
-                                    changed=("discard",), reaches=(Reach("south", ("discard",)),)))
+    got = RegionReading.of(read)
+    referee.on_reading(looks.pile(TableReading(2, 0.0, (), got, PawnReading(None, None, False),
+                                               changed=("discard",), reaches=(Reach("south", ("discard",)),)),
+                                  rng.integers(0, 255, (20, 14)).astype(np.float32)))
     bus.join()
     assert [q["kind"] for q in asked] == ["unsure"] and asked[0]["seat"] == seat
     return [c["action"]["card"] for c in asked[0]["choices"] if c["action"]]
@@ -287,14 +294,15 @@ def _yellow_8_on_yellow_1_looking_alike(arm_over_it: bool):
     import numpy as np
 
     bus, table, referee, _asked = classic_pile_table(start="yellow-1")
+    looks = Looks(referee)
     done = []
     bus.subscribe(lambda m: done.append(m.data["action"]), {"action"})
     look = np.random.default_rng(28).integers(0, 255, (20, 14)).astype(np.float32)
-    referee.on_reading(pile_reading(1, "yellow-1", look))
-    read = RegionReading.of({"yellow-8": 0.94, "yellow-9": 0.01, "yellow-3": 0.01}, look=look + 2.0)
+    referee.on_reading(looks.pile(pile_reading(1, "yellow-1"), look))
+    read = RegionReading.of({"yellow-8": 0.94, "yellow-9": 0.01, "yellow-3": 0.01})
     arm = Reach("south", ("discard",), 0) if arm_over_it else Reach("south", (), 0)
-    referee.on_reading(TableReading(2, 0.0, (), read, PawnReading(None, None, False),
-                                    changed=("discard",), reaches=(arm,)))
+    referee.on_reading(looks.pile(TableReading(2, 0.0, (), read, PawnReading(None, None, False),
+                                               changed=("discard",), reaches=(arm,)), look + 2.0))
     referee.run_pending()
     bus.join()
     return done
@@ -320,16 +328,17 @@ def test_a_card_answered_while_misread_is_remembered_by_its_look_so_the_same_fac
     import numpy as np
 
     bus, table, referee, asked = classic_pile_table()
+    looks = Looks(referee)
     rng = np.random.default_rng(36)
 
     def look():
         return rng.integers(0, 255, (20, 14)).astype(np.float32)
 
-    referee.on_reading(pile_reading(1, "red-5", look()))
+    referee.on_reading(looks.pile(pile_reading(1, "red-5"), look()))
     seat = table.state_json()["turn"]
-    unsure = RegionReading.of({"red-7": 0.45, "red-1": 0.40, "empty": 0.02}, look=look())
-    referee.on_reading(TableReading(2, 0.0, (), unsure, PawnReading(None, None, False),
-                                    changed=("discard",)))
+    unsure = RegionReading.of({"red-7": 0.45, "red-1": 0.40, "empty": 0.02})
+    referee.on_reading(looks.pile(TableReading(2, 0.0, (), unsure, PawnReading(None, None, False),
+                                               changed=("discard",)), look()))
     bus.join()
     assert asked and asked[-1]["kind"] == "unsure"
     played = next(c for c in asked[-1]["choices"] if c["action"] and c["action"]["card"] == "red-7")
@@ -338,7 +347,7 @@ def test_a_card_answered_while_misread_is_remembered_by_its_look_so_the_same_fac
     bus.join()
     assert table.state_json()["top"] == "red-7"
     # the next seat puts the other red-7 on it: read surely, looking new
-    referee.on_reading(pile_reading(3, "red-7", look()))
+    referee.on_reading(looks.pile(pile_reading(3, "red-7"), look()))
     referee.run_pending()
     bus.join()
     assert asked[-1]["kind"] == "same-face", asked[-1]

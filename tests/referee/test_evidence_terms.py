@@ -3,23 +3,21 @@ measures and the way it turns as its input crosses the line."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
-import numpy as np
-
 from companion.engine.actions import action_from_json
-from companion.reading import PawnReading, Reach, RegionReading, TableReading
+from companion.reading import LookChange, PawnReading, Reach, RegionReading, TableReading
 from companion.referee import arms, evidence
 from companion.referee.evidence import Sight
 from companion.referee.expected import Expected, pawn_hidden_cells
 from companion.referee.hands import seating_of
-from companion.referee.looks import look_apart
 from companion.tuning import default
 
 T = default().referee
 MARGIN = math.log(T.margin_ratio)
-RNG = np.random.default_rng(5)
-LOOK = RNG.integers(0, 255, (20, 14)).astype(np.float32)
+#: the pile as the referee remembers it: its red-5, whose look had the id 1
+LOOKS = {"discard": ("red-5", 1)}
 SEATING = seating_of({"setup": {"game": "classic", "seats": ["ann", "ben", "cai"]},
                       "seating": {"ann": "south", "ben": "west", "cai": "north"}})
 
@@ -31,8 +29,13 @@ def play(card, by="ann", cell=None):
     return action_from_json(data)
 
 
-def pile(probs, *, look=None, agreed=True, reaches=(), seq=2, pawn=None):
-    return TableReading(seq, 0.0, (), RegionReading.of(probs, agreed=agreed, look=look),
+def pile(probs, *, apart=None, smear_free=None, look_id=2, since=1, agreed=True, reaches=(), seq=2,
+         pawn=None):
+    """A reading of the pile, read on look ``look_id``, ``apart`` from the look ``since`` (as it
+    is; ``smear_free``: with a turned smear taken out, default the same) as the reader measured."""
+    change = LookChange(since, apart, apart if smear_free is None else smear_free) if apart is not None else None
+    got = RegionReading.of(probs, agreed=agreed, look_id=look_id if apart is not None or look_id == since else None)
+    return TableReading(seq, 0.0, (), dataclasses.replace(got, look_change=change),
                         pawn or PawnReading(None, None, False), changed=("discard",), reaches=tuple(reaches))
 
 
@@ -173,44 +176,56 @@ def test_a_read_still_giving_the_states_card_where_no_hand_went_is_untouched():
 
 
 def test_a_region_that_looks_as_when_it_matched_the_state_looks_as_before():
-    looks = {"discard": ("red-5", LOOK)}
-    same = pile({"red-3": 0.6, "red-5": 0.4}, look=LOOK + 1.0)
-    assert evidence.looks_as_before(sight(same, looks=looks), {"discard": "red-3"}, ON_RED_5) == {"discard"}
-    moved = pile({"red-3": 0.6, "red-5": 0.4}, look=np.roll(LOOK, 4, axis=1))
-    assert evidence.looks_as_before(sight(moved, looks=looks), {"discard": "red-3"}, ON_RED_5) == set()
+    same = pile({"red-3": 0.6, "red-5": 0.4}, apart=1.0)
+    assert evidence.looks_as_before(sight(same, looks=LOOKS), {"discard": "red-3"}, ON_RED_5) == {"discard"}
+    # the very look it was remembered by
+    very = pile({"red-3": 0.6, "red-5": 0.4}, look_id=1)
+    assert evidence.looks_as_before(sight(very, looks=LOOKS), {"discard": "red-3"}, ON_RED_5) == {"discard"}
+    moved = pile({"red-3": 0.6, "red-5": 0.4}, apart=12.0)
+    assert evidence.looks_as_before(sight(moved, looks=LOOKS), {"discard": "red-3"}, ON_RED_5) == set()
+    # apart only by a smear that turned: the smear-free distance counts
+    smeared = pile({"red-3": 0.6, "red-5": 0.4}, apart=9.0, smear_free=1.5)
+    assert evidence.looks_as_before(sight(smeared, looks=LOOKS), {"discard": "red-3"}, ON_RED_5) == {"discard"}
     # read clearly as another card where a hand went: two cards of a colour look alike
-    clear = pile({"red-3": 0.97, "red-5": 0.01}, look=LOOK, reaches=[Reach("south", ("discard",))])
-    assert evidence.looks_as_before(sight(clear, looks=looks), {"discard": "red-3"}, ON_RED_5) == set()
+    clear = pile({"red-3": 0.97, "red-5": 0.01}, apart=1.0, reaches=[Reach("south", ("discard",))])
+    assert evidence.looks_as_before(sight(clear, looks=LOOKS), {"discard": "red-3"}, ON_RED_5) == set()
     # a look remembered for another card says nothing of this one
-    other = {"discard": ("blue-1", LOOK)}
+    other = {"discard": ("blue-1", 1)}
     assert evidence.looks_as_before(sight(same, looks=other), {"discard": "red-3"}, ON_RED_5) == set()
+    # nor does a distance the reader measured from another look than the one remembered
+    elsewhere = pile({"red-3": 0.6, "red-5": 0.4}, apart=1.0, since=7)
+    assert evidence.looks_as_before(sight(elsewhere, looks=LOOKS), {"discard": "red-3"}, ON_RED_5) == set()
+
+
+def test_a_look_distance_is_the_plain_one_up_to_same_face_look_then_the_smear_free_one():
+    near = pile({"red-5": 1.0}, apart=3.0, smear_free=1.0)
+    assert evidence.look_distance(sight(near, looks=LOOKS), "discard", near.discard) == 3.0
+    far = pile({"red-5": 1.0}, apart=9.0, smear_free=1.0)
+    assert evidence.look_distance(sight(far, looks=LOOKS), "discard", far.discard) == 1.0
+    assert evidence.look_distance(sight(far), "discard", far.discard) is None   # none remembered
 
 
 def test_a_card_is_put_down_where_the_look_changed_past_the_bar_for_the_hand_seen():
-    looks = {"discard": ("red-5", LOOK)}
-    moved = np.roll(LOOK, 4, axis=1)
-    hand = pile({"empty": 0.9}, look=moved, reaches=[Reach("south", ("discard",))])
-    assert evidence.put_down_there(sight(hand, looks=looks), "discard")
+    hand = pile({"empty": 0.9}, apart=12.0, reaches=[Reach("south", ("discard",))])
+    assert evidence.put_down_there(sight(hand, looks=LOOKS), "discard")
     # no hand seen: only a look past new_face_look says so
-    no_hand = pile({"empty": 0.9}, look=moved)
-    d = look_apart(moved, LOOK, T.same_face_look)
-    assert evidence.put_down_there(sight(no_hand, looks=looks), "discard") == (d > T.new_face_look)
-    same = pile({"empty": 0.9}, look=LOOK, reaches=[Reach("south", ("discard",))])
-    assert not evidence.put_down_there(sight(same, looks=looks), "discard")
+    assert T.same_face_look < 12.0 < T.new_face_look < 30.0
+    assert not evidence.put_down_there(sight(pile({"empty": 0.9}, apart=12.0), looks=LOOKS), "discard")
+    assert evidence.put_down_there(sight(pile({"empty": 0.9}, apart=30.0), looks=LOOKS), "discard")
+    same = pile({"empty": 0.9}, apart=1.0, reaches=[Reach("south", ("discard",))])
+    assert not evidence.put_down_there(sight(same, looks=LOOKS), "discard")
     assert not evidence.put_down_there(sight(hand), "discard")  # (no look remembered)
 
 
 def test_look_changes_measure_regions_that_still_read_the_states_card():
-    looks = {"discard": ("red-5", LOOK)}
-    moved = np.roll(LOOK, 4, axis=1)
-    reading = pile({"red-5": 0.95}, look=moved)
-    scores, never = evidence.look_changes(sight(reading, looks=looks), ["discard"], ON_RED_5, None)
-    assert scores["discard"] > T.same_face_look and never == []
+    reading = pile({"red-5": 0.95}, apart=12.0)
+    scores, never = evidence.look_changes(sight(reading, looks=LOOKS), ["discard"], ON_RED_5, None)
+    assert scores == {"discard": 12.0} and never == []
     # another card read: not a same face
-    other = pile({"blue-2": 0.95, "red-5": 0.05}, look=moved)
-    assert evidence.look_changes(sight(other, looks=looks), ["discard"], ON_RED_5, None) == ({}, [])
+    other = pile({"blue-2": 0.95, "red-5": 0.05}, apart=12.0)
+    assert evidence.look_changes(sight(other, looks=LOOKS), ["discard"], ON_RED_5, None) == ({}, [])
     # never seen as the state has it: a hand over it is all there is to go on
-    hand = pile({"red-5": 0.95}, look=moved, reaches=[Reach("south", ("discard",))])
+    hand = pile({"red-5": 0.95}, apart=12.0, reaches=[Reach("south", ("discard",))])
     assert evidence.look_changes(sight(hand), ["discard"], ON_RED_5, None) == ({}, ["discard"])
 
 

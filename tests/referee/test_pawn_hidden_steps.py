@@ -18,6 +18,7 @@ from companion.bus import EventBus
 from companion.reading import NO_PAWN, Reach
 from companion.referee.camera import CameraReferee
 from companion.referee.table import Table
+from tests.support.looks import Looks
 from tests.support.readings import ALL_CELLS, GRID, SETUP, reading, with_cell
 
 BODY = {"empty": 0.74, "red-1": 0.1}  # the pawn's body (and a hand) read where no card shows
@@ -27,14 +28,16 @@ LOOKS = {f"cell-{r}-{c}": _rng.integers(0, 255, (20, 14)).astype(np.float32)
          for r in range(5) for c in range(5)}
 
 
+#: the reader's look memory (every referee of this module is wired to it)
+SEEN = Looks()
+
+
 def _looking(rd, new_looks=()):
     """``rd`` with every cell's usual look, and a new look in the cells ``new_looks``."""
     rng = np.random.default_rng(len(new_looks) + rd.seq)
-    cells = tuple(dataclasses.replace(
-        cell, look=(rng.integers(0, 255, (20, 14)).astype(np.float32)
-                    if f"cell-{i // 5}-{i % 5}" in new_looks else LOOKS[f"cell-{i // 5}-{i % 5}"]))
-        for i, cell in enumerate(rd.cells))
-    return dataclasses.replace(rd, cells=cells)
+    return SEEN.of(rd, {name: (rng.integers(0, 255, (20, 14)).astype(np.float32)
+                               if name in new_looks else LOOKS[name])
+                        for name in (f"cell-{r}-{c}" for r in range(5) for c in range(5))})
 
 
 def _hidden(seq, changed, probs=None, grid=GRID):
@@ -45,7 +48,7 @@ def _hidden(seq, changed, probs=None, grid=GRID):
 def _table():
     bus = EventBus()
     table = Table(SETUP, bus, clock=lambda: 0.0)
-    referee = CameraReferee(lambda: table, bus)
+    referee = SEEN.wire(CameraReferee(lambda: table, bus))
     referee.on_reading(_looking(reading(GRID, seq=1, changed=ALL_CELLS)))
     return bus, table, referee
 

@@ -12,6 +12,7 @@ from companion.bus import EventBus
 from companion.reading import PawnReading, Reach
 from companion.referee.camera import CameraReferee
 from companion.referee.table import Table
+from tests.support.looks import Looks
 from tests.support.readings import ALL_CELLS, GRID, SETUP, reading
 
 UNSEEN = PawnReading(None, None, False)
@@ -19,10 +20,12 @@ UNSEEN = PawnReading(None, None, False)
 BODY = {"empty": 0.2, "red-9": 0.14, "blue-7": 0.12}
 
 
-def _referee(rd):
+def _referee(rd, looks=None):
     bus = EventBus()
     table = Table(SETUP, bus, clock=lambda: 0.0)
     referee = CameraReferee(lambda: table, bus)
+    if looks is not None:   # (a tests.support.looks.Looks: the reader's look memory)
+        looks.wire(referee)
     referee.on_reading(rd)
     return table, referee
 
@@ -40,13 +43,14 @@ def test_a_look_changed_where_no_arm_went_is_no_same_face_question():
     rng = np.random.default_rng(7)
     looks = {name: rng.integers(0, 255, (20, 14)).astype(np.float32) for name in ALL_CELLS}
 
-    def looking(rd, new_look=(), reaches=()):
-        cells = tuple(dataclasses.replace(cell, look=looks[name] if name not in new_look
-                                          else rng.integers(0, 255, (20, 14)).astype(np.float32))
-                      for name, cell in zip(ALL_CELLS, rd.cells))
-        return dataclasses.replace(rd, cells=cells, reaches=tuple(reaches))
+    seen = Looks()   # the reader's look memory
 
-    table, referee = _referee(looking(reading(GRID, seq=1, changed=ALL_CELLS)))
+    def looking(rd, new_look=(), reaches=()):
+        return seen.of(dataclasses.replace(rd, reaches=tuple(reaches)),
+                       {name: looks[name] if name not in new_look
+                        else rng.integers(0, 255, (20, 14)).astype(np.float32) for name in ALL_CELLS})
+
+    table, referee = _referee(looking(reading(GRID, seq=1, changed=ALL_CELLS)), seen)
     elsewhere = Reach("north", ("cell-0-0",), 0)
     _feed(table, referee, looking(reading(GRID, seq=2, changed=("cell-3-3",)), ("cell-3-3",),
                                   [elsewhere]))

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from companion.reading import Reach
+from tests.support.looks import Looks
 from tests.support.readings import ALL_CELLS, GRID, grid_referee, reading, settle
 
 RNG = np.random.default_rng(12)
@@ -27,16 +28,19 @@ def _blend(look: np.ndarray, share: float) -> np.ndarray:
     return ((1.0 - share) * look + share * other).astype(np.float32)
 
 
+#: the reader's look memory (every referee of this module is wired to it)
+SEEN = Looks()
+
+
 def _looking(rd, shares: dict[str, float], reaches=()):
     """``rd`` with every cell's look: as before, or blended with another card's by ``shares``."""
-    cells = tuple(dataclasses.replace(cell, look=_blend(LOOKS[name], shares[name]) if name in shares
-                                      else LOOKS[name])
-                  for cell, name in ((c, f"cell-{i // 5}-{i % 5}") for i, c in enumerate(rd.cells)))
-    return dataclasses.replace(rd, cells=cells, reaches=tuple(reaches))
+    looks = {name: _blend(LOOKS[name], shares[name]) if name in shares else LOOKS[name]
+             for name in (f"cell-{r}-{c}" for r in range(5) for c in range(5))}
+    return SEEN.of(dataclasses.replace(rd, reaches=tuple(reaches)), looks)
 
 
 def _referee():
-    table, referee, asked = grid_referee(_looking(reading(GRID, seq=1), {}))
+    table, referee, asked = grid_referee(_looking(reading(GRID, seq=1), {}), SEEN)
     table.bus.join()
     return table, referee, asked
 
@@ -46,7 +50,7 @@ def test_the_same_face_played_among_a_few_regions_read_again_is_asked():
     # again with five other regions (the highlight had stirred them, an arm passed over one):
     # six regions were taken for the whole table read again after a nudge, whose misfit raised
     # the bar to four times the median look difference, and the play was never asked about
-    from companion.reading import look_difference
+    from vision.looks import look_difference
 
     table, referee, asked = _referee()
     shares = {"cell-2-4": 0.35, "cell-3-1": 0.15, "cell-3-3": 0.15, "cell-4-0": 0.15,
@@ -141,7 +145,7 @@ def _laid_out_then_read_again(same_look: bool):
     from tests.support.readings import ALL_CELLS, with_cell
 
     misread = with_cell(GRID, 0, 4, "red-9")
-    table, referee, asked = grid_referee(_looking(reading(misread, seq=1, changed=ALL_CELLS), {}))
+    table, referee, asked = grid_referee(_looking(reading(misread, seq=1, changed=ALL_CELLS), {}), SEEN)
     table.bus.join()
     assert [q["kind"] for q in asked] == ["first-look"]
     laid_out = next(c["id"] for c in asked[0]["choices"] if c.get("nothing") == "laid-out")
@@ -378,7 +382,7 @@ def _same_face_with_the_arm_seen_a_cell_short(share: float, arm_over: str = "cel
     """North's card of the face lying on (3, 3), put on it while north's arm was seen only over
     ``arm_over`` (by default (2, 3), the cell before it on north's way in); the cell's look
     moves by ``share`` of another card's. Returns (how far the look moved, what was asked)."""
-    from companion.referee.looks import look_apart
+    from vision.looks import look_apart
 
     table, referee, asked = _referee()
     moved = look_apart(_blend(LOOKS["cell-3-3"], share), LOOKS["cell-3-3"], 4.0)

@@ -8,6 +8,7 @@ from companion.referee.camera import CameraReferee
 from companion.referee.table import Table
 from companion.reading import PawnReading
 from companion.reading import RegionReading, TableReading
+from tests.support.looks import Looks
 from tests.support.readings import classic_pile_table, pile_reading
 
 GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
@@ -52,18 +53,19 @@ def test_the_same_face_on_the_pile_is_asked_only_when_the_pile_looks_different()
     import numpy as np
 
     bus, table, referee, asked = classic_pile_table()
+    looks = Looks(referee)
     rng = np.random.default_rng(1)
     first = rng.integers(0, 255, (20, 14)).astype(np.float32)
-    referee.on_reading(pile_reading(1, "red-5", first))           # the baseline
+    referee.on_reading(looks.pile(pile_reading(1, "red-5"), first))           # the baseline
     # an illegal card put down, then taken back: the pile looks as it did -> no question
-    referee.on_reading(pile_reading(2, "green-7", rng.integers(0, 255, (20, 14)).astype(np.float32)))
-    referee.on_reading(pile_reading(3, "red-5", first + 1.0))
+    referee.on_reading(looks.pile(pile_reading(2, "green-7"), rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    referee.on_reading(looks.pile(pile_reading(3, "red-5"), first + 1.0))
     bus.join()
     assert not [q for q in asked if q["kind"] == "same-face"]
     # another red-5 lands a little apart: the same face, a different look -> asked
     moved = np.roll(first, 3, axis=1)
     turn = table.state_json()["turn"]
-    referee.on_reading(pile_reading(4, "red-5", moved))
+    referee.on_reading(looks.pile(pile_reading(4, "red-5"), moved))
     bus.join()
     question = asked[-1]
     assert question["kind"] == "same-face" and question["card"] == "red-5"
@@ -83,17 +85,18 @@ def test_a_play_tapped_on_a_phone_before_its_card_lands_is_no_same_face_question
     from companion.engine.actions import action_from_json
 
     bus, table, referee, asked = classic_pile_table()
+    looks = Looks(referee)
     rng = np.random.default_rng(2)
-    referee.on_reading(pile_reading(1, "red-5", rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    referee.on_reading(looks.pile(pile_reading(1, "red-5"), rng.integers(0, 255, (20, 14)).astype(np.float32)))
     turn = table.state_json()["turn"]
     assert table.act(action_from_json({"by": turn, "do": "play", "card": "red-7"}), source="phone").ok
     bus.join()
     referee.tick()
     # the tapped card comes down: it looks nothing like the red-5 it covers
-    referee.on_reading(pile_reading(2, "red-7", rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    referee.on_reading(looks.pile(pile_reading(2, "red-7"), rng.integers(0, 255, (20, 14)).astype(np.float32)))
     bus.join()
     assert asked == [] and referee.question is None
     # and the same face played on it afterwards is still asked
-    referee.on_reading(pile_reading(3, "red-7", rng.integers(0, 255, (20, 14)).astype(np.float32)))
+    referee.on_reading(looks.pile(pile_reading(3, "red-7"), rng.integers(0, 255, (20, 14)).astype(np.float32)))
     bus.join()
     assert asked and asked[-1]["kind"] == "same-face" and asked[-1]["card"] == "red-7"

@@ -15,6 +15,7 @@ from companion.referee.camera import AwaitingColour, CameraReferee, NothingHappe
 from companion.referee.hands import seating_of
 from companion.referee.table import Table
 from companion.seating import SeatingError
+from tests.support.looks import Looks
 
 SEATS = ["ann", "ben", "cai"]  # round the table: ann south, ben west, cai north
 CLASSIC = {"setup": {"game": "classic", "seats": SEATS, "dealer": "cai", "start": "red-5",
@@ -45,6 +46,7 @@ class Rig:
         self.bus = EventBus()
         self.table = Table(setup, self.bus, clock=lambda: 0.0)
         self.referee = CameraReferee(lambda: self.table, self.bus)
+        self.looks = Looks(self.referee)  # the reader's look memory (hand-made looks)
         self.actions: list[tuple[str, dict]] = []       # the actions the rules took
         self.all_actions: list[tuple[str, dict]] = []   # and the refused ones (a penalty)
         self.asked: list[dict] = []
@@ -57,6 +59,10 @@ class Rig:
         self.all_actions.append((m.data["source"], m.data["action"]))
         if m.data.get("ok"):
             self.actions.append((m.data["source"], m.data["action"]))
+
+    def looked(self, *args, **kw):
+        """The referee fed :func:`_looked`'s reading, its look in the look memory."""
+        return self.referee.on_reading(self.looks.pile(*_looked(*args, **kw)))
 
     def see(self, card: str, *reaches: Reach, p: float = 0.999):
         self.bus.join()
@@ -584,41 +590,41 @@ def test_a_same_face_after_an_untapped_pass_is_asked_as_the_next_seats():
     # flip seed 9: ann drew and passed untapped; ben put a red 5
     # on the red 5 (same face, a new look): the question is ben's, after ann's pass
     rig = Rig()
-    rig.referee.on_reading(_looked(1, "red-5", 0))
-    rig.referee.on_reading(_looked(2, "red-5", 0, lift("south")))
+    rig.looked(1, "red-5", 0)
+    rig.looked(2, "red-5", 0, lift("south"))
     rig.bus.join()
-    rig.referee.on_reading(_looked(3, "red-5", 60, play("west")))
+    rig.looked(3, "red-5", 60, play("west"))
     rig.bus.join()
     assert rig.done() == ["camera ann draw", "camera ann pass"]
     q = rig.referee.question
     assert q.kind is QuestionKind.SAME_FACE and q.seat == "ben"
     # no hand seen over it: the question is the seat on turn's, as before
     rig = Rig()
-    rig.referee.on_reading(_looked(1, "red-5", 0))
-    rig.referee.on_reading(_looked(2, "red-5", 0, lift("south")))
-    rig.referee.on_reading(_looked(3, "red-5", 60))
+    rig.looked(1, "red-5", 0)
+    rig.looked(2, "red-5", 0, lift("south"))
+    rig.looked(3, "red-5", 60)
     rig.bus.join()
     assert rig.done() == ["camera ann draw"] and rig.referee.question.seat == "ann"
 
 
-def _looked(seq: int, card: str, shade: int, *reaches: Reach, p: float = 0.999) -> TableReading:
-    """A reading of the discard pile with a look (a small grey crop): ``shade`` draws a bar at
+def _looked(seq: int, card: str, shade: int, *reaches: Reach, p: float = 0.999):
+    """A reading of the discard pile and its look (a small grey crop): ``shade`` draws a bar at
     another place for another physical card."""
     import numpy as np
 
     look = np.full((24, 16), 90, np.uint8)
     look[4 + shade // 10:8 + shade // 10, :] = 220
     probs = {card: p} if p >= 0.999 else {card: p, "red-1": 1 - p}
-    return TableReading(seq, float(seq), (), RegionReading.of(probs, look=look),
-                        PawnReading(None, None, False), changed=("discard",), reaches=tuple(reaches))
+    return TableReading(seq, float(seq), (), RegionReading.of(probs),
+                        PawnReading(None, None, False), changed=("discard",), reaches=tuple(reaches)), look
 
 
 def test_a_wild_played_from_the_phone_while_awaited_is_no_same_face():
     # flip seed 7: ben put a wild down and played it from his phone (its colour): the wild lying
     # there is that play, not "another wild on it"
     rig = Rig()
-    rig.referee.on_reading(_looked(1, "red-5", 0))
-    rig.referee.on_reading(_looked(2, "wild", 60, play("south")))
+    rig.looked(1, "red-5", 0)
+    rig.looked(2, "wild", 60, play("south"))
     rig.bus.join()
     assert rig.referee.question is None and rig.done() == []   # waiting for ann's phone
     rig.phone({"by": "ann", "do": "play", "card": "wild", "color": "blue"})
@@ -626,8 +632,8 @@ def test_a_wild_played_from_the_phone_while_awaited_is_no_same_face():
     assert rig.done() == ["phone ann play wild"]
     # a red 5 put on a red 5 (a new look) is still asked about at once
     rig = Rig()
-    rig.referee.on_reading(_looked(1, "red-5", 0))
-    rig.referee.on_reading(_looked(2, "red-5", 60, play("south")))
+    rig.looked(1, "red-5", 0)
+    rig.looked(2, "red-5", 60, play("south"))
     rig.bus.join()
     assert rig.referee.question.kind is QuestionKind.SAME_FACE
 
@@ -635,18 +641,18 @@ def test_a_wild_played_from_the_phone_while_awaited_is_no_same_face():
 def test_a_wild_on_a_wild_waits_for_its_players_phone():
     # flip seed 7: cai put a wild on the wild; his phone plays it (its colour) a moment later
     rig = Rig()
-    rig.referee.on_reading(_looked(1, "wild", 0))
+    rig.looked(1, "wild", 0)
     rig.phone({"by": "ann", "do": "play", "card": "wild", "color": "blue"})
-    rig.referee.on_reading(_looked(2, "wild", 60, play("west")))
+    rig.looked(2, "wild", 60, play("west"))
     rig.bus.join()
     assert rig.referee.question is None                  # ben's phone is awaited
     rig.phone({"by": "ben", "do": "play", "card": "wild", "color": "red"})
     assert rig.referee.question is None and rig.done()[-1] == "phone ben play wild"
     # no phone before the next reading: the same face is asked after all
-    rig.referee.on_reading(_looked(3, "wild", 120, play("north")))
+    rig.looked(3, "wild", 120, play("north"))
     rig.bus.join()
     assert rig.referee.question is None
-    rig.referee.on_reading(_looked(4, "wild", 120))
+    rig.looked(4, "wild", 120)
     rig.bus.join()
     q = rig.referee.question
     assert q.kind is QuestionKind.SAME_FACE and q.seat == "cai"

@@ -36,10 +36,10 @@ def with_cell(grid, r, c, label):
     return g
 
 
-def pile_reading(seq, label, look, changed=("discard",)) -> TableReading:
-    """A reading of a table with no grid whose discard pile shows ``label`` (read at 0.99) with
-    the look ``look``."""
-    return TableReading(seq, 0.0, (), RegionReading(label, 0.99, ((label, 0.99),), look=look),
+def pile_reading(seq, label, changed=("discard",)) -> TableReading:
+    """A reading of a table with no grid whose discard pile shows ``label`` (read at 0.99); its
+    look is given by :meth:`tests.support.looks.Looks.pile`."""
+    return TableReading(seq, 0.0, (), RegionReading(label, 0.99, ((label, 0.99),)),
                         PawnReading(None, None, False), changed=tuple(changed))
 
 
@@ -55,14 +55,17 @@ def classic_pile_table(start: str = "red-5"):
     return bus, table, referee, asked
 
 
-def grid_referee(first: TableReading):
-    """A grid table on :data:`GRID` (north, south), its camera referee fed ``first``, and the
-    questions asked: ``(table, referee, asked)``."""
+def grid_referee(first: TableReading, looks=None):
+    """A grid table on :data:`GRID` (north, south), its camera referee fed ``first`` (wired to
+    ``looks``, a :class:`tests.support.looks.Looks`, when given), and the questions asked:
+    ``(table, referee, asked)``."""
     bus = EventBus()
     asked = []
     bus.subscribe(lambda m: asked.append(m.data), {"confirm-needed"})
     table = Table(SETUP, bus, clock=lambda: 0.0)
     referee = CameraReferee(lambda: table, bus)
+    if looks is not None:
+        looks.wire(referee)
     referee.on_reading(first)
     return table, referee, asked
 

@@ -14,6 +14,7 @@ from companion.referee.camera import (
     expected_of,
 )
 from companion.referee.table import Table
+from tests.support.looks import Looks
 
 GRID = [["red-1", "red-2", "red-3", "red-4", "red-5"],
         ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],
@@ -38,8 +39,8 @@ def grid_reading(grid=GRID, *, seq=1, changed=(), probs=None, pawn=(2, 2)):
                         tuple(changed))
 
 
-def pile_reading(seq, probs, look=None, changed=("discard",)):
-    return TableReading(seq, 0.0, (), RegionReading.of(probs, look=look),
+def pile_reading(seq, probs, changed=("discard",)):
+    return TableReading(seq, 0.0, (), RegionReading.of(probs),
                         PawnReading(None, None, False), changed=tuple(changed))
 
 
@@ -56,6 +57,8 @@ class Rig:
         self.bus = EventBus()
         self.table = Table(setup, self.bus, clock=lambda: 0.0)
         self.referee = CameraReferee(lambda: self.table, self.bus)
+        #: the reader's look memory, the referee wired to it (hand-made looks)
+        self.looks = Looks(self.referee)
         self.asked: list[dict] = []
         self.bus.subscribe(lambda m: self.asked.append(m.data), {"confirm-needed"})
 
@@ -93,7 +96,7 @@ def same_face_asked(setup=CLASSIC_SETUP) -> tuple["Rig", Question]:
     rig = Rig(setup)
     rng = np.random.default_rng(1)
     first = rng.integers(0, 255, (20, 14)).astype(np.float32)
-    rig.referee.on_reading(pile_reading(1, {"red-5": 0.999}, first))
-    rig.referee.on_reading(pile_reading(2, {"red-5": 0.999}, np.roll(first, 3, axis=1)))
+    rig.referee.on_reading(rig.looks.pile(pile_reading(1, {"red-5": 0.999}), first))
+    rig.referee.on_reading(rig.looks.pile(pile_reading(2, {"red-5": 0.999}), np.roll(first, 3, axis=1)))
     return rig, rig.check_event()
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from companion.bus import EventBus
-from companion.reading import look_difference
 from companion.referee.camera import SAME_FACE_LOOK, CameraReferee
-from companion.referee.looks import smear, smear_free_difference, smeared_apart
 from companion.referee.table import Table
+from tests.support.looks import Looks
 from tests.support.readings import classic_pile_table, pile_reading
+from vision.looks import look_difference, smear, smear_free_difference, smeared_apart
 
 
 def _card_look(seed: int = 3) -> np.ndarray:
@@ -32,7 +32,7 @@ def test_the_same_look_smeared_along_another_line_is_the_same():
 
 
 def test_looks_alike_are_compared_as_they_are_and_only_looks_apart_through_the_smears():
-    from companion.referee.looks import look_apart
+    from vision.looks import look_apart
 
     card = _card_look()
     a, b = smear(card, 7, 0), smear(card, 7, 75)
@@ -55,13 +55,14 @@ def test_a_card_taken_back_under_a_turned_smear_is_no_same_face_question():
     # played by a hand out of turn ("out of turn: it goes back"), and a card nobody touched
     # re-read after the smear turned, as the same face played ("only moved")
     bus, table, referee, asked = classic_pile_table()
+    looks = Looks(referee)
     card = _card_look()
-    referee.on_reading(pile_reading(1, "red-5", smear(card, 7, 0)))
-    referee.on_reading(pile_reading(2, "red-5", smear(card, 7, 105)))
+    referee.on_reading(looks.pile(pile_reading(1, "red-5"), smear(card, 7, 0)))
+    referee.on_reading(looks.pile(pile_reading(2, "red-5"), smear(card, 7, 105)))
     bus.join()
     assert asked == [] and referee.question is None
     # a red-5 put down on it, a little apart, through yet another smear: still asked
-    referee.on_reading(pile_reading(3, "red-5", smear(np.roll(card, 4, axis=1), 7, 30)))
+    referee.on_reading(looks.pile(pile_reading(3, "red-5"), smear(np.roll(card, 4, axis=1), 7, 30)))
     bus.join()
     assert asked and asked[-1]["kind"] == "same-face" and asked[-1]["card"] == "red-5"
 
@@ -153,16 +154,15 @@ def test_an_outline_turned_past_every_searched_angle_finds_no_card_on_the_pile()
     assert top_card_candidates(patch, 1.4, keep=3, near_deg=0.0)  # (near its true turn: found)
 
 
-def _grid_with_looks(looks, *, seq, changed=(), probs=None, reaches=()):
-    """A grid reading (tests.support.readings) whose cells carry ``looks`` (region -> look)."""
+def _grid_with_looks(seen, looks, *, seq, changed=(), probs=None, reaches=()):
+    """A grid reading (tests.support.readings) whose cells are read on ``looks`` (region ->
+    look) in the look memory ``seen`` (a :class:`tests.support.looks.Looks`)."""
     import dataclasses
 
     from tests.support.readings import GRID, reading
 
     rd = reading(GRID, seq=seq, changed=changed, probs=probs)
-    cells = tuple(dataclasses.replace(cell, look=looks.get(f"cell-{i // 5}-{i % 5}"))
-                  for i, cell in enumerate(rd.cells))
-    return dataclasses.replace(rd, cells=cells, reaches=tuple(reaches))
+    return seen.of(dataclasses.replace(rd, reaches=tuple(reaches)), looks)
 
 
 def test_a_cell_that_looks_as_it_did_through_a_turned_smear_is_no_play_whatever_its_read():
@@ -176,11 +176,12 @@ def test_a_cell_that_looks_as_it_did_through_a_turned_smear_is_no_play_whatever_
         bus.subscribe(lambda m: questions.append(m.data), {"confirm-needed"})
         table = Table(SETUP, bus, clock=lambda: 0.0)
         referee = CameraReferee(lambda: table, bus)
+        seen = Looks(referee)
         looks = {name: smear(_card_look(i), 7, 0) for i, name in enumerate(ALL_CELLS)}
-        referee.on_reading(_grid_with_looks(looks, seq=1, changed=ALL_CELLS))
+        referee.on_reading(_grid_with_looks(seen, looks, seq=1, changed=ALL_CELLS))
         bus.join()
         weak = {"blue-3": 0.32, "blue-1": 0.19, "blue-0": 0.11, "blue-4": 0.02}
-        referee.on_reading(_grid_with_looks({**looks, "cell-1-3": look_now}, seq=2,
+        referee.on_reading(_grid_with_looks(seen, {**looks, "cell-1-3": look_now}, seq=2,
                                             changed=("cell-1-3",), probs={"cell-1-3": weak}))
         bus.join()
         return table, questions

@@ -2,7 +2,9 @@
 
 Each region being read collects one read per quiet frame (:class:`vision.stabilise.Votes`); it
 settles when the last ``votes`` reads agree (or after many reads that never do, flagged
-unsure). A settled region's reading is kept with the look it settled on. When nothing is left
+unsure). A settled region's reading is kept with the look it settled on (its id in the reader's
+:class:`~vision.looks.LookMemory`, which measures each reading the referee takes from the looks
+it remembers the regions by). When nothing is left
 to vote on (no region voting or waiting its turn, the pawn settled), something changed since the
 last reading or a reach took from the draw pile, and the reaches that are over have their pile
 verdict (:meth:`vision.table_stages.arms.Arms.waiting_for_pile`), :meth:`Vote.emit` gives the
@@ -19,6 +21,7 @@ from __future__ import annotations
 from companion.reading import PawnReading, RegionReading, TableReading
 
 from ..geometry import cell_name
+from ..looks import LookMemory
 from ..stabilise import Votes
 from .arms import Arms
 
@@ -35,8 +38,10 @@ class Vote:
     """The regions' votes, their settled readings and the readings handed out."""
 
     def __init__(self, game: str, region_names: tuple[str, ...], votes: int = 2,
-                 max_reads: int = 7):
+                 max_reads: int = 7, looks: LookMemory | None = None):
         self.game = game
+        #: the looks the regions settled on, and the referee's remembered ones
+        self.looks = looks if looks is not None else LookMemory()
         self.region_names = region_names
         #: regions read in one frame at most (a full re-read is spread: the frame time stays low)
         self.max_reads = max_reads
@@ -97,15 +102,15 @@ class Vote:
 
     def settle(self, names: list[str], look) -> list[str]:
         """Of ``names``, the regions whose votes agree now (or never will), settled: their
-        reading is kept with ``look(name)`` (the region's look as it settled) and counts as
-        changed."""
+        reading is kept with ``look(name)`` (the region's look as it settled, by its id in
+        :attr:`looks`) and counts as changed."""
         settled = []
         for name in names:
             v = self.votes[name]
             if v.stable or v.exhausted:
-                seen = look(name)
+                seen = self.looks.add(look(name))
                 label, probs, agreed = v.result()
-                self.state[name] = RegionReading.of(probs, agreed, top=READING_LABELS, look=seen)
+                self.state[name] = RegionReading.of(probs, agreed, top=READING_LABELS, look_id=seen)
                 v.clear()
                 settled.append(name)
                 self.dirty.add(name)
@@ -139,6 +144,7 @@ class Vote:
         came = arms.take()
         reading = TableReading(self.seq, t, cells, self.state.get("discard"), pawn,
                                self.draw_changes, changed, source, tuple(r for _, r in came))
+        self.looks.given(reading)   # (the looks no reading names any more are let go)
         self.last = reading
         return reading
 
@@ -153,7 +159,7 @@ class Vote:
                     # the pawn covers the card: keep the card read before it came
                     before = prev.cell(r, c)
                     reading = RegionReading(before.label, before.confidence, before.probs,
-                                            before.agreed, True, before.look)
+                                            before.agreed, True, look_id=before.look_id)
                     self.state[name] = reading
                 out.append(reading)
         return tuple(out)
