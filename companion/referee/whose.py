@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play
 from ..engine.look import Awaiting, WaitingFor
 from ..reading import cell_name
-from .arms import facing_pair, other_seats_arms
+from .arms import facing_pair, later_next_arm, other_seats_arms
 from .decide import Decision, DecisionKind, Reason
 from .draws import DrawWatch
 from .evidence import formless
@@ -88,7 +88,7 @@ class WhoseHand(DrawWatch):
         seat = action.by
         idle = other_seats_arms(self._latest.reaches, decision.region, seat, table.seating)
         if not idle:
-            return None
+            return self._covered(decision, table)
         nxt = None
         if waiting.what is Awaiting.PLAY_OR_PASS:
             after = table.what_if([Pass(by=seat)])
@@ -98,6 +98,19 @@ class WhoseHand(DrawWatch):
         return Decision(DecisionKind.ASK, decision.region, choices=missed + (action,),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=nxt if nxt in idle else idle[0],
                         did="play", after="passed" if waiting.what is Awaiting.PLAY_OR_PASS else "turn")
+
+    def _covered(self, decision: Decision, table: Table) -> Decision | None:
+        """A play on a pile whose top card the next seat's arm may have laid after the acting
+        seat's (:func:`.arms.later_next_arm`): asked about (the player may name the card they
+        put down, the one now under the top), never committed. None: no such arm."""
+        action = decision.action
+        if decision.kind is not DecisionKind.COMMIT or action is None or decision.region != "discard":
+            return None
+        after = table.what_if([action])
+        nxt = after.seat if after is not None and after.what is Awaiting.TURN else None
+        if not later_next_arm(self._latest.reaches, action.by, nxt, table.seating):
+            return None
+        return decision.asked(Reason.UNSURE)
 
     def _either_arm(self, pair: tuple[str, ...], decision: Decision, waiting: WaitingFor, table: Table
                     ) -> tuple[Decision, tuple[Action, ...]]:
