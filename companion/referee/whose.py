@@ -39,9 +39,14 @@ class WhoseHand(DrawWatch):
         seat = action.by
         # the last arm over the region from a side someone sits at put down what lies on top
         # (an arm with no side says nothing; earlier arms put down what lies under it)
-        known = [h for h in (hand_of(r, table.seating) for r in self._arms_over(decision, table))
-                 if h.known]
-        pair = facing_pair(self._latest.reaches, decision.region, table.seating)
+        arms = self._arms_over(decision, table)
+        if isinstance(action, Move):
+            # (a step: the hand that put the pawn down was over the cell it stands on now; the
+            # cell it left says whose hand only when no arm was seen there)
+            arms = [r for r in arms if cell_name(*action.to) in r.regions] or arms
+        known = [h for h in (hand_of(r, table.seating) for r in arms) if h.known]
+        pair = facing_pair(self._latest.reaches, cell_name(*action.to) if isinstance(action, Move)
+                           else decision.region, table.seating)
         if pair is not None and decision.kind is not DecisionKind.ASK:
             return self._either_arm(pair, decision, waiting, table)
         if not known and decision.kind is not DecisionKind.ASK:
@@ -72,6 +77,8 @@ class WhoseHand(DrawWatch):
         offered = (decision.action,) if decision.action is not None else decision.choices
         if did_after == "turn":
             missed += self._hidden_steps(seat, table)
+        if isinstance(action, Move):
+            missed += tuple(a for a in self._steps_before(action, hand.seats, table) if a not in missed)
         self.stats["out-of-turn"] = self.stats.get("out-of-turn", 0) + 1
         return Decision(DecisionKind.ASK, decision.region, choices=missed + tuple(offered),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
@@ -136,6 +143,20 @@ class WhoseHand(DrawWatch):
         return Decision(DecisionKind.ASK, decision.region, choices=missed + (decision.action,),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=nxt if nxt in pair else other,
                         did="play", after="passed" if waiting.what is Awaiting.PLAY_OR_PASS else "turn"), ()
+
+    def _steps_before(self, step: Move, seats: tuple[str, ...], table: Table) -> tuple[Action, ...]:
+        """The acting seat's steps after which one of ``seats`` (the hand seen putting the pawn
+        down) could step it where ``step`` leads: offered when that hand was another seat's,
+        since the step the camera saw may be two, the acting seat's and then theirs (at most
+        ``unsure_choices``)."""
+        out: list[Action] = []
+        for a in table.legal_actions():
+            if len(out) >= self.tuning.unsure_choices:
+                break
+            if isinstance(a, Move) and a.by == step.by and tuple(a.to) != tuple(step.to) and any(
+                    table.what_if([a, Move(by=s, to=step.to)]) is not None for s in seats):
+                out.append(a)
+        return tuple(out)
 
     def _hidden_steps(self, seat: str | None, table: Table) -> tuple[Action, ...]:
         """The acting seat's steps onto the cells held beside the pawn whose marker is unseen
