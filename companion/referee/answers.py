@@ -7,7 +7,9 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 from ..cards import Card
-from ..engine.actions import Draw, Move, Pass
+from ..engine.actions import Action, Draw, Move, Pass
+from ..engine.look import Awaiting
+from .arms import later_next_arm
 from .decide import Decision, Reason
 from .evidence import leads_further, shows_more
 from .expected import NOT_A_CARD, label_of, region_of
@@ -111,9 +113,11 @@ class Answers(Sightings):
             illegal = other_card_attempt(table, action, illegal)
         self.stats["other-cards"] = self.stats.get("other-cards", 0) + 1
         region = q.region
-        self.regions.actionable.discard(region)
+        under = not illegal and self._under_top(action, region, table)
+        if not under:
+            self.regions.actionable.discard(region)
         self.regions.blind.discard(region)
-        if not illegal:
+        if not illegal and not under:
             # how the region looks now is how the card named looks (the camera misread it):
             # the same look read again is no new play (:func:`.evidence.looks_as_before`)
             name = label_of(action)
@@ -127,6 +131,18 @@ class Answers(Sightings):
         result = table.act(action, source="confirm", evidence=q.evidence)
         self._feed(result)
         return result
+
+    def _under_top(self, action: Action, region: str, table: Table) -> bool:
+        """The card named lies under the card read on the pile now (:func:`.evidence.shows_more`),
+        and the arm of the seat that plays after it came in after its player's
+        (:func:`.arms.later_next_arm`): the card on top is that seat's play, decided on its own
+        once the named card is in."""
+        if region != "discard" or self._reading is None \
+                or not shows_more(self._reading, action, region, self.margin, self.tuning.expected_odds):
+            return False
+        after = table.what_if([action])
+        nxt = after.seat if after is not None and after.what is Awaiting.TURN else None
+        return later_next_arm(self._reading.reaches, action.by, nxt, table.seating)
 
     def _answer(self, choice: int, by: str, question_id: int | None, act: bool) -> Answer | None:
         q = self._question

@@ -54,6 +54,29 @@ def other_seats_arms(arms: Iterable[Reach], region: str, seat: str | None, seati
     return tuple(idle)
 
 
+def later_next_arm(arms: Iterable[Reach], seat: str | None, next_seat: str | None,
+                   seating: Seating) -> bool:
+    """An arm of ``next_seat`` (the seat on turn once ``seat`` has played) came in after the last
+    arm of ``seat``'s side, both seen over no region: a pile shows only its top card, which may
+    be ``next_seat``'s, laid on a card of ``seat``'s that the camera never saw settle (the two
+    arms one after another with no still frame between). False when ``seat``'s arm came in last,
+    when no arm of ``seat``'s was seen, or when the later arm is another seat's (a hand reaching
+    past: no play follows ``seat``'s but ``next_seat``'s)."""
+    if seat is None or next_seat is None or next_seat == seat:
+        return False
+    last_own = None
+    later = False
+    for i, reach in enumerate(arms):
+        hand = hand_of(reach, seating)
+        if not hand.strong or reach.regions:
+            continue
+        if hand.seats[0] == seat:
+            last_own, later = i, False
+        elif hand.seats[0] == next_seat and last_own is not None:
+            later = True
+    return later
+
+
 def own_lift(arms: Iterable[Reach], seat: str, seating: Seating, owed: Callable[[str], int]) -> Reach | None:
     """The first arm of ``seat``'s own side (no one else's) that lifted more cards from the draw
     pile than the rules still owe it (``owed``): its own draw, seen. Makes the play of the seat

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..engine.actions import Action, Discard, Draw, Move, Pass, Play
 from ..engine.look import Awaiting, WaitingFor
 from ..reading import cell_name
-from .arms import facing_pair, other_seats_arms
+from .arms import facing_pair, later_next_arm, other_seats_arms
 from .decide import Decision, DecisionKind, Reason
 from .draws import DrawWatch
 from .evidence import formless
@@ -39,9 +39,14 @@ class WhoseHand(DrawWatch):
         seat = action.by
         # the last arm over the region from a side someone sits at put down what lies on top
         # (an arm with no side says nothing; earlier arms put down what lies under it)
-        known = [h for h in (hand_of(r, table.seating) for r in self._arms_over(decision, table))
-                 if h.known]
-        pair = facing_pair(self._latest.reaches, decision.region, table.seating)
+        arms = self._arms_over(decision, table)
+        if isinstance(action, Move):
+            # (a step: the hand that put the pawn down was over the cell it stands on now; the
+            # cell it left says whose hand only when no arm was seen there)
+            arms = [r for r in arms if cell_name(*action.to) in r.regions] or arms
+        known = [h for h in (hand_of(r, table.seating) for r in arms) if h.known]
+        pair = facing_pair(self._latest.reaches, cell_name(*action.to) if isinstance(action, Move)
+                           else decision.region, table.seating)
         if pair is not None and decision.kind is not DecisionKind.ASK:
             return self._either_arm(pair, decision, waiting, table)
         if not known and decision.kind is not DecisionKind.ASK:
@@ -72,6 +77,8 @@ class WhoseHand(DrawWatch):
         offered = (decision.action,) if decision.action is not None else decision.choices
         if did_after == "turn":
             missed += self._hidden_steps(seat, table)
+        if isinstance(action, Move):
+            missed += tuple(a for a in self._steps_before(action, hand.seats, table) if a not in missed)
         self.stats["out-of-turn"] = self.stats.get("out-of-turn", 0) + 1
         return Decision(DecisionKind.ASK, decision.region, choices=missed + tuple(offered),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
@@ -88,7 +95,7 @@ class WhoseHand(DrawWatch):
         seat = action.by
         idle = other_seats_arms(self._latest.reaches, decision.region, seat, table.seating)
         if not idle:
-            return None
+            return self._covered(decision, table)
         nxt = None
         if waiting.what is Awaiting.PLAY_OR_PASS:
             after = table.what_if([Pass(by=seat)])
@@ -98,6 +105,19 @@ class WhoseHand(DrawWatch):
         return Decision(DecisionKind.ASK, decision.region, choices=missed + (action,),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=nxt if nxt in idle else idle[0],
                         did="play", after="passed" if waiting.what is Awaiting.PLAY_OR_PASS else "turn")
+
+    def _covered(self, decision: Decision, table: Table) -> Decision | None:
+        """A play on a pile whose top card the next seat's arm may have laid after the acting
+        seat's (:func:`.arms.later_next_arm`): asked about (the player may name the card they
+        put down, the one now under the top), never committed. None: no such arm."""
+        action = decision.action
+        if decision.kind is not DecisionKind.COMMIT or action is None or decision.region != "discard":
+            return None
+        after = table.what_if([action])
+        nxt = after.seat if after is not None and after.what is Awaiting.TURN else None
+        if not later_next_arm(self._latest.reaches, action.by, nxt, table.seating):
+            return None
+        return decision.asked(Reason.UNSURE)
 
     def _either_arm(self, pair: tuple[str, ...], decision: Decision, waiting: WaitingFor, table: Table
                     ) -> tuple[Decision, tuple[Action, ...]]:
@@ -123,6 +143,20 @@ class WhoseHand(DrawWatch):
         return Decision(DecisionKind.ASK, decision.region, choices=missed + (decision.action,),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=nxt if nxt in pair else other,
                         did="play", after="passed" if waiting.what is Awaiting.PLAY_OR_PASS else "turn"), ()
+
+    def _steps_before(self, step: Move, seats: tuple[str, ...], table: Table) -> tuple[Action, ...]:
+        """The acting seat's steps after which one of ``seats`` (the hand seen putting the pawn
+        down) could step it where ``step`` leads: offered when that hand was another seat's,
+        since the step the camera saw may be two, the acting seat's and then theirs (at most
+        ``unsure_choices``)."""
+        out: list[Action] = []
+        for a in table.legal_actions():
+            if len(out) >= self.tuning.unsure_choices:
+                break
+            if isinstance(a, Move) and a.by == step.by and tuple(a.to) != tuple(step.to) and any(
+                    table.what_if([a, Move(by=s, to=step.to)]) is not None for s in seats):
+                out.append(a)
+        return tuple(out)
 
     def _hidden_steps(self, seat: str | None, table: Table) -> tuple[Action, ...]:
         """The acting seat's steps onto the cells held beside the pawn whose marker is unseen
