@@ -16,6 +16,7 @@ from .expected import expected_of, pawn_hidden_cells
 from .hands import hand_of
 
 if TYPE_CHECKING:
+    from ..reading import Reach
     from .table import Table
 
 
@@ -39,11 +40,7 @@ class WhoseHand(DrawWatch):
         seat = action.by
         # the last arm over the region from a side someone sits at put down what lies on top
         # (an arm with no side says nothing; earlier arms put down what lies under it)
-        arms = self._arms_over(decision, table)
-        if isinstance(action, Move):
-            # (a step: the hand that put the pawn down was over the cell it stands on now; the
-            # cell it left says whose hand only when no arm was seen there)
-            arms = [r for r in arms if cell_name(*action.to) in r.regions] or arms
+        arms = self._arms_that_put_down(decision, action, table)
         known = [h for h in (hand_of(r, table.seating) for r in arms) if h.known]
         pair = facing_pair(self._latest.reaches, cell_name(*action.to) if isinstance(action, Move)
                            else decision.region, table.seating)
@@ -83,6 +80,14 @@ class WhoseHand(DrawWatch):
         return Decision(DecisionKind.ASK, decision.region, choices=missed + tuple(offered),
                         reason=Reason.OUT_OF_TURN, read=decision.read, by=by, did="play",
                         after=did_after), ()
+
+    def _arms_that_put_down(self, decision: Decision, action: Action, table: Table) -> list[Reach]:
+        """The arms over the decision's region, in order; for a step, those over the cell the
+        pawn stands on now (the cell it left says whose hand only when no arm was seen there)."""
+        arms = self._arms_over(decision, table)
+        if isinstance(action, Move):
+            arms = [r for r in arms if cell_name(*action.to) in r.regions] or arms
+        return arms
 
     def _unseen_hand(self, decision: Decision, waiting: WaitingFor, table: Table) -> Decision | None:
         """No arm seen over the card, none from the acting seat's side, but other seats' arms
