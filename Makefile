@@ -68,12 +68,13 @@ run: install
 	else echo "No Pi camera found: starting the simulated table."; \
 	     $(BIN)/companion demo --host $(HOST) --port 8000; fi
 
-# Every test and doctest (pyproject.toml), on every core and one worker more (pytest-xdist: the
-# browser and server tests spend much of their time waiting; on 2 cores 3 workers took 2:31
-# where 2 took 2:47), the slow ones handed out first, every browser test module (`*_browser.py`) on
-# one worker (tests/conftest.py, through pytest-xdist's scheduler hook).
+# Every test and doctest (pyproject.toml), on every core and two workers more (pytest-xdist: the
+# browser and server tests spend much of their time waiting; on 2 cores 4 workers took 2:37 and
+# 2:40 where 3 took 2:43 and 2:46, by turns on one clone), the slow ones handed out first, every
+# browser test module (`*_browser.py`) on one worker (tests/conftest.py, through pytest-xdist's
+# scheduler hook).
 # One file: `.venv/bin/python -m pytest tests/companion/test_bus.py`; no slow ones: `-m "not slow"`.
-WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
+WORKERS := $(shell echo $$(( $$(nproc) + 2 )))
 # Plugins named, not autoloaded: an autoloaded plugin's whole distribution is assert-rewritten in
 # every process (all of hypothesis: 6 CPU-s per worker where bytecode is not cached), a named one
 # only its own module.
