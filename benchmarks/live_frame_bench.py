@@ -94,6 +94,8 @@ def summary(ms: dict[str, list[float]], reference_ms: list[float]) -> dict:
 
 
 def main(argv=None) -> int:
+    from reference import RUNTIMES, Reference, ReferenceMissing
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default="grid,flip,classic")
     ap.add_argument("--seed", type=int, default=5)
@@ -102,12 +104,10 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2, help="OpenCV threads (default 2)")
     ap.add_argument("--every", type=int, default=20, help="frames between reference runs (default 20)")
     ap.add_argument("--json", help="also write the results to this file")
-    ap.add_argument("--reference-runtime", choices=("cv2.dnn", "onnxruntime"), default="cv2.dnn",
+    ap.add_argument("--reference-runtime", choices=RUNTIMES, default=RUNTIMES[0],
                     help="what runs the reference (default OpenCV's dnn; onnxruntime: as the reader's models)")
     args = ap.parse_args(argv)
     import cv2
-
-    from reference import Reference, ReferenceMissing
 
     cv2.setNumThreads(args.threads)
     try:
