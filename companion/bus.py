@@ -141,6 +141,13 @@ class EventBus:
     def closed(self) -> bool:
         return self._closed
 
+    @property
+    def last_seq(self) -> int:
+        """The sequence number of the last message published (0 before the first): whatever
+        happens now comes after every message up to it."""
+        with self._cond:
+            return self._seq
+
     def _dispatch(self) -> None:
         """The dispatcher thread: deliver queued messages in order until the queue is empty."""
         while True:

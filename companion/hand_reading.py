@@ -130,6 +130,10 @@ class HandReadings:
         self.host = host
         self._lock = threading.Lock()
         self._reads: dict[str, HandRead] = {}   # a hand read in parts: its first ``kept`` cards
+        #: per seat, the bus's last sequence number when its reading was made: a message that
+        #: ends a round drops only the readings made before it was published (it is delivered
+        #: later, on the bus's thread, and must not drop a reading of the round it began)
+        self._made_after: dict[str, int] = {}
         #: seats whose part was just kept: the camera waits to be asked for the next part
         self._between: set[str] = set()
         #: ``(photo bytes, face set) -> [{"label", "confidence", "visible"}, ...]``; raises
@@ -211,6 +215,7 @@ class HandReadings:
             reading = HandRead(seat, kept + tuple(read), face_set, source, expected, left_out,
                                kept=len(kept))
             self._reads[seat] = reading
+            self._made_after[seat] = self.host.bus.last_seq
         self._say(reading)
         return reading
 
@@ -235,6 +240,7 @@ class HandReadings:
         with self._lock:
             self._between.discard(seat)
             had = self._reads.pop(seat, None)
+            self._made_after.pop(seat, None)
         if had is not None:
             self.host.bus.publish("hand-dropped", seat=seat)
 
@@ -282,12 +288,12 @@ class HandReadings:
         return {r.seat: r.to_json() for r in reads}
 
     def _on_message(self, message: BusMessage) -> None:
-        if message.type == "hand-shown":
-            seat = message.data.get("seat", "")
-            with self._lock:
-                self._reads.pop(seat, None)
-                self._between.discard(seat)
-        else:  # a new round, another match, an undo: what was read belongs to what was
-            with self._lock:
-                self._reads.clear()
-                self._between.clear()
+        # a seat shown, a new round, another match, an undo: what was read before belongs to
+        # what was; a reading made after the message was published is of what is now
+        seats = {message.data.get("seat", "")} if message.type == "hand-shown" else None
+        with self._lock:
+            for seat in [s for s in self._reads if seats is None or s in seats]:
+                if self._made_after.get(seat, 0) < message.seq:
+                    del self._reads[seat]
+                    self._made_after.pop(seat, None)
+            self._between.intersection_update(self._reads)   # nothing kept of a seat unread

@@ -21,6 +21,18 @@ def test_subscribers_receive_messages_in_publish_order_with_rising_sequence():
                                  "card": "red-1"}
 
 
+def test_last_seq_is_the_last_message_published_delivered_or_not():
+    bus = EventBus()
+    assert bus.last_seq == 0
+    release = threading.Event()
+    bus.subscribe(lambda m: release.wait(5))
+    first = bus.publish("a")
+    second = bus.publish("b")
+    assert bus.last_seq == second.seq == first.seq + 1        # before either is delivered
+    release.set()
+    assert bus.join(5) and bus.last_seq == second.seq
+
+
 def test_types_narrow_what_a_subscriber_receives():
     bus = EventBus()
     turns = []

@@ -226,6 +226,24 @@ def test_kept_parts_end_with_the_round(host):
     assert host.hands.propose("ann", _cards(["teal-3"])).kept == 0
 
 
+def test_a_reading_made_while_the_new_match_is_still_being_told_is_kept(host):
+    """The bus tells of a new match later, on its own thread: a reading made in between is of the
+    new match and stays; one made before the match started is dropped."""
+    host.start_match(SCORES)
+    host.hands.propose("ann", _cards(["wild"]))                  # of the first match
+    host.bus.join()
+    held, release = threading.Event(), threading.Event()
+    host.bus.subscribe(lambda m: (held.set(), release.wait(5)), {"hold"})
+    host.bus.publish("hold")
+    assert held.wait(5)                                           # the bus's thread waits here
+    host.start_match(SCORES)                                      # told after the hold
+    read = host.hands.propose("ben", _cards(["teal-3"]))         # of the second match
+    release.set()
+    host.bus.join()
+    assert host.hands.get("ben") == read and host.hands.get("ann") is None
+    assert host.hands.keep("ben").kept == 1
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(parts=st.lists(st.lists(st.sampled_from(["teal-3", "pink-7", "wild", "orange-skip-everyone"]),
                                min_size=1, max_size=5), min_size=1, max_size=5))
