@@ -71,6 +71,21 @@ def test_no_test_is_named_for_a_seed_a_round_or_a_run():
     assert found == []
 
 
+#: In the tests a round is also a round of the game ("ann scored nothing in round 2"): their
+#: comments and docstrings are held to the seeds, runs, issues and sessions.
+TEST_CITATION = re.compile(r"\b(seeds?|runs?) #?[1-9]\d*|\bissue #?\d+|\b\w+th session\b", re.IGNORECASE)
+
+
+def test_no_comment_or_docstring_in_the_tests_cites_a_seed_a_run_or_an_issue():
+    # a test says the situation it checks (a seed stays as data: ``seed=3``); where a run found
+    # it is the git log's to tell
+    found = [f"{p.relative_to(ROOT)}:{line}: {m.group(0)}"
+             for p in sorted((ROOT / "tests").rglob("*.py")) if p.name != Path(__file__).name
+             for line, text in comments_and_docstrings(p.read_text(encoding="utf-8"))
+             for m in TEST_CITATION.finditer(text)]
+    assert found == []
+
+
 def test_the_allowed_files_still_exist():
     # (a file renamed or removed must leave this list with it)
     assert all((ROOT / name).is_file() for name in ALLOWED)

@@ -140,7 +140,7 @@ def _first_read_weakly_then_clearly(first: dict[str, float]):
 
 
 def test_a_card_read_weakly_unlike_the_deal_at_the_first_look_is_asked_when_read_clearly():
-    # torture motion blur, grid seed 11 (real faces): a red-6 read red-9 at 0.78 (red-6 at
+    # Motion blur (grid, real faces): a red-6 read red-9 at 0.78 (red-6 at
     # 0.20) in the first reading, then red-9 at 0.92 once a hand went by, was committed as
     # south's play of a red-9 that never happened
     table, ref = _first_read_weakly_then_clearly({"red-7": 0.78, "red-1": 0.20})
@@ -225,7 +225,7 @@ def test_illegal_is_called_when_no_legal_reading_is_near_and_asked_when_one_is()
 
 
 def test_legal_mass_bounds_the_unlisted_labels_by_the_least_listed_one():
-    """(flip seed 1: a pink-9 at 0.964 with six labels listed and none of the four legal ones
+    """(flip: a pink-9 at 0.964 with six labels listed and none of the four legal ones
     among them: what the listing leaves out, 3 %, is not all legal)"""
     from companion.reading import RegionReading
     from companion.referee.camera import Expected, legal_mass

@@ -1,5 +1,5 @@
-"""Regressions from the torture benchmark's classic (discard pile) games, seeds 4-8 (and 36, of
-the sweep of seeds 29-36): each wrong call reduced to a few readings or frames."""
+"""Regressions from the torture benchmark's classic (discard pile) games: each wrong call
+reduced to a few readings or frames."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from tests.support.readings import classic_pile_table, pile_reading
 
 
 def test_an_unsure_read_offers_each_card_read_about_as_likely_though_the_rules_refuse_it():
-    # torture glare and motion blur, classic seed 4 (art faces): ben's red-4 put on a yellow-3
+    # Glare and motion blur (classic, art faces): ben's red-4 put on a yellow-3
     # (refused: not matching) was read red-1 at 0.30 and red-4 at 0.19. The question offered
     # the red-1 and the legal plays only; answered "misread", the attempt was never called and
     # the turns slipped from there
@@ -92,7 +92,7 @@ def _play_after_a_nudge(nudge):
 
 @pytest.mark.slow
 def test_after_a_camera_nudge_the_next_arm_is_still_seen_reaching_the_pile():
-    # torture nudged classic seed 7 (both faces): after a nudge the arm tracker kept the table
+    # Nudged (classic, both faces): after a nudge the arm tracker kept the table
     # as it lay still before it, a pixel off; the mat's edge, off by as much, stayed on the rim
     # as an arm that never left, and took in cai's arm from that side: the red-6 he put on a
     # red-6 came with no reach over the pile, was no "same face" question, and was missed
@@ -102,7 +102,7 @@ def test_after_a_camera_nudge_the_next_arm_is_still_seen_reaching_the_pile():
 
 @pytest.mark.slow
 def test_when_the_cameras_smear_turns_the_next_arm_is_still_seen_reaching_the_pile():
-    # torture motion blur classic seed 7 (both faces): the smear turned between two moves, and
+    # Motion blur (classic, both faces): the smear turned between two moves, and
     # the mat's edge, smeared along another line than in the still table, stayed on the north
     # rim as an arm; cai's arm from the north went into it and was still "there" when the
     # reading came: the red-6 he put on a red-6 came with no reach over the pile and was missed
@@ -122,7 +122,7 @@ def test_when_the_cameras_smear_turns_the_next_arm_is_still_seen_reaching_the_pi
 
 
 def test_in_dim_light_a_hand_held_still_over_the_pile_is_waited_for():
-    # torture dim classic seed 6 (art faces): ann held her hand still over the green-6 she had
+    # Dim (classic, art faces): ann held her hand still over the green-6 she had
     # put on the pile, its fingers over the card's lower half; in dim light the arm changed the
     # border so little that it was not taken for hands, the card was read under the fingers
     # (green-4 at 0.50), committed, and her green-6 asked about as ben's play out of turn
@@ -179,7 +179,7 @@ def _pile_read_as_no_card(new_look: bool):
 
 
 def test_a_card_put_on_the_pile_and_read_as_no_card_is_asked_about():
-    # torture sleeve gloss, flip seed 16 (both faces): ann's teal-draw-five put on a wild read
+    # Sleeve gloss (flip, both faces): ann's teal-draw-five put on a wild read
     # "no card" at 0.85, its arm unseen; taken for light hiding the wild, the play was missed
     # and cai's draw was called out of turn (3 false illegal calls, 5 missed actions)
     asked, done = _pile_read_as_no_card(new_look=True)
@@ -193,7 +193,7 @@ def test_a_pile_read_as_no_card_that_looks_as_before_is_left_for_the_light():
 
 
 def test_a_hand_at_the_cards_holds_a_reading_back_half_a_second_at_most():
-    # torture 640x480 grid seed 6 (art faces): a reading waited two seconds while the arm
+    # 640x480 (grid, art faces): a reading waited two seconds while the arm
     # tracker followed something at the cards; five turns went by unread, and the questions
     # about them came too late to be answered right (1 false illegal call, 6 missed actions)
     from simulator.scene import Placement, Scene
@@ -238,7 +238,7 @@ def _card_left_in_the_band(rest: bool):
 
 
 def test_a_card_lying_still_in_the_border_band_with_no_arm_over_the_rim_is_no_hand():
-    # torture askew classic seed 9 and Flip seed 17 (art faces): ann's green-5, thrown askew
+    # Askew (classic and flip, art faces): ann's green-5, thrown askew
     # on the discard pile, reached into the east border band. The band stayed changed with no
     # arm over the table, the reader waited 20 frames for the "hand" to go, ben played his
     # green-7 on it first, and the green-5 was never read (committed as ann's green-7)
@@ -271,10 +271,10 @@ def _spread_read_on_red_5(read: dict[str, float]):
 
 
 def test_a_read_spread_thin_offers_the_card_read_fourth():
-    # torture motion blur classic seed 10 (art faces): ann's green-6 read green-4 0.53, green-1
+    # Motion blur (classic, art faces): ann's green-6 read green-4 0.53, green-1
     # 0.11, green-draw-two 0.08, green-6 0.06 (under an eighth of the best): offered the first
     # three, answered "misread", and ann's later plays were called illegal; 640x480 classic
-    # seed 13: ben's blue-9 read fourth (0.045 beside blue-3 at 0.47) the same way
+    # the same way, a blue-9 read fourth (0.045 beside blue-3 at 0.47) the same way
     offered = _spread_read_on_red_5({"red-4": 0.53, "red-1": 0.11, "red-draw-two": 0.08,
                                      "red-6": 0.06, "red-7": 0.03, "blue-2": 0.03})
     assert offered == ["red-4", "red-1", "red-draw-two", "red-6", "red-7"]
@@ -309,7 +309,7 @@ def _yellow_8_on_yellow_1_looking_alike(arm_over_it: bool):
 
 
 def test_a_card_read_clearly_where_a_hand_went_is_a_play_though_it_looks_as_before():
-    # torture motion blur, classic seed 28 (real faces): cai's yellow-8 thrown on a yellow-1
+    # Motion blur (classic, real faces): cai's yellow-8 thrown on a yellow-1
     # looked 2.8 apart from it through the smear and was taken for the light changing the
     # read: missed, then ann's illegal blue-1 on it was committed as a play
     assert _yellow_8_on_yellow_1_looking_alike(arm_over_it=True) == [
@@ -322,7 +322,7 @@ def test_a_read_that_changed_where_no_hand_went_and_looks_as_before_is_left_alon
 
 
 def test_a_card_answered_while_misread_is_remembered_by_its_look_so_the_same_face_on_it_is_asked():
-    # torture sleeve gloss, classic seed 36 (art faces; a sweep of seeds 29-36): ann's red-5,
+    # Sleeve gloss (classic, art faces): ann's red-5,
     # read unsurely, was answered; it went on reading red-3, so its look was never taken, and
     # cai's red-5 put on it was missed (every turn slipped after it)
     import numpy as np

@@ -17,7 +17,7 @@ def _grid_referee():
 
 
 def test_after_several_changes_at_once_the_rest_is_asked_never_committed():
-    # torture glare grid seed 1: the camera was blind for three turns (north discarded a wild,
+    # Glare (grid): the camera was blind for three turns (north discarded a wild,
     # south a yellow-2, north stepped the pawn). It saw the pawn moved and yellow-2 on the
     # discard pile, asked which came first, was told the step, and then committed "yellow-2
     # discarded" for the seat on turn: a play nobody made. A pile can hide more than one action
@@ -106,7 +106,7 @@ def _dim_discard(card_on_pile: bool):
     dim = CONDITIONS["dim"]
     renderer = SyntheticTable(1280, 720, seed=1)
     renderer.lighting = dim.lighting
-    # torture dim flip seed 1: cai's purple-8 (dark side) on the pile was read as no card, and
+    # Dim (flip): cai's purple-8 (dark side) on the pile was read as no card, and
     # the question that followed could not offer it (cai's play missed, the next turns refused)
     scene = next(s.scene for s in PileScript(6, game="flip", seed=1).frames()
                  if s.beat == 3 and not s.scene.arms and len(s.scene.discard) >= 3)
@@ -132,7 +132,7 @@ def test_no_card_is_found_on_bare_cloth_in_dim_light():
 
 
 def _dim_cell(card_bgr, frame: int, gain: float = 1.0):
-    """Cell 0,0 of torture dim grid seed 2 (real faces), as numbers: a textured cloth (its weave
+    """Cell 0,0 of torture dim grid (real faces), as numbers: a textured cloth (its weave
     the same in every frame, its spread setting the cloth threshold at its ceiling), a card or
     none, and each frame's own sensor noise."""
     import numpy as np
@@ -146,7 +146,7 @@ def _dim_cell(card_bgr, frame: int, gain: float = 1.0):
 
 
 def test_a_dim_card_put_on_a_card_in_dim_light_is_found():
-    # torture dim grid seed 2 (real faces): south's blue-skip put on the yellow-1 of 0,0 (an
+    # Dim (grid, real faces): south's blue-skip put on the yellow-1 of 0,0 (an
     # illegal play, taken back) differed from the cloth by less than its texture's threshold
     # and from the yellow-1 by less than 1.5 times it: read as no card, never called
     from vision.table_reader import locate_card
@@ -167,7 +167,7 @@ def test_noise_or_light_alone_on_a_bare_cell_in_dim_light_finds_no_card():
 # --- askew cards: a missed turn found through a question ------------------------------------------
 
 def test_an_answer_naming_an_earlier_card_leaves_the_card_on_top_to_be_asked_about():
-    # torture askew flip seed 1: the camera missed ben's turn (an askew card read as nothing),
+    # Askew (flip): the camera missed ben's turn (an askew card read as nothing),
     # then read cai's purple-8 on the pile and asked about ben's turn; told what ben did, it
     # dropped the pile from its attention and cai's play was never recorded
     from companion.reading import NO_PAWN, RegionReading, TableReading
@@ -200,7 +200,7 @@ def test_an_answer_naming_an_earlier_card_leaves_the_card_on_top_to_be_asked_abo
 # --- askew cards: a card reaching out of its region's patch is read whole --------------------------
 
 def _askew_pile_scenes():
-    """(the pile before ben's turn, the pile after it) of torture askew flip seed 1: ben's
+    """(the pile before ben's turn, the pile after it) of torture askew flip: ben's
     purple-draw-five dropped 25 degrees askew on cai's purple-8, both reaching out of the
     discard region."""
     from simulator.pile_script import PileScript
@@ -213,7 +213,7 @@ def _askew_pile_scenes():
 
 
 def test_a_card_dropped_askew_on_the_pile_is_read_whole():
-    # torture askew flip seed 1: the draw-five, clipped by the region's patch, read as no card;
+    # Askew (flip): the draw-five, clipped by the region's patch, read as no card;
     # the play was missed and the next two calls were false (illegal, not your turn)
     from simulator.render import SyntheticTable
     from vision.table_reader import TableReader
@@ -255,7 +255,7 @@ def test_a_card_inside_its_patch_is_left_to_the_reader():
 
 
 def test_the_card_beneath_one_taken_back_from_an_askew_pile_is_read_whole():
-    # torture askew flip seed 2: cai's yellow-7 (illegal) was taken back off ben's red-3, which
+    # Askew (flip): cai's yellow-7 (illegal) was taken back off ben's red-3, which
     # lay 20 degrees askew; read clipped, the red-3 became a red-2 and "ann plays red-2" was
     # committed (a wrong commit, then ann's draw and pass refused)
     from simulator.pile_script import PileScript
@@ -276,7 +276,7 @@ def test_the_card_beneath_one_taken_back_from_an_askew_pile_is_read_whole():
 
 
 def test_a_card_thrown_a_little_off_on_the_pile_is_read_from_its_own_outline():
-    # torture askew flip seed 3 (art and real faces): ben's pink-8 (illegal) thrown askew on
+    # Askew (flip, art and real faces): ben's pink-8 (illegal) thrown askew on
     # purple-1; the outline of what changed held the card below too and read "no card" at 0.22
     # (pink-8 at 0.26): asked with legal cards only, answered "misread", the illegal play was
     # missed, then ann's pink-1 was missed and cai's draw called "not your turn"
@@ -298,7 +298,7 @@ def test_a_card_thrown_a_little_off_on_the_pile_is_read_from_its_own_outline():
 
 @pytest.mark.slow
 def test_a_card_dropped_askew_on_a_grid_card_of_its_colour_is_read_from_its_own_outline():
-    # torture askew grid seed 2 (art faces): south's red-reverse dropped askew on red-6 read
+    # Askew (grid, art faces): south's red-reverse dropped askew on red-6 read
     # red-1 at 0.59 (red-reverse at 0.01): asked with red-1, red-draw-two and red-7, answered
     # "misread"; the play was missed, and north's next play was taken for south's out of turn.
     # (About 3.5 CPU-seconds: the askew grid's first look reads many stacks weakly.)
@@ -353,7 +353,7 @@ def test_a_smear_that_turns_between_moves_is_no_camera_move_and_no_hand():
 
 @pytest.mark.slow
 def test_in_dim_light_a_card_put_down_is_read_though_the_arm_stirred_little():
-    # torture dim grid seed 2 (real faces): with "touched" narrowed to regions an arm visibly
+    # Dim (grid, real faces): with "touched" narrowed to regions an arm visibly
     # moved over, south's yellow-4 on 0,0 in dim light was not read again; the play was missed,
     # and north's red-6 was later committed as south's
     run = real_faces_run("grid", "dim", 2, actions=10)
@@ -365,7 +365,7 @@ def test_in_dim_light_a_card_put_down_is_read_though_the_arm_stirred_little():
 
 @pytest.mark.slow
 def test_a_card_dropped_askew_on_one_of_its_colour_is_read_as_a_card():
-    # torture askew classic seed 1 (art faces): ann's yellow-2 dropped askew on a yellow
+    # Askew (classic, art faces): ann's yellow-2 dropped askew on a yellow
     # draw-two; the fitted outline landed between the two and read "empty", the question could
     # not offer the yellow-2, the turn was missed and the next two calls were false (ben's
     # wild-draw-four and cai's accept, "not your turn"). The reader alone on the same scenes
@@ -402,7 +402,7 @@ def _first_discard(classifier):
 
 
 def test_where_no_outline_is_told_from_the_cloth_the_model_reads_where_the_card_would_lie():
-    # torture dim grid seed 5 (real faces): a blue-9 on the dim cloth was never located, read
+    # Dim (grid, real faces): a blue-9 on the dim cloth was never located, read
     # "no card" at 1.0 in every reading, and the blue-skip played on it was missed
     says_card = _SaysAlways({"blue-9": 0.97, "empty": 0.03})
     discard = _first_discard(says_card)
@@ -417,8 +417,8 @@ def test_where_no_outline_is_told_from_the_cloth_the_model_reads_where_the_card_
     assert says_maybe.shown and discard.label == "empty"
 
 
-def _askew_classic_seed_12(top: bool = True):
-    """The discard pile of torture askew classic seed 12 (art faces) as its wide patch showed
+def _askew_pile_over_two_askew_cards(top: bool = True):
+    """The discard pile of torture askew classic (art faces) as its wide patch showed
     it: a blue-5 and a blue-7 lying 12 degrees askew and, with ``top``, ben's blue draw-two 24
     degrees askew on them."""
     from simulator.scene import Placement, Scene
@@ -430,7 +430,7 @@ def _askew_classic_seed_12(top: bool = True):
 
 @pytest.mark.slow
 def test_a_card_askew_on_cards_turned_alike_is_read_from_its_own_outline():
-    # torture askew classic seed 12 (art faces): the outlines of the two cards beneath, turned
+    # Askew (classic, art faces): the outlines of the two cards beneath, turned
     # alike, summed stronger than the draw-two's on top; read from theirs, blue-5 at 0.65 (the
     # draw-two from another outline at 0.89, not sure enough): asked with blue-5, blue-1 and
     # blue-2, answered "misread", and ben's play was missed. (About 3 CPU-seconds.)
@@ -439,7 +439,8 @@ def test_a_card_askew_on_cards_turned_alike_is_read_from_its_own_outline():
 
     renderer = SyntheticTable(1280, 720, seed=12)
     reader = TableReader("classic", view=renderer.view, layout=renderer.layout)
-    frames = [renderer.render(_askew_classic_seed_12(False))] * 6 + [renderer.render(_askew_classic_seed_12())] * 8
+    frames = ([renderer.render(_askew_pile_over_two_askew_cards(False))] * 6
+              + [renderer.render(_askew_pile_over_two_askew_cards())] * 8)
     readings = [r for n, f in enumerate(frames) if (r := reader.process(f, t=n / 30).reading)]
     assert [r.discard.label for r in readings] == ["blue-7", "blue-draw-two"]
     assert readings[-1].discard.confidence > 0.9
@@ -452,7 +453,7 @@ def test_a_lone_askew_card_has_no_rival_outline():
     from simulator.render import SyntheticTable
     from vision.rectify import WIDE_MARGIN, card_in_wide_patch, rival_outlines
 
-    scene = _askew_classic_seed_12()
+    scene = _askew_pile_over_two_askew_cards()
     lone = replace(scene, discard=scene.discard[-1:])
     renderer = SyntheticTable(1280, 720, seed=12)
     wide = renderer.view.warp_region(renderer.render(lone), renderer.layout.regions["discard"], 1.4,
@@ -464,7 +465,7 @@ def test_a_lone_askew_card_has_no_rival_outline():
 
 @pytest.mark.slow
 def test_a_flip_pile_turned_over_askew_is_read_as_its_top_card():
-    # torture askew, Flip seed 21 (art and real faces): the pile turned over after ann's
+    # Askew (flip, art and real faces): the pile turned over after ann's
     # blue-flip, its purple-reverse lying askew on the purple card below, read "no card" at
     # 0.88 from a straight outline fitted to what changed: the turn was missed, ben's
     # teal-reverse on it was asked about as ann's out of turn, and 8 actions went wrong after
@@ -477,7 +478,7 @@ def test_a_flip_pile_turned_over_askew_is_read_as_its_top_card():
 
 @pytest.mark.slow
 def test_a_smeared_card_that_the_sharpened_read_contradicts_is_asked_never_committed():
-    # torture motion blur, classic seed 24 (art faces): cai's blue-9 read blue-2 at 0.77 as the
+    # Motion blur (classic, art faces): cai's blue-9 read blue-2 at 0.77 as the
     # camera saw it, and blue-9 at 0.31 with the measured smear taken out; blue-2 was
     # committed (a wrong commit). Held within odds of 4 of the blue-9, it is asked about
     # (the reader's contradicted_odds tuning). About 6 CPU-seconds.
@@ -488,8 +489,8 @@ def test_a_smeared_card_that_the_sharpened_read_contradicts_is_asked_never_commi
 
 @pytest.mark.slow
 def test_a_hand_stopping_by_another_arms_band_is_measured_short_of_it():
-    # torture grid seed 29 (a sweep of seeds 29-36: every condition but no-taps): south put a
-    # second green-8 on the discard pile while a distractor's arm from the east lay just past
+    # (grid) south put a second green-8 on the discard pile while a distractor's arm from the
+    # east lay just past
     # the pile; their shadows joined, and south's hand was measured at the far edge of the
     # other arm, over no region: no hand over the pile, so the same face discarded was never
     # asked about (vision.reaches: ArmTracker._short_of_band). About 4 CPU-seconds.

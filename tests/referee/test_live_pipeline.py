@@ -108,7 +108,7 @@ def test_without_markers_a_nudged_camera_is_followed_by_the_tables_texture():
 
 
 def test_a_grid_game_without_markers_and_a_nudged_camera_is_refereed_exactly():
-    # seed 3: the camera is nudged at beat 16 while north discards a second blue-6 (the same
+    # the camera is nudged at beat 16 while north discards a second blue-6 (the same
     # face on the pile): only an exact view after the nudge tells the new card from the old
     script = GridScript(19, seed=3, nudge_every=4)
     assert script.beats[16].action == {"by": "north", "do": "discard", "card": "blue-6"}

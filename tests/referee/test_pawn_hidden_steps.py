@@ -1,6 +1,6 @@
 """Pawn steps made while a hand hides the pawn's marker: asked about, never lost.
 
-Regressions from the torture's pawn-hidden grid (seeds 4 and 6): north stepped the pawn while a
+Regressions from the torture's pawn-hidden grid games: north stepped the pawn while a
 hand half hid it, then south stepped it again; the referee waited ("unsure") and never asked, so
 both steps were lost and the plays after them were asked about or called out of turn. And a same
 face played while the hand rested by the pawn was lost twice: its look was taken as the cell's

@@ -1,6 +1,6 @@
 """The pawn's marker read wrongly or not at all must never become a called move.
 
-Regression: ``companion bench --actions 60 --seed 3 --game grid`` once called north's legal pawn
+Regression: a 60-action grid game of ``companion bench`` once called north's legal pawn
 step to 2,0 illegal (``not-adjacent``). The marker, a few pixels a module at 1280x720, was found
 in only some quiet frames; the votes never agreed, the reading went out with the pawn's old place
 marked as seen, and the next move (2,0 -> 1,1) was read as 3,1 -> 1,1.

@@ -165,7 +165,7 @@ def test_a_card_read_at_better_odds_beside_the_unseen_pawn_is_asked_at_once():
 
 
 def test_the_card_after_a_late_step_is_judged_by_the_arm_over_it():
-    """(pawn-hidden, grid seed 3: north's step committed first, then north's red-2 -- out of
+    """(pawn-hidden, grid: north's step committed first, then north's red-2 -- out of
     turn after a missed turn -- committed as south's: committing the step had taken every arm
     over any cell as the step's hand, north's arm over the card among them)"""
     table, referee = _step_then_card(Reach("north", ("cell-2-3",), 0), Reach("north", ("cell-0-3",), 0))
@@ -175,7 +175,7 @@ def test_the_card_after_a_late_step_is_judged_by_the_arm_over_it():
 
 
 def test_a_card_out_of_turn_beside_an_unseen_step_offers_the_step():
-    """(pawn-hidden, grid seed 3: north stepped the pawn while a hand hid its marker, then south
+    """(pawn-hidden, grid: north stepped the pawn while a hand hid its marker, then south
     put a card down; asked "did south play out of turn?" with no step to choose, the players
     said "taken back" though the card stayed, and the turns went wrong from there)"""
     from tests.support.readings import with_cell
@@ -199,7 +199,7 @@ def test_a_card_out_of_turn_beside_an_unseen_step_offers_the_step():
 
 
 def test_a_card_under_an_arm_from_nobodys_side_is_not_credited_to_the_seat_on_turn():
-    """(askew, grid seed 2: north's green-reverse on south's turn -- the camera had missed
+    """(askew, grid: north's green-reverse on south's turn -- the camera had missed
     south's card -- under an arm read as coming from the east, where nobody sits, with north's
     arm seen elsewhere and south's not at all: committed as south's play, a play nobody made)"""
     from tests.support.readings import with_cell
@@ -236,7 +236,7 @@ def test_the_cell_the_pawn_stepped_off_reading_no_card_is_not_asked_about():
 
 
 def test_a_card_read_no_likelier_than_no_card_is_asked_not_committed():
-    """(no-taps, real faces, grid seed 12: north's yellow-5 on yellow-1 read yellow-2 at 0.40
+    """(no-taps, real faces, grid: north's yellow-5 on yellow-1 read yellow-2 at 0.40
     beside "empty" at 0.36, every reading after it the same; yellow-2 was 8.8 times likelier
     than the yellow-1 it covered and no legal rival came near, so it was committed: a play
     nobody made, then a false illegal call and three missed plays)"""
@@ -255,7 +255,7 @@ def test_a_card_read_no_likelier_than_no_card_is_asked_not_committed():
 
 
 def test_several_changes_offer_each_card_a_blurred_region_reads_about_as_likely():
-    """(motion blur, grid seed 3, art faces: north's red-8 read red-0 at 0.39, red-5 at 0.28 and
+    """(motion blur, grid, art faces: north's red-8 read red-0 at 0.39, red-5 at 0.28 and
     red-8 at 0.24 came in the same reading as south's next card; "which came first?" offered
     red-0 alone for that cell, was answered "misread", and both plays were missed)"""
     def asked(cell_read):
@@ -274,7 +274,7 @@ def test_several_changes_offer_each_card_a_blurred_region_reads_about_as_likely(
 
 
 def test_a_read_no_hand_touched_that_still_gives_the_card_there_is_not_asked():
-    """(motion blur, grid seed 2, art faces: a cell holding red-2, re-read as the smear turned,
+    """(motion blur, grid, art faces: a cell holding red-2, re-read as the smear turned,
     read red-3 at 0.37 and red-2 at 0.28 with the arms seen elsewhere: asked four times,
     "misread" each time -- 4 of the run's 10 questions)"""
     blurred = {"blue-3": 0.37, "blue-4": 0.28, "empty": 0.07}
@@ -300,7 +300,7 @@ def test_a_read_no_hand_touched_that_still_gives_the_card_there_is_not_asked():
 
 
 def test_no_card_read_surely_where_a_card_lies_is_not_asked_about():
-    """(dim light, classic seed 1, real faces: a wild's black face on the discard pile read "no
+    """(dim light, classic, real faces: a wild's black face on the discard pile read "no
     card" at 0.93, every card at 0.011 or less, with no arms seen: asked which card was played,
     answered "misread". A card never leaves the grid or the pile but by a change the state
     knows.)"""

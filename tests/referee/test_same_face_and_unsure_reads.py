@@ -46,7 +46,7 @@ def _referee():
 
 
 def test_the_same_face_played_among_a_few_regions_read_again_is_asked():
-    # torture glare grid seed 8 (real faces): south's blue-8 on the blue-8 at (2, 4) was read
+    # Glare (grid, real faces): south's blue-8 on the blue-8 at (2, 4) was read
     # again with five other regions (the highlight had stirred them, an arm passed over one):
     # six regions were taken for the whole table read again after a nudge, whose misfit raised
     # the bar to four times the median look difference, and the play was never asked about
@@ -74,7 +74,7 @@ def test_a_nudged_cameras_whole_table_read_again_asks_about_no_look_alone():
 
 
 def test_after_a_misread_answered_the_same_face_the_arm_went_on_to_play_is_asked():
-    # torture glare grid seed 8 (art faces): north's arm passed over (1, 4) on its way to play
+    # Glare (grid, art faces): north's arm passed over (1, 4) on its way to play
     # the same face on (2, 4); the glare made (1, 4) read as another card, asked first and
     # answered "misread". The answer dropped the arm (its evidence for (2, 4) with it), the
     # new card's look had meanwhile been taken as (2, 4)'s own, and nothing settled the
@@ -108,7 +108,7 @@ def test_a_misread_answered_where_no_other_region_changed_asks_nothing_more():
 
 
 def test_a_read_spread_over_several_cards_offers_each_card_within_the_margin():
-    # torture dim and nudged grid seed 4 (art faces): south's green-6 on a green-skip read
+    # Dim and nudged (grid, art faces): south's green-6 on a green-skip read
     # green-4 at 0.39, green-3 0.11, green-reverse 0.09, green-6 0.08: the question offered the
     # first three only, was answered "misread", and the play was missed (the next turns with it)
     table, referee, asked = _referee()
@@ -159,7 +159,7 @@ def _laid_out_then_read_again(same_look: bool):
 
 
 def test_a_laid_out_card_misread_is_no_play_when_the_grid_is_read_again():
-    # torture motion blur grid seed 11 (real faces): the red-6 laid out at (0, 4) read red-9 at
+    # Motion blur (grid, real faces): the red-6 laid out at (0, 4) read red-9 at
     # 0.99, answered "as laid out"; the smear turned, the whole grid was read again, and the
     # same misread was committed as south's red-9: a play nobody made
     asked, taken = _laid_out_then_read_again(same_look=True)
@@ -173,9 +173,9 @@ def test_a_card_put_where_a_laid_out_card_was_misread_is_still_seen():
 
 
 @functools.lru_cache(maxsize=1)
-def _askew_grid_seed_9_cell_1_3():
+def _askew_card_on_a_grid_cell():
     """(the wide patch of cell (1, 3) before north's yellow-2, after it, px per mm, the
-    yellow-2's turn in degrees) of torture askew grid seed 9: the yellow-2 put almost square on
+    yellow-2's turn in degrees) of torture askew grid: the yellow-2 put almost square on
     a yellow draw-two that lies 22 degrees askew, among askew cards whose white borders touch."""
     from simulator.render import SyntheticTable
     from simulator.script import GridScript
@@ -196,13 +196,13 @@ def _askew_grid_seed_9_cell_1_3():
 @pytest.mark.slow
 def test_a_card_put_square_on_an_askew_card_is_found_by_what_changed():
     # (about 2 CPU-seconds: the script's frames and two renders, shared with the next test)
-    # torture askew grid seed 9 (art faces): the outline refined near the fit of what changed
+    # Askew (grid, art faces): the outline refined near the fit of what changed
     # ran 3 degrees off along the white border of the card beneath and was not whole; the
     # strongest outline anywhere then ran across three cards and read "no card", and a
     # surer-outline look read the yellow-2 as yellow-6 at 0.58, committed: a wrong play
     from vision.rectify import _pose, card_in_wide_patch
 
-    before, after, px, turn = _askew_grid_seed_9_cell_1_3()
+    before, after, px, turn = _askew_card_on_a_grid_cell()
     quad = card_in_wide_patch(after, px, before)
     assert quad is not None
     (cx, cy), angle = _pose(quad, after.shape)
@@ -216,7 +216,7 @@ def test_a_card_taken_back_leaves_the_askew_card_beneath_found_whole():
     # on top is the askew yellow draw-two, found by its own whole outline
     from vision.rectify import _pose, card_in_wide_patch
 
-    before, after, px, _ = _askew_grid_seed_9_cell_1_3()
+    before, after, px, _ = _askew_card_on_a_grid_cell()
     quad = card_in_wide_patch(before, px, after)
     assert quad is not None
     _, angle = _pose(quad, before.shape)
@@ -245,7 +245,7 @@ def _an_illegal_card_askew_over_a_neighbour(answer_first: str):
 
 
 def test_a_card_read_clearly_that_no_legal_play_explains_is_no_play_to_order_with_a_neighbours_misread():
-    # torture askew grid seed 20 (real faces): south's red-2 put on a blue-9 (refused) was read
+    # Askew (grid, real faces): south's red-2 put on a blue-9 (refused) was read
     # at 0.96; dropped askew it made the red-6 above it read red-8 at 0.32. Two regions "had
     # legal plays" (the blue-2 read at 0.005 on the blue-9), the table was asked which came
     # first with only legal plays offered, answered "none of them", and the attempt was never
@@ -278,7 +278,7 @@ def _blue_card_on_the_blue_5(read: dict[str, float]):
 
 
 def test_a_legal_play_read_about_as_likely_as_an_illegal_card_is_asked_not_committed():
-    # torture motion blur grid seed 14 (art faces): south's blue-8 put on a green-5 (refused,
+    # Motion blur (grid, art faces): south's blue-8 put on a green-5 (refused,
     # not matching) read blue-5 at 0.34, blue-3 0.25, blue-9 0.11: the legal blue-5 was
     # committed (a play nobody made), and the refused attempt lost. Here: a blue-8 put on the
     # blue-5 (legal, by colour), read as the legal blue-2 at 0.34 beside the illegal red-2 at
@@ -325,7 +325,7 @@ def _pawn_steps_off_and_its_cell_reads(label: str, *, later: bool):
 
 
 def test_the_card_the_pawn_uncovers_read_as_a_play_in_the_same_reading_is_asked():
-    # torture motion blur grid seed 20 (art faces): south stepped the pawn off (2, 2); the
+    # Motion blur (grid, art faces): south stepped the pawn off (2, 2); the
     # blue-9 under it, seen for the first time since the deal, read blue-3 at 0.87, and was
     # committed in the same reading as north's play of it (north's arm had passed over it):
     # a play nobody made, and north's real play after it taken for south's
@@ -363,7 +363,7 @@ def _same_face_where_the_pawn_stood(arm_over_it: bool):
 
 
 def test_the_same_face_played_where_the_pawn_stood_from_the_deal_is_asked():
-    # torture askew grid seed 27 (art and real faces): south's red-5 put on the red-5 that the
+    # Askew (grid, art and real faces): south's red-5 put on the red-5 that the
     # pawn had just uncovered was never asked about (no look of that cell to compare with);
     # south's next card was asked as out of turn, and 7-8 actions went wrong after it
     asked, taken = _same_face_where_the_pawn_stood(arm_over_it=True)
@@ -393,7 +393,7 @@ def _same_face_with_the_arm_seen_a_cell_short(share: float, arm_over: str = "cel
 
 
 def test_a_card_put_where_the_arm_was_not_seen_but_looking_far_apart_is_asked():
-    # torture cup and phone, grid seed 28 (art faces): south's blue-8 put on the blue-8 at 3,3,
+    # Cup and phone (grid, art faces): south's blue-8 put on the blue-8 at 3,3,
     # the arm seen over 4,3 only: its look moved 30.8, but no arm over it, it was never asked
     # about, and north's next two cards were asked about as out of turn
     moved, asked = _same_face_with_the_arm_seen_a_cell_short(0.6)
@@ -409,7 +409,7 @@ def test_a_look_stirred_a_little_where_no_arm_went_is_no_question():
 
 
 def test_a_look_far_apart_where_no_arm_went_near_is_no_question():
-    # torture pawn partly hidden, grid seeds 21-28 (real faces): a hand resting beside the pawn
+    # Pawn partly hidden (grid, real faces): a hand resting beside the pawn
     # over a corner of the next cell moves its look far, with no arm there: asked about as the
     # same face played, 17 times in 96 actions, until only an arm seen a cell short counted
     moved, asked = _same_face_with_the_arm_seen_a_cell_short(0.6, arm_over="cell-3-2")

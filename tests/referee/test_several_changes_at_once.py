@@ -78,7 +78,7 @@ def test_the_same_face_on_the_pile_is_asked_only_when_the_pile_looks_different()
 
 
 def test_a_play_tapped_on_a_phone_before_its_card_lands_is_no_same_face_question():
-    """(the torture run, classic seed 1: a wild tapped on the phone, then put on the pile, was
+    """(the torture run, classic: a wild tapped on the phone, then put on the pile, was
     asked as "the same face played again" because the pile looked unlike the card before it)"""
     import numpy as np
 

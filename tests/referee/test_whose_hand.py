@@ -520,7 +520,7 @@ def _cai_drew(rig: Rig) -> Rig:
 
 
 def test_the_draw_until_colour_count_closes_when_the_next_seat_draws():
-    # flip seed 13: cai counted 3 cards, then ann (next) drew one; no card was played between
+    # (flip) cai counted 3 cards, then ann (next) drew one; no card was played between
     rig = _draw_color_rig()
     before = rig.hands["cai"]
     rig.see("wild-draw-color", lift("north"), lift("north"), lift("north"))
@@ -538,7 +538,7 @@ FACING_SWAP = (Reach("north", (), 0), Reach("south", ("discard",), 0))  # as the
 
 
 def test_facing_arms_read_swapped_ask_when_either_seat_may_have_played():
-    # classic seed 8: cai (north, in play-or-pass) played yellow 5 while ann (south) reached to
+    # (classic) cai (north, in play-or-pass) played yellow 5 while ann (south) reached to
     # the draw pile along the same line; the camera put the discard under ann's arm. ann may
     # also have played after cai's untapped pass: asked, credited to neither on a guess
     for choice, then in ((1, ["phone cai play red-2"]), (0, ["phone cai pass", "camera ann play red-2"])):
@@ -558,7 +558,7 @@ def test_facing_arms_read_swapped_ask_when_either_seat_may_have_played():
 
 
 def test_facing_arms_read_swapped_make_the_pass_when_only_the_next_seat_fits():
-    # classic seed 9: ben (west) drew; cai (north) played while ann (south) reached to the pile.
+    # (classic) ben (west) drew; cai (north) played while ann (south) reached to the pile.
     # ben's arm is not there: the card is the next seat's (cai's) after ben's untapped pass
     rig = Rig()
     rig.see("red-7", play("south"))
@@ -587,7 +587,7 @@ def test_facing_arms_with_the_seat_on_turn_among_them_credit_its_play():
 
 
 def test_a_same_face_after_an_untapped_pass_is_asked_as_the_next_seats():
-    # flip seed 9: ann drew and passed untapped; ben put a red 5
+    # (flip) ann drew and passed untapped; ben put a red 5
     # on the red 5 (same face, a new look): the question is ben's, after ann's pass
     rig = Rig()
     rig.looked(1, "red-5", 0)
@@ -620,7 +620,7 @@ def _looked(seq: int, card: str, shade: int, *reaches: Reach, p: float = 0.999):
 
 
 def test_a_wild_played_from_the_phone_while_awaited_is_no_same_face():
-    # flip seed 7: ben put a wild down and played it from his phone (its colour): the wild lying
+    # (flip) ben put a wild down and played it from his phone (its colour): the wild lying
     # there is that play, not "another wild on it"
     rig = Rig()
     rig.looked(1, "red-5", 0)
@@ -639,7 +639,7 @@ def test_a_wild_played_from_the_phone_while_awaited_is_no_same_face():
 
 
 def test_a_wild_on_a_wild_waits_for_its_players_phone():
-    # flip seed 7: cai put a wild on the wild; his phone plays it (its colour) a moment later
+    # (flip) cai put a wild on the wild; his phone plays it (its colour) a moment later
     rig = Rig()
     rig.looked(1, "wild", 0)
     rig.phone({"by": "ann", "do": "play", "card": "wild", "color": "blue"})
@@ -659,7 +659,7 @@ def test_a_wild_on_a_wild_waits_for_its_players_phone():
 
 
 def test_a_wild_awaited_under_the_next_card_is_asked_its_colour_first():
-    # flip seed 13: a wild turned up by a flip lay there, its colour owed by a phone, when the next
+    # (flip) a wild turned up by a flip lay there, its colour owed by a phone, when the next
     # player's card came: the wild is asked (its colour) before anything is made of that card
     rig = Rig()
     rig.see("wild", play("south"))
@@ -673,7 +673,7 @@ def test_a_wild_awaited_under_the_next_card_is_asked_its_colour_first():
 
 
 def test_a_wild_at_a_tenth_of_a_percent_beside_a_confident_card_is_no_colour_wait():
-    # flip seed 9: red draw one read at 97.5 %, wild draw two at 0.09 %: an illegal card (called),
+    # (flip) red draw one read at 97.5 %, wild draw two at 0.09 %: an illegal card (called),
     # not a wild whose colour is awaited (which left the penalty lifts to count as a draw)
     rig = Rig()
     probs = {"blue-draw-two": 0.975, "wild-draw-four": 0.0009, "blue-1": 0.0241}
@@ -706,7 +706,7 @@ def test_a_draw_question_answered_late_keeps_the_hand_over_the_discard():
 
 
 def test_two_arms_over_the_card_with_the_seat_on_turn_among_them_credit_its_play():
-    # classic seed 7: ann (on turn) played red 7 while ben's hand crossed the discard pile too
+    # (classic) ann (on turn) played red 7 while ben's hand crossed the discard pile too
     rig = Rig()
     rig.see("red-7", play("south"), play("west"))
     assert rig.done() == ["camera ann play red-7"] and rig.referee.question is None
@@ -717,7 +717,7 @@ def test_two_arms_over_the_card_with_the_seat_on_turn_among_them_credit_its_play
 
 
 def test_a_card_with_only_other_seats_arms_over_nothing_is_asked_not_credited_to_the_drawer():
-    # real classic seed 9: ben (west) drew; cai put red 9 down from the north while ann reached
+    # (classic, real faces) ben (west) drew; cai put red 9 down from the north while ann reached
     # past from the south; the camera saw both arms but neither over the discard. ben's arm was
     # not there: asked (ben's pass first), never credited to ben
     rig = Rig()
@@ -773,7 +773,7 @@ def test_an_answered_unsure_card_is_settled_and_the_next_card_still_read():
 def test_a_play_question_answered_leaves_the_penalty_cards_owed():
     """ann's wrong card is called (2 cards), ben is on turn; ann's hand taking her card back
     leaves a pile read unsure (a question: did ann play out of turn? no). The 2 cards she then
-    takes from the draw pile are her penalty, dealt by the rules: no question (classic seed 20
+    takes from the draw pile are her penalty, dealt by the rules: no question (classic
     asked twice, the answer about the pile having wiped out what she owed)."""
     rig = Rig()
     rig.see("blue-9", play("south"))

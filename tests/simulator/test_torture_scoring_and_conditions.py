@@ -156,7 +156,7 @@ def test_the_last_untapped_pass_is_pending_at_the_end_not_missed():
 
 
 def test_a_game_without_phone_draws_does_not_end_inside_a_draw_until_colour_count():
-    # Flip seeds 8 and 15 once ended in a count taken by hand: no camera can tell a count is over
+    # A Flip script could end in a count taken by hand: no camera can tell a count is over
     # before the next seat acts, so the script plays on until it does
     from simulator.pile_script import PileScript
     from simulator.script import ANY_TIME

@@ -69,9 +69,9 @@ def test_a_stack_is_told_from_one_card():
 
 @pytest.mark.parametrize("seed, beat, under, top", [(10, 12, "blue-4", "blue-6"), (3, 18, "blue-5", "blue-9")])
 def test_a_card_on_one_of_its_own_colour_is_read_whole(seed, beat, under, top, classifier):
-    """A blue card thrown on a blue card (classic no-taps seeds 10 and 3). Seed 10: where the
+    """A blue card thrown on a blue card (classic no-taps). Once where the
     two blue prints lie on each other nothing changed, so what changed was short of the card,
-    and the reader read a card cut short: blue-3 at 0.34, a question. Seed 3: all of it
+    and the reader read a card cut short: blue-3 at 0.34, a question. Once all of it
     changed, the lower card peeking out too, and the outline held both: blue-9 at 0.51. The
     pile's chamfer match finds the whole top card. The reading also keeps what the model gave
     the other labels (not the best four): the referee's bound on the labels left out is then

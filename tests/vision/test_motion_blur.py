@@ -50,7 +50,7 @@ def test_a_card_put_down_apart_still_looks_different_through_any_smear():
 
 
 def test_a_card_taken_back_under_a_turned_smear_is_no_same_face_question():
-    # torture motion-blur flip seed 1 (and classic 2, 3): an illegal card called and taken
+    # Motion blur (flip and classic): an illegal card called and taken
     # back, the card below read again through the next move's smear: asked as the same face
     # played by a hand out of turn ("out of turn: it goes back"), and a card nobody touched
     # re-read after the smear turned, as the same face played ("only moved")
@@ -101,7 +101,7 @@ def test_a_smeared_frame_gives_its_smear_and_a_sharp_one_none():
 
 
 def test_a_card_on_the_pile_is_read_surely_through_a_smear():
-    # torture motion-blur classic seed 3: ann's green-5 on green-draw-two read green-5 at 0.68
+    # Motion blur (classic): ann's green-5 on green-draw-two read green-5 at 0.68
     # (green-8 0.12) through a 7 px smear, and asked about (here, as the camera saw it: green-8
     # at 0.43, green-5 second); read with the smear taken out: green-5 at 0.81
     import cv2
@@ -166,7 +166,7 @@ def _grid_with_looks(seen, looks, *, seq, changed=(), probs=None, reaches=()):
 
 
 def test_a_cell_that_looks_as_it_did_through_a_turned_smear_is_no_play_whatever_its_read():
-    # torture motion-blur grid seed 1: a red-6 nobody touched, re-read after the smear turned,
+    # Motion blur (grid): a red-6 nobody touched, re-read after the smear turned,
     # read red-3 at 0.32 (red-1 0.19, red-0 0.11): asked what was played, "misread"
     from tests.support.readings import ALL_CELLS, SETUP
 
@@ -196,7 +196,7 @@ def test_a_cell_that_looks_as_it_did_through_a_turned_smear_is_no_play_whatever_
 
 @pytest.mark.slow
 def test_the_pawn_is_seen_through_a_smear_that_turned():
-    # torture motion-blur grid seed 1: the pawn's marker, found through the first move's smear,
+    # Motion blur (grid): the pawn's marker, found through the first move's smear,
     # went unseen after the smear turned (its window, compared with the one it was last found
     # in, looked no more smeared: the pawn's own bank of smears was not tried); north's step
     # was missed and south's next card asked about as out of turn
@@ -257,7 +257,7 @@ def test_no_longer_smear_than_measured_is_tried(monkeypatch):
 
 @pytest.mark.slow
 def test_an_arm_gone_under_a_turned_smear_is_handed_out_before_the_next_one():
-    # torture motion blur, Flip seed 3 (art faces): the smear turned while cai's arm put his
+    # Motion blur (flip, art faces): the smear turned while cai's arm put his
     # card down; the still table, taken under the old smear, no longer fitted the corner marker
     # by the north edge, and that misfit, lying still, measured a hand 0 mm deep in one frame
     # and 16.7 mm in the next: never resting on the rim two frames in a row, cai's arm stayed
@@ -272,9 +272,9 @@ def test_an_arm_gone_under_a_turned_smear_is_handed_out_before_the_next_one():
 
 @pytest.mark.slow
 def test_a_pile_that_looks_other_only_through_a_turned_smear_is_no_draw():
-    # torture motion blur, classic seed 29 (real faces; a sweep of seeds 29-36, never run
-    # before): ann's arm passed over the draw pile on its way to the discard pile while the
-    # smear turned; the pile's look changed by 5.1 (a draw is 4 and up), so a draw nobody made
+    # Motion blur (classic, real faces): ann's arm passed over the draw pile on its way to the
+    # discard pile while the smear turned; the pile's look changed by 5.1 (a draw is 4 and up),
+    # so a draw nobody made
     # was committed and the game went wrong from there. Smeared alike, the two looks differ
     # by 0.85: the count cannot be told, and the table is asked. About 5 CPU-seconds.
     from tests.support.torture import real_faces_run

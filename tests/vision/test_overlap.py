@@ -290,7 +290,7 @@ def test_a_card_outline_reads_its_own_label_at_both_index_corners(label, shift, 
 
 @pytest.mark.parametrize("as_read, reads", [(True, True), (False, False)])
 def test_a_card_outline_pulled_off_by_refining_is_tried_as_read(monkeypatch, as_read, reads):
-    # refining can pull a right outline off its card (fresh test seed 541): OWN_AS_READ tries the
+    # refining can pull a right outline off its card (a fanned hand of the tests' own): OWN_AS_READ tries the
     # outline as it was read too, and that one reads the card's label at both corners
     from pathlib import Path
 
@@ -1105,7 +1105,7 @@ def _fanned_twin(deg=-18.5):
 
 
 def test_a_twin_in_a_tight_fan_is_a_second_card_beside_a_partly_covered_one():
-    """Issue #17's eighteenth session: twins of a label in a tight fan show their indices 0.4-0.5
+    """Twins of a label in a tight fan show their indices 0.4-0.5
     of a card's width apart; beside a partly covered card found first, SAME_LABEL_CORNER 0.4
     takes that for a second card, 0.5 (before) took it for the first card read again."""
     from vision.corners import index_point
@@ -1122,7 +1122,7 @@ def test_a_twin_in_a_tight_fan_is_a_second_card_beside_a_partly_covered_one():
 
 def test_beside_a_card_read_whole_the_same_distance_is_that_card_read_again():
     """A card read whole is often outlined a little off (a hand outlined as it, moved onto a
-    corner reading): fresh test seed 611 read a whole green 2 again at its other index, 0.46 of
+    corner reading): a fanned hand of the tests' own read a whole green 2 again at its other index, 0.46 of
     a card from the whole outline's index corners. There SAME_LABEL_CORNER_WHOLE (0.5) rules."""
     from vision.partial import SAME_LABEL_CORNER_WHOLE, Outlines, Thresholds, select
 
@@ -1137,8 +1137,8 @@ def test_beside_a_card_read_whole_the_same_distance_is_that_card_read_again():
 @pytest.mark.parametrize("rule", [True, False])
 def test_two_readings_each_with_its_index_under_the_other_are_one_card(monkeypatch, rule):
     """MUTUAL_INDEX: an index that shows lies on no card above it, so two readings of a label
-    each of whose index lies inside the other's outline are one card read at both ends. Fresh
-    test seed 650: a blue 7 smaller than the table's card width was read at its two ends on
+    each of whose index lies inside the other's outline are one card read at both ends. In a
+    fanned hand of the tests' own a blue 7 smaller than the table's card width was read at its two ends on
     outlines too large, too far apart for SAME_LABEL_CORNER and FAR_END."""
     import vision.partial as partial
     from vision.corners import index_point

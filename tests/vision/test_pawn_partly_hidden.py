@@ -1,8 +1,8 @@
 """The pawn's marker read when a hand hides part of it (:mod:`vision.pawn_partial`).
 
-Regression (the torture's pawn-hidden grid, seeds 4 and 6): a hand resting beside the pawn hid a
+Regression (the torture's pawn-hidden grid games): a hand resting beside the pawn hid a
 corner of its marker; the marker detector found nothing, the pawn's steps went unseen, and the
-referee lost them (13 missed actions, a wrong commit and two false illegal calls on seeds 4-8).
+referee lost them (13 missed actions, a wrong commit and two false illegal calls in five games).
 """
 
 from __future__ import annotations

@@ -83,10 +83,10 @@ def test_an_arm_reaching_over_to_the_far_half_is_of_the_side_it_came_in_by():
     ("north", Arm("south", L.discard_pile, skin=3), ("discard",)),   # in line, from facing sides
     ("west", Arm("north", L.discard_pile, skin=3), ("discard",)),    # across each other
     # side by side and overlapping, from facing sides: the other arm's line (and its shadow)
-    # was once taken for the drawing arm's hand, and the draw missed (grid seed 1, beat 6)
+    # was once taken for the drawing arm's hand, and the draw missed (a grid game)
     ("south", Arm("north", (409.7, 502.2), skin=3, width_mm=75), ()),
     # across each other, the drawing arm touching the other one as it came in over its own
-    # edge: it was once taken for the other arm's shadow and missed (classic seed 6, beat 12)
+    # edge: it was once taken for the other arm's shadow and missed (a classic game)
     ("west", Arm("north", (226.4, 481.9), skin=3, width_mm=75), ()),
 ])
 def test_two_arms_at_once_are_two_reaches_each_with_its_own_side(draws, other, where):
@@ -208,8 +208,8 @@ def test_the_benchmark_counts_wrong_sides_wrong_draws_and_unknown_ones():
 def test_an_arm_passing_over_a_pile_turned_over_is_no_draw():
     """A Flip: north's arm reveals the discard pile's new top as the draw pile is turned over
     under it (light faces up now). Where the dark arm passed over the dark pile, the mask had a
-    hole, the arm seemed to end on the pile, and the pile's new look was called a draw (Flip
-    seed 7, beat 16)."""
+    hole, the arm seemed to end on the pile, and the pile's new look was called a draw (a Flip
+    game)."""
     light = (Placement("green-draw-one", 0.6, 1.2, 175.0, "light"), Placement("green-7", 1.0, -1.7, 175.9, "light"),
              Placement("green-flip", -0.6, 0.2, -4.4, "light"))
     dark = (Placement("teal-3", 1.3, -1.2, -3.0, "dark"), Placement("teal-skip-everyone", -1.0, 0.3, 177.1, "dark"),
@@ -221,7 +221,7 @@ def test_an_arm_passing_over_a_pile_turned_over_is_no_draw():
 
 
 def test_a_card_drawn_from_a_pile_whose_next_card_lies_almost_the_same_is_a_draw():
-    """The pile's look changed by only 5.4 (classic seed 1, beat 3): once "cannot be told"."""
+    """The pile's look changed by only 5.4 (classic, beat 3): once "cannot be told"."""
     before = Scene(discard=DISCARD, draw_count=86)
     after = Scene(discard=DISCARD, draw_count=85, draw_top=Placement("back", -1.72, 1.47, -0.38))
     assert _watch([(after, [Arm("south", L.draw_pile, skin=0)])], seed=1, start=before) == [
