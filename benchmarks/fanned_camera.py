@@ -1,4 +1,4 @@
-"""Fanned hands seen through a worse camera than the photos' (issue #17: other cameras, other light).
+"""Fanned hands seen through a worse camera than the photos': other cameras, other light.
 
 The composed tables of overlapping hands (:func:`vision.evaluate.fanned_tables`: crops of the
 validation or the held-out test photos) are the photos' phones' pictures. A Pi camera's are

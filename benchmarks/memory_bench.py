@@ -20,7 +20,7 @@ what each part of it costs.
    camera's frames are raw). The picamera2 / libcamera libraries themselves are not installed
    here and are not counted (the output says so).
 
-The goal (issue #18): at most 150 MB on the Pi, its buffers counted. Memory is not a timing, so
+The goal: at most 150 MB on the Pi, its buffers counted. Memory is not a timing, so
 no reference detector is needed here.
 """
 

@@ -33,7 +33,7 @@ Sets:
 * ``real photos <source>``: the held-out real photos of a source folder, read whole, as they are
   (their sizes are in the output).
 
-Goals (issue #18): real 1920x1080 tables <= 0.5x the reference, 4000x2662 <= 1.5x. The real
+Goals: a real 1920x1080 table <= 0.5x the reference, a single card <= 0.25x. The real
 photos are read from the shared data (``../shared/data`` or ``$UNO_DATA``); without it only the
 rendered table is timed, and the output says so.
 """

@@ -1,4 +1,4 @@
-"""What each change of issue #18 bought on whole photos: the reader before them (commit 41f6266,
+"""What each of the photo reader's speed changes bought on whole photos: the reader before them (commit 41f6266,
 loaded from git) and with each change added in turn, all in one process, interleaved with each
 other and with the reference detector's forward pass (:mod:`benchmarks.reference`), over the
 photo benchmark's tables of real crops (:mod:`benchmarks.photo_bench`).
@@ -52,7 +52,7 @@ from reference import Reference, ReferenceMissing
 ROOT = Path(__file__).resolve().parent.parent
 
 BEFORE = "41f6266"
-#: The reader and detector before the second round of issue #18's changes (``cover``, ``masks``).
+#: The reader and detector before the second set of speed changes (``cover``, ``masks``).
 BEFORE_COVER = "3133bdd"
 #: The reading of the ``cover`` step: today's (with the detector of 3133bdd).
 COVER = "e448609"
