@@ -520,14 +520,16 @@ def read_outlines(reader, image_bgr: np.ndarray, whole: list, deck: str = "auto"
     if not Path(path).is_file():
         return empty
     known = [np.asarray(s.quad, np.float32) for s in whole]
+    boxes = None  # the places searched: None, the whole image
+    if LOOK_WHERE_UNEXPLAINED:
+        # (before the width is measured on the cards' edges: a photo whose cards are all read
+        # whole pays for neither)
+        boxes = unexplained_regions(image_bgr, whole, index_model_path, points_model_path)
+        if boxes == []:
+            return empty  # every card-like pixel lies on a card read whole, its own outline
     measured = card_width or _measured_width(image_bgr, whole, known)
     if measured is None and unexplained_cards(image_bgr, [], ROUGH_WIDTH * min(image_bgr.shape[:2])) < UNEXPLAINED:
         return empty  # nothing card-like on the table
-    boxes = None  # the places searched: None, the whole image
-    if LOOK_WHERE_UNEXPLAINED:
-        boxes = unexplained_regions(image_bgr, whole, measured, index_model_path, points_model_path)
-        if boxes == []:
-            return empty  # every card-like pixel lies on a card read whole, its own outline
     # (the finder checks the width where it searches, and on the cards read whole there: their
     # indices are what it measures a fair width by)
     width = card_width or _checked_width(image_bgr, measured, points_model_path,
@@ -621,7 +623,7 @@ def _checked_width(image_bgr: np.ndarray, measured: float | None, points_model_p
     return measured
 
 
-def unexplained_regions(image_bgr: np.ndarray, whole: list, measured: float | None,
+def unexplained_regions(image_bgr: np.ndarray, whole: list,
                         index_model_path: Path | None = INDEX_MODEL_PATH,
                         points_model_path: Path | None = INDEX_POINTS_PATH) -> list | None:
     """The places of ``image_bgr`` the second pass searches, as boxes ``(x0, y0, x1, y1)``

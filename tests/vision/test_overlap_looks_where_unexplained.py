@@ -58,8 +58,7 @@ def test_a_row_of_overlapping_cards_is_searched_round_its_strips_and_read_as_bef
     monkeypatch.setattr(partial, "WHOLE_SEARCH", 0.6)   # searched in places, not the whole image
     img, truth = drawn_hand("row", 7, card_width=140)   # the top card whole, four strips under it
     whole = CardReader(overlap=False).read(img, deck="classic")
-    known = [np.asarray(s.quad, np.float32) for s in whole]
-    boxes = partial.unexplained_regions(img, whole, partial._measured_width(img, whole, known))
+    boxes = partial.unexplained_regions(img, whole)
     assert boxes, "the strips under the top card are not explained by it"
     H, W = img.shape[:2]
     assert sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) < H * W
@@ -108,4 +107,4 @@ def test_clutter_the_finder_takes_for_an_index_does_not_send_the_photo_to_the_pa
     whole = CardReader(overlap=False).read(img, deck="classic")
     assert sorted(s.label for s in whole) == sorted(p.label for p in placed)
     monkeypatch.setattr(partial, "SEEN_NOT_INDEX", default().photo.seen_not_index if check else 1.01)
-    assert partial.unexplained_regions(img, whole, None) == ([] if check else None)
+    assert partial.unexplained_regions(img, whole) == ([] if check else None)
