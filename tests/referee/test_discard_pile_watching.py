@@ -274,7 +274,7 @@ def test_a_read_spread_thin_offers_the_card_read_fourth():
     # Motion blur (classic, art faces): ann's green-6 read green-4 0.53, green-1
     # 0.11, green-draw-two 0.08, green-6 0.06 (under an eighth of the best): offered the first
     # three, answered "misread", and ann's later plays were called illegal; 640x480 classic
-    # the same way, a blue-9 read fourth (0.045 beside blue-3 at 0.47) the same way
+    # a blue-9 read fourth (0.045 beside blue-3 at 0.47) the same way
     offered = _spread_read_on_red_5({"red-4": 0.53, "red-1": 0.11, "red-draw-two": 0.08,
                                      "red-6": 0.06, "red-7": 0.03, "blue-2": 0.03})
     assert offered == ["red-4", "red-1", "red-draw-two", "red-6", "red-7"]
