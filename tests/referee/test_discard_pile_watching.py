@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.reading import PawnReading, Reach, RegionReading, TableReading
-from tests.support.looks import Looks
+from tests.support.looks import Looks, red_seven_asked_over_red_five
 from tests.support.readings import classic_pile_table, pile_reading
 
 
@@ -325,30 +325,14 @@ def test_a_card_answered_while_misread_is_remembered_by_its_look_so_the_same_fac
     # Sleeve gloss (classic, art faces): ann's red-5,
     # read unsurely, was answered; it went on reading red-3, so its look was never taken, and
     # cai's red-5 put on it was missed (every turn slipped after it)
-    import numpy as np
-
-    bus, table, referee, asked = classic_pile_table()
-    looks = Looks(referee)
-    rng = np.random.default_rng(36)
-
-    def look():
-        return rng.integers(0, 255, (20, 14)).astype(np.float32)
-
-    referee.on_reading(looks.pile(pile_reading(1, "red-5"), look()))
-    seat = table.state_json()["turn"]
-    unsure = RegionReading.of({"red-7": 0.45, "red-1": 0.40, "empty": 0.02})
-    referee.on_reading(looks.pile(TableReading(2, 0.0, (), unsure, PawnReading(None, None, False),
-                                               changed=("discard",)), look()))
-    bus.join()
-    assert asked and asked[-1]["kind"] == "unsure"
-    played = next(c for c in asked[-1]["choices"] if c["action"] and c["action"]["card"] == "red-7")
-    referee.answer(played["id"], by=seat)
-    referee.run_pending()
-    bus.join()
-    assert table.state_json()["top"] == "red-7"
+    s = red_seven_asked_over_red_five()
+    s.referee.answer(s.played["id"], by=s.seat)
+    s.referee.run_pending()
+    s.bus.join()
+    assert s.table.state_json()["top"] == "red-7"
     # the next seat puts the other red-7 on it: read surely, looking new
-    referee.on_reading(looks.pile(pile_reading(3, "red-7"), look()))
-    referee.run_pending()
-    bus.join()
-    assert asked[-1]["kind"] == "same-face", asked[-1]
-    assert any(c["action"] and c["action"]["card"] == "red-7" for c in asked[-1]["choices"])
+    s.referee.on_reading(s.looks.pile(pile_reading(3, "red-7"), s.look()))
+    s.referee.run_pending()
+    s.bus.join()
+    assert s.asked[-1]["kind"] == "same-face", s.asked[-1]
+    assert any(c["action"] and c["action"]["card"] == "red-7" for c in s.asked[-1]["choices"])

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
 
-from companion.reading import LookChange, PawnReading, RegionReading, TableReading
-from tests.support.looks import Looks
+from companion.reading import LookChange, RegionReading, TableReading
+from tests.support.looks import red_seven_asked_over_red_five
 from tests.support.readings import classic_pile_table, pile_reading
 
 
@@ -67,24 +66,11 @@ def test_the_same_face_is_asked_where_the_carried_distance_says_the_look_moved()
 def test_a_reading_is_measured_from_the_look_an_answer_handled_just_before_it_remembered():
     # an unsure read answered while the next reading was on its way: the answer is handled as
     # the referee takes that reading, and that reading is measured from the answered card's look
-    bus, table, referee, asked = classic_pile_table()
-    looks = Looks(referee)
-    rng = np.random.default_rng(36)
-
-    def look():
-        return rng.integers(0, 255, (20, 14)).astype(np.float32)
-
-    referee.on_reading(looks.pile(pile_reading(1, "red-5"), look()))
-    seat = table.state_json()["turn"]
-    unsure = RegionReading.of({"red-7": 0.45, "red-1": 0.40, "empty": 0.02})
-    referee.on_reading(looks.pile(TableReading(2, 0.0, (), unsure, PawnReading(None, None, False),
-                                               changed=("discard",)), look()))
-    bus.join()
-    played = next(c for c in asked[-1]["choices"] if c["action"] and c["action"]["card"] == "red-7")
-    referee.answer(played["id"], by=seat)   # (queued: handled when the referee next runs)
+    s = red_seven_asked_over_red_five()
+    s.referee.answer(s.played["id"], by=s.seat)   # (queued: handled when the referee next runs)
     # the next seat's red-7 put on it, read surely, looking new
-    referee.on_reading(looks.pile(pile_reading(3, "red-7"), look()))
-    referee.run_pending()
-    bus.join()
-    assert table.state_json()["top"] == "red-7"
-    assert asked[-1]["kind"] == "same-face", asked[-1]
+    s.referee.on_reading(s.looks.pile(pile_reading(3, "red-7"), s.look()))
+    s.referee.run_pending()
+    s.bus.join()
+    assert s.table.state_json()["top"] == "red-7"
+    assert s.asked[-1]["kind"] == "same-face", s.asked[-1]

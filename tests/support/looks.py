@@ -46,3 +46,43 @@ class Looks:
     def pile(self, reading: TableReading, look: np.ndarray | None) -> TableReading:
         """``reading`` with its discard pile read on ``look``."""
         return self.of(reading, {"discard": look})
+
+
+@dataclasses.dataclass
+class RedSevenAsked:
+    """A classic pile on a red-5 (its look kept) where an unsure red-7 was then read (0.45 beside
+    red-1 at 0.40, on a new look) and asked about: the table, its referee and questions, the
+    look memory, the seat on turn, and ``played``, the choice "that seat played the red-7"."""
+
+    bus: object
+    table: object
+    referee: object
+    asked: list
+    looks: Looks
+    seat: str
+    played: dict
+    rng: np.random.Generator
+
+    def look(self) -> np.ndarray:
+        """A new look of the pile (random grey levels: far from every other)."""
+        return self.rng.integers(0, 255, (20, 14)).astype(np.float32)
+
+
+def red_seven_asked_over_red_five() -> RedSevenAsked:
+    """:class:`RedSevenAsked`: the question is open, not yet answered."""
+    from companion.reading import PawnReading
+    from tests.support.readings import classic_pile_table, pile_reading
+
+    bus, table, referee, asked = classic_pile_table()
+    scene = RedSevenAsked(bus, table, referee, asked, Looks(referee), "", {},
+                          np.random.default_rng(36))
+    referee.on_reading(scene.looks.pile(pile_reading(1, "red-5"), scene.look()))
+    scene.seat = table.state_json()["turn"]
+    unsure = RegionReading.of({"red-7": 0.45, "red-1": 0.40, "empty": 0.02})
+    referee.on_reading(scene.looks.pile(TableReading(2, 0.0, (), unsure, PawnReading(None, None, False),
+                                                     changed=("discard",)), scene.look()))
+    bus.join()
+    assert asked and asked[-1]["kind"] == "unsure", asked
+    scene.played = next(c for c in asked[-1]["choices"]
+                        if c["action"] and c["action"]["card"] == "red-7")
+    return scene
