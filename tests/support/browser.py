@@ -107,3 +107,22 @@ class _Kept:
         self.context.clear_cookies()
         self.parked = True
         self._park()
+
+
+#: The boxes of the first element of each selector, measured in one turn of the page's script.
+_BOXES = """(selectors) => selectors.map((sel) => {
+  const el = document.querySelector(sel);
+  if (!el || !el.getClientRects().length) return null;
+  const r = el.getBoundingClientRect();
+  return {x: r.x, y: r.y, width: r.width, height: r.height};
+})"""
+
+
+def boxes(page, *selectors: str) -> list[dict | None]:
+    """The bounding box (``x``, ``y``, ``width``, ``height``) of the first element of each
+    selector, or None where it is missing or not shown.
+
+    Measured at once: our pages redraw their boards as the table's state arrives (the table view
+    every 3 s), so boxes taken by separate Playwright calls can straddle a redraw and one of them
+    come from a detached element (None)."""
+    return page.evaluate(_BOXES, list(selectors))

@@ -12,7 +12,7 @@ import pytest
 from companion.eventlog import EventLog
 from companion.host import Host
 
-from tests.support.browser import WAIT
+from tests.support.browser import WAIT, boxes
 from web import serve
 
 pytestmark = pytest.mark.slow
@@ -74,9 +74,8 @@ def test_the_phone_marks_the_legal_steps_and_the_cells_to_play_on(table, browser
     assert cells(north, "#pile .step-dot") == steps and len(steps) >= 3
     assert cells(north, "#pile .play-dot") == plays and (2, 2) not in plays  # not the pawn's cell
     # a dot is drawn on its cell, clear of the card's face
-    target = north.locator("#pile .cell.target").first
-    dot, cell = target.locator(".step-dot").bounding_box(), target.bounding_box()
-    face = target.locator(".face").bounding_box()
+    first = "#pile .cell.target"
+    dot, cell, face = boxes(north, f"{first} .step-dot", first, f"{first} .face")
     assert cell["x"] <= dot["x"] and dot["x"] + dot["width"] <= cell["x"] + cell["width"]
     assert dot["y"] >= face["y"] + face["height"] or dot["x"] + dot["width"] <= face["x"], (dot, face)
     # the other seat, not on turn, sees no moves
@@ -172,8 +171,7 @@ def test_the_table_view_shows_a_large_pawn_and_its_legal_steps(table, browser):
     assert cells(tv, "#board .step-dot") == on_board
     # the steps off the board: arrows on the pawn's cell, pointing off the north edge
     assert sorted(tv.locator("#board .exit-step").all_inner_texts()) == sorted(["↖", "↑", "↗"])
-    pawn = tv.locator("#board .pawn").bounding_box()
-    cell = tv.locator("#board .cell.has-pawn").bounding_box()
+    pawn, cell = boxes(tv, "#board .pawn", "#board .cell.has-pawn")
     assert pawn["width"] >= 0.45 * cell["width"] and pawn["width"] >= 48, (pawn, cell)
     # the turn moves on: south's steps
     assert host.table.act({"by": "north", "do": "move", "to": [1, 1]}, source="test").ok

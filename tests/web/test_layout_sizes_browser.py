@@ -74,6 +74,19 @@ MEASURE = """([turnSel, timerSel]) => {
 }"""
 
 
+#: The Dark side's pile, in one call: the side LED's ring, the heights of the top card and of the
+#: wild's chosen colour beside it, the card's words and how many cards carry a face's subtitle.
+PILE = """() => {
+  const i = document.querySelector(".led.side-led i");
+  const height = (sel) => { const el = document.querySelector(sel);
+    return el && el.getClientRects().length ? el.getBoundingClientRect().height : null; };
+  const card = document.querySelector("#board .pile-row .card.big");
+  return {led: i && getComputedStyle(i).outlineColor, card: height("#board .pile-row .card.big"),
+          chosen: height("#board .pile-row .chosen"), said: card ? card.innerText : "",
+          subs: document.querySelectorAll("#board .face-sub").length};
+}"""
+
+
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     host = Host(EventLog(tmp_path_factory.mktemp("sizes") / "log.db"))
@@ -156,14 +169,14 @@ def test_the_turn_and_its_timer_show_whole_on_every_screen_in_every_mode(table, 
                 assert join["y"] < height - 100, f"{where}: the join code starts at {join['y']} px"
             if mode == "flip-dark":
                 assert _luminance(m["bg"]) < 0.3, f"{where}: the Dark side's page is light: {m['bg']}"
-                led = page.evaluate("""() => { const i = document.querySelector('.led.side-led i');
-                    return i && getComputedStyle(i).outlineColor; }""")
-                assert led and _luminance(led) < 0.5, f"{where}: the Light side's LED has no dark ring: {led}"
-                card = page.locator("#board .pile-row .card.big").bounding_box()
-                chosen = page.locator("#board .pile-row .chosen").bounding_box()
-                assert chosen and chosen["height"] >= card["height"] - 1, (card, chosen)
-                said = page.locator("#board .pile-row .card.big").inner_text()
-                assert "?" not in said and page.locator("#board .face-sub").count() == 1, said
+                # Measured in one turn of the page's script: the board is redrawn as the table's
+                # state arrives, and two separate lookups can straddle a redraw.
+                pile = page.evaluate(PILE)
+                assert pile["led"] and _luminance(pile["led"]) < 0.5, \
+                    f"{where}: the Light side's LED has no dark ring: {pile['led']}"
+                assert pile["card"] and pile["chosen"], f"{where}: the pile shows no card or colour: {pile}"
+                assert pile["chosen"] >= pile["card"] - 1, f"{where}: the chosen colour is smaller: {pile}"
+                assert "?" not in pile["said"] and pile["subs"] == 1, pile
             assert page.locator(".uses-panel li").count() == 3   # the three ways to use it
             seat_timer = {"scoreboard": None, "timer": "[data-clock]"}.get(mode, "#banner #timer")
             page.goto(f"{server.url}/seat/{seat}?lang={lang}")
