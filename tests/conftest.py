@@ -5,7 +5,8 @@
   never writes the developer's real log, nor one another test run in parallel writes.
 * The tests marked ``slow`` (``@pytest.mark.slow``; registered in pyproject.toml) run first: with
   ``-n auto`` (pytest-xdist) the long ones are then spread over the workers from the start
-  instead of one of them ending the run alone. ``-m "not slow"`` leaves them out.
+  instead of one of them ending the run alone; their modules are dealt round the packages, so
+  the ones that wait run beside the ones that compute. ``-m "not slow"`` leaves them out.
 * The browser tests (modules named ``*_browser.py``) all run on one worker, which shares one
   Chromium between them (``pytest_xdist_make_scheduler``).
 * OpenCV works on one thread in each test process (and in the processes tests start): the
@@ -45,8 +46,42 @@ def pytest_collection_finish(session):
 
 
 def pytest_collection_modifyitems(items):
-    """The slow tests first, each in its collected order."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The slow tests first, their modules dealt round the packages; then the others, each in
+    its collected order.
+
+    Dealt, because a package's slow tests are alike: the league's and the crash tests mostly
+    wait (for a broker, a process), the vision and referee ones compute. In the collected order
+    the waiting ones ran side by side at the start, with the cores half idle; dealt round, a
+    worker that waits leaves its core to one that computes. A module's tests stay together (its
+    module fixtures are made once per worker, not once per test)."""
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    rest = [item for item in items if item.get_closest_marker("slow") is None]
+    items[:] = dealt_round_packages(slow) + rest
+
+
+def dealt_round_packages(items: list) -> list:
+    """``items`` by module, the first module of every package, then the second of each, and so
+    on; a module's items in their order.
+
+    >>> from types import SimpleNamespace as Item
+    >>> names = ["a/x.py::1", "a/x.py::2", "a/y.py::1", "b/z.py::1"]
+    >>> [i.nodeid for i in dealt_round_packages([Item(nodeid=n) for n in names])]
+    ['a/x.py::1', 'a/x.py::2', 'b/z.py::1', 'a/y.py::1']
+    """
+    modules: dict[str, list] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    rank: dict[str, int] = {}
+    packages: list[str] = []
+    order = {}
+    for module in modules:
+        package = module.rsplit("/", 1)[0]
+        if package not in rank:
+            rank[package] = 0
+            packages.append(package)
+        order[module] = (rank[package], packages.index(package))
+        rank[package] += 1
+    return [item for module in sorted(modules, key=order.__getitem__) for item in modules[module]]
 
 
 #: The browser test modules: their file names end so. They run on one worker, one after the
