@@ -93,7 +93,7 @@ class PileScript(TableScript):
         return Scene(discard=tuple(self.discard_places[-3:]), draw_count=len(self.pile),
                      draw_top=draw_top)
 
-    def _follow(self, outcome) -> None:
+    def _follow(self, outcome, action: dict[str, Any]) -> None:
         """The physical consequences of an outcome's events: draws and reshuffles."""
         for e in outcome.events:
             j = e.to_json()
@@ -104,13 +104,22 @@ class PileScript(TableScript):
                 self.discard, self.discard_places = [keep_card], [keep_place]
             elif j["type"] == "flipped":
                 self._flip_due = True  # the player turns the pile over in a beat of its own
-            elif j["type"] == "drew" and not self.phone_draws:
-                self._owe(j["seat"], j["count"])  # taken by hand, a reach a card (_take_card)
-            elif j["type"] == "drew":
+            elif j["type"] == "drew" and self._drawn_in_its_beat(action, j["seat"]):
                 for _ in range(j["count"]):
                     self.hands[j["seat"]].append(self.pile.pop())
                 self._pile_nudge = (self.rng.uniform(-2, 2), self.rng.uniform(-2, 2),
                                     self.rng.uniform(-4, 4))
+            elif j["type"] == "drew":
+                self._owe(j["seat"], j["count"])  # taken by hand, a reach a card (_take_card)
+
+    def _drawn_in_its_beat(self, action: dict[str, Any], seat: str) -> bool:
+        """Whether ``seat``'s drawn card leaves the pile in the beat of ``action`` itself: a
+        player's own one-card draw tapped on the phone, whose beat shows the arm at the pile.
+        Every other card drawn (a penalty for another seat's play, a foul or a caught UNO, a
+        count drawn until the colour, every draw nobody taps) is taken by hand afterwards, one
+        reach a card by the seat that drew: cards never leave the pile without an arm."""
+        return (self.phone_draws and action.get("do") == "draw" and action.get("by") == seat
+                and "count" not in action)
 
     def _take_card(self, seat: str) -> bool:
         if not self.pile:
@@ -150,7 +159,7 @@ class PileScript(TableScript):
         out = self.engine.apply(self.state, action_from_json(action))
         assert out.ok == ok, (action, out.error)
         self.state = out.state
-        self._follow(out)
+        self._follow(out, action)
         return out
 
     def _phone(self, action: dict[str, Any]) -> int:

@@ -139,11 +139,13 @@ class TableScript:
                  min_game_actions: int = 40, askew: tuple[float, float] | None = None,
                  phone_draws: bool = True, reach_back_rate: float = 0.05):
         self.n_actions = actions
-        #: True (the old table): draws and passes are phone taps, cards drawn as penalties leave
-        #: the pile with no arm, the second arm belongs to nobody. False: nobody taps a phone for
-        #: a draw or a pass; every card drawn is a reach of the drawing seat's arm to the pile
-        #: (one card a reach), the second arm is another seat's, from its own side, and now and
-        #: then a seat reaches to the pile and puts the card back (``reach_back_rate``)
+        #: True: draws and passes are phone taps (a player's own draw is one beat: the tap and
+        #: the arm taking the card), the second arm belongs to nobody. False: nobody taps a
+        #: phone for a draw or a pass, the second arm is another seat's, from its own side, and
+        #: now and then a seat reaches to the pile and puts the card back
+        #: (``reach_back_rate``). Either way every other card drawn (penalties, counts) is a
+        #: reach of the drawing seat's arm to the pile, one card a reach: no card leaves the
+        #: pile without an arm.
         self.phone_draws = phone_draws
         self.reach_back_rate = reach_back_rate
         #: which side of the mat each seat's arms come from
@@ -215,7 +217,8 @@ class TableScript:
 
     def _add(self, beat: Beat, settle: bool = True) -> None:
         """Append ``beat`` (in this turn), then the reaches for the cards the engine had drawn
-        meanwhile (``phone_draws=False``: one reach a card, by the seat that drew)."""
+        meanwhile: one reach a card, by the seat that drew (cards never leave the draw pile
+        without an arm, whether the phones tell the draws or not)."""
         self.beats.append(replace(beat, turn=self._turn))
         if settle:
             self._settle_draws()
@@ -455,11 +458,8 @@ class GridScript(TableScript):
         """The physical consequences of an accepted action's events (draws, reshuffles)."""
         for e in outcome.events:
             j = e.to_json()
-            if j["type"] == "drew":
-                if self.phone_draws:
-                    self._draw(j["seat"], j["count"])
-                else:
-                    self._owe(j["seat"], j["count"])
+            if j["type"] == "drew":   # no tap draws here: taken by hand, a reach a card
+                self._owe(j["seat"], j["count"])
             elif j["type"] == "reshuffle":
                 self._reshuffle()
 
