@@ -143,9 +143,10 @@ class TableScript:
         #: the arm taking the card), the second arm belongs to nobody. False: nobody taps a
         #: phone for a draw or a pass, the second arm is another seat's, from its own side, and
         #: now and then a seat reaches to the pile and puts the card back
-        #: (``reach_back_rate``). Either way every other card drawn (penalties, counts) is a
-        #: reach of the drawing seat's arm to the pile, one card a reach: no card leaves the
-        #: pile without an arm.
+        #: (``reach_back_rate``). Either way, in Flip and classic every other card drawn
+        #: (penalties, counts) is a reach of the drawing seat's arm to the pile, one card a
+        #: reach; in the grid game, with the phones, the card drawn after a play or a discard
+        #: leaves the face-down pile in that beat.
         self.phone_draws = phone_draws
         self.reach_back_rate = reach_back_rate
         #: which side of the mat each seat's arms come from
@@ -217,8 +218,7 @@ class TableScript:
 
     def _add(self, beat: Beat, settle: bool = True) -> None:
         """Append ``beat`` (in this turn), then the reaches for the cards the engine had drawn
-        meanwhile: one reach a card, by the seat that drew (cards never leave the draw pile
-        without an arm, whether the phones tell the draws or not)."""
+        meanwhile and owed by hand: one reach a card, by the seat that drew."""
         self.beats.append(replace(beat, turn=self._turn))
         if settle:
             self._settle_draws()
@@ -458,8 +458,11 @@ class GridScript(TableScript):
         """The physical consequences of an accepted action's events (draws, reshuffles)."""
         for e in outcome.events:
             j = e.to_json()
-            if j["type"] == "drew":   # no tap draws here: taken by hand, a reach a card
-                self._owe(j["seat"], j["count"])
+            if j["type"] == "drew":
+                if self.phone_draws:   # the card drawn after a play: it leaves in the play's beat
+                    self._draw(j["seat"], j["count"])
+                else:
+                    self._owe(j["seat"], j["count"])
             elif j["type"] == "reshuffle":
                 self._reshuffle()
 

@@ -276,18 +276,21 @@ def test_the_card_beneath_one_taken_back_from_an_askew_pile_is_read_whole():
 
 
 def test_a_card_thrown_a_little_off_on_the_pile_is_read_from_its_own_outline():
-    # Askew (flip, art and real faces): ben's pink-8 (illegal) thrown askew on
-    # purple-1; the outline of what changed held the card below too and read "no card" at 0.22
-    # (pink-8 at 0.26): asked with legal cards only, answered "misread", the illegal play was
-    # missed, then ann's pink-1 was missed and cai's draw called "not your turn"
-    from simulator.pile_script import PileScript
+    # Askew (flip, art and real faces): ben's pink-8 (illegal) thrown askew, turned over, 10 mm
+    # off on purple-1; the outline of what changed held the card below too and read "no card" at
+    # 0.22 (pink-8 at 0.26): asked with legal cards only, answered "misread", the illegal play
+    # was missed, then ann's pink-1 was missed and cai's draw called "not your turn"
     from simulator.render import SyntheticTable
+    from simulator.scene import Placement, Scene
     from vision.table_reader import TableReader
 
-    steps = [s for s in PileScript(12, game="flip", seed=3, askew=(15.0, 25.0)).frames()
-             if not s.scene.arms]
-    laid = next(s.scene for s in steps if s.scene.discard and s.scene.discard[-1].label == "pink-8")
-    ready = next(s.scene for s in reversed(steps) if s.beat < 10 and s.scene.discard[-1].label == "purple-1")
+    def dark(label, dx, dy, angle):
+        return Placement(label, dx, dy, angle, face_set="dark")
+
+    pile = (dark("purple-2", -11.945, -5.341, -8.312), dark("purple-1", -8.459, 2.052, -11.470))
+    draw = dict(draw_count=87, draw_top=Placement("green-3", -0.544, -0.749, -1.047, face_set="light"))
+    ready = Scene(discard=(dark("purple-reverse", 5.512, -11.057, 0.001),) + pile, **draw)
+    laid = Scene(discard=pile + (dark("pink-8", 10.086, 2.245, 198.186),), **draw)
     renderer = SyntheticTable(1280, 720, seed=3)
     reader = TableReader("flip", view=renderer.view, layout=renderer.layout)
     frames = [renderer.render(ready)] * 6 + [renderer.render(laid)] * 8

@@ -164,11 +164,13 @@ def test_no_second_arm_goes_to_the_pile_while_it_is_turned_over():
             assert beat.distractor.tip != L.draw_pile
 
 
-def test_with_phone_draws_the_old_script_stays_draws_are_phone_taps():
+def test_with_phone_draws_draws_and_passes_are_taps_and_penalty_cards_are_taken_by_hand():
     script = PileScript(30, game="classic", seed=3)
     draws = [b for b in script.beats if b.action and b.action["do"] in ("draw", "pass")]
     assert draws and all(not b.by_camera for b in draws)
-    assert not any(b.lifted for b in script.beats)
+    # the cards lifted by hand are the ones the rules dealt (no tap says them): reaches of no action
+    lifted = [b for b in script.beats if b.lifted]
+    assert lifted and all(b.action is None and b.arm.tip == L.draw_pile for b in lifted)
 
 
 def test_scripted_seats_sit_where_the_default_seating_puts_them():
