@@ -71,16 +71,14 @@ def dealt_round_packages(items: list) -> list:
     modules: dict[str, list] = {}
     for item in items:
         modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
-    rank: dict[str, int] = {}
-    packages: list[str] = []
+    first: dict[str, int] = {}   # a package: where it first appears
+    dealt: dict[str, int] = {}   # a package: how many of its modules are placed so far
     order = {}
     for module in modules:
         package = module.rsplit("/", 1)[0]
-        if package not in rank:
-            rank[package] = 0
-            packages.append(package)
-        order[module] = (rank[package], packages.index(package))
-        rank[package] += 1
+        first.setdefault(package, len(first))
+        order[module] = (dealt.get(package, 0), first[package])
+        dealt[package] = dealt.get(package, 0) + 1
     return [item for module in sorted(modules, key=order.__getitem__) for item in modules[module]]
 
 
