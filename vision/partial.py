@@ -641,14 +641,20 @@ def unexplained_regions(image_bgr: np.ndarray, whole: list,
     another card's. The pass searches round the backs read whole (they show no index to be
     judged by) and the faces read whole below :data:`ODD_SURE` on outlines not their own (the
     selection judges whether they stay).
-    With no card read whole on its own outline, or no index model, the whole image is searched."""
+    With no card read whole on its own outline, the faces read at least :data:`ODD_SURE` on
+    outlines of a card's proportions give the width the finder looks at (a print whose corner
+    indices the index model does not read still has its face read whole); with none of those
+    either, or no index model, the whole image is searched."""
     if index_model_path is None or not Path(index_model_path).is_file():
         return None
     index_reader = shared_reader(IndexReader, Path(index_model_path))
     own, doubtful = _own_outlines(image_bgr, whole, index_reader)
-    if not own:
+    # (with none confirmed, the faces read surely on outlines of a card's proportions give the
+    # width: a print whose indices the index model does not know still has its centre read)
+    judged = [q for q, judged in doubtful if judged and not _odd_proportions(q)]
+    if not own and not judged:
         return None
-    unit = card_width_of(own)
+    unit = card_width_of(own or judged)
     H, W = image_bgr.shape[:2]
     unlike, s = unlike_table(image_bgr, unit)
     known = cv2.dilate(_fill_quads(unlike.shape, own, s), np.ones((3, 3), np.uint8))

@@ -108,3 +108,38 @@ def test_clutter_the_finder_takes_for_an_index_does_not_send_the_photo_to_the_pa
     assert sorted(s.label for s in whole) == sorted(p.label for p in placed)
     monkeypatch.setattr(partial, "SEEN_NOT_INDEX", default().photo.seen_not_index if check else 1.01)
     assert partial.unexplained_regions(img, whole) == ([] if check else None)
+
+
+def _without_corner_indices(label: str, rng) -> np.ndarray:
+    """A drawn card whose two corner indices are painted over in the white of its border: the
+    whole-card pass still reads it by its centre, but the index model cannot read its label at
+    its corners (as with a print whose indices it does not know), so its outline is not
+    confirmed as its own."""
+    from vision.overlap import index_boxes
+
+    face = draw_card(label, 160, 248, face_set=CLASSIC, rng=rng)
+    h, w = face.shape[:2]
+    for x0, y0, x1, y1 in index_boxes(w, h):
+        face[int(y0):int(y1) + 1, int(x0):int(x1) + 1] = 255
+    return face
+
+
+def test_a_card_read_surely_whose_corners_do_not_confirm_it_is_not_searched_whole(monkeypatch):
+    """One card on the table, read surely by the whole-card pass on an outline its corners do
+    not confirm, and nothing else card-like: the index finder, looking round it at its width,
+    sees no index that is not its own, so the pass does not search the photo; its reading is
+    the whole-card pass's."""
+    from vision.synth import compose_table
+
+    rng = np.random.default_rng(7)
+    img, placed = compose_table([("green-7", _without_corner_indices("green-7", rng))], 900, 700,
+                                rng=rng, kind="wood")
+    whole = CardReader(overlap=False).read(img, deck="classic")
+    assert [s.label for s in whole] == ["green-7"] and whole[0].confidence >= partial.ODD_SURE
+    own, doubtful = partial._own_outlines(img, whole, partial.shared_reader(partial.IndexReader,
+                                                                             partial.INDEX_MODEL_PATH))
+    assert own == [] and [judged for _q, judged in doubtful] == [True]
+    assert partial.unexplained_regions(img, whole) == []
+    searches = _Searches(monkeypatch)
+    assert [s.label for s in CardReader(overlap=True).read(img, deck="classic")] == ["green-7"]
+    assert searches.areas == []
