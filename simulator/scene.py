@@ -15,13 +15,18 @@ __all__ = ["Placement", "Arm", "Scene"]
 
 @dataclass(frozen=True)
 class Placement:
-    """A card as it lies: its label and how far off the region's centre (mm, degrees)."""
+    """A card as it lies: its label and how far off the region's centre (mm, degrees).
+
+    ``laid`` orders the grid's cards in time (0: dealt; a card put down later has a higher
+    number): a card dropped askew over a neighbouring cell lies on top of that cell's card if
+    it came later, as on a real table, and under it if it came first."""
 
     label: str
     dx: float = 0.0
     dy: float = 0.0
     angle: float = 0.0
     face_set: str | None = None  # "classic", "light" or "dark" (the design to draw)
+    laid: int = 0
 
 
 @dataclass(frozen=True)

@@ -337,8 +337,14 @@ class GridScript(TableScript):
         self.discard: list[str] = []
         self.pile = deck
         self.places = [[_jitter(self.rng, s[0], *self._spread())] for s in self.stacks]
+        self._cards_laid = 0   # the grid's cards put down since the deal (Placement.laid)
         self.discard_places: list[Placement] = []
         self.pawn_cell = (2, 2)
+
+    def _laid(self, place: Placement) -> Placement:
+        """``place`` numbered after every card put down before it (drawn over them)."""
+        self._cards_laid += 1
+        return replace(place, laid=self._cards_laid)
 
     def _scene(self, pawn_mm=None) -> Scene:
         pawn = pawn_mm if pawn_mm is not None else (
@@ -388,6 +394,7 @@ class GridScript(TableScript):
         self.discard, self.discard_places = [], []
         self.pile = deck
         self.places = [[_jitter(self.rng, s[0], *self._spread())] for s in self.stacks]
+        self._cards_laid = 0
         self.pawn_cell = (2, 2)
         return [[self.stacks[r * 5 + c][0] for c in range(5)] for r in range(5)]
 
@@ -484,7 +491,7 @@ class GridScript(TableScript):
                     hand.remove(card)
                     i = cell[0] * 5 + cell[1]
                     self.stacks[i].append(card)
-                    self.places[i].append(_landing(self.rng, card, self.places[i][-1], *self._spread()))
+                    self.places[i].append(self._laid(_landing(self.rng, card, self.places[i][-1], *self._spread())))
                     self._after(out)
                     return Beat(action, True, self._scene(), self._arm(seat, self.layout.cell_center(*cell), card),
                                 distractor=self._distractor(seat)), out.state
@@ -519,7 +526,7 @@ class GridScript(TableScript):
                 if not out.ok and out.error.code == "not-matching":
                     i = cell[0] * 5 + cell[1]
                     before = list(self.places[i])
-                    self.places[i].append(_landing(self.rng, card, self.places[i][-1], *self._spread()))
+                    self.places[i].append(self._laid(_landing(self.rng, card, self.places[i][-1], *self._spread())))
                     wrong = Beat(action, True, self._scene(), self._arm(seat, self.layout.cell_center(*cell), card),
                                  expect_refusal=True)
                     self.places[i] = before
