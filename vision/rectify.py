@@ -351,6 +351,27 @@ def card_in_wide_patch(wide: np.ndarray, px_per_mm: float, before: np.ndarray | 
     return quad
 
 
+def changed_card_fit(wide: np.ndarray, px_per_mm: float, before: np.ndarray | None) -> np.ndarray | None:
+    """The card-sized rectangle that best fits what changed in a wide patch since ``before``
+    (at least :data:`FIT_SCORE`, its inside :data:`FIT_ON_CARD` card), whether or not its outline
+    shows whole: a card dropped askew with its white border on the white border of the cards
+    below shows little edge there, yet what changed places it. Four corners, or None. Only a
+    rival to the narrow patch's outline (:meth:`AskewFinder.rival`): the two are read, and the
+    surer read is kept."""
+    if before is None or before.shape != wide.shape:
+        return None
+    cloth, threshold = _cloth_threshold(wide)
+    fit = fit_card((_summed_difference(wide, before) > 1.5 * threshold).astype(np.uint8), px_per_mm)
+    if fit is None or fit[1] < FIT_SCORE:
+        return None
+    inside = _inside(fit[0], wide.shape)
+    cloth_image = np.empty_like(wide)
+    cloth_image[:] = np.round(cloth).astype(np.uint8)
+    if not inside.any() or (_summed_difference(wide, cloth_image)[inside] > 0.5 * threshold).mean() < FIT_ON_CARD:
+        return None
+    return fit[0]
+
+
 def change_reaches_edge(patch: np.ndarray, before: np.ndarray | None, px_per_mm: float,
                         edge_mm: float = 1.5, least_mm: float = 4.0) -> bool:
     """What changed in a region's narrow patch since ``before`` reaches the patch's edge over
@@ -389,6 +410,8 @@ class AskewFinder:
         self._pending: dict[str, np.ndarray] = {}
         #: (region, what changed there) -> the askew card found for it, or None
         self._found: dict[tuple, np.ndarray | None] = {}
+        #: region -> (wide patch, the fit of what changed) from the last look (see rival)
+        self._rivals: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def locate(self, wide: np.ndarray, px_per_mm: float, before: np.ndarray | None = None,
                older: np.ndarray | None = None) -> np.ndarray | None:
@@ -411,6 +434,7 @@ class AskewFinder:
         change look at the same card against the same settled patches)."""
         wide = view.warp_region(frame, region, px_per_mm, margin=self.margin)
         self._pending[name] = wide
+        self._rivals.pop(name, None)
         wide_before = self._settled.get(name)
         if wide_before is not None and before is not None:
             if not change_reaches_edge(patch, before, px_per_mm):
@@ -424,7 +448,19 @@ class AskewFinder:
             quad = self.locate(wide, px_per_mm, wide_before, self._older.get(name))
             if key is not None:
                 self._found[key] = quad
+        if quad is None and wide_before is not None:
+            # what changed reaches out of the narrow patch, but no whole outline shows: the
+            # card that best fits the change is a rival to the narrow patch's outline
+            rival = changed_card_fit(wide, px_per_mm, wide_before)
+            if rival is not None and reaches_out(rival, wide.shape, px_per_mm):
+                self._rivals[name] = (wide, rival)
         return None if quad is None else (wide, quad)
+
+    def rival(self, name: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """(the wide patch, a card's corners in it) where the last :meth:`look` at region
+        ``name`` found what changed reaching out of its patch without a whole outline
+        (:func:`changed_card_fit`); None otherwise. Taken once."""
+        return self._rivals.pop(name, None)
 
     def settled(self, name: str) -> None:
         """The region's reading settled: its wide patch is the one to compare with next."""

@@ -78,6 +78,7 @@ class ReadRegions:
         looked: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # region -> (patch, outline) read
         wide: set[str] = set()  # regions read from the askew finder's wide patch
         placed: set[str] = set()  # regions read where their card would lie (no outline found)
+        rivals: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # kept index -> a rival (wide patch, outline)
         for name in names:
             region = layout.regions[name]
             patch = view.warp_region(frame, region, px, margin=NARROW_MARGIN)
@@ -89,6 +90,8 @@ class ReadRegions:
             if askew is not None:  # the card reaches out of the patch: read it whole
                 patch, quad = askew
                 wide.add(name)
+            elif (rival := self._askew.rival(name)) is not None:
+                rivals[len(kept)] = rival
             if quad is None:  # a card, if any, lies where the region puts it
                 patches.append(rectify(patch, placed_card(patch, px), (CARD_W, CARD_H)))
                 kept.append(name)
@@ -118,12 +121,22 @@ class ReadRegions:
                 patches.extend(rectify(clear, outline, (CARD_W, CARD_H)) for clear in clears)
             looked[name] = (patch, quad)
             kept.append(name)
+        rivals = {k: r for k, r in rivals.items() if k < len(kept) and kept[k] not in placed}
+        first_rival = len(patches)
+        patches.extend(rectify(w, q, (CARD_W, CARD_H)) for w, q in rivals.values())
         classified = self.classifier.classify_many(patches)
+        rival_reads = dict(zip(rivals, classified[first_rival:]))
+        classified = classified[:first_rival]
         second = {i for where in sharpened.values() for i in where}
         reads = [p for i, p in enumerate(classified) if i not in second]
         for k, (name, probs) in enumerate(zip(kept, reads)):
             if k in sharpened:
                 probs = self._weigh_sharp([classified[i] for i in sharpened[k]], probs)
+            if k in rival_reads and _surer_card(rival_reads[k], probs):
+                # the card that fits what changed reads surer than the narrow patch's outline
+                probs = rival_reads[k]
+                looked[name] = rivals[k]
+                wide.add(name)
             out.append((name, *self._judged(name, probs, looked, placed, wide,
                                             again=name != covered)))
         return out
@@ -225,3 +238,9 @@ def _look(patch: np.ndarray | None) -> np.ndarray | None:
     if patch is None:
         return None
     return cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+
+
+def _surer_card(rival: dict[str, float], probs: dict[str, float]) -> bool:
+    """Whether ``rival`` reads a card (not "no card") more surely than ``probs`` reads anything."""
+    best = max(rival, key=rival.get)
+    return best not in (EMPTY, "none") and rival[best] > max(probs.values())
