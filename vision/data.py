@@ -12,8 +12,10 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,6 +74,30 @@ def data_dir() -> Path:
     """The photo data folder: ``$UNO_DATA``, by default ``shared/data`` beside the repository."""
     env = os.environ.get("UNO_DATA")
     return Path(env) if env else (REPO_ROOT / ".." / "shared" / "data").resolve()
+
+
+@contextmanager
+def data_folder(path: str | Path | None) -> Iterator[None]:
+    """Within the block, :func:`data_dir` is ``path`` (when given): ``$UNO_DATA`` is set, so the
+    worker processes started meanwhile read it too, and put back as it was afterwards (a
+    command run in-process, as ``app.cli.main`` is by the tests, leaves no folder behind it).
+
+    >>> with data_folder("/elsewhere"):
+    ...     str(data_dir())
+    '/elsewhere'
+    """
+    if path is None:
+        yield
+        return
+    before = os.environ.get("UNO_DATA")
+    os.environ["UNO_DATA"] = str(Path(path).resolve())
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("UNO_DATA", None)
+        else:
+            os.environ["UNO_DATA"] = before
 
 
 def require_data() -> Path:

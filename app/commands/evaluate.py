@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 
 NAME = "evaluate"
 HELP = "measure card recognition (held-out real photos, renders, composited tables)"
@@ -77,12 +76,17 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from vision.data import data_folder
+
+    with data_folder(args.data):   # (the fanned part's workers read it too)
+        return _run(args)
+
+
+def _run(args) -> int:
     from vision.data import DataMissing
     from vision import evaluate as ev
     from vision.recognize import CardReader
 
-    if args.data:
-        os.environ["UNO_DATA"] = str(Path(args.data).resolve())
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     bad = [p for p in parts if p not in PARTS]
     if bad:

@@ -3,6 +3,7 @@ from labels.csv's note (a small photo folder of drawn cards stands in for the ph
 
 import csv
 import json
+import os
 
 import cv2
 import numpy as np
@@ -68,7 +69,11 @@ def test_evaluate_reports_accuracy_per_print_and_per_capture(tmp_path, capsys):
         w.writerows(rows)
     (tmp_path / "card_art").mkdir()
 
+    data_before = os.environ.get("UNO_DATA")
     assert main(["evaluate", "--data", str(tmp_path), "--parts", "real", "--json"]) == 0
+    # run in-process, the command leaves the data folder as it found it (the next test that
+    # reads the photo data would read these drawn cards)
+    assert os.environ.get("UNO_DATA") == data_before
     out = capsys.readouterr().out
     lines = out.splitlines()
     summary = json.loads(lines[-1])
