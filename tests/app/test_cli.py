@@ -127,7 +127,8 @@ def test_evaluate_without_the_photo_data_says_where_it_looked_and_what_to_do(tmp
     err = capsys.readouterr().err
     assert str(tmp_path) in err and "UNO_DATA" in err and "--parts renders" in err
     assert "Traceback" not in err
-    assert os.environ["UNO_DATA"] == str(tmp_path)  # --data is $UNO_DATA for the run
+    # --data was $UNO_DATA for the run (the error names it), and only for the run
+    assert os.environ["UNO_DATA"] == str(tmp_path / "elsewhere")
 
 
 def test_evaluate_says_where_its_data_comes_from():
