@@ -319,25 +319,21 @@ def card_in_wide_patch(wide: np.ndarray, px_per_mm: float, before: np.ndarray | 
     cloth_image = np.empty_like(wide)
     cloth_image[:] = np.round(cloth).astype(np.uint8)
     if before is not None and before.shape == wide.shape:
-        moved = _summed_difference(wide, before) > 1.5 * threshold
-        fit = fit_card(moved.astype(np.uint8), px_per_mm)
-        if fit is not None and fit[1] >= FIT_SCORE:
-            inside = _inside(fit[0], wide.shape)
-            on_card = inside.any() and (_summed_difference(wide, cloth_image)[inside] > 0.5 * threshold).mean()
-            back = (older is not None and older.shape == wide.shape
-                    and _summed_difference(wide, older)[inside].mean() < 0.5 * threshold)
-            if on_card >= FIT_ON_CARD and not back:
-                # what changed places the card within a few mm (a card on one of its colour
-                # changed only where their prints differ); its outline places it exactly
-                quad = fit_outline(wide, px_per_mm, near=_pose(fit[0], wide.shape))
-                if quad is not None and edge_share(wide, quad, px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
-                    return quad
-                # the strongest edges near it may run along a card beneath (a white border on
-                # the white border of the card below shows no edge): the fit itself, when its
-                # own outline is whole (a card on an askew card of its colour: the strongest
-                # outline anywhere may run across several cards and read "no card")
-                if edge_share(wide, fit[0], px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
-                    return fit[0]
+        fit = changed_card_fit(wide, px_per_mm, before)
+        back = (fit is not None and older is not None and older.shape == wide.shape
+                and _summed_difference(wide, older)[_inside(fit, wide.shape)].mean() < 0.5 * threshold)
+        if fit is not None and not back:
+            # what changed places the card within a few mm (a card on one of its colour
+            # changed only where their prints differ); its outline places it exactly
+            quad = fit_outline(wide, px_per_mm, near=_pose(fit, wide.shape))
+            if quad is not None and edge_share(wide, quad, px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
+                return quad
+            # the strongest edges near it may run along a card beneath (a white border on
+            # the white border of the card below shows no edge): the fit itself, when its
+            # own outline is whole (a card on an askew card of its colour: the strongest
+            # outline anywhere may run across several cards and read "no card")
+            if edge_share(wide, fit, px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
+                return fit
         quad = fit_outline(wide, px_per_mm)
         if quad is not None and edge_share(wide, quad, px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
             return quad
@@ -408,9 +404,10 @@ class AskewFinder:
         self._settled: dict[str, np.ndarray] = {}
         self._older: dict[str, np.ndarray] = {}  # as settled the time before
         self._pending: dict[str, np.ndarray] = {}
-        #: (region, what changed there) -> the askew card found for it, or None
-        self._found: dict[tuple, np.ndarray | None] = {}
-        #: region -> (wide patch, the fit of what changed) from the last look (see rival)
+        #: (region, what changed there) -> the askew card found for it and the rival outline
+        #: (see :meth:`rival`), each or None
+        self._found: dict[tuple, tuple[np.ndarray | None, np.ndarray | None]] = {}
+        #: region -> (wide patch, the rival outline) from the last look
         self._rivals: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def locate(self, wide: np.ndarray, px_per_mm: float, before: np.ndarray | None = None,
@@ -443,17 +440,19 @@ class AskewFinder:
             return None  # a first look: the whole table is read (3x the time with every patch)
         key = None if change is None else (name, change)
         if key is not None and key in self._found:
-            quad = self._found[key]
+            quad, rival = self._found[key]
         else:
             quad = self.locate(wide, px_per_mm, wide_before, self._older.get(name))
-            if key is not None:
-                self._found[key] = quad
-        if quad is None and wide_before is not None:
             # what changed reaches out of the narrow patch, but no whole outline shows: the
             # card that best fits the change is a rival to the narrow patch's outline
-            rival = changed_card_fit(wide, px_per_mm, wide_before)
-            if rival is not None and reaches_out(rival, wide.shape, px_per_mm):
-                self._rivals[name] = (wide, rival)
+            rival = None if quad is not None or wide_before is None \
+                else changed_card_fit(wide, px_per_mm, wide_before)
+            if rival is not None and not reaches_out(rival, wide.shape, px_per_mm):
+                rival = None
+            if key is not None:
+                self._found[key] = (quad, rival)
+        if rival is not None:
+            self._rivals[name] = (wide, rival)
         return None if quad is None else (wide, quad)
 
     def rival(self, name: str) -> tuple[np.ndarray, np.ndarray] | None:
