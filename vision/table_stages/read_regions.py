@@ -78,7 +78,7 @@ class ReadRegions:
         looked: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # region -> (patch, outline) read
         wide: set[str] = set()  # regions read from the askew finder's wide patch
         placed: set[str] = set()  # regions read where their card would lie (no outline found)
-        rivals: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # kept index -> a rival (wide patch, outline)
+        rivals: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # region -> a rival (wide patch, outline)
         for name in names:
             region = layout.regions[name]
             patch = view.warp_region(frame, region, px, margin=NARROW_MARGIN)
@@ -91,7 +91,7 @@ class ReadRegions:
                 patch, quad = askew
                 wide.add(name)
             elif (rival := self._askew.rival(name)) is not None:
-                rivals[len(kept)] = rival
+                rivals[name] = rival
             if quad is None:  # a card, if any, lies where the region puts it
                 patches.append(rectify(patch, placed_card(patch, px), (CARD_W, CARD_H)))
                 kept.append(name)
@@ -121,7 +121,9 @@ class ReadRegions:
                 patches.extend(rectify(clear, outline, (CARD_W, CARD_H)) for clear in clears)
             looked[name] = (patch, quad)
             kept.append(name)
-        rivals = {k: r for k, r in rivals.items() if k < len(kept) and kept[k] not in placed}
+        # (a region read where its card would lie, or read as a pile's top card, has no outline
+        # to rival)
+        rivals = {name: r for name, r in rivals.items() if name in kept and name not in placed}
         first_rival = len(patches)
         patches.extend(rectify(w, q, (CARD_W, CARD_H)) for w, q in rivals.values())
         classified = self.classifier.classify_many(patches)
@@ -132,10 +134,10 @@ class ReadRegions:
         for k, (name, probs) in enumerate(zip(kept, reads)):
             if k in sharpened:
                 probs = self._weigh_sharp([classified[i] for i in sharpened[k]], probs)
-            if k in rival_reads and _surer_card(rival_reads[k], probs):
+            if name in rival_reads and _surer_card(rival_reads[name], probs):
                 # the card that fits what changed reads surer than the narrow patch's outline
-                probs = rival_reads[k]
-                looked[name] = rivals[k]
+                probs = rival_reads[name]
+                looked[name] = rivals[name]
                 wide.add(name)
             out.append((name, *self._judged(name, probs, looked, placed, wide,
                                             again=name != covered)))
