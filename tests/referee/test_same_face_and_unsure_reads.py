@@ -415,3 +415,21 @@ def test_a_look_far_apart_where_no_arm_went_near_is_no_question():
     moved, asked = _same_face_with_the_arm_seen_a_cell_short(0.6, arm_over="cell-3-2")
     assert moved > 24.0
     assert asked == []
+
+
+@pytest.mark.parametrize("arm_over_it", [True, False])
+def test_the_same_face_played_as_the_whole_table_is_read_again_is_asked_where_an_arm_went(arm_over_it):
+    # Motion blur (grid, real faces): the camera's smear turned as south threw a second green-8
+    # on the discarded one, and the whole table was read again. Every other look had barely
+    # moved (a misfit near 0.4), the pile's by 10.9, under the nudge's fixed floor of 12: no
+    # question, the discard missed, and every turn after it one seat off. The look that moved
+    # past the misfit measured where the acting seat's arm went is asked about; with no arm over
+    # it, only past the floor.
+    table, referee, asked = _referee()
+    shares = {f"cell-{r}-{c}": 0.02 for r in range(5) for c in range(5)}
+    shares["cell-2-4"] = 0.2     # a look difference of about 10: past 4, short of 12
+    rd = reading(GRID, seq=2, changed=(*shares, "discard", "pawn"))
+    reaches = [Reach("north", ("cell-2-4",))] if arm_over_it else [Reach("north", ("cell-0-0",))]
+    referee.on_reading(_looking(rd, shares, reaches))
+    table.bus.join()
+    assert [(q["kind"], q["region"]) for q in asked] == ([("same-face", "cell-2-4")] if arm_over_it else [])
