@@ -83,13 +83,12 @@ class Sightings(PawnWatch):
         whole = read_again_whole(reading, expected, t)
         reached = threshold
         if whole:
-            # every look is off by the new view's small misfit; a card put down stands well
-            # clear of it (the misfit measured; where no arm went over, the nudge's floor too)
+            # every look is off by the new view's misfit (measured); a card put down stands
+            # clear of it, and of the nudge's floor where no arm went over
             misfit = t.nudge_misfit_factor * float(statistics.median(list(scores.values()) or [0.0]))
             threshold = max(t.nudged_same_face_look, misfit)
             reached = max(t.same_face_look, misfit)
-        looking_new = [r for r, d in scores.items()
-                       if d > threshold or (d > reached and not no_hand_over(sight, r))]
+        looking_new = [r for r, d in scores.items() if d > threshold or (d > reached and not no_hand_over(sight, r))]
         if whole and len(looking_new) > 1:
             return None
         # (every look counts for the nudge's misfit above; a card is put down by a hand: one no
