@@ -254,9 +254,8 @@ class SyntheticTable:
         ops: list[tuple] = []
         # the grid's cards in the order they were put down (the deal cell by cell): a card
         # reaching over a neighbouring cell covers that cell's card only if it came later
-        cards = [(p.laid, ("card", p, L.cell_center(*divmod(i, 5))))
-                 for i, stack in enumerate(scene.grid) for p in stack[-3:]]
-        ops += [op for _laid, op in sorted(cards, key=lambda c: c[0])]
+        ops += sorted((("card", p, L.cell_center(*divmod(i, 5)))
+                       for i, stack in enumerate(scene.grid) for p in stack[-3:]), key=lambda op: op[1].laid)
         # the draw pile: a stack whose edge thickens with the count, its top cards each lying a
         # little off the one below (a real pile is messy: taking its top card shows another look)
         dp = L.draw_pile

@@ -316,8 +316,6 @@ def card_in_wide_patch(wide: np.ndarray, px_per_mm: float, before: np.ndarray | 
     blob that differs from the cloth, when it has a card's size. Four corners (patch pixels),
     or None."""
     cloth, threshold = _cloth_threshold(wide)
-    cloth_image = np.empty_like(wide)
-    cloth_image[:] = np.round(cloth).astype(np.uint8)
     if before is not None and before.shape == wide.shape:
         fit = changed_card_fit(wide, px_per_mm, before)
         back = (fit is not None and older is not None and older.shape == wide.shape
@@ -338,6 +336,8 @@ def card_in_wide_patch(wide: np.ndarray, px_per_mm: float, before: np.ndarray | 
         if quad is not None and edge_share(wide, quad, px_per_mm, 0.5 * threshold) >= WHOLE_OUTLINE:
             return quad
         return None
+    cloth_image = np.empty_like(wide)
+    cloth_image[:] = np.round(cloth).astype(np.uint8)
     card = _summed_difference(wide, cloth_image) > threshold
     quad = _card_at_centre(card.astype(np.uint8), px_per_mm, 1)
     if quad is None:  # a stack: the card on top is the one whose outline is whole
