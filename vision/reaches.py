@@ -44,6 +44,8 @@ from .looks import least_smeared_difference, look_difference
 
 __all__ = ["ArmTracker", "SAME_PILE", "OTHER_PILE", "RIM_MM"]
 
+_OPEN = np.ones((3, 3), np.uint8)   # (a mask opened by it keeps patches, not single pixels)
+
 #: The outermost strip of the mat on each side (mm): an arm from a side crosses its strip.
 RIM_MM = 15.0
 #: An arm (or hand) is at least this wide (mm); its depth is measured in steps of TIP_STEP_MM.
@@ -212,7 +214,7 @@ class ArmTracker:
         number, which the reaches' arrival is told in; else the tracker counts)."""
         self.frame = self.frame + 1 if frame is None else frame
         prev, self._prev = self._prev, cur
-        self._calm = 0 if change.moving else self._calm + 1
+        self._calm = 0 if change.moving or self._stirring(cur, prev) else self._calm + 1
         if self.still is None or prev is None:
             if not change.moving and not change.hands:
                 self.still = cur.copy()
@@ -226,11 +228,22 @@ class ArmTracker:
         covered = self._follow(cur, prev, change)
         self._watch_pile(cur, change, covered)
 
+    def _stirring(self, cur: np.ndarray, prev: np.ndarray | None) -> bool:
+        """Whether something moved over the mat since the previous frame by the arms' own
+        measure (:attr:`arm_threshold`, which follows the light): a patch of pixels, not the
+        odd noisy one. The change detector's motion is measured against a fixed threshold over
+        whole regions; in dim light an arm coming in stayed under it, the table seemed to have
+        lain still for a second, and the arm was taken for the table."""
+        if prev is None:
+            return False
+        moved = (cv2.absdiff(cur, prev) > self.arm_threshold).astype(np.uint8) & self.inside
+        return bool(cv2.countNonZero(cv2.morphologyEx(moved, cv2.MORPH_OPEN, _OPEN)))
+
     def _follow(self, cur: np.ndarray, prev: np.ndarray, change) -> np.ndarray | None:
         """Find this frame's arms, match them to the arms already over the table; returns the
         mask of arm pixels (None: no arm)."""
         mask = (cv2.absdiff(cur, self.still) > self.arm_threshold).astype(np.uint8) & self.inside
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
         entries = []  # (blob, side, first, last) along the edge it crosses
         if cv2.countNonZero(mask):  # (a still table, most frames: nothing to look for)
             # an arm's outline or a wrist's crease can cut it in two where it looks like the cloth
