@@ -13,6 +13,7 @@ from simulator.render import Lighting, SyntheticTable
 from simulator.scene import Arm, Placement, Scene
 from simulator.script import arm_at
 from vision.geometry import Layout
+from companion.reading import Reach
 from vision.reaches import LEAST_CONTRAST_SHARE, ArmTracker
 from vision.table_reader import TableReader
 
@@ -91,3 +92,37 @@ def test_the_threshold_follows_the_light_and_stays_above_the_noise():
     dim = _threshold(DIM, True)
     assert 12.0 * LEAST_CONTRAST_SHARE <= dim < 0.5 * good
     assert _threshold(DIM, True, markers=False) == 12.0  # no markers: nothing to measure by
+
+
+def test_an_arm_the_change_detector_misses_after_a_long_quiet_is_followed_not_taken_for_the_table():
+    """The change detector's motion threshold is fixed: in dim light an arm coming in can stay
+    under it, and the tracker's frames look quiet. The tracker measures motion by its own
+    threshold, which follows the light: after more than a second of quiet table (when whatever
+    lies on the edge becomes the table, ``SETTLED_FRAMES``), two plays from the north are still
+    two reaches, and no arm is left over the table once they went (once the first arm was taken
+    into the still table, its shape stayed as an arm and swallowed the second)."""
+    from simulator.script import arm_at
+    from vision.reaches import SETTLED_FRAMES
+    from vision.stabilise import FrameChange
+
+    table = SyntheticTable(W, H, seed=4)
+    table.lighting = DIM
+    det = TableReader("classic", view=table.view, classifier=_OneLabel()).detector
+    tracker = ArmTracker(table.view, L, det.boxes, det.scale, det.small_size)
+    pile = (Placement("yellow-5", face_set="classic"),)
+    scene = Scene(discard=pile, draw_count=40)
+    frames = [scene] * (SETTLED_FRAMES + 10)
+    for card in ("yellow-3", "yellow-7"):
+        after = Scene(discard=scene.discard + (Placement(card, 2.0, -3.0, 4.0, "classic"),), draw_count=40)
+        arm = Arm("north", L.discard_pile, skin=2, holds=card)
+        for k in range(23):
+            t = (k + 1) / 5 if k < 5 else 1.0 if k < 8 else 1 - (k - 7) / 5 if k < 13 else 0.0
+            shown = after if k >= 6 else scene
+            frames.append(shown.with_arms(arm_at(arm, t)) if t > 0 else shown)
+        scene = after
+    frames += [scene] * 8
+    quiet = FrameChange(motion={}, change={}, moving=False, hands=False)   # the detector saw nothing
+    for n, shown in enumerate(frames):
+        tracker.update(det.small(low_contrast(table.render(shown), n, None)), quiet, n)
+    assert tracker.arms == []
+    assert [reach for _, reach in tracker.take(force=True)] == [Reach("north", ("discard",), 0)] * 2
