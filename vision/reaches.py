@@ -214,7 +214,9 @@ class ArmTracker:
         number, which the reaches' arrival is told in; else the tracker counts)."""
         self.frame = self.frame + 1 if frame is None else frame
         prev, self._prev = self._prev, cur
-        self._calm = 0 if change.moving or self._stirring(cur, prev) else self._calm + 1
+        # (the tracker's own measure only where it follows an arm: a quiet frame pays nothing)
+        stirring = bool(self.arms) and self._stirring(cur, prev)
+        self._calm = 0 if change.moving or stirring else self._calm + 1
         if self.still is None or prev is None:
             if not change.moving and not change.hands:
                 self.still = cur.copy()
@@ -233,7 +235,7 @@ class ArmTracker:
         measure (:attr:`arm_threshold`, which follows the light): a patch of pixels, not the
         odd noisy one. The change detector's motion is measured against a fixed threshold over
         whole regions; in dim light an arm coming in stayed under it, the table seemed to have
-        lain still for a second, and the arm was taken for the table."""
+        lain still for a second, and the arm followed was taken for the table."""
         if prev is None:
             return False
         moved = (cv2.absdiff(cur, prev) > self.arm_threshold).astype(np.uint8) & self.inside
