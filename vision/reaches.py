@@ -214,9 +214,10 @@ class ArmTracker:
         number, which the reaches' arrival is told in; else the tracker counts)."""
         self.frame = self.frame + 1 if frame is None else frame
         prev, self._prev = self._prev, cur
-        # (the tracker's own measure only where it follows an arm: a quiet frame pays nothing)
-        stirring = bool(self.arms) and self._stirring(cur, prev)
-        self._calm = 0 if change.moving or stirring else self._calm + 1
+        # (the tracker's own measure only where the detector saw nothing move and an arm is
+        # followed: most frames pay nothing for it)
+        moving = change.moving or (bool(self.arms) and self._stirring(cur, prev))
+        self._calm = 0 if moving else self._calm + 1
         if self.still is None or prev is None:
             if not change.moving and not change.hands:
                 self.still = cur.copy()
