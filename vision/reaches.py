@@ -32,6 +32,8 @@ between, or two arms at the pile between two clear looks that changed it, cannot
 
 from __future__ import annotations
 
+import math
+import statistics
 from dataclasses import dataclass, field
 
 import cv2
@@ -42,7 +44,7 @@ from companion.reading import SIDES, Reach
 from .geometry import Layout, View
 from .looks import least_smeared_difference, look_difference
 
-__all__ = ["ArmTracker", "SAME_PILE", "OTHER_PILE", "RIM_MM"]
+__all__ = ["ArmTracker", "SAME_PILE", "OTHER_PILE", "RIM_MM", "percentile_spread"]
 
 _OPEN = np.ones((3, 3), np.uint8)   # (a mask opened by it keeps patches, not single pixels)
 
@@ -183,11 +185,11 @@ class ArmTracker:
         """How much of good light's contrast ``frame`` shows: its corner markers' black-to-white
         spread (the median of the markers seen) against :data:`GOOD_CONTRAST`, at most 1 and at
         least :data:`LEAST_CONTRAST_SHARE`; 1 when no marker is seen (:data:`NO_MARKER_SPREAD`)."""
-        spreads = [float(np.subtract(*np.percentile(frame[m], [95, 5]))) for m in self._markers]
+        spreads = [percentile_spread(frame[m]) for m in self._markers]
         seen = [s for s in spreads if s >= NO_MARKER_SPREAD]
         if not seen:
             return 1.0
-        return float(np.clip(np.median(seen) / GOOD_CONTRAST, LEAST_CONTRAST_SHARE, 1.0))
+        return min(max(statistics.median(seen) / GOOD_CONTRAST, LEAST_CONTRAST_SHARE), 1.0)
 
     def carry(self, old: "ArmTracker", same_place: bool) -> None:
         """Go on from ``old``, the tracker of the previous view: its arms and reaches, and where
@@ -551,6 +553,31 @@ class ArmTracker:
     def pending_draw(self) -> bool:
         """A reach that is over took from the draw pile, or may have (a reading should say so)."""
         return any(a.decided and a.lifted != 0 and a.at_pile for a in self.done)
+
+
+def percentile_spread(values: np.ndarray, high: float = 95.0, low: float = 5.0) -> float:
+    """``np.percentile(values, high) - np.percentile(values, low)`` of a 1-d array, to the bit
+    (numpy's linear method: the same partition and the same interpolation, in the same types), at
+    a tenth of the time: the still table is taken on most quiet frames, and the light is measured
+    on its four markers each time.
+
+    >>> v = np.array([3, 9, 1, 7, 250, 4, 8, 2, 6, 5, 0, 100], np.float32)
+    >>> percentile_spread(v) == float(np.subtract(*np.percentile(v, [95, 5])))
+    True
+    """
+    n = len(values)
+    ends = []
+    for q in (high / 100, low / 100):
+        at = (n - 1) * q
+        i = math.floor(at)
+        ends.append((i, min(i + 1, n - 1), at - i))
+    part = np.partition(values, sorted({k for i, j, _ in ends for k in (i, j)}))
+    out = []
+    for i, j, t in ends:
+        a, b = part[i], part[j]
+        d = float(b - a)  # (in the values' own type, as numpy's interpolation takes it)
+        out.append(float(b) - d * (1 - t) if t >= 0.5 else float(a) + d * t)
+    return out[0] - out[1]
 
 
 def _smear_explains(before: np.ndarray, after: np.ndarray) -> bool:

@@ -6,7 +6,9 @@ end a card or two short, and the same face played on a card was never asked abou
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from simulator.conditions import low_contrast
 from simulator.render import Lighting, SyntheticTable
@@ -14,7 +16,7 @@ from simulator.scene import Arm, Placement, Scene
 from simulator.script import arm_at
 from vision.geometry import Layout
 from companion.reading import Reach
-from vision.reaches import LEAST_CONTRAST_SHARE, ArmTracker
+from vision.reaches import LEAST_CONTRAST_SHARE, ArmTracker, percentile_spread
 from vision.table_reader import TableReader
 
 L = Layout()
@@ -126,3 +128,14 @@ def test_an_arm_the_change_detector_misses_after_a_long_quiet_is_followed_not_ta
         tracker.update(det.small(low_contrast(table.render(shown), n, None)), quiet, n)
     assert tracker.arms == []
     assert [reach for _, reach in tracker.take(force=True)] == [Reach("north", ("discard",), 0)] * 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(0, 255, width=32), min_size=1, max_size=400), st.booleans())
+def test_the_markers_spread_is_numpys_percentiles_to_the_bit(values, whole):
+    """The light is measured on the markers' pixels as numpy's percentiles measure them (the
+    tracker's own partition, for speed): the same threshold, so the same arms."""
+    v = np.array(values, np.float32)
+    if whole:
+        v = np.round(v)
+    assert percentile_spread(v) == float(np.subtract(*np.percentile(v, [95, 5])))
