@@ -10,8 +10,10 @@ camera may have been nudged. :meth:`Calibrate.moved` decides: the table's textur
 with the grey table kept at the last reading (:meth:`Calibrate.settled`), says first whether
 the camera moved at all (a smear that turns shifts the markers' detected corners by 10-20 px,
 the texture by under a pixel); then the markers are looked for again (without markers, the old
-view is carried over by the texture when it moved by under ``max_follow_px``). It returns the
-new view, and the reader starts every other stage afresh on it.
+view is carried over by the texture when it moved by under ``max_follow_px``), on a sharp frame
+only: with arms over the table the texture can seem to move, and the markers of a smeared frame
+were once fitted 27 px off a camera that never moved. It returns the new view, and the reader
+starts every other stage afresh on it.
 
 Tuning (``[reader]``): ``view_still_px`` (markers) and ``grid_view_still_px`` (grid cards): a
 view that moved by less is the same view; ``max_follow_px``: the largest nudge the texture
@@ -26,6 +28,7 @@ from companion.tuning import ReaderTuning
 
 from ..geometry import CalibrationFailed, Layout, LensModel, View, follow_view, view_from_grid_cards, \
     view_from_markers
+from ..frame_smear import measure_smear
 from .frame import Frame
 
 __all__ = ["Calibrate"]
@@ -76,6 +79,8 @@ class Calibrate:
             if moved < t.max_follow_px and self.view.source != "markers" and not markers_only:
                 view = followed
         if view is None:
+            if measure_smear(frame.grey, self.view, self.layout) is not None:
+                return None  # (the markers' corners shift with a smear: look again when sharp)
             try:
                 view = self.find(frame, markers_only)
             except CalibrationFailed:
