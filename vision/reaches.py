@@ -105,6 +105,7 @@ class _Arm:
     at_pile: bool = False   # its hand went to the draw pile (it waits for the pile's verdict)
     decided: bool = True    # its ``lifted`` is known
     resting: int = 0        # frames in a row its blob lay still, its hand over the border band
+    unmoved: int = 0        # frames in a row its blob lay still, wherever its hand
 
     def reach(self) -> Reach:
         regions = list(self.regions) or ([self.deepest[1]] if self.deepest[1] else [])
@@ -267,6 +268,7 @@ class ArmTracker:
                 self._close(arm)
             return None
         arm_mask = np.zeros_like(mask)
+        blobs: dict[int, int] = {}   # an arm (its id) -> the blob it is seen as in this frame
         pixels = {}
         for blob in {e[0] for e in entries}:
             ys, xs = np.nonzero(labels == blob)
@@ -303,11 +305,20 @@ class ArmTracker:
             seen.add(id(arm))
             arm.seen, arm.entry = self.frame, entry
             arm.resting = arm.resting + 1 if not moving and depth <= RESTING_DEPTH_MM else 0
+            arm.unmoved = 0 if moving else arm.unmoved + 1
+            blobs[id(arm)] = blob
             if side is not None:
                 self._place_hand(arm, hand, depth)
         for arm in [a for a in self.arms if (id(a) not in seen and self.frame - a.seen >= 2)
                     or a.resting >= RESTING_FRAMES]:
             # (an arm's last blob lying still on the rim: the hand went, the edge's misfit stays)
+            self._close(arm)
+        for arm in [a for a in self.arms if a.unmoved >= SETTLED_FRAMES and id(a) in blobs]:
+            # its blob has not stirred for a second while the rest of the table went on: what
+            # lies there is the table now (a card or the pawn by the edge that the still table,
+            # taken before, lacks), and the still table takes it
+            ys, xs, _ = pixels[blobs[id(arm)]]
+            self._still[ys, xs] = cur[ys, xs]
             self._close(arm)
         if not self.arms and not change.moving and not any(m for _, _, m in pixels.values()):
             self.still = cur.copy()  # nothing but still misfits on the rim: the table at rest

@@ -228,3 +228,38 @@ def test_a_card_drawn_from_a_pile_whose_next_card_lies_almost_the_same_is_a_draw
     after = Scene(discard=DISCARD, draw_count=85, draw_top=Placement("back", -1.72, 1.47, -0.38))
     assert _watch([(after, [Arm("south", L.draw_pile, skin=0)])], seed=1, start=before) == [
         Reach("south", ("draw",), 1)]
+
+
+def test_cards_left_lying_from_the_edge_become_the_table_while_the_game_goes_on():
+    """Cards put down in a row from across the mat's west edge inwards, no hand seen with
+    them: the still table lacks them, so they show as an arm crossing the west rim, reaching in.
+    The table never lies quiet for a second (something moves elsewhere every few frames), which
+    is when whatever lies on the edge was taken for the table. Once their blob has not stirred
+    for a second it is the table all the same: the west player's reach to the discard pile
+    afterwards is handed out with the pile, and no arm stays over the table (it once stayed for
+    the rest of the game, swallowing every reach from that side)."""
+    from companion.reading import Reach
+    from simulator.script import arm_at
+    from vision.reaches import ArmTracker, SETTLED_FRAMES
+    from vision.stabilise import FrameChange
+
+    table = SyntheticTable(W, H, seed=3)
+    det = TableReader("classic", view=table.view, classifier=_OneLabel()).detector
+    tracker = ArmTracker(table.view, L, det.boxes, det.scale, det.small_size)
+    row = [(Placement(label, face_set="classic"), (x, 300.0))
+           for label, x in (("blue-2", 20.0), ("red-7", 78.0), ("green-4", 136.0))]
+    edge = replace(START, extras=tuple(row))
+    frames = [START] * 10 + [edge] * (SETTLED_FRAMES + 15)
+    arm = Arm("west", L.discard_pile, skin=1)
+    after = replace(edge, discard=ON_DISCARD)
+    for k in range(23):
+        t = (k + 1) / 5 if k < 5 else 1.0 if k < 8 else 1 - (k - 7) / 5 if k < 13 else 0.0
+        shown = after if k >= 6 else edge
+        frames.append(shown.with_arms(arm_at(arm, t)) if t > 0 else shown)
+    frames += [after] * 8
+    for n, scene in enumerate(frames):
+        # (motion elsewhere on the table every fifth frame, as the change detector reports it)
+        change = FrameChange(motion={}, change={}, moving=n > 10 and n % 5 == 0, hands=False)
+        tracker.update(det.small(table.render(scene)), change, n)
+    assert tracker.arms == []
+    assert [reach for _, reach in tracker.take(force=True) if reach.regions] == [Reach("west", ("discard",), 0)]
