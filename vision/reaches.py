@@ -240,16 +240,18 @@ class ArmTracker:
         odd noisy one. The change detector's motion is measured against a fixed threshold over
         whole regions; in dim light an arm coming in stayed under it, the table seemed to have
         lain still for a second, and the arm followed was taken for the table."""
-        if prev is None:
-            return False
-        moved = (cv2.absdiff(cur, prev) > self.arm_threshold).astype(np.uint8) & self.inside
-        return bool(cv2.countNonZero(cv2.morphologyEx(moved, cv2.MORPH_OPEN, _OPEN)))
+        return prev is not None and bool(cv2.countNonZero(self._apart(cur, prev)))
+
+    def _apart(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The mat's pixels where ``a`` and ``b`` differ by more than :attr:`arm_threshold`, in
+        patches (a 3x3 opening drops the odd noisy pixel): uint8, 1 where they differ."""
+        mask = (cv2.absdiff(a, b) > self.arm_threshold).astype(np.uint8) & self.inside
+        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
 
     def _follow(self, cur: np.ndarray, prev: np.ndarray, change) -> np.ndarray | None:
         """Find this frame's arms, match them to the arms already over the table; returns the
         mask of arm pixels (None: no arm)."""
-        mask = (cv2.absdiff(cur, self.still) > self.arm_threshold).astype(np.uint8) & self.inside
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
+        mask = self._apart(cur, self.still)
         entries = []  # (blob, side, first, last) along the edge it crosses
         if cv2.countNonZero(mask):  # (a still table, most frames: nothing to look for)
             # an arm's outline or a wrist's crease can cut it in two where it looks like the cloth
